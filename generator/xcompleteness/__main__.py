@@ -1,0 +1,5 @@
+import sys
+
+from xcompleteness.cli import main
+
+sys.exit(main())

@@ -1,0 +1,100 @@
+"""One diagnostic record for every stage, and the documented exit codes.
+
+A diagnostic names a stable rule ``code`` (tests assert on codes, never on prose), a JSON
+``pointer`` into the document it is about, the source ``line`` where known, a ``message`` and a
+``hint``. Stages collect diagnostics instead of stopping at the first one. Input that cannot be
+used at all (not parseable, too large, not OpenAPI) raises :class:`InputError`, which the CLI turns
+into exit code 2.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+
+
+class Severity(str, enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+class ExitCode(enum.IntEnum):
+    OK = 0
+    """No errors (and, with ``--strict``, no warnings); for ``generate --check``: no drift."""
+    FINDINGS = 1
+    """Errors found (or warnings under ``--strict``); ``generate --check``: files drifted."""
+    UNUSABLE = 2
+    """The input could not be used at all: unreadable, too large, not OpenAPI, bad arguments."""
+
+
+@dataclass(frozen=True, order=True)
+class Diagnostic:
+    """One finding. ``pointer`` is an RFC 6901 JSON pointer ("" is the document root)."""
+
+    file: str
+    pointer: str
+    code: str
+    severity: Severity
+    message: str
+    hint: str = ""
+    line: int | None = None
+
+    def render(self) -> str:
+        loc = f"{self.file}#{self.pointer}"
+        if self.line is not None:
+            loc += f" (line {self.line})"
+        text = f"{loc}: {self.severity.value} {self.code}: {self.message}"
+        if self.hint:
+            text += f"\n    hint: {self.hint}"
+        return text
+
+    def to_json(self) -> dict[str, object]:
+        data = asdict(self)
+        data["severity"] = self.severity.value
+        return data
+
+
+class InputError(Exception):
+    """The input is unusable; carries the diagnostics that say why (exit code 2)."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("; ".join(d.render() for d in self.diagnostics))
+
+
+def pointer_join(base: str, *parts: object) -> str:
+    """Append reference tokens to a JSON pointer, escaping ``~`` and ``/`` per RFC 6901."""
+    out = base
+    for part in parts:
+        token = str(part).replace("~", "~0").replace("/", "~1")
+        out += "/" + token
+    return out
+
+
+def has_errors(diagnostics: Iterable[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+def exit_code_for(diagnostics: Iterable[Diagnostic], *, strict: bool = False) -> ExitCode:
+    items = list(diagnostics)
+    if has_errors(items):
+        return ExitCode.FINDINGS
+    if strict and any(d.severity is Severity.WARNING for d in items):
+        return ExitCode.FINDINGS
+    return ExitCode.OK
+
+
+def render_text(diagnostics: Iterable[Diagnostic]) -> str:
+    return "\n".join(d.render() for d in sorted(diagnostics, key=_sort_key))
+
+
+def render_json(diagnostics: Iterable[Diagnostic]) -> str:
+    items = [d.to_json() for d in sorted(diagnostics, key=_sort_key)]
+    return json.dumps({"diagnostics": items}, indent=2, sort_keys=True)
+
+
+def _sort_key(d: Diagnostic) -> tuple[str, int, str, str]:
+    return (d.file, d.line if d.line is not None else 0, d.pointer, d.code)
