@@ -1,0 +1,1 @@
+"""Shared runtime copied verbatim into every generated package (stdlib, pydantic and httpx only)."""

@@ -1,0 +1,45 @@
+"""runtime/ is copied verbatim into generated packages, so it may import only stdlib, pydantic,
+httpx and its own siblings (relatively); never ``xcompleteness``."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import xcompleteness.runtime
+
+RUNTIME = Path(xcompleteness.runtime.__file__).parent
+ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "httpx", "typing_extensions"}
+# The MCP server module of a generated package may use the mcp SDK; nothing in runtime/ does yet.
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, int]]:
+    found: list[tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((alias.name, 0) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.module or "", node.level))
+    return found
+
+
+def test_runtime_modules_exist() -> None:
+    names = {p.name for p in RUNTIME.glob("*.py")}
+    assert {"__init__.py", "expressions.py"} <= names
+
+
+def test_runtime_imports_only_stdlib_pydantic_httpx_and_siblings() -> None:
+    bad: list[str] = []
+    for path in sorted(RUNTIME.glob("*.py")):
+        for module, level in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if level > 1:
+                bad.append(f"{path.name}: reaches above the package ({'.' * level}{module})")
+                continue
+            if level == 1:
+                continue  # a sibling inside _runtime/
+            top = module.split(".")[0]
+            if top in sys.stdlib_module_names or top in ALLOWED_THIRD_PARTY:
+                continue
+            bad.append(f"{path.name}: imports {module}")
+    assert bad == []
