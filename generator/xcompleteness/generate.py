@@ -1,0 +1,182 @@
+"""``xcompleteness generate``: checked spec -> IR -> emitters -> ruff -> writer (or ``--check``).
+
+Every stage before the writer is pure and works on an in-memory ``dict[PurePosixPath, str]``
+(like sqlc), so ``--check`` is a comparison with the disk, not a second code path. Generation is
+refused (exit 1, with the check diagnostics) when the spec has errors; every declared operation
+is either generated or reported (``XC605``) — nothing is dropped silently.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from xcompleteness import emitters
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    ExitCode,
+    InputError,
+    Severity,
+    has_errors,
+    render_json,
+    render_text,
+)
+from xcompleteness.format import format_files
+from xcompleteness.ir import SpecIR, build_ir
+from xcompleteness.naming import check_package_name, default_package_name
+from xcompleteness.render import Renderer
+
+
+class GenerationRefused(Exception):
+    """The spec has errors (or a declared operation cannot be generated); carries diagnostics."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__(render_text(self.diagnostics))
+
+
+@dataclass
+class Generation:
+    """The result of the pure pipeline: files relative to OUT, and the non-error diagnostics."""
+
+    files: dict[PurePosixPath, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ir: SpecIR | None = None
+
+
+def _package_for(result: Any, package: str | None) -> str:
+    if package is None:
+        info = result.doc.data.get("info") or {}
+        package = default_package_name(str(info.get("title") or "api"))
+    problem = check_package_name(package)
+    if problem:
+        raise InputError(
+            [
+                Diagnostic(
+                    file="--package",
+                    pointer="",
+                    code="XC601",
+                    severity=Severity.ERROR,
+                    message=f"{problem}: {package!r}",
+                    hint="pass --package with a lower-case Python identifier such as my_api",
+                )
+            ]
+        )
+    return package
+
+
+def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise RuntimeError(f"emitter {name} produced an unsafe path {rel}")
+    return rel
+
+
+def generate_from_check(result: Any, package: str | None = None) -> Generation:
+    """Run IR, emitters and formatting on an already-checked spec (``CheckResult``)."""
+    diagnostics = list(result.diagnostics)
+    if has_errors(diagnostics):
+        raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
+    name = _package_for(result, package)
+    ir = build_ir(result, name)
+    diagnostics.extend(ir.diagnostics)
+    if has_errors(ir.diagnostics):
+        raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
+    renderer = Renderer()
+    loaded, skipped = emitters.load()
+    for missing in skipped:
+        diagnostics.append(
+            Diagnostic(
+                file=ir.source,
+                pointer="",
+                code="XC606",
+                severity=Severity.INFO,
+                message=f"the {missing!r} emitter is not in this build; its files are skipped",
+            )
+        )
+    files: dict[PurePosixPath, str] = {}
+    owner: dict[PurePosixPath, str] = {}
+    for emitter_name, module in loaded:
+        for rel, text in module.emit(ir, renderer).items():
+            path = PurePosixPath(name) / _safe_rel(emitter_name, PurePosixPath(rel))
+            if path in files:
+                raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
+            files[path] = text
+            owner[path] = emitter_name
+    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir)
+
+
+def generate(
+    spec: str | Path,
+    overlays: Sequence[str | Path] = (),
+    package: str | None = None,
+    *,
+    allow_external_refs: bool = False,
+) -> Generation:
+    """The whole pure pipeline from a spec path (raises InputError / GenerationRefused)."""
+    from xcompleteness.check import check_spec
+
+    result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
+    return generate_from_check(result, package)
+
+
+def generate_files(
+    spec: str | Path,
+    overlays: Sequence[str | Path] = (),
+    package: str | None = None,
+    *,
+    allow_external_refs: bool = False,
+) -> dict[PurePosixPath, str]:
+    """Files (relative to OUT) generated from ``spec``; pure, nothing touches the disk."""
+    return generate(spec, overlays, package, allow_external_refs=allow_external_refs).files
+
+
+def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
+    if not diagnostics:
+        return
+    if fmt == "json":
+        print(render_json(diagnostics))
+    else:
+        print(render_text(diagnostics), file=sys.stderr)
+
+
+def run_generate(args: argparse.Namespace) -> ExitCode:
+    """CLI entry: exit 0 written/in sync, 1 spec errors or drift (``--check``), 2 unusable."""
+    from xcompleteness.write import diff_tree, write_tree
+
+    try:
+        gen = generate(
+            args.spec,
+            args.overlay,
+            args.package,
+            allow_external_refs=getattr(args, "allow_external_refs", False),
+        )
+    except GenerationRefused as exc:
+        _emit(exc.diagnostics, args.format)
+        return ExitCode.FINDINGS
+    _emit(
+        [d for d in gen.diagnostics if d.severity is not Severity.INFO or args.check], args.format
+    )
+    out = Path(args.output)
+    if args.check:
+        diff = diff_tree(out, gen.files)
+        if diff:
+            sys.stdout.write(diff)
+            return ExitCode.FINDINGS
+        return ExitCode.OK
+    report = write_tree(out, gen.files)
+    print(
+        f"generated {len(gen.files)} files in {out} "
+        f"({len(report.written)} written, {len(report.unchanged)} unchanged, "
+        f"{len(report.removed)} removed)",
+        file=sys.stderr,
+    )
+    for rel in report.kept:
+        print(
+            f"kept {rel}: edited by hand since it was generated; remove it yourself",
+            file=sys.stderr,
+        )
+    return ExitCode.OK

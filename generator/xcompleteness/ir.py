@@ -1,0 +1,547 @@
+"""The intermediate representation every emitter reads: frozen dataclasses built once per spec.
+
+Why an IR: the decisions (names, Python types, which schemas to model, which codes an operation
+may return) are made here, in Python, once; templates only spell them out. Field names below are
+a stable interface for the model, server, client and tool emitters — add fields, never rename.
+
+``SpecIR``
+    ``package`` (package folder name), ``title``, ``version``, ``source`` (spec file name used in
+    diagnostics), ``document`` (the input spec after overlays; treat as read-only), ``contracts``
+    (operationId -> canonical contract, see docs/internals.md), ``registry`` (the registry dict
+    written to ``_contracts.json``: only used codes + client codes), ``operations`` (sorted by
+    path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
+    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``),
+    ``reason_codes`` / ``warning_codes`` (every :class:`CodeIR` used, sorted by code),
+    ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas).
+
+``OperationIR``
+    ``operation_id``, ``py_name`` (snake case of operationId, unique in the package),
+    ``class_name`` (PascalCase, unique), ``tool_name``, ``method`` (lower case), ``path``,
+    ``pointer`` (JSON pointer of the operation object), ``kind``, ``mode``, ``contract``
+    (canonical dict), ``summary``,
+    ``description``, ``parameters`` (:class:`ParamIR`, path-level merged with operation-level),
+    ``body_fields`` (:class:`FieldIR` of a JSON request body), ``body_required``, ``body_model``
+    (class name of the request model or None), ``success_status`` (first 2xx, e.g. ``"200"``),
+    ``item_model`` (class name, or None when the items are untyped), ``envelope_model`` (class
+    name of the generated wrapper: ``<Op>Page`` envelope for listings, ``<Op>Result`` (response
+    model + ``omitted_fields``) for resources, None for mutations), ``response_model`` (class of
+    the spec's own success body for non-listings, or None),
+    ``reasons`` / ``warnings`` (:class:`CodeIR` declared by this operation, declaration order).
+    Properties: ``is_listing``, ``is_mutation``, ``reason_union`` (type alias name).
+
+``ParamIR`` / ``FieldIR``
+    ``name`` (as in the spec), ``py_name`` (python-safe alias), ``type_hint`` (a Python
+    annotation built only from builtins/``Any`` — never spec text), ``required``, ``location``
+    (params: query/path/header/cookie), ``schema`` (resolved JSON Schema), ``description``.
+
+``CodeIR``
+    ``code``, ``class_name`` (pydantic class in models.py), ``details`` (JSON Schema of the detail
+    fields), ``detail_fields`` (:class:`FieldIR`), ``continuation``, ``origin``, ``description``.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
+
+LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+MODEL_RESERVED = (
+    "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
+    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID"
+).split()
+
+
+@dataclass(frozen=True)
+class FieldIR:
+    name: str
+    py_name: str
+    type_hint: str
+    required: bool
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ParamIR:
+    name: str
+    py_name: str
+    location: str
+    type_hint: str
+    required: bool
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class CodeIR:
+    code: str
+    class_name: str
+    details: Mapping[str, Any]
+    detail_fields: tuple[FieldIR, ...]
+    continuation: str
+    origin: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class OperationIR:
+    operation_id: str
+    py_name: str
+    class_name: str
+    tool_name: str
+    method: str
+    path: str
+    pointer: str
+    kind: str
+    mode: str
+    contract: Mapping[str, Any]
+    summary: str
+    description: str
+    parameters: tuple[ParamIR, ...]
+    body_fields: tuple[FieldIR, ...]
+    body_required: bool
+    body_model: str | None
+    success_status: str | None
+    item_model: str | None
+    envelope_model: str | None
+    response_model: str | None
+    reasons: tuple[CodeIR, ...]
+    warnings: tuple[CodeIR, ...]
+
+    @property
+    def is_listing(self) -> bool:
+        return self.kind in LISTING_KINDS
+
+    @property
+    def is_mutation(self) -> bool:
+        return self.kind == "mutation"
+
+    @property
+    def reason_union(self) -> str:
+        return f"{self.class_name}Reason"
+
+    @property
+    def warning_union(self) -> str:
+        return f"{self.class_name}Warning"
+
+
+@dataclass(frozen=True)
+class SpecIR:
+    package: str
+    title: str
+    version: str
+    source: str
+    document: Mapping[str, Any]
+    contracts: Mapping[str, Mapping[str, Any]]
+    registry: Mapping[str, Any]
+    operations: tuple[OperationIR, ...]
+    model_schemas: Mapping[str, Mapping[str, Any]]
+    reason_codes: tuple[CodeIR, ...]
+    warning_codes: tuple[CodeIR, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    @property
+    def listings(self) -> tuple[OperationIR, ...]:
+        return tuple(op for op in self.operations if op.is_listing)
+
+
+# ----------------------------------------------------------------------------- schema helpers
+
+
+def _unescape(token: str) -> str:
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def resolve_pointer(doc: Any, ref: str) -> Any:
+    """Follow a local ``#/a/b`` reference; returns None when it does not resolve."""
+    if not ref.startswith("#"):
+        return None
+    node = doc
+    for raw in ref[1:].split("/")[1:]:
+        token = _unescape(raw)
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def deref(doc: Any, node: Any, limit: int = 32) -> Any:
+    """Follow ``$ref`` chains (local only, bounded)."""
+    seen = 0
+    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str) and seen < limit:
+        target = resolve_pointer(doc, node["$ref"])
+        if target is None:
+            return {}
+        node = target
+        seen += 1
+    return node if isinstance(node, Mapping) else {}
+
+
+_SCALARS = {"integer": "int", "number": "float", "boolean": "bool", "string": "str"}
+
+
+def py_type(doc: Any, schema: Any, depth: int = 0) -> str:
+    """A Python annotation for a parameter/field schema, from builtins only (no spec text)."""
+    s = deref(doc, schema)
+    t = s.get("type")
+    if isinstance(t, list):
+        non_null = [x for x in t if x != "null"]
+        t = non_null[0] if len(non_null) == 1 else None
+    if t in _SCALARS:
+        return _SCALARS[t]
+    if t == "array" and depth < 4:
+        return f"list[{py_type(doc, s.get('items', {}), depth + 1)}]"
+    if t == "object":
+        return "dict[str, Any]"
+    return "Any"
+
+
+def _schema_at_body_pointer(doc: Any, schema: Any, pointer: str) -> Any:
+    """The schema of the value at ``pointer`` inside a body described by ``schema``."""
+    node = deref(doc, schema)
+    for raw in [t for t in pointer.split("/")[1:]]:
+        token = _unescape(raw)
+        props = node.get("properties", {}) if isinstance(node, Mapping) else {}
+        if token in props:
+            node = deref(doc, props[token])
+        elif node.get("type") == "array" and token.isdigit():
+            node = deref(doc, node.get("items", {}))
+        else:
+            return None
+    return node
+
+
+def _json_schema(doc: Any, content: Any) -> Any:
+    """The schema of the JSON media type in a ``content`` map (``application/json`` first)."""
+    if not isinstance(content, Mapping):
+        return None
+    for media in sorted(content, key=lambda m: (m != "application/json", "json" not in m, m)):
+        if "json" in media and isinstance(content[media], Mapping):
+            return content[media].get("schema")
+    return None
+
+
+# ----------------------------------------------------------------------------- builder
+
+
+class _Builder:
+    def __init__(self, check_result: Any, package: str) -> None:
+        self.doc_src = check_result.doc
+        self.doc: Mapping[str, Any] = check_result.doc.data
+        self.file = getattr(check_result.doc, "origin", "") or str(check_result.doc.path)
+        self.lines: Mapping[str, int] = getattr(check_result.doc, "lines", {}) or {}
+        self.contracts: Mapping[str, Mapping[str, Any]] = check_result.contracts
+        self.registry = registry_dict(check_result.registry)
+        self.package = package
+        self.diags: list[Diagnostic] = []
+        self.ops_names = NameRegistry("the operations of the package", self.file)
+        self.ops_names.reserve("client", "models", "server", "tools", "Client", "AsyncClient")
+        self.classes = NameRegistry("models.py", self.file)
+        self.classes.reserve(*MODEL_RESERVED)
+        self.tools = NameRegistry("the tool names", self.file)
+        self.component_class: dict[str, str] = {}
+        self.model_schemas: dict[str, Mapping[str, Any]] = {}
+        self.codes: dict[tuple[str, str], CodeIR] = {}
+
+    def warn(self, pointer: str, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(
+            Diagnostic(
+                file=self.file,
+                pointer=pointer,
+                code=code,
+                severity=Severity.WARNING,
+                message=message,
+                hint=hint,
+                line=self.lines.get(pointer),
+            )
+        )
+
+    # -- codes
+    def code_ir(self, kind: str, code: str, entry: Mapping[str, Any] | None) -> CodeIR:
+        key = (kind, code)
+        if key not in self.codes:
+            reg = self.registry.get(kind, {}).get(code, {})
+            details = reg.get("details") or {"type": "object", "properties": {}}
+            suffix = "Reason" if kind == "reasons" else "Warning"
+            cls = self.classes.claim(
+                pascal(code.lower()) + suffix, origin=f"code {code}", style="pascal"
+            )
+            self.codes[key] = CodeIR(
+                code=code,
+                class_name=cls,
+                details=details,
+                detail_fields=self.fields_of(details, f"code {code}"),
+                continuation=str(
+                    (entry or {}).get("continuation") or reg.get("continuation") or "none"
+                ),
+                origin=str((entry or {}).get("origin") or reg.get("origin") or "server"),
+                description=str(reg.get("description") or ""),
+            )
+        return self.codes[key]
+
+    def fields_of(self, schema: Any, origin: str) -> tuple[FieldIR, ...]:
+        s = deref(self.doc, schema)
+        props = s.get("properties") or {}
+        required = set(s.get("required") or [])
+        names = NameRegistry(f"the fields of {origin}", self.file)
+        names.reserve("code", "message", "origin", "model_config")
+        out = []
+        for name in props:
+            py = names.claim(snake(name), origin=origin)
+            sub = props[name]
+            out.append(
+                FieldIR(
+                    name=name,
+                    py_name=py,
+                    type_hint=py_type(self.doc, sub),
+                    required=name in required,
+                    schema=deref(self.doc, sub),
+                    description=str(deref(self.doc, sub).get("description") or ""),
+                )
+            )
+        self.diags.extend(names.diagnostics)
+        return tuple(out)
+
+    # -- schemas reachable from the declarations
+    def component(self, name: str) -> str:
+        if name not in self.component_class:
+            cls = self.classes.claim(
+                pascal(name), origin=pointer_join("/components/schemas", name), style="pascal"
+            )
+            self.component_class[name] = cls
+            raw = self.doc.get("components", {}).get("schemas", {}).get(name, {})
+            self.model_schemas[cls] = {}  # placeholder breaks reference cycles
+            self.model_schemas[cls] = self.rewrite(raw, pointer_join("/components/schemas", name))
+        return self.component_class[name]
+
+    def rewrite(self, node: Any, pointer: str, depth: int = 0) -> Any:
+        """Copy a schema with ``$ref``s pointing at our class names; other refs are inlined."""
+        if depth > 64:
+            self.warn(pointer, "XC603", "schema nested too deeply; modelled as Any")
+            return {}
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                prefix = "#/components/schemas/"
+                if ref.startswith(prefix) and "/" not in ref[len(prefix) :]:
+                    name = _unescape(ref[len(prefix) :])
+                    if name in self.doc.get("components", {}).get("schemas", {}):
+                        return {"$ref": prefix + self.component(name)}
+                target = resolve_pointer(self.doc, ref)
+                if target is None:
+                    self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
+                    return {}
+                return self.rewrite(target, pointer, depth + 1)
+            return {
+                k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()
+            }
+        if isinstance(node, list):
+            return [
+                self.rewrite(v, pointer_join(pointer, i), depth + 1) for i, v in enumerate(node)
+            ]
+        return copy.deepcopy(node)
+
+    def model_for(self, schema: Any, wanted: str, pointer: str) -> str | None:
+        """Class name modelling ``schema``: its component class, or a new named model."""
+        if schema is None:
+            return None
+        if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+            ref = schema["$ref"]
+            prefix = "#/components/schemas/"
+            name = _unescape(ref[len(prefix) :]) if ref.startswith(prefix) else None
+            if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
+                return self.component(name)
+        cls = self.classes.claim(wanted, origin=pointer, style="pascal")
+        self.model_schemas[cls] = self.rewrite(schema, pointer)
+        return cls
+
+    # -- operations
+    def operation(self, op_id: str, contract: Mapping[str, Any]) -> OperationIR | None:
+        method, path = str(contract["method"]).lower(), str(contract["path"])
+        path_item = self.doc.get("paths", {}).get(path)
+        op = path_item.get(method) if isinstance(path_item, Mapping) else None
+        pointer = pointer_join("/paths", path, method)
+        if not isinstance(op, Mapping):
+            self.diags.append(
+                Diagnostic(
+                    self.file,
+                    pointer,
+                    "XC605",
+                    Severity.ERROR,
+                    f"declared operation {op_id!r} not found at {method.upper()} {path}",
+                )
+            )
+            return None
+        py_name = self.ops_names.claim(snake(op_id), origin=pointer)
+        cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
+        kind = str(contract.get("kind"))
+        params = self.parameters(path_item, op, pointer)
+        body_schema = _json_schema(self.doc, deref(self.doc, op.get("requestBody")).get("content"))
+        body_fields = self.fields_of(body_schema, pointer) if body_schema is not None else ()
+        body_model = None
+        if body_schema is not None and kind == "mutation":
+            body_model = self.model_for(
+                body_schema, cls + "Request", pointer_join(pointer, "requestBody")
+            )
+        status, resp_schema = self.success(op)
+        item_model = envelope = response_model = None
+        if kind in LISTING_KINDS:
+            item_schema = self.item_schema(resp_schema, contract)
+            item_model = self.model_for(
+                item_schema, cls + "Item", pointer_join(pointer, "responses")
+            )
+            if item_model is None:
+                self.warn(
+                    pointer,
+                    "XC603",
+                    f"no item schema found for {op_id!r}; items are untyped",
+                    "declare the response schema's items (application/json)",
+                )
+            envelope = self.classes.claim(cls + "Page", origin=pointer, style="pascal")
+        elif resp_schema is not None:
+            response_model = self.model_for(
+                resp_schema, cls + "Response", pointer_join(pointer, "responses")
+            )
+        if kind == "resource":
+            envelope = self.classes.claim(cls + "Result", origin=pointer, style="pascal")
+        reasons = tuple(
+            self.code_ir("reasons", r["code"], r) for r in contract.get("reasons") or []
+        )
+        warnings = tuple(self.code_ir("warnings", w, None) for w in contract.get("warnings") or [])
+        return OperationIR(
+            operation_id=op_id,
+            py_name=py_name,
+            class_name=cls,
+            tool_name=self.tools.claim(tool_name(op_id), origin=pointer),
+            method=method,
+            path=path,
+            pointer=pointer,
+            kind=kind,
+            mode=str(contract.get("mode") or "native"),
+            contract=contract,
+            summary=str(op.get("summary") or ""),
+            description=str(op.get("description") or ""),
+            parameters=params,
+            body_fields=body_fields,
+            body_required=bool(deref(self.doc, op.get("requestBody")).get("required")),
+            body_model=body_model,
+            success_status=status,
+            item_model=item_model,
+            envelope_model=envelope,
+            response_model=response_model,
+            reasons=reasons,
+            warnings=warnings,
+        )
+
+    def parameters(
+        self, path_item: Mapping[str, Any], op: Mapping[str, Any], pointer: str
+    ) -> tuple[ParamIR, ...]:
+        merged: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for raw in list(path_item.get("parameters") or []) + list(op.get("parameters") or []):
+            p = deref(self.doc, raw)
+            if "name" in p and "in" in p:
+                merged[(str(p["in"]), str(p["name"]))] = p
+        names = NameRegistry(f"the parameters of {pointer}", self.file)
+        out = []
+        for (loc, name), p in merged.items():
+            schema = deref(self.doc, p.get("schema", {}))
+            out.append(
+                ParamIR(
+                    name=name,
+                    py_name=names.claim(snake(name), origin=pointer),
+                    location=loc,
+                    type_hint=py_type(self.doc, schema),
+                    required=bool(p.get("required")) or loc == "path",
+                    schema=schema,
+                    description=str(p.get("description") or ""),
+                )
+            )
+        self.diags.extend(names.diagnostics)
+        return tuple(out)
+
+    def success(self, op: Mapping[str, Any]) -> tuple[str | None, Any]:
+        responses = op.get("responses") or {}
+        for status in sorted(str(s) for s in responses):
+            if status.startswith("2"):
+                resp = deref(
+                    self.doc,
+                    responses.get(
+                        status, responses.get(int(status) if status.isdigit() else status)
+                    ),
+                )
+                return status, _json_schema(self.doc, resp.get("content"))
+        return None, None
+
+    def item_schema(self, resp_schema: Any, contract: Mapping[str, Any]) -> Any:
+        if resp_schema is None:
+            return None
+        expr = str(contract.get("items") or "$response.body#/items")
+        pointer = expr.split("#", 1)[1] if "#" in expr else ""
+        node: Any = _schema_at_body_pointer(self.doc, resp_schema, pointer)
+        root = deref(self.doc, resp_schema)
+        if node is None and root.get("type") == "array":
+            node = root  # the response schema declares only the items
+        if not isinstance(node, Mapping) or "items" not in node:
+            return None
+        return node["items"]
+
+
+def registry_dict(registry: Any) -> dict[str, Any]:
+    """The registry as the plain dict of docs/internals.md (accepts the dict or an object)."""
+    if registry is None:
+        return {"reasons": {}, "warnings": {}}
+    for attr in ("to_dict", "as_dict", "to_json"):
+        fn = getattr(registry, attr, None)
+        if callable(fn):
+            return dict(fn())
+    if isinstance(registry, Mapping):
+        return dict(registry)
+    raise TypeError(f"unsupported registry type {type(registry).__name__}")
+
+
+def build_ir(check_result: Any, package: str) -> SpecIR:
+    """Build the IR from a :class:`xcompleteness.check.CheckResult` (errors already refused)."""
+    b = _Builder(check_result, package)
+    contracts = dict(check_result.contracts)
+    ordered = sorted(
+        contracts.items(),
+        key=lambda kv: (
+            str(kv[1].get("path")),
+            _METHODS.index(str(kv[1].get("method")).lower())
+            if str(kv[1].get("method")).lower() in _METHODS
+            else 99,
+            kv[0],
+        ),
+    )
+    ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
+    info = b.doc.get("info") or {}
+    diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics
+    reason_codes = tuple(
+        sorted((c for (k, _), c in b.codes.items() if k == "reasons"), key=lambda c: c.code)
+    )
+    warning_codes = tuple(
+        sorted((c for (k, _), c in b.codes.items() if k == "warnings"), key=lambda c: c.code)
+    )
+    return SpecIR(
+        package=package,
+        title=str(info.get("title") or ""),
+        version=str(info.get("version") or ""),
+        source=b.file,
+        document=b.doc,
+        contracts={o.operation_id: contracts[o.operation_id] for o in ops},
+        registry=b.registry,
+        operations=ops,
+        model_schemas=dict(sorted(b.model_schemas.items())),
+        reason_codes=reason_codes,
+        warning_codes=warning_codes,
+        diagnostics=tuple(sorted(diags)),
+    )

@@ -1,0 +1,160 @@
+"""The one naming authority: every identifier, class, tool and package name the generator emits.
+
+Why one module: names derived from untrusted spec text (operationIds, schema names, parameter
+names) must be valid Python, must not shadow keywords or builtins, must not escape the output
+folder, and must be stable between runs. Deciding that in one place (like Smithy's
+``SymbolProvider``) keeps every emitter consistent and makes collisions visible: a
+:class:`NameRegistry` resolves a clash deterministically (``name_2``, ``Name2``) and records a
+diagnostic (``XC602``) instead of silently renaming.
+
+Rules, in order: Unicode is NFKD-folded to ASCII; characters with no ASCII form become ``uXXXX``;
+camelCase and punctuation split words; a leading digit gets a prefix (``n_`` / ``N``); a Python
+keyword, soft keyword or builtin gets a trailing underscore.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import keyword
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from xcompleteness.diagnostics import Diagnostic, Severity
+
+RESERVED: frozenset[str] = frozenset(
+    set(keyword.kwlist)
+    | set(keyword.softkwlist)
+    | {n for n in dir(builtins) if not n.startswith("_")}
+)
+"""Words that never become a bare identifier (a trailing ``_`` is added)."""
+
+TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
+PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def _ascii_words(text: str) -> list[str]:
+    """Split arbitrary text into ASCII words (camelCase, punctuation and non-ASCII aware)."""
+    folded = []
+    for ch in unicodedata.normalize("NFKD", text):
+        if ch.isascii():
+            folded.append(ch)
+        elif unicodedata.combining(ch):
+            continue  # accents dropped: "café" -> "cafe"
+        elif ch.isalnum():
+            folded.append(f" u{ord(ch):04x} ")
+        else:
+            folded.append(" ")
+    spaced = _CAMEL.sub(" ", "".join(folded))
+    return [w for w in _NON_WORD.split(spaced) if w]
+
+
+def snake(text: str) -> str:
+    """``listServiceAccounts`` -> ``list_service_accounts``; always a safe Python identifier."""
+    words = [w.lower() for w in _ascii_words(text)]
+    name = "_".join(words) or "x"
+    if name[0].isdigit():
+        name = "n_" + name
+    if name in RESERVED:
+        name += "_"
+    return name
+
+
+def pascal(text: str) -> str:
+    """``list-service accounts`` -> ``ListServiceAccounts``; always a safe class name."""
+    words = _ascii_words(text)
+    name = "".join(w[:1].upper() + w[1:] for w in words) or "X"
+    if name[0].isdigit():
+        name = "N" + name
+    if name in RESERVED:
+        name += "_"
+    return name
+
+
+def tool_name(text: str) -> str:
+    """A tool name valid for MCP, OpenAI and Anthropic (``^[A-Za-z_][A-Za-z0-9_]{0,63}$``).
+
+    Long names are cut and given a short stable hash so two long names stay distinct.
+    """
+    name = snake(text).rstrip("_") or "x"
+    if len(name) > 64:
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+        name = name[:55].rstrip("_") + "_" + digest
+    assert TOOL_NAME.match(name), name
+    return name
+
+
+def check_package_name(name: str) -> str | None:
+    """Return why ``name`` cannot be a package folder name, or None when it can.
+
+    A package name becomes a folder under OUT: path separators, ``..``, dots, keywords and
+    non-identifiers are refused outright (never "fixed"), since silently writing elsewhere
+    would be worse than stopping.
+    """
+    if not name:
+        return "the package name is empty"
+    if "/" in name or "\\" in name or ".." in name or "\x00" in name:
+        return "the package name contains a path separator or '..'"
+    if not PACKAGE_NAME.match(name) or not name.isascii():
+        return "the package name is not an ASCII Python identifier"
+    if keyword.iskeyword(name) or name in RESERVED:
+        return "the package name is a Python keyword or builtin"
+    return None
+
+
+def default_package_name(title: str) -> str:
+    """The package name used when ``--package`` is absent: snake case of the spec's title."""
+    name = snake(title).rstrip("_")
+    if not name or name in RESERVED:
+        name = (name or "api") + "_api"
+    return name
+
+
+@dataclass
+class NameRegistry:
+    """Hands out unique names inside one namespace (a module, a class, a tool list).
+
+    ``claim(wanted, origin=...)`` returns ``wanted`` when free, else the first free
+    ``wanted_2``/``Wanted2`` ... and records an ``XC602`` warning naming both origins. Callers must
+    claim in a deterministic order (sorted pointers), which makes the suffixes stable.
+    """
+
+    namespace: str
+    file: str = ""
+    taken: dict[str, str] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def reserve(self, *names: str) -> None:
+        """Mark names the emitter itself uses (imports, base classes) as taken."""
+        for name in names:
+            self.taken.setdefault(name, "<generator>")
+
+    def claim(self, wanted: str, *, origin: str, style: str = "snake") -> str:
+        if wanted not in self.taken:
+            self.taken[wanted] = origin
+            return wanted
+        n = 2
+        while True:
+            candidate = f"{wanted}_{n}" if style == "snake" else f"{wanted}{n}"
+            if candidate not in self.taken:
+                break
+            n += 1
+        self.taken[candidate] = origin
+        self.diagnostics.append(
+            Diagnostic(
+                file=self.file,
+                pointer=origin,
+                code="XC602",
+                severity=Severity.WARNING,
+                message=(
+                    f"name {wanted!r} in {self.namespace} is already used by "
+                    f"{self.taken[wanted]}; this one is named {candidate!r}"
+                ),
+                hint="rename one of them (operationId, schema or parameter name)",
+            )
+        )
+        return candidate

@@ -1,0 +1,59 @@
+"""Generate an example's package for a test (real pipeline: check -> IR -> emit -> ruff -> write).
+
+``generate_example("service_accounts", tmp)`` writes ``examples/service_accounts/openapi.yaml``
+(plus any ``examples/<name>/overlay*.yaml``, in name order) into ``tmp`` and returns ``tmp``: put it
+on ``sys.path`` (or use :func:`import_generated`) and ``import <package>``. The package name
+defaults to the example folder name.
+
+Generating takes about a second (ruff runs once per module), so share one tree per session and
+give each test area its own package name to avoid module-cache clashes::
+
+    # tests/<area>/conftest.py
+    import pytest
+    from support.gen import generate_example, import_generated
+
+    @pytest.fixture(scope="session")
+    def svc_pkg(tmp_path_factory):
+        out = generate_example("service_accounts", tmp_path_factory.mktemp("gen"), package="svc_area")
+        return import_generated(out, "svc_area")          # the imported package module
+
+Submodules then import as usual: ``importlib.import_module("svc_area.models")``.
+For a fresh-process check, run ``python -c "import svc_area"`` with ``cwd=out`` or ``PYTHONPATH``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from support.paths import EXAMPLES
+
+
+def example_inputs(name: str) -> tuple[Path, list[Path]]:
+    """The spec and overlays (sorted) of ``examples/<name>/``."""
+    folder = EXAMPLES / name
+    spec = folder / "openapi.yaml"
+    overlays = sorted(folder.glob("overlay*.yaml"))
+    return spec, overlays
+
+
+def generate_example(name: str, dest: Path, *, package: str | None = None) -> Path:
+    """Generate examples/<name> into ``dest`` (a new or generator-owned folder); returns ``dest``."""
+    from xcompleteness.generate import generate
+    from xcompleteness.write import write_tree
+
+    spec, overlays = example_inputs(name)
+    gen = generate(spec, overlays, package or name)
+    write_tree(Path(dest), gen.files)
+    return Path(dest)
+
+
+def import_generated(out: Path, package: str) -> ModuleType:
+    """Put ``out`` on sys.path (once) and import ``package`` from it."""
+    entry = str(Path(out).resolve())
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+    importlib.invalidate_caches()
+    return importlib.import_module(package)
