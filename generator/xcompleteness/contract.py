@@ -1,0 +1,272 @@
+"""Raw ``x-completeness`` declaration -> the canonical contract of docs/internals.md.
+
+Every later stage (rules, IR, the generated package's ``_contracts.json`` and its runtime) reads
+one shape, so the vocabulary's conveniences are resolved here and nowhere else: kebab-case keys
+become snake_case, bare reason codes become objects carrying the registry's default continuation
+and origin, static details move under ``details``, ISO 8601 durations become seconds,
+``{last-item: /ptr}`` becomes ``next_last_item``, and defaults are filled so every key is present
+(null when unset).
+
+``normalize`` expects a declaration that passed ``vocabulary.validate_declarations``; on anything
+else it still returns a dict (best effort) rather than raising, because rules may run on a
+partially valid document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from xcompleteness.diagnostics import pointer_join
+
+if TYPE_CHECKING:
+    from xcompleteness.vocabulary import Registry
+
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+
+DEFAULT_NATIVE_ITEMS = "$response.body#/items"
+"""Where a native service's envelope keeps the items (DESIGN.md section 4)."""
+DEFAULT_NATIVE_NEXT = "$response.body#/next_cursor"
+"""Where a native service's envelope keeps the next cursor."""
+DEFAULT_LINK_NEXT = "$response.link.next"
+"""Where a link-header walk finds the next page."""
+DEFAULT_EVIDENCE_TTL_SECONDS = 600
+"""Evidence lifetime when ``evidence.ttl`` is not given (ten minutes, as in DESIGN.md)."""
+
+_REASON_KEYS = frozenset({"code", "when", "continuation"})
+_DURATION = re.compile(
+    r"^P(?:(?P<weeks>\d+)W|(?:(?P<days>\d+)D)?"
+    r"(?:T(?:(?P<hours>\d+)H)?(?:(?P<minutes>\d+)M)?(?:(?P<seconds>\d+(?:\.\d+)?)S)?)?)$"
+)
+
+
+@dataclass(frozen=True)
+class OperationRef:
+    """Where a declaration sits: its operation's id, method, path and JSON pointer.
+
+    ``pointer`` is the operation's pointer (``/paths/~1items/get``); the canonical contract's
+    ``pointer`` is that of the declaration inside it (``.../get/x-completeness``). A pointer that
+    already ends in ``/x-completeness`` is accepted as is.
+    """
+
+    operation_id: str | None
+    method: str
+    path: str
+    pointer: str
+
+    @property
+    def declaration_pointer(self) -> str:
+        if self.pointer.endswith("/x-completeness"):
+            return self.pointer
+        return pointer_join(self.pointer, "x-completeness")
+
+
+def iter_operations(document: Any) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+    """Yield ``(path, method, operation, pointer)`` for every operation under ``paths``.
+
+    Order is the document's. Non-mapping path items and operations are skipped silently (the
+    OpenAPI validator reports them). ``pointer`` is the RFC 6901 pointer of the operation.
+    """
+    data = getattr(document, "data", document)
+    paths = data.get("paths") if isinstance(data, Mapping) else None
+    if not isinstance(paths, Mapping):
+        return
+    for path, item in paths.items():
+        if not isinstance(item, Mapping):
+            continue
+        for method in HTTP_METHODS:
+            operation = item.get(method)
+            if isinstance(operation, dict):
+                yield str(path), method, operation, pointer_join("", "paths", path, method)
+
+
+def operation_ref(
+    path: str, method: str, operation: Mapping[str, Any], pointer: str
+) -> OperationRef:
+    """The :class:`OperationRef` of one ``iter_operations`` row."""
+    op_id = operation.get("operationId")
+    return OperationRef(
+        operation_id=op_id if isinstance(op_id, str) else None,
+        method=method,
+        path=path,
+        pointer=pointer,
+    )
+
+
+def duration_seconds(value: Any) -> int | float | None:
+    """ISO 8601 duration (weeks, days, hours, minutes, seconds) -> seconds; None if not one."""
+    if not isinstance(value, str):
+        return None
+    match = _DURATION.match(value)
+    if match is None or value in ("P", "PT") or value.endswith("T"):
+        return None
+    parts = {k: float(v) for k, v in match.groupdict().items() if v is not None}
+    total = (
+        parts.get("weeks", 0) * 604800
+        + parts.get("days", 0) * 86400
+        + parts.get("hours", 0) * 3600
+        + parts.get("minutes", 0) * 60
+        + parts.get("seconds", 0)
+    )
+    return int(total) if total == int(total) else total
+
+
+def normalize(decl: Mapping[str, Any], *, op: OperationRef, registry: Registry) -> dict[str, Any]:
+    """The canonical contract (docs/internals.md) of one ``x-completeness`` declaration."""
+    kind = _str(decl.get("kind"))
+    mode = _str(decl.get("mode")) or "native"
+    listing = kind in LISTING_KINDS
+    is_mutation = kind == "mutation"
+    return {
+        "operation_id": op.operation_id,
+        "method": op.method,
+        "path": op.path,
+        "pointer": op.declaration_pointer,
+        "kind": kind,
+        "mode": mode,
+        "scope": _scope(decl.get("scope")),
+        "items": _items(decl.get("items"), listing=listing, mode=mode),
+        "id": _str(decl.get("id")),
+        "pagination": _pagination(decl.get("pagination"), listing=listing, mode=mode),
+        "reasons": [_reason(r, registry) for r in _list(decl.get("reasons"))],
+        "warnings": [w for w in _list(decl.get("warnings")) if isinstance(w, str)],
+        "deadline": _deadline(decl.get("deadline")),
+        "evidence": None if is_mutation else _listing_evidence(decl.get("evidence")),
+        "mutation": _mutation(decl) if is_mutation else None,
+        "omitted_fields": _str(decl.get("omitted-fields")),
+        "destructive": decl.get("destructive") is True,
+    }
+
+
+def _scope(raw: Any) -> dict[str, Any]:
+    scope = raw if isinstance(raw, Mapping) else {}
+    return {
+        "resource": _str(scope.get("resource")),
+        "visibility": _str(scope.get("visibility")),
+        "snapshot": _str(scope.get("snapshot")) or "none",
+        "covers": _str(scope.get("covers")),
+    }
+
+
+def _items(raw: Any, *, listing: bool, mode: str) -> str | None:
+    if isinstance(raw, str):
+        return raw
+    return DEFAULT_NATIVE_ITEMS if listing and mode == "native" else None
+
+
+def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
+    if not listing or not isinstance(raw, Mapping):
+        return None
+    style = _str(raw.get("style"))
+    if style in (None, "none"):
+        return None
+    request = raw.get("request") if isinstance(raw.get("request"), Mapping) else {}
+    response = raw.get("response") if isinstance(raw.get("response"), Mapping) else {}
+    next_raw = response.get("next")
+    next_expr = next_raw if isinstance(next_raw, str) else None
+    last_item = next_raw.get("last-item") if isinstance(next_raw, Mapping) else None
+    if next_expr is None and last_item is None:
+        if style == "link-header":
+            next_expr = DEFAULT_LINK_NEXT
+        elif style == "cursor" and mode == "native":
+            next_expr = DEFAULT_NATIVE_NEXT
+    max_size = raw.get("max-page-size")
+    return {
+        "style": style,
+        "request": {k: _str(request.get(k)) for k in ("cursor", "size", "offset", "page")},
+        "response": {
+            "next": next_expr,
+            "next_last_item": _str(last_item),
+            "total": _str(response.get("total")),
+            "pages": _str(response.get("pages")),
+        },
+        "max_page_size": max_size if isinstance(max_size, int) else None,
+        "ordering": _str(raw.get("ordering")),
+        "cursor": _cursor_contract(raw.get("cursor")),
+    }
+
+
+def _cursor_contract(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    return {
+        "snapshot": _str(raw.get("snapshot")) or "live",
+        "ttl_seconds": duration_seconds(raw.get("ttl")),
+        "invalidated_by": [v for v in _list(raw.get("invalidated-by")) if isinstance(v, str)],
+        "on_expiry": _str(raw.get("on-expiry")) or "error",
+    }
+
+
+def _reason(raw: Any, registry: Registry) -> dict[str, Any]:
+    if isinstance(raw, Mapping):
+        code = _str(raw.get("code")) or ""
+        when = raw.get("when")
+        override = _str(raw.get("continuation"))
+        details = {
+            str(k): v
+            for k, v in raw.items()
+            if k not in _REASON_KEYS and not str(k).startswith("x-")
+        }
+    else:
+        code, when, override, details = str(raw), None, None, {}
+    info = registry.reason(code)
+    return {
+        "code": code,
+        "when": when,
+        "details": details,
+        "continuation": override or (info.continuation if info else None) or "none",
+        "origin": info.origin if info else "server",
+    }
+
+
+def _deadline(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    return {
+        "param": _str(raw.get("param")),
+        "unit": _str(raw.get("unit")) or "ms",
+        "default": _num(raw.get("default")),
+        "max": _num(raw.get("max")),
+    }
+
+
+def _listing_evidence(raw: Any) -> dict[str, Any] | None:
+    if not isinstance(raw, Mapping):
+        return None
+    mint = raw.get("mint") is True
+    ttl = duration_seconds(raw.get("ttl"))
+    return {
+        "mint": mint,
+        "ttl_seconds": (ttl if ttl is not None else DEFAULT_EVIDENCE_TTL_SECONDS) if mint else ttl,
+    }
+
+
+def _mutation(decl: Mapping[str, Any]) -> dict[str, Any]:
+    evidence = decl.get("evidence") if isinstance(decl.get("evidence"), Mapping) else {}
+    recheck = decl.get("recheck") if isinstance(decl.get("recheck"), Mapping) else {}
+    return {
+        "from": _str(evidence.get("from")),
+        "ids": _str(evidence.get("ids")),
+        "token": _str(evidence.get("token")),
+        "void_on_warnings": [
+            w for w in _list(evidence.get("void-on-warnings")) if isinstance(w, str)
+        ],
+        "recheck_each_target": _str(recheck.get("each-target")),
+    }
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _num(value: Any) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else []
