@@ -2,31 +2,31 @@
 
 Every operation-level ``x-completeness`` object and the document-level ``x-completeness-registry``
 are checked against the JSON Schemas in ``spec_ext/`` (Draft 2020-12). Each schema error becomes
-one :class:`Diagnostic` with a stable ``XC0xx`` code, the JSON pointer of the offending node (for
-an unknown key, the key itself), the source line where the loader knows it, and a hint. The
+one :class:`Diagnostic` with a stable code (XC040-XC056), the JSON pointer of the offending node
+(for an unknown key, the key itself), the source line where the loader knows it, and a hint. The
 schemas carry an ``x-diagnostic`` annotation where a keyword alone would give a vague code, so the
 mapping from error to code lives in the data, not in a ladder of special cases here.
 
 Codes (docs/vocabulary.md lists them for users; ``CODES`` below is checked against it):
 
 ======  ==========================================================================================
-XC001   a value has the wrong JSON type
-XC002   unknown key in a closed object (``x-`` keys are always allowed)
-XC003   a required key is missing
-XC004   a value is not one of the allowed values
-XC005   a malformed reason or warning code
-XC006   a malformed runtime expression, JSON pointer or ``when`` condition
-XC007   a malformed ISO 8601 duration
-XC008   a key that does not fit the declaration's ``kind``
-XC009   a destructive mutation without ``evidence`` or ``recheck``
-XC010   a pagination key that does not fit the pagination ``style``
-XC011   a ``when`` condition outside adapter mode
-XC012   (warning) ``x-completeness`` in a place where it has no effect
-XC013   a number, list or string out of its allowed range
-XC014   declared details do not match the code's typed details
-XC021   a custom registry code redefines a standard code
-XC022   a custom code's ``details`` is not a valid JSON Schema
-XC023   a ``review-by`` that is not a calendar date
+XC040   a value has the wrong JSON type
+XC041   unknown key in a closed object (``x-`` keys are always allowed)
+XC042   a required key is missing
+XC043   a value is not one of the allowed values
+XC044   a malformed reason or warning code
+XC045   a malformed runtime expression, JSON pointer or ``when`` condition
+XC046   a malformed ISO 8601 duration
+XC047   a key that does not fit the declaration's ``kind``
+XC048   a destructive mutation without ``evidence`` or ``recheck``
+XC049   a pagination key that does not fit the pagination ``style``
+XC050   a ``when`` condition outside adapter mode
+XC051   (warning) ``x-completeness`` in a place where it has no effect
+XC052   a number, list or string out of its allowed range
+XC053   declared details do not match the code's typed details
+XC054   a custom registry code redefines a standard code
+XC055   a custom code's ``details`` is not a valid JSON Schema
+XC056   a ``review-by`` that is not a calendar date
 ======  ==========================================================================================
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
@@ -56,35 +56,35 @@ REGISTRY_SCHEMA = "x-completeness-registry.schema.json"
 CODES_FILE = "codes.json"
 
 CODES: dict[str, str] = {
-    "XC001": "a value has the wrong JSON type",
-    "XC002": "unknown key in a closed object",
-    "XC003": "a required key is missing",
-    "XC004": "a value is not one of the allowed values",
-    "XC005": "a malformed reason or warning code",
-    "XC006": "a malformed runtime expression, JSON pointer or when condition",
-    "XC007": "a malformed ISO 8601 duration",
-    "XC008": "a key that does not fit the declaration's kind",
-    "XC009": "a destructive mutation without evidence or recheck",
-    "XC010": "a pagination key that does not fit the pagination style",
-    "XC011": "a when condition outside adapter mode",
-    "XC012": "x-completeness in a place where it has no effect",
-    "XC013": "a number, list or string out of its allowed range",
-    "XC014": "declared details do not match the code's typed details",
-    "XC021": "a custom registry code redefines a standard code",
-    "XC022": "a custom code's details is not a valid JSON Schema",
-    "XC023": "a review-by that is not a calendar date",
+    "XC040": "a value has the wrong JSON type",
+    "XC041": "unknown key in a closed object",
+    "XC042": "a required key is missing",
+    "XC043": "a value is not one of the allowed values",
+    "XC044": "a malformed reason or warning code",
+    "XC045": "a malformed runtime expression, JSON pointer or when condition",
+    "XC046": "a malformed ISO 8601 duration",
+    "XC047": "a key that does not fit the declaration's kind",
+    "XC048": "a destructive mutation without evidence or recheck",
+    "XC049": "a pagination key that does not fit the pagination style",
+    "XC050": "a when condition outside adapter mode",
+    "XC051": "x-completeness in a place where it has no effect",
+    "XC052": "a number, list or string out of its allowed range",
+    "XC053": "declared details do not match the code's typed details",
+    "XC054": "a custom registry code redefines a standard code",
+    "XC055": "a custom code's details is not a valid JSON Schema",
+    "XC056": "a review-by that is not a calendar date",
 }
 """Every diagnostic code this module emits, with its one-line meaning."""
 
 _KEYWORD_CODES: dict[str, tuple[str, str]] = {
-    "type": ("XC001", "check the value's type against docs/vocabulary.md"),
-    "additionalProperties": ("XC002", "remove the key, fix its spelling, or prefix it with x-"),
-    "propertyNames": ("XC002", "use one of the documented keys"),
-    "required": ("XC003", "add the missing key"),
-    "enum": ("XC004", "use one of the allowed values"),
-    "const": ("XC004", "use the allowed value"),
-    "pattern": ("XC006", "see docs/vocabulary.md for the expected form"),
-    "format": ("XC004", "see docs/vocabulary.md for the expected form"),
+    "type": ("XC040", "check the value's type against docs/vocabulary.md"),
+    "additionalProperties": ("XC041", "remove the key, fix its spelling, or prefix it with x-"),
+    "propertyNames": ("XC041", "use one of the documented keys"),
+    "required": ("XC042", "add the missing key"),
+    "enum": ("XC043", "use one of the allowed values"),
+    "const": ("XC043", "use the allowed value"),
+    "pattern": ("XC045", "see docs/vocabulary.md for the expected form"),
+    "format": ("XC043", "see docs/vocabulary.md for the expected form"),
 }
 _RANGE_KEYWORDS = {
     "minimum",
@@ -335,7 +335,7 @@ def _registry_diagnostics(doc: _SourceLike, raw: Any) -> Iterator[Diagnostic]:
                 yield _diag(
                     doc,
                     at,
-                    "XC021",
+                    "XC054",
                     f"{code} is a standard code; a registry may not redefine it",
                     "use the standard code as it is, or register a differently named code",
                 )
@@ -344,7 +344,7 @@ def _registry_diagnostics(doc: _SourceLike, raw: Any) -> Iterator[Diagnostic]:
                 yield _diag(
                     doc,
                     pointer_join(at, "details"),
-                    "XC022",
+                    "XC055",
                     f"the details of {code} are not a valid JSON Schema (2020-12)",
                     "write details as a JSON Schema, e.g. {type: object, properties: {...}}",
                 )
@@ -358,7 +358,7 @@ def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
         yield _diag(
             doc,
             pointer_join("", DECLARATION_KEY),
-            "XC012",
+            "XC051",
             "x-completeness at the document root has no effect",
             hint,
             Severity.WARNING,
@@ -370,7 +370,7 @@ def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
                 yield _diag(
                     doc,
                     pointer_join("", "paths", path, DECLARATION_KEY),
-                    "XC012",
+                    "XC051",
                     "x-completeness on a path item has no effect; it belongs to an operation",
                     hint,
                     Severity.WARNING,
@@ -408,7 +408,7 @@ def _details_diagnostics(
                     yield _diag(
                         doc,
                         pointer_join(at, key),
-                        "XC014",
+                        "XC053",
                         f"{reason['code']} has no detail {key!r}",
                         _known_details_hint(info),
                     )
@@ -416,7 +416,7 @@ def _details_diagnostics(
             yield _diag(
                 doc,
                 pointer_join(at, *error.absolute_path),
-                "XC014",
+                "XC053",
                 f"detail of {reason['code']}: {error.message}",
                 _known_details_hint(info),
             )
@@ -454,7 +454,7 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
             yield _diag(
                 doc,
                 pointer_join(at, key),
-                "XC002",
+                "XC041",
                 f"unknown key {key!r}",
                 _closest_hint(key, error),
             )
@@ -464,7 +464,7 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
         yield _diag(
             doc,
             at,
-            "XC003",
+            "XC042",
             f"missing required key {missing!r}" if missing else error.message,
             f"add {missing}" if missing else "add the missing key",
         )
@@ -474,9 +474,9 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
         message = annotation.get("message") or _message(error)
         hint = annotation.get("hint", "")
     elif keyword in _RANGE_KEYWORDS:
-        code, message, hint = "XC013", _message(error), "see docs/vocabulary.md for the limits"
+        code, message, hint = "XC052", _message(error), "see docs/vocabulary.md for the limits"
     else:
-        code, hint = _KEYWORD_CODES.get(keyword, ("XC001", "see docs/vocabulary.md"))
+        code, hint = _KEYWORD_CODES.get(keyword, ("XC040", "see docs/vocabulary.md"))
         message = _message(error)
     yield _diag(doc, at, code, message, hint)
 
