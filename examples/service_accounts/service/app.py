@@ -1,0 +1,200 @@
+"""The HTTP face of the example service (FastAPI), speaking the contract of openapi.yaml.
+
+Routes stay thin: they authenticate the bearer token, parse parameters, call
+:class:`~service.listing.Listings`, and hand the outcome to :mod:`service.wire`, which builds the
+envelopes with the generated package's models and signs tokens with its helpers. Errors always
+have the shape ``{"error": {"code": ..., "message": ...}}``; nothing a caller sends produces a
+traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+from .config import Principal, ServiceConfig
+from .listing import Listings, Rejection, TokenError
+from .scan import Scanner
+from .store import Query, Store
+from .wire import Wire
+
+LIST_OP = "listServiceAccounts"
+SEARCH_OP = "searchServiceAccounts"
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.status = status
+        self.body = {"error": {"code": code, "message": message, **extra}}
+
+
+def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
+    """A ready app over the store in ``config.data_dir`` (created and opened here)."""
+    store = Store(config).open()
+    scanner = Scanner(store)
+    listings = Listings(config, store, scanner, wire.signer)
+    app = FastAPI(title="service accounts (x-completeness example)", docs_url=None, redoc_url=None)
+    app.state.config = config
+    app.state.store = store
+    app.state.listings = listings
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        where = "; ".join(
+            ".".join(str(p) for p in e["loc"]) + ": " + e["msg"] for e in exc.errors()
+        )
+        body = {"error": {"code": "INVALID_REQUEST", "message": where}}
+        return JSONResponse(body, status_code=400)
+
+    @app.on_event("shutdown")
+    def _close() -> None:
+        scanner.close()
+
+    def principal_of(authorization: str | None) -> Principal:
+        scheme, _, token = (authorization or "").partition(" ")
+        principal = config.principal(token.strip()) if scheme.lower() == "bearer" else None
+        if principal is None:
+            raise ApiError(401, "UNAUTHENTICATED", "a known bearer token is required")
+        return principal
+
+    def listing(op: str, query: Query, auth: str | None, **params: Any) -> dict[str, Any]:
+        principal = principal_of(auth)
+        try:
+            page = listings.page(op, query, principal, mint_evidence=wire.mints(op), **params)
+        except TokenError as exc:
+            status = 410 if exc.code == "CURSOR_EXPIRED" else 400
+            raise ApiError(status, exc.code, str(exc)) from exc
+        return wire.page(op, page)
+
+    @app.get("/service-accounts")
+    def list_service_accounts(
+        authorization: Annotated[str | None, Header()] = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+        time_budget_ms: int | None = None,
+        has_owner: bool | None = None,
+        team: str | None = None,
+    ) -> dict[str, Any]:
+        _bounds(limit, 1, config.max_page_size, "limit")
+        _bounds(time_budget_ms, 1, config.max_budget_ms, "time_budget_ms")
+        query = Query(has_owner=has_owner, team=team)
+        return listing(
+            LIST_OP, query, authorization, limit=limit, budget_ms=time_budget_ms, cursor=cursor
+        )
+
+    @app.get("/service-accounts/search")
+    def search_service_accounts(
+        q: str,
+        authorization: Annotated[str | None, Header()] = None,
+        cursor: str | None = None,
+        limit: int | None = None,
+        time_budget_ms: int | None = None,
+    ) -> dict[str, Any]:
+        _bounds(limit, 1, config.max_page_size, "limit")
+        _bounds(time_budget_ms, 1, config.max_budget_ms, "time_budget_ms")
+        query = Query(text=q)
+        return listing(
+            SEARCH_OP, query, authorization, limit=limit, budget_ms=time_budget_ms, cursor=cursor
+        )
+
+    @app.get("/service-accounts/{account_id}")
+    def get_service_account(
+        account_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> dict[str, Any]:
+        principal = principal_of(authorization)
+        account = store.get(account_id)
+        if account is None or account.team not in principal.teams:
+            # Hidden and missing look the same: a hidden account is never confirmed to exist.
+            raise ApiError(404, "NOT_FOUND", "no such service account")
+        return wire.item(account)
+
+    @app.post("/service-accounts/archive")
+    def archive_service_accounts(
+        body: Annotated[dict[str, Any], Body()],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        principal = principal_of(authorization)
+        ids, evidence = body.get("ids"), body.get("evidence")
+        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
+            raise ApiError(400, "INVALID_REQUEST", "ids must be a list of strings")
+        if not isinstance(evidence, str) or not evidence:
+            raise ApiError(
+                409,
+                "EVIDENCE_REJECTED",
+                "evidence from a complete listing is required",
+                reason="missing",
+            )
+        try:
+            version = listings.archive(ids, evidence, principal, operation=LIST_OP)
+        except Rejection as exc:
+            raise ApiError(
+                409, "EVIDENCE_REJECTED", exc.message, reason=exc.reason, ids=exc.ids
+            ) from exc
+        return {"archived": list(dict.fromkeys(ids)), "version": version}
+
+    if config.admin_token:
+        _admin_routes(app, config)
+    return app
+
+
+def _bounds(value: int | None, low: int, high: int, name: str) -> None:
+    if value is not None and not low <= value <= high:
+        raise ApiError(400, "INVALID_REQUEST", f"{name} must be between {low} and {high}")
+
+
+def _admin_routes(app: FastAPI, config: ServiceConfig) -> None:
+    """Fault injection for scenarios and tests (only when an admin token is configured)."""
+
+    def require(authorization: str | None) -> None:
+        if authorization != f"Bearer {config.admin_token}":
+            raise ApiError(403, "FORBIDDEN", "admin token required")
+
+    @app.post("/_admin/shards/{name}")
+    def set_shard(
+        name: str,
+        body: Annotated[dict[str, Any], Body()],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        require(authorization)
+        try:
+            shard = config.shard(name)
+        except KeyError as exc:
+            raise ApiError(404, "NOT_FOUND", "no such shard") from exc
+        for key in ("latency_ms", "down", "stale"):
+            if key in body:
+                setattr(shard, key, type(getattr(shard, key))(body[key]))
+        return {
+            "name": shard.name,
+            "latency_ms": shard.latency_ms,
+            "down": shard.down,
+            "stale": shard.stale,
+        }
+
+    @app.post("/_admin/tokens/{token}")
+    def set_token(
+        token: str,
+        body: Annotated[dict[str, Any], Body()],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        require(authorization)
+        config.tokens[token] = Principal(str(body["name"]), frozenset(map(str, body["teams"])))
+        return {"token": token, "teams": sorted(config.tokens[token].teams)}
+
+    @app.post("/_admin/config")
+    def set_config(
+        body: Annotated[dict[str, Any], Body()],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> dict[str, Any]:
+        require(authorization)
+        for key in ("result_limit", "default_budget_ms"):
+            if key in body:
+                setattr(config, key, int(body[key]))
+        return {"result_limit": config.result_limit, "default_budget_ms": config.default_budget_ms}
