@@ -1,0 +1,132 @@
+"""``xcompleteness audit``: list-like operations without a declaration, and a draft overlay.
+
+The command loads the spec (and any ``--overlay`` files) through the same front pipeline as
+``check``, runs the analysis of :mod:`xcompleteness.audit_scan` on the resulting document, prints
+one entry per undeclared list, search or aggregate operation (why it looks list-like, its
+pagination style, the native completeness signals it shows with their JSON pointers, and the TODOs
+its draft leaves), and with ``--emit-overlay FILE`` writes the draft Overlay 1.0 file of
+:mod:`xcompleteness.audit_overlay`.
+
+Exit codes follow the other commands: 0 when every list-like operation is declared, 1 when some
+are not (audit is a lint: CI can require a declaration for every listing), 2 for unusable input.
+Audit does not validate the OpenAPI document (that is ``check``'s job): it reports on whatever
+it can read, so it also helps with specs that do not validate yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
+from xcompleteness.audit_scan import Finding, count_operations, scan
+from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.load import load_spec
+from xcompleteness.overlay import apply_overlays
+
+
+def run_audit(args: argparse.Namespace) -> ExitCode:
+    doc = load_spec(args.spec, allow_external_refs=getattr(args, "allow_external_refs", False))
+    doc = apply_overlays(doc, getattr(args, "overlay", None) or [])
+    report = audit_document(doc.data, origin=doc.origin)
+    target = getattr(args, "emit_overlay", None)
+    if target:
+        _write(Path(target), dump_overlay(draft_overlay(report.findings, report.title)))
+        report.overlay = str(target)
+    if getattr(args, "format", "text") == "json":
+        print(json.dumps(report.to_json(), indent=2, sort_keys=True))
+    else:
+        print(report.to_text())
+    return ExitCode.FINDINGS if report.undeclared else ExitCode.OK
+
+
+class AuditReport:
+    """What one audit found: every list-like operation, and the drafts for the undeclared ones."""
+
+    def __init__(self, origin: str, title: str, operations: int, findings: list[Finding]):
+        self.origin = origin
+        self.title = title
+        self.operations = operations
+        self.findings = findings
+        self.undeclared = [f for f in findings if not f.declared]
+        self.overlay: str | None = None
+
+    def todos(self, f: Finding) -> list[str]:
+        return list(draft_declaration(f)[TODO_KEY])
+
+    def to_json(self) -> dict[str, Any]:
+        entries = []
+        for f in self.undeclared:
+            entry = f.to_json()
+            entry["todos"] = self.todos(f)
+            entries.append(entry)
+        return {
+            "spec": self.origin,
+            "operations": self.operations,
+            "list_like": len(self.findings),
+            "declared": len(self.findings) - len(self.undeclared),
+            "undeclared": entries,
+            "todos": sum(len(e["todos"]) for e in entries),
+            "overlay": self.overlay,
+        }
+
+    def to_text(self) -> str:
+        lines = [
+            f"{self.origin}: {self.operations} operations, {len(self.findings)} list-like "
+            f"({len(self.findings) - len(self.undeclared)} declared, "
+            f"{len(self.undeclared)} without a declaration)"
+        ]
+        for f in self.undeclared:
+            label = f.operation_id or "(no operationId)"
+            lines.append(f"{f.method.upper()} {f.path}  {label}  kind={f.kind} style={f.style}")
+            lines.append(f"    why: {'; '.join(f.why)}")
+            lines.append(f"    items: {f.items or '?'}  id: {f.id or '?'}")
+            for s in f.signals:
+                lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
+            for todo in self.todos(f):
+                lines.append(f"    TODO {todo}")
+        if self.overlay:
+            total = sum(len(self.todos(f)) for f in self.undeclared)
+            lines.append(
+                f"wrote {self.overlay}: {len(self.undeclared)} draft declarations, {total} TODOs"
+            )
+        return "\n".join(lines)
+
+
+def audit_document(data: Any, *, origin: str = "") -> AuditReport:
+    """Audit a parsed document (no I/O): the core of ``run_audit``, used by tests and the corpus."""
+    info = data.get("info") if isinstance(data, dict) else None
+    title = info.get("title") if isinstance(info, dict) else None
+    return AuditReport(
+        origin,
+        title if isinstance(title, str) and title else "this API",
+        count_operations(data),
+        scan(data),
+    )
+
+
+def _write(path: Path, text: str) -> None:
+    """Write atomically (temp file + rename) so a failed run never leaves half an overlay."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(
+            [
+                Diagnostic(
+                    str(path),
+                    "",
+                    "XC901",
+                    Severity.ERROR,
+                    f"cannot write the draft overlay: {exc.strerror or exc}",
+                    hint="choose a writable --emit-overlay path",
+                )
+            ]
+        ) from None

@@ -1,0 +1,510 @@
+"""Find list, search and aggregate operations in a plain OpenAPI document and read their signals.
+
+This is the analysis half of ``xcompleteness audit``; it works on the parsed document (plain dicts),
+so it runs the same on a spec loaded by ``load_spec``, on one with overlays applied, or on a test's
+literal dict. One :class:`Finding` per list-like operation says why it looks list-like, where its
+items sit, how it paginates (``cursor``, ``link-header``, ``offset``, ``page``, ``none`` or
+``unknown``) and which native completeness signals its response shows, each with the JSON pointer of
+the node that shows it. Draft declarations are built from findings in ``audit_overlay``.
+
+What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
+"there are none"):
+
+* a GET whose success response is an array, or an object that wraps an array (the array is named
+  like ``items``/``data``/``results``, or every other property is paging metadata), possibly one
+  container down (``hits.hits``, ``data.children``);
+* or a GET with a position parameter (cursor, offset, page) or a paging signal in its response
+  (``has_more``, next links or tokens, a ``Link`` header, ``incomplete_results``, ...);
+* or any other method whose path or operationId says search/query/list and whose response shows
+  one of the above. A GET that reads one resource (path ends in ``{param}`` and the object has an
+  ``id``) is not a listing because one of its properties is an array.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from xcompleteness import audit_signals as sig
+from xcompleteness.audit_schema import Located, SchemaWalker
+from xcompleteness.diagnostics import pointer_join
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+STYLES = ("cursor", "link-header", "offset", "page", "none", "unknown")
+_PAGING_KINDS = frozenset(
+    {
+        "has_more",
+        "next_link",
+        "next_token",
+        "total_pages",
+        "link_header",
+        "incomplete_results",
+        "truncated",
+        "shards",
+        "timed_out",
+        "remaining",
+    }
+)
+# Signals that make an operation list-like on their own; the others (a Link header, a total, a
+# truncated flag) also appear on single resources (GitHub's gists carry ``truncated``).
+_STRONG_KINDS = frozenset(
+    {"has_more", "next_link", "next_token", "incomplete_results", "shards", "remaining"}
+)
+_BOOL_KINDS = frozenset({"has_more", "incomplete_results", "truncated", "timed_out"})
+
+
+@dataclass(frozen=True)
+class Signal:
+    """A native completeness signal: what it is, how to read it at run time, where it is shown."""
+
+    kind: str
+    name: str
+    expression: str
+    pointer: str
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "expression": self.expression,
+            "pointer": self.pointer,
+        }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One list-like operation (declared or not) and everything audit could infer about it."""
+
+    method: str
+    path: str
+    pointer: str
+    operation_id: str | None
+    kind: str
+    why: tuple[str, ...]
+    style: str
+    request: dict[str, str] = field(default_factory=dict)
+    items: str | None = None
+    items_pointer: str | None = None
+    id: str | None = None
+    signals: tuple[Signal, ...] = ()
+    status: str | None = None
+    declared: bool = False
+
+    def signal(self, *kinds: str) -> Signal | None:
+        """The first signal of one of ``kinds`` (in the order given)."""
+        for kind in kinds:
+            for s in self.signals:
+                if s.kind == kind:
+                    return s
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "path": self.path,
+            "pointer": self.pointer,
+            "operation_id": self.operation_id,
+            "kind": self.kind,
+            "why": list(self.why),
+            "style": self.style,
+            "request": dict(self.request),
+            "items": self.items,
+            "items_pointer": self.items_pointer,
+            "id": self.id,
+            "signals": [s.to_json() for s in self.signals],
+            "status": self.status,
+            "declared": self.declared,
+        }
+
+
+@dataclass(frozen=True)
+class OperationRef:
+    method: str
+    path: str
+    pointer: str
+    operation: dict[str, Any]
+    parameters: tuple[Located, ...]
+
+
+def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
+    """Every operation of ``paths`` with its merged (path-level + operation-level) parameters."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    if not isinstance(paths, dict):
+        return
+    for path, item in paths.items():
+        if not isinstance(path, str):
+            continue
+        item_ptr = pointer_join("/paths", path)
+        item, _ = walker.deref(item, item_ptr)
+        if not isinstance(item, dict):
+            continue
+        shared = _parameters(item.get("parameters"), pointer_join(item_ptr, "parameters"), walker)
+        for method in METHODS:
+            op = item.get(method)
+            if not isinstance(op, dict):
+                continue
+            op_ptr = pointer_join(item_ptr, method)
+            own = _parameters(op.get("parameters"), pointer_join(op_ptr, "parameters"), walker)
+            merged = {(p.get("name"), p.get("in")): (p, ptr) for p, ptr in shared + own}
+            yield OperationRef(method, path, op_ptr, op, tuple(merged.values()))
+
+
+def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:
+    out: list[Located] = []
+    if isinstance(raw, list):
+        for i, p in enumerate(raw):
+            node, ptr = walker.deref(p, pointer_join(pointer, i))
+            if isinstance(node, dict) and isinstance(node.get("name"), str):
+                out.append((node, ptr))
+    return out
+
+
+def count_operations(document: Any) -> int:
+    return sum(1 for _ in iter_operations(document, SchemaWalker(document)))
+
+
+def scan(document: Any) -> list[Finding]:
+    """All list-like operations of ``document``, in document order (declared ones included)."""
+    walker = SchemaWalker(document)
+    out: list[Finding] = []
+    for ref in iter_operations(document, walker):
+        finding = scan_operation(ref, walker)
+        if finding is not None:
+            out.append(finding)
+    return out
+
+
+def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
+    """The finding for one operation, or None when it does not look list-like."""
+    op = ref.operation
+    op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
+    roles = _param_roles(ref.parameters)
+    status, body, headers = _success_response(op, ref.pointer, walker)
+    positioned = any(r in roles for r in ("cursor", "offset", "page"))
+    shape = _body_shape(body, walker, ref.path, positioned) if body is not None else _Shape()
+    signals = list(shape.signals) + _header_signals(headers, walker)
+    words = sig.words(ref.path) | sig.words(op_id or "")
+    searchy = bool(words & sig.SEARCH_WORDS)
+    why: list[str] = []
+    if shape.items is not None:
+        why.append(shape.why)
+    for role in ("cursor", "offset", "page"):
+        if role in roles:
+            why.append(f"{role} parameter {roles[role]}")
+    paging = [s for s in signals if s.kind in _PAGING_KINDS]
+    strong = [s for s in paging if shape.items is not None or s.kind in _STRONG_KINDS]
+    why.extend(f"signal {s.name}" for s in strong[:3])
+    if shape.aggregate:
+        why.append("aggregation fields")
+    if not why and shape.containers and "list" in sig.words(op_id or ""):
+        why.append("operation named list with " + shape.containers)
+    if not why:
+        return None
+    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
+        return None
+    if ref.method != "get" and shape.items is None and not strong:
+        return None
+    kind = "search" if searchy else "collection"
+    if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
+        kind = "aggregate" if not searchy else kind
+    style, request = _style(roles, signals)
+    return Finding(
+        method=ref.method,
+        path=ref.path,
+        pointer=ref.pointer,
+        operation_id=op_id,
+        kind=kind,
+        why=tuple(why),
+        style=style,
+        request=request,
+        items=shape.items,
+        items_pointer=shape.items_pointer,
+        id=shape.id,
+        signals=tuple(signals),
+        status=status,
+        declared="x-completeness" in op,
+    )
+
+
+def _listy_name(op_id: str | None, path: str) -> bool:
+    last = path.rstrip("/").rsplit("/", 1)[-1].lower()
+    return last in ("list", "_list", "batch_get") or (op_id or "").lower().startswith("list")
+
+
+# -- parameters ---------------------------------------------------------------------------------
+
+
+def _param_roles(params: tuple[Located, ...]) -> dict[str, str]:
+    """Pagination role -> query parameter name (first match wins; size by preference order)."""
+    roles: dict[str, str] = {}
+    sizes: list[str] = []
+    cursors: list[str] = []
+    for p, _ in params:
+        if p.get("in") != "query":
+            continue
+        name = p["name"]
+        key = sig.fold(name)
+        if key in sig.CURSOR_PARAMS:
+            cursors.append(name)
+        elif key in sig.OFFSET_PARAMS:
+            roles.setdefault("offset", name)
+        elif key in sig.PAGE_PARAMS:
+            roles.setdefault("page", name)
+        elif key in sig.SIZE_PARAMS:
+            sizes.append(name)
+    if cursors:  # forward cursors first: ``after`` over ``before``
+        roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
+    if sizes:
+        order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
+        roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
+    return roles
+
+
+# -- responses ----------------------------------------------------------------------------------
+
+
+def _success_response(
+    op: dict[str, Any], pointer: str, walker: SchemaWalker
+) -> tuple[str | None, Located | None, dict[str, Any]]:
+    """(status, body schema, headers) of the operation's first 2xx response with a body."""
+    responses = op.get("responses")
+    if not isinstance(responses, dict):
+        return None, None, {}
+    codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: (c != "200", c))
+    first: tuple[str | None, Located | None, dict[str, Any]] = (None, None, {})
+    for code in codes:
+        resp, rptr = walker.deref(
+            responses.get(code, responses.get(_int(code))), pointer_join(pointer, "responses", code)
+        )
+        if not isinstance(resp, dict):
+            continue
+        headers = resp.get("headers") if isinstance(resp.get("headers"), dict) else {}
+        headers = {k: (v, pointer_join(rptr, "headers", k)) for k, v in headers.items()}
+        schema = _media_schema(resp, rptr)
+        if schema is not None:
+            return code, schema, headers
+        if first[0] is None:
+            first = (code, None, headers)
+    return first
+
+
+def _int(code: str) -> int | str:
+    return int(code) if code.isdigit() else code
+
+
+def _media_schema(resp: dict[str, Any], rptr: str) -> Located | None:
+    content = resp.get("content")
+    if isinstance(content, dict) and content:
+        names = [n for n in content if isinstance(n, str)]
+        chosen = next((n for n in names if n.split(";")[0].strip() == "application/json"), None)
+        chosen = (
+            chosen or next((n for n in names if "json" in n), None) or (names[0] if names else None)
+        )
+        media = content.get(chosen) if chosen else None
+        if isinstance(media, dict) and "schema" in media:
+            return media["schema"], pointer_join(rptr, "content", chosen, "schema")
+        return None
+    if "schema" in resp:  # Swagger 2.0 shape, harmless to understand
+        return resp["schema"], pointer_join(rptr, "schema")
+    return None
+
+
+def _header_signals(headers: dict[str, Any], walker: SchemaWalker) -> list[Signal]:
+    out: list[Signal] = []
+    for name, (_, ptr) in headers.items():
+        if not isinstance(name, str):
+            continue
+        kind = sig.SIGNAL_HEADERS.get(sig.fold(name))
+        if kind == "link_header":
+            out.append(Signal(kind, name, "$response.link.next", ptr))
+        elif kind is not None:
+            out.append(Signal(kind, name, f"$response.header.{name}", ptr))
+    return out
+
+
+# -- body shape ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Shape:
+    items: str | None = None
+    items_pointer: str | None = None
+    id: str | None = None
+    why: str = ""
+    signals: list[Signal] = field(default_factory=list)
+    aggregate: bool = False
+    containers: str = ""  # "several arrays" / "a map": list-shaped but no single items location
+
+
+def _body_expr(pointer: str) -> str:
+    return f"$response.body#{pointer}"
+
+
+def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool) -> _Shape:
+    schema, ptr = walker.deref(*body)
+    shape = _Shape()
+    if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
+        shape.items, shape.why = "$response.body#", "array response"
+        item = walker.array_items(schema, ptr)
+        shape.items_pointer = item[1] if item else None
+        shape.id = _id_pointer(item, walker)
+        return shape
+    props = walker.properties(schema, ptr)
+    if not props:
+        node, _ = walker.deref(schema, ptr)
+        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
+            shape.containers = "a map response"
+        return shape
+    if sum(1 for s, p in props.values() if walker.is_array(s, p)) > 1:
+        shape.containers = "several arrays in the response"
+    resource_like = "id" in props and path.rstrip("/").endswith("}")
+    found = _wrapped_array(
+        props, walker, "", strict_meta=False, resource_like=resource_like, positioned=positioned
+    )
+    if found is None and not resource_like:
+        for name, (sub, sptr) in props.items():
+            if sig.fold(name) in sig.CONTAINERS and "object" in walker.types(sub, sptr):
+                inner = walker.properties(sub, sptr)
+                found = _wrapped_array(
+                    inner,
+                    walker,
+                    pointer_join("", name),
+                    strict_meta=True,
+                    resource_like=False,
+                    positioned=positioned,
+                )
+                if found is not None:
+                    break
+    skip = None
+    if found is not None:
+        rel, item = found
+        shape.items, shape.why = _body_expr(rel), f"object wrapping an array at {rel}"
+        shape.items_pointer = item[1] if item else None
+        shape.id = _id_pointer(item, walker)
+        skip = rel
+    shape.signals = _body_signals(props, walker, "", skip, depth=0)
+    shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
+    return shape
+
+
+def _wrapped_array(
+    props: dict[str, Located],
+    walker: SchemaWalker,
+    base: str,
+    *,
+    strict_meta: bool,
+    resource_like: bool,
+    positioned: bool,
+) -> tuple[str, Located | None] | None:
+    """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
+
+    A request that takes a page position (``positioned``) pages *something*: then the object's only
+    array is the items whatever else sits beside it (GitHub's ``{total_seats, seats}``).
+    """
+    arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
+    if not arrays:
+        return None
+    named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
+    others = [n for n in props if n not in arrays and sig.fold(n) not in sig.META_NAMES]
+    chosen: str | None = None
+    if len(named) == 1 and not resource_like and (not strict_meta or not others):
+        chosen = named[0]
+    elif len(arrays) == 1 and (not others or positioned):
+        chosen = arrays[0]
+    if chosen is None:
+        return None
+    sub, sptr = props[chosen]
+    return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _id_pointer(item: Located | None, walker: SchemaWalker) -> str | None:
+    if item is None:
+        return None
+    props = walker.properties(*item)
+    folded = {sig.fold(n): n for n in props}
+    for key in sig.ID_NAMES:
+        if key in folded:
+            return pointer_join("", folded[key])
+    meta = props.get("metadata")
+    if meta is not None and "uid" in walker.properties(*meta):  # Kubernetes objects
+        return "/metadata/uid"
+    return None
+
+
+def _body_signals(
+    props: dict[str, Located], walker: SchemaWalker, base: str, skip: str | None, depth: int
+) -> list[Signal]:
+    out: list[Signal] = []
+    for name, (sub, sptr) in props.items():
+        rel = pointer_join(base, name)
+        if rel == skip:
+            continue
+        key = sig.fold(name)
+        kind = sig.SIGNAL_FIELDS.get(key)
+        if key == sig.AMBIGUOUS_NEXT:
+            kind = (
+                "next_link"
+                if _is_url(sub, sptr, walker) or "link" in base.lower()
+                else "next_token"
+            )
+        if kind is not None:
+            signal = _typed_signal(kind, name, rel, sub, sptr, walker)
+            if signal is not None:
+                out.append(signal)
+                continue
+        if depth < 2 and key in sig.CONTAINERS and "object" in walker.types(sub, sptr):
+            out.extend(_body_signals(walker.properties(sub, sptr), walker, rel, skip, depth + 1))
+    return out
+
+
+def _typed_signal(
+    kind: str, name: str, rel: str, sub: Any, sptr: str, walker: SchemaWalker
+) -> Signal | None:
+    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``)."""
+    types = walker.types(sub, sptr)
+    if kind in _BOOL_KINDS and types and "boolean" not in types:
+        return None
+    if kind == "shards":
+        failed = walker.properties(sub, sptr).get("failed")
+        return Signal(kind, name, _body_expr(rel + "/failed"), failed[1]) if failed else None
+    if (
+        kind in ("total", "total_pages", "remaining")
+        and types
+        and not types & {"integer", "number"}
+    ):
+        value = walker.properties(sub, sptr).get("value")  # Elasticsearch {value, relation}
+        if kind == "total" and value is not None:
+            return Signal(kind, name, _body_expr(rel + "/value"), value[1])
+        return None
+    if kind in ("next_token", "next_link") and types and not types & {"string", "integer"}:
+        return None
+    return Signal(kind, name, _body_expr(rel), sptr)
+
+
+def _is_url(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.deref(sub, sptr)
+    return isinstance(node, dict) and node.get("format") in ("uri", "url", "uri-reference")
+
+
+# -- pagination style ---------------------------------------------------------------------------
+
+
+def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str, str]]:
+    kinds = {s.kind for s in signals}
+    request = {k: v for k, v in roles.items() if k == "size"}
+    if "link_header" in kinds:
+        request.update({k: roles[k] for k in ("page",) if k in roles})
+        return "link-header", request
+    if "cursor" in roles:
+        request["cursor"] = roles["cursor"]
+        return "cursor", request
+    if "offset" in roles:
+        request["offset"] = roles["offset"]
+        return "offset", request
+    if "page" in roles:
+        request["page"] = roles["page"]
+        return "page", request
+    if kinds & {"next_link", "next_token", "has_more", "total_pages"}:
+        return "unknown", request
+    return "none", request

@@ -1,0 +1,324 @@
+"""The vocabulary audit recognises: pagination parameters, native completeness signals, wrappers.
+
+Kept as plain data so the heuristics are reviewable in one place and tests can name what they
+expect. Names are compared case-insensitively with ``-``, ``_``, ``.``, ``@`` and ``$`` removed,
+so ``page_token``, ``pageToken`` and ``PageToken`` are one name (``@odata.nextLink`` is
+``odatanextlink``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_FOLD = re.compile(r"[-_.@$\s]")
+
+
+def fold(name: str) -> str:
+    """The comparison key of a parameter, property or header name."""
+    return _FOLD.sub("", name).lower()
+
+
+def _keys(*names: str) -> frozenset[str]:
+    return frozenset(fold(n) for n in names)
+
+
+# -- request parameters (query or header) -> the role they play in pagination -----------------
+
+CURSOR_PARAMS = _keys(
+    "cursor",
+    "after",
+    "page_token",
+    "next_token",
+    "starting_after",
+    "ending_before",
+    "continue",
+    "continuation_token",
+    "continuationtoken",
+    "marker",
+    "$skiptoken",
+    "skiptoken",
+    "next_cursor",
+    "from_token",
+    "since_id",
+    "scroll_id",
+    "search_after",
+    "pagination_token",
+    "next",
+    "before",
+    "start_cursor",
+    "page_cursor",
+    "offset_token",
+    "x-ms-continuation",
+    "ending_before",
+)
+BACKWARD_CURSORS = _keys("before", "ending_before", "prev", "previous", "prev_cursor")
+OFFSET_PARAMS = _keys("offset", "skip", "$skip", "start", "start_index", "startIndex", "from")
+PAGE_PARAMS = _keys("page", "page_number", "pageNumber", "page_no", "pageNo", "page_num", "pg")
+SIZE_PARAMS = _keys(
+    "per_page",
+    "page_size",
+    "limit",
+    "size",
+    "max_results",
+    "$top",
+    "top",
+    "count",
+    "max_items",
+    "max_keys",
+    "maxkeys",
+    "max_records",
+    "rows",
+    "first",
+    "take",
+    "results_per_page",
+    "num_results",
+    "max",
+    "batch_size",
+    "items_per_page",
+)
+# Preference when several size-like parameters exist (first wins).
+SIZE_ORDER = [fold(n) for n in ("per_page", "page_size", "limit", "max_results", "size", "$top")]
+
+# -- response body fields -> signal kind --------------------------------------------------------
+
+SIGNAL_FIELDS: dict[str, str] = {}
+
+
+def _signal(kind: str, *names: str) -> None:
+    for name in names:
+        SIGNAL_FIELDS[fold(name)] = kind
+
+
+_signal(
+    "has_more",
+    "has_more",
+    "has_next",
+    "has_next_page",
+    "more",
+    "more_results",
+    "has_more_items",
+    "has_more_results",
+    "more_available",
+)
+_signal(
+    "incomplete_results",
+    "incomplete_results",
+    "incomplete",
+    "is_partial",
+    "partial",
+    "partial_results",
+)
+_signal("truncated", "truncated", "is_truncated", "results_truncated")
+_signal("timed_out", "timed_out", "timeout", "is_timed_out")
+_signal("shards", "_shards")
+_signal(
+    "next_link",
+    "next_link",
+    "next_url",
+    "next_page_url",
+    "odata.nextLink",
+    "@odata.nextLink",
+    "next_href",
+)
+_signal(
+    "next_token",
+    "next_cursor",
+    "next_page_token",
+    "continue",
+    "continuation_token",
+    "next_token",
+    "next_marker",
+    "end_cursor",
+    "cursor",
+    "next_page_cursor",
+    "scroll_id",
+    "next_key",
+    "last_evaluated_key",
+    "after_cursor",
+    "page_token",
+    "next_page",
+)
+_signal(
+    "total",
+    "total_count",
+    "total",
+    "total_results",
+    "total_items",
+    "total_size",
+    "total_entries",
+    "total_records",
+    "odata.count",
+    "@odata.count",
+    "count",
+    "hits_total",
+    "num_results",
+    "found",
+)
+_signal("total_pages", "total_pages", "page_count", "pages", "num_pages", "last_page")
+_signal("remaining", "remaining_item_count", "remaining", "remaining_count")
+
+# ``next`` alone is ambiguous: a URL (HAL/JSON:API ``links.next``) or a token (Elastic, Stripe).
+AMBIGUOUS_NEXT = fold("next")
+
+# Containers that may hold the signals or the items one level down.
+CONTAINERS = _keys(
+    "meta",
+    "metadata",
+    "_metadata",
+    "pagination",
+    "paging",
+    "page_info",
+    "pageInfo",
+    "links",
+    "_links",
+    "page",
+    "hits",
+    "data",
+    "result",
+    "results",
+    "response",
+    "_embedded",
+    "embedded",
+    "list",
+    "search",
+    "search_metadata",
+    "cursor",
+    "pager",
+    "response_metadata",
+)
+
+# Property names that hold the items of a wrapper object.
+ITEM_NAMES = _keys(
+    "items",
+    "data",
+    "results",
+    "result",
+    "value",
+    "values",
+    "entries",
+    "records",
+    "nodes",
+    "edges",
+    "list",
+    "elements",
+    "content",
+    "hits",
+    "rows",
+    "objects",
+    "resources",
+    "members",
+    "collection",
+    "documents",
+    "matches",
+    "list_items",
+    "_embedded",
+    "embedded",
+    "children",
+)
+
+# Properties that a pure wrapper may carry beside its items without looking like a resource.
+META_NAMES = _keys(
+    "object",
+    "url",
+    "kind",
+    "api_version",
+    "apiVersion",
+    "type",
+    "status",
+    "took",
+    "links",
+    "_links",
+    "meta",
+    "metadata",
+    "_metadata",
+    "pagination",
+    "paging",
+    "page_info",
+    "page",
+    "per_page",
+    "page_size",
+    "limit",
+    "offset",
+    "size",
+    "count",
+    "message",
+    "request_id",
+    "success",
+    "ok",
+    "errors",
+    "error",
+    "warnings",
+    "self",
+    "first",
+    "last",
+    "prev",
+    "previous",
+    "sort",
+    "order",
+    "query",
+    "filters",
+    "facets",
+    "aggregations",
+    "odata.context",
+    "@odata.context",
+    "etag",
+    "version",
+    "resource_version",
+    "current_page",
+    "from",
+    "to",
+    "start",
+    "end",
+    "took_ms",
+    "code",
+    "max_score",
+    "id_token",
+    "next",
+    "href",
+    "first_id",
+    "last_id",
+    "start_index",
+    "items_per_page",
+    "results_per_page",
+    "has_previous",
+    "search_metadata",
+    "request",
+    "response_metadata",
+    "scroll_id",
+) | frozenset(SIGNAL_FIELDS)
+
+ID_NAMES = [fold(n) for n in ("id", "uid", "uuid", "key", "slug", "identifier", "guid")]
+
+# -- response headers -> signal kind ---------------------------------------------------------
+
+SIGNAL_HEADERS: dict[str, str] = {
+    fold("Link"): "link_header",
+    fold("X-Total-Count"): "total",
+    fold("X-Total"): "total",
+    fold("Total-Count"): "total",
+    fold("X-Total-Pages"): "total_pages",
+    fold("X-Next-Page"): "next_token",
+    fold("X-Next-Cursor"): "next_token",
+    fold("X-Continuation-Token"): "next_token",
+    fold("x-ms-continuation"): "next_token",
+    fold("X-Has-More"): "has_more",
+    fold("X-Result-Count"): "total",
+    fold("X-Pagination-Total"): "total",
+    fold("X-Pagination-Next"): "next_token",
+}
+
+SEARCH_WORDS = frozenset(
+    {"search", "searches", "query", "queries", "find", "lookup", "suggest", "autocomplete"}
+)
+AGGREGATE_PREFIXES = ("aggregat", "statistic", "stats", "histogram", "facet", "rollup")
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def words(text: str) -> set[str]:
+    """Lower-case words of a path or operationId (``listRepos-for_org``: list repos for org)."""
+    return {w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w}
+
+
+AGGREGATE_FIELDS = _keys("aggregations", "aggs", "buckets", "facets", "histogram")
