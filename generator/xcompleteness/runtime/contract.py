@@ -1,0 +1,584 @@
+"""The canonical contract as frozen dataclasses, read from a package's ``_contracts.json``.
+
+``xcompleteness.contract.normalize`` writes the canonical contract (docs/internals.md) as plain
+JSON; the runtime reads it back through :meth:`Contract.from_dict`, which checks the shape once and
+parses every expression and ``when`` condition up front so a page costs no parsing. Attribute names
+equal the canonical keys (raw expression text is kept under the same name, the parsed form beside
+it as ``*_expr``), so code that reads the dict with ``obj.get(key)`` or ``getattr(obj, key)`` works
+on either form. ``mutation.from`` is spelled ``from_`` here (``from`` is a Python keyword).
+
+The JSON is data a package ships, possibly edited by hand; anything malformed raises
+:class:`ContractError` naming the JSON path, never a bare ``KeyError``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from .expressions import (
+    Condition,
+    Expression,
+    ExpressionError,
+    parse_condition,
+    parse_expression,
+    parse_pointer,
+)
+
+__all__ = [
+    "CLIENT_CODES",
+    "STANDARD_CONTINUATIONS",
+    "STANDARD_ORIGINS",
+    "CodeEntry",
+    "Contract",
+    "ContractError",
+    "CursorRules",
+    "Deadline",
+    "Evidence",
+    "Mutation",
+    "Pagination",
+    "PaginationRequest",
+    "PaginationResponse",
+    "ReasonDecl",
+    "Registry",
+    "ScopeDecl",
+    "load_contracts",
+]
+
+#: Reason code -> default continuation kind (DESIGN.md section 3.4); spec_ext/codes.json is the
+#: normative copy and a test keeps the two equal. The runtime cannot read spec_ext/ (it is not
+#: shipped in generated packages), hence this small table.
+STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = {
+    "MORE_PAGES_AVAILABLE": "next_cursor",
+    "RESULT_LIMIT_REACHED": "narrow_query",
+    "TIME_BUDGET_EXCEEDED": "retry_with_deadline",
+    "SOURCE_UNAVAILABLE": "retry_after",
+    "VISIBILITY_RESTRICTED": "none",
+    "RATE_LIMITED": "retry_after",
+    "CURSOR_EXPIRED": "restart",
+    "SNAPSHOT_CHANGED": "restart",
+    "CLIENT_PAGE_LIMIT": "next_cursor",
+    "CLIENT_ITEM_LIMIT": "next_cursor",
+    "CLIENT_DEADLINE_EXCEEDED": "retry_with_deadline",
+    "CONTRACT_VIOLATION": "none",
+}
+CLIENT_CODES: Final = frozenset(
+    {"CLIENT_PAGE_LIMIT", "CLIENT_ITEM_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CONTRACT_VIOLATION"}
+)
+STANDARD_ORIGINS: Final[Mapping[str, str]] = {
+    code: "client" if code in CLIENT_CODES else "server" for code in STANDARD_CONTINUATIONS
+}
+CONTINUATION_KINDS: Final = (
+    "next_cursor",
+    "retry_after",
+    "narrow_query",
+    "retry_with_deadline",
+    "restart",
+    "none",
+)
+
+
+class ContractError(ValueError):
+    """A canonical contract or registry that does not have the documented shape."""
+
+    def __init__(self, message: str, path: str = "") -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.message = message
+        self.path = path
+
+
+# ------------------------------------------------------------------------------------------
+# small typed readers
+
+
+class _Reader:
+    """Typed access to one JSON object with the path used in error messages."""
+
+    def __init__(self, data: Any, path: str) -> None:
+        if not isinstance(data, Mapping):
+            raise ContractError("expected an object", path)
+        self.data = data
+        self.path = path
+
+    def at(self, key: str) -> str:
+        return f"{self.path}/{key}"
+
+    def opt(self, key: str, types: type | tuple[type, ...]) -> Any:
+        value = self.data.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) and bool not in _as_tuple(types):
+            raise ContractError(f"expected {_names(types)}, got a boolean", self.at(key))
+        if not isinstance(value, types):
+            raise ContractError(f"expected {_names(types)}", self.at(key))
+        return value
+
+    def req(self, key: str, types: type | tuple[type, ...]) -> Any:
+        value = self.opt(key, types)
+        if value is None:
+            raise ContractError("is required", self.at(key))
+        return value
+
+    def str_list(self, key: str) -> tuple[str, ...]:
+        value = self.data.get(key)
+        if value is None:
+            return ()
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise ContractError("expected a list of strings", self.at(key))
+        return tuple(value)
+
+    def expr(self, key: str) -> tuple[str | None, Expression | None]:
+        text = self.opt(key, str)
+        if text is None:
+            return None, None
+        try:
+            return text, parse_expression(text)
+        except ExpressionError as exc:
+            raise ContractError(exc.message, self.at(key)) from None
+
+    def sub(self, key: str) -> _Reader | None:
+        value = self.data.get(key)
+        return None if value is None else _Reader(value, self.at(key))
+
+
+def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
+    return types if isinstance(types, tuple) else (types,)
+
+
+def _names(types: type | tuple[type, ...]) -> str:
+    return " or ".join(t.__name__ for t in _as_tuple(types))
+
+
+_NUMBER = (int, float)
+
+
+# ------------------------------------------------------------------------------------------
+# the contract
+
+
+@dataclass(frozen=True)
+class ScopeDecl:
+    """What "complete" covers: the resource, visibility rule, snapshot kind and coverage text."""
+
+    resource: str | None = None
+    visibility: str | None = None
+    snapshot: str | None = None  # none | request | token
+    covers: str | None = None
+
+    @classmethod
+    def from_reader(cls, r: _Reader) -> ScopeDecl:
+        return cls(
+            resource=r.opt("resource", str),
+            visibility=r.opt("visibility", str),
+            snapshot=r.opt("snapshot", str),
+            covers=r.opt("covers", str),
+        )
+
+
+@dataclass(frozen=True)
+class PaginationRequest:
+    """Query parameter names the walk writes (cursor, page size, offset, page number)."""
+
+    cursor: str | None = None
+    size: str | None = None
+    offset: str | None = None
+    page: str | None = None
+
+
+@dataclass(frozen=True)
+class PaginationResponse:
+    """Where the next cursor/link, a last-item cursor, the total or the page count are read."""
+
+    next: str | None = None
+    next_last_item: str | None = None
+    total: str | None = None
+    pages: str | None = None
+    next_expr: Expression | None = field(default=None, compare=False, repr=False)
+    next_last_item_pointer: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    total_expr: Expression | None = field(default=None, compare=False, repr=False)
+    pages_expr: Expression | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class CursorRules:
+    """The cursor contract: snapshot kind, lifetime, what invalidates it, what expiry means."""
+
+    snapshot: str | None = None  # frozen | live
+    ttl_seconds: float | None = None
+    invalidated_by: tuple[str, ...] = ()
+    on_expiry: str | None = None  # error | restart-required
+
+
+@dataclass(frozen=True)
+class Pagination:
+    style: str
+    request: PaginationRequest
+    response: PaginationResponse
+    max_page_size: int | None = None
+    ordering: str | None = None
+    cursor: CursorRules | None = None
+
+
+@dataclass(frozen=True)
+class ReasonDecl:
+    """One code an incomplete result of the operation may carry, with its parsed ``when``."""
+
+    code: str
+    when: Condition | None
+    details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    continuation: str = "none"
+    origin: str = "server"
+    when_raw: Any = field(default=None, compare=False, repr=False, hash=False)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    param: str | None = None
+    unit: str = "ms"
+    default: float | None = None
+    max: float | None = None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    mint: bool = False
+    ttl_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """How a mutation proves it acts on a complete listing (or re-checks each target)."""
+
+    from_: str | None
+    ids: str | None
+    token: str | None
+    void_on_warnings: tuple[str, ...] = ()
+    recheck_each_target: str | None = None
+    ids_expr: Expression | None = field(default=None, compare=False, repr=False)
+    token_expr: Expression | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Contract:
+    """One operation's canonical contract (docs/internals.md), parsed once."""
+
+    operation_id: str
+    method: str | None
+    path: str | None
+    pointer: str | None
+    kind: str
+    mode: str
+    scope: ScopeDecl | None
+    items: str | None
+    id: str | None
+    pagination: Pagination | None
+    reasons: tuple[ReasonDecl, ...]
+    warnings: tuple[str, ...]
+    deadline: Deadline | None
+    evidence: Evidence | None
+    mutation: Mutation | None
+    omitted_fields: str | None
+    destructive: bool = False
+    items_expr: Expression | None = field(default=None, compare=False, repr=False)
+    id_pointer: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
+    omitted_fields_expr: Expression | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def declared_codes(self) -> frozenset[str]:
+        """Reason codes a result of this operation may carry from the server."""
+        return frozenset(r.code for r in self.reasons)
+
+    @property
+    def declared_warnings(self) -> frozenset[str]:
+        return frozenset(self.warnings)
+
+    @property
+    def is_listing(self) -> bool:
+        return self.kind in ("collection", "search", "aggregate")
+
+    @property
+    def mints_evidence(self) -> bool:
+        return self.evidence is not None and self.evidence.mint
+
+    def reason(self, code: str) -> ReasonDecl | None:
+        for decl in self.reasons:
+            if decl.code == code:
+                return decl
+        return None
+
+    @classmethod
+    def from_dict(cls, canonical: Mapping[str, Any], *, path: str = "") -> Contract:
+        """Build from the canonical dict; raise ContractError (with a JSON path) when malformed."""
+        r = _Reader(canonical, path)
+        items, items_expr = r.expr("items")
+        omitted, omitted_expr = r.expr("omitted_fields")
+        id_text = r.opt("id", str)
+        return cls(
+            operation_id=r.req("operation_id", str),
+            method=r.opt("method", str),
+            path=r.opt("path", str),
+            pointer=r.opt("pointer", str),
+            kind=r.req("kind", str),
+            mode=r.opt("mode", str) or "native",
+            scope=_scope(r.sub("scope")),
+            items=items,
+            id=id_text,
+            pagination=_pagination(r.sub("pagination")),
+            reasons=_reasons(canonical.get("reasons"), r.at("reasons")),
+            warnings=r.str_list("warnings"),
+            deadline=_deadline(r.sub("deadline")),
+            evidence=_evidence(r.sub("evidence")),
+            mutation=_mutation(r.sub("mutation")),
+            omitted_fields=omitted,
+            destructive=bool(r.opt("destructive", bool)),
+            items_expr=items_expr,
+            id_pointer=_pointer(id_text, r.at("id")),
+            omitted_fields_expr=omitted_expr,
+        )
+
+
+def _pointer(text: str | None, path: str) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    try:
+        return parse_pointer(text)
+    except ExpressionError as exc:
+        raise ContractError(exc.message, path) from None
+
+
+def _scope(r: _Reader | None) -> ScopeDecl | None:
+    return None if r is None else ScopeDecl.from_reader(r)
+
+
+def _pagination(r: _Reader | None) -> Pagination | None:
+    if r is None:
+        return None
+    req = r.sub("request")
+    resp = r.sub("response")
+    request = PaginationRequest()
+    if req is not None:
+        request = PaginationRequest(
+            cursor=req.opt("cursor", str),
+            size=req.opt("size", str),
+            offset=req.opt("offset", str),
+            page=req.opt("page", str),
+        )
+    response = PaginationResponse()
+    if resp is not None:
+        nxt, nxt_expr = resp.expr("next")
+        total, total_expr = resp.expr("total")
+        pages, pages_expr = resp.expr("pages")
+        last = resp.opt("next_last_item", str)
+        response = PaginationResponse(
+            next=nxt,
+            next_last_item=last,
+            total=total,
+            pages=pages,
+            next_expr=nxt_expr,
+            next_last_item_pointer=_pointer(last, resp.at("next_last_item")),
+            total_expr=total_expr,
+            pages_expr=pages_expr,
+        )
+    cur = r.sub("cursor")
+    cursor = None
+    if cur is not None:
+        cursor = CursorRules(
+            snapshot=cur.opt("snapshot", str),
+            ttl_seconds=cur.opt("ttl_seconds", _NUMBER),
+            invalidated_by=cur.str_list("invalidated_by"),
+            on_expiry=cur.opt("on_expiry", str),
+        )
+    return Pagination(
+        style=r.req("style", str),
+        request=request,
+        response=response,
+        max_page_size=r.opt("max_page_size", int),
+        ordering=r.opt("ordering", str),
+        cursor=cursor,
+    )
+
+
+def _reasons(raw: Any, path: str) -> tuple[ReasonDecl, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ContractError("expected a list", path)
+    out: list[ReasonDecl] = []
+    for index, item in enumerate(raw):
+        r = _Reader(item, f"{path}/{index}")
+        code = r.req("code", str)
+        when_raw = item.get("when")
+        when = None
+        if when_raw is not None:
+            try:
+                when = parse_condition(when_raw)
+            except ExpressionError as exc:
+                raise ContractError(exc.message, r.at("when") + exc.pointer) from None
+        details = r.opt("details", Mapping) or {}
+        out.append(
+            ReasonDecl(
+                code=code,
+                when=when,
+                details=dict(details),
+                continuation=r.opt("continuation", str) or STANDARD_CONTINUATIONS.get(code, "none"),
+                origin=r.opt("origin", str) or STANDARD_ORIGINS.get(code, "server"),
+                when_raw=when_raw,
+            )
+        )
+    return tuple(out)
+
+
+def _deadline(r: _Reader | None) -> Deadline | None:
+    if r is None:
+        return None
+    return Deadline(
+        param=r.opt("param", str),
+        unit=r.opt("unit", str) or "ms",
+        default=r.opt("default", _NUMBER),
+        max=r.opt("max", _NUMBER),
+    )
+
+
+def _evidence(r: _Reader | None) -> Evidence | None:
+    if r is None:
+        return None
+    return Evidence(mint=bool(r.opt("mint", bool)), ttl_seconds=r.opt("ttl_seconds", _NUMBER))
+
+
+def _mutation(r: _Reader | None) -> Mutation | None:
+    if r is None:
+        return None
+    ids, ids_expr = r.expr("ids")
+    token, token_expr = r.expr("token")
+    return Mutation(
+        from_=r.opt("from", str),
+        ids=ids,
+        token=token,
+        void_on_warnings=r.str_list("void_on_warnings"),
+        recheck_each_target=r.opt("recheck_each_target", str),
+        ids_expr=ids_expr,
+        token_expr=token_expr,
+    )
+
+
+# ------------------------------------------------------------------------------------------
+# the registry
+
+
+@dataclass(frozen=True)
+class CodeEntry:
+    """One reason or warning code: details schema, default continuation, origin."""
+
+    code: str
+    details: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    continuation: str | None = None
+    origin: str = "server"
+    description: str = ""
+    standard: bool = True
+
+
+def _code_entries(raw: Any, path: str, *, reasons: bool) -> dict[str, CodeEntry]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ContractError("expected an object of codes", path)
+    out: dict[str, CodeEntry] = {}
+    for code, entry in raw.items():
+        r = _Reader(entry, f"{path}/{code}")
+        default_cont = STANDARD_CONTINUATIONS.get(code, "none") if reasons else None
+        out[code] = CodeEntry(
+            code=code,
+            details=dict(r.opt("details", Mapping) or {}),
+            continuation=(r.opt("continuation", str) or default_cont) if reasons else None,
+            origin=r.opt("origin", str) or STANDARD_ORIGINS.get(code, "server"),
+            description=r.opt("description", str) or "",
+            standard=r.opt("standard", bool) is not False,
+        )
+    return out
+
+
+def _names_of(raw: Any, path: str) -> tuple[str, ...]:
+    """``field_omissions`` / ``continuations`` as a list of names (a list or an object of them)."""
+    if raw is None:
+        return ()
+    if isinstance(raw, Mapping):
+        return tuple(str(k) for k in raw)
+    if isinstance(raw, list) and all(isinstance(v, str) for v in raw):
+        return tuple(raw)
+    raise ContractError("expected a list of names", path)
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The codes a package can meet: reason codes -> details schema, continuation kind, origin."""
+
+    reasons: Mapping[str, CodeEntry] = field(default_factory=dict, hash=False)
+    warnings: Mapping[str, CodeEntry] = field(default_factory=dict, hash=False)
+    field_omissions: tuple[str, ...] = ()
+    continuations: tuple[str, ...] = CONTINUATION_KINDS
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None, *, path: str = "") -> Registry:
+        if data is None:
+            return cls()
+        r = _Reader(data, path)
+        return cls(
+            reasons=_code_entries(data.get("reasons"), r.at("reasons"), reasons=True),
+            warnings=_code_entries(data.get("warnings"), r.at("warnings"), reasons=False),
+            field_omissions=_names_of(data.get("field_omissions"), r.at("field_omissions")),
+            continuations=_names_of(data.get("continuations"), r.at("continuations"))
+            or CONTINUATION_KINDS,
+        )
+
+    def continuation_for(self, code: str) -> str:
+        """Default continuation kind of a reason code ("none" for a code nobody declared)."""
+        entry = self.reasons.get(code)
+        if entry is not None and entry.continuation:
+            return entry.continuation
+        return STANDARD_CONTINUATIONS.get(code, "none")
+
+    def origin_for(self, code: str) -> str:
+        entry = self.reasons.get(code)
+        if entry is not None:
+            return entry.origin
+        return STANDARD_ORIGINS.get(code, "server")
+
+    @property
+    def client_codes(self) -> frozenset[str]:
+        declared = {c for c, e in self.reasons.items() if e.origin == "client"}
+        return frozenset(declared | CLIENT_CODES)
+
+
+def load_contracts(path: str | Path) -> tuple[dict[str, Contract], Registry]:
+    """Read a package's ``_contracts.json``: ``{"contracts": {opId: canonical}, "registry": ...}``.
+
+    ``contracts`` may also be a list of canonical dicts (keyed then by their ``operation_id``).
+    """
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ContractError(f"cannot read contracts: {exc}") from None
+    return contracts_from_document(data)
+
+
+def contracts_from_document(data: Any) -> tuple[dict[str, Contract], Registry]:
+    """The parsed form of a ``_contracts.json`` document already in memory."""
+    r = _Reader(data, "")
+    raw = data.get("contracts")
+    entries: Iterable[tuple[str, Any]]
+    if isinstance(raw, Mapping):
+        entries = ((f"/contracts/{k}", v) for k, v in raw.items())
+    elif isinstance(raw, list):
+        entries = ((f"/contracts/{i}", v) for i, v in enumerate(raw))
+    elif raw is None:
+        entries = ()
+    else:
+        raise ContractError("expected an object or a list", r.at("contracts"))
+    contracts: dict[str, Contract] = {}
+    for where, value in entries:
+        contract = Contract.from_dict(value, path=where)
+        contracts[contract.operation_id] = contract
+    return contracts, Registry.from_dict(data.get("registry"), path="/registry")
