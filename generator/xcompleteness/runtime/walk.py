@@ -1,0 +1,1197 @@
+"""The one walk that follows continuations and never loses completeness (sync and async twins).
+
+Why one sans-IO core: the rules of DESIGN.md §5 (a short or empty page is never the end, client
+limits add their own reason, a repeated cursor is never looped on, an expired cursor is never
+silently restarted, snapshot drift is reported, undeclared codes are contract violations) are
+subtle enough that they must exist exactly once. :class:`_Core` holds them and never does I/O: a
+driver asks it for the next :class:`PageRequest`, sends it with the caller's fetcher, and feeds the
+:class:`PageResponse` back. :class:`Walker` and :class:`AsyncWalker` are two thin drivers with
+mirrored method names (``page``, ``collect``, ``iter_pages``, ``iter_items``).
+
+Inputs: the operation's canonical contract (the dict of docs/internals.md, as stored in
+``_contracts.json``), a fetcher that sends one HTTP request and returns status, headers and the
+parsed body, the query parameters and :class:`Limits`. Conditions and locations are evaluated with
+:mod:`.expressions` (the one expression language; never eval).
+
+Every public path that yields items also yields completeness: ``collect`` returns a
+:class:`CollectResult`; the streams expose ``.result`` (a :class:`StreamResult`) once exhausted and
+raise :class:`ResultNotReady` when read earlier.
+
+Standard library, pydantic-free and httpx-free on purpose: copied verbatim into generated packages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import math
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .expressions import (
+    MISSING,
+    ResponseView,
+    parse_condition,
+    parse_expression,
+    parse_pointer,
+    resolve_pointer,
+)
+
+__all__ = [
+    "CLIENT_CODES",
+    "ApiError",
+    "AsyncItemStream",
+    "AsyncPageStream",
+    "AsyncWalker",
+    "CollectResult",
+    "Continuation",
+    "ContractError",
+    "ItemStream",
+    "Limits",
+    "Page",
+    "PageRequest",
+    "PageResponse",
+    "PageStream",
+    "Reason",
+    "ResultNotReady",
+    "StreamResult",
+    "WalkFailed",
+    "Walker",
+    "WarningNote",
+]
+
+MORE = "MORE_PAGES_AVAILABLE"
+CLIENT_PAGE_LIMIT = "CLIENT_PAGE_LIMIT"
+CLIENT_ITEM_LIMIT = "CLIENT_ITEM_LIMIT"
+CLIENT_DEADLINE_EXCEEDED = "CLIENT_DEADLINE_EXCEEDED"
+CONTRACT_VIOLATION = "CONTRACT_VIOLATION"
+CURSOR_EXPIRED = "CURSOR_EXPIRED"
+SNAPSHOT_CHANGED = "SNAPSHOT_CHANGED"
+RATE_LIMITED = "RATE_LIMITED"
+CLIENT_CODES = frozenset(
+    {CLIENT_PAGE_LIMIT, CLIENT_ITEM_LIMIT, CLIENT_DEADLINE_EXCEEDED, CONTRACT_VIOLATION}
+)
+"""Codes the client itself adds (origin ``client``); always allowed on a client-side result."""
+
+_DEFAULT_CONTINUATION = {
+    MORE: "next_cursor",
+    "RESULT_LIMIT_REACHED": "narrow_query",
+    "TIME_BUDGET_EXCEEDED": "retry_with_deadline",
+    "SOURCE_UNAVAILABLE": "retry_after",
+    "VISIBILITY_RESTRICTED": "none",
+    RATE_LIMITED: "retry_after",
+    CURSOR_EXPIRED: "restart",
+    SNAPSHOT_CHANGED: "restart",
+    CLIENT_PAGE_LIMIT: "next_cursor",
+    CLIENT_ITEM_LIMIT: "next_cursor",
+    CLIENT_DEADLINE_EXCEEDED: "next_cursor",
+    CONTRACT_VIOLATION: "none",
+}
+# The continuation picked for a final result when several reasons apply: the one that lets the
+# caller make progress soonest comes first.
+_CONTINUATION_ORDER = (
+    "next_cursor",
+    "restart",
+    "retry_after",
+    "retry_with_deadline",
+    "narrow_query",
+    "none",
+)
+_MAX_RETRIES_PER_PAGE = 3
+
+
+# --------------------------------------------------------------------------- values
+
+
+class ContractError(ValueError):
+    """The contract cannot drive a walk (no terminal signal, bad expression); a generator bug."""
+
+
+class ResultNotReady(RuntimeError):
+    """A stream's ``.result`` was read before the stream was exhausted."""
+
+
+class ApiError(Exception):
+    """An HTTP error status the operation's declaration does not map to a reason code."""
+
+    def __init__(self, status: int, body: Any, *, pages_read: int = 0) -> None:
+        super().__init__(f"HTTP {status} not mapped by the declaration (after {pages_read} pages)")
+        self.status = status
+        self.body = body
+        self.pages_read = pages_read
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a result is incomplete: a stable ``code``, its ``origin`` and typed details.
+
+    Details are readable as attributes (``reason.limit``, ``reason.max_pages``) as well as through
+    ``details``; ``message`` is prose for people, programs branch on ``code``.
+    """
+
+    code: str
+    origin: str = "server"
+    details: Mapping[str, Any] = field(default_factory=dict)
+    message: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        details = self.__dict__.get("details", {})
+        if name in details:
+            return details[name]
+        raise AttributeError(name)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """Identity used to deduplicate the same reason reported by several pages."""
+        return self.code, json.dumps(dict(self.details), sort_keys=True, default=str)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: details as siblings of ``code``."""
+        out: dict[str, Any] = {"code": self.code, "origin": self.origin, **self.details}
+        if self.message is not None:
+            out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True)
+class WarningNote:
+    """A warning (never changes ``complete``): code plus details readable as attributes."""
+
+    code: str
+    details: Mapping[str, Any] = field(default_factory=dict)
+    message: str | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        details = self.__dict__.get("details", {})
+        if name in details:
+            return details[name]
+        raise AttributeError(name)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.code, json.dumps(dict(self.details), sort_keys=True, default=str)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, **self.details}
+        if self.message is not None:
+            out["message"] = self.message
+        return out
+
+
+@dataclass(frozen=True)
+class Continuation:
+    """How to go on (DESIGN.md §3.4): ``kind`` plus the fields that kind needs.
+
+    ``next_cursor`` carries ``cursor`` (a cursor, a next-page URL, an offset or a page number as a
+    string — pass it back as ``resume``); ``retry_after`` carries ``seconds``;
+    ``retry_with_deadline`` carries ``minimum_seconds``.
+    """
+
+    kind: str
+    cursor: str | None = None
+    seconds: float | None = None
+    minimum_seconds: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.kind == "next_cursor":
+            out["cursor"] = self.cursor
+        elif self.kind == "retry_after":
+            out["seconds"] = self.seconds
+        elif self.kind == "retry_with_deadline":
+            out["minimum_seconds"] = self.minimum_seconds
+        return out
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The client's own bounds on one walk; reaching one ends it with an ``origin: client`` reason.
+
+    ``deadline`` is in seconds from the start of the walk. ``max_retry_wait`` bounds one
+    ``Retry-After`` sleep when no deadline is set (with a deadline, a wait is honoured only when it
+    ends before the deadline).
+    """
+
+    max_pages: int | None = None
+    max_items: int | None = None
+    deadline: float | None = None
+    max_retry_wait: float = 30.0
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """One HTTP request the walk wants sent: query ``params``, or a full next-page ``url``."""
+
+    params: dict[str, Any]
+    url: str | None = None
+    timeout: float | None = None
+
+
+PageResponse = ResponseView
+"""What a fetcher returns: status, headers and the parsed JSON body (MISSING when not JSON);
+``ResponseView.from_httpx(response)`` builds one from an ``httpx.Response``."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page as the walk saw it; in adapter mode ``envelope`` is computed client-side."""
+
+    number: int
+    items: list[Any]
+    complete: bool
+    reasons: tuple[Reason, ...]
+    warnings: tuple[WarningNote, ...]
+    next_cursor: str | None
+    snapshot: Any
+    evidence: Any
+    envelope: Any
+    response: PageResponse
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """Completeness of a finished walk, without the items (what a stream exposes at the end).
+
+    ``complete`` is true only when the declared terminal signal was reached and nothing was
+    reported; ``reasons`` keeps every non-MORE_PAGES_AVAILABLE reason seen on any page plus the
+    client's own; ``continuation`` is None exactly when ``complete``.
+    """
+
+    complete: bool
+    reasons: tuple[Reason, ...]
+    continuation: Continuation | None
+    snapshot: Any
+    pages: int
+    item_count: int
+    warnings: tuple[WarningNote, ...]
+    evidence: Any
+
+    def reason(self, code: str) -> Reason | None:
+        """The first reason with ``code``, or None."""
+        return next((r for r in self.reasons if r.code == code), None)
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code for r in self.reasons]
+
+
+@dataclass(frozen=True)
+class CollectResult(StreamResult):
+    """A collected listing: every item read plus its completeness."""
+
+    items: list[Any] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+@dataclass(frozen=True)
+class _ReasonDecl:
+    code: str
+    when: Any  # a parsed Condition or None
+    details: Mapping[str, Any]
+    continuation: str
+    origin: str
+
+
+def _get(obj: Any, key: str, default: Any = None) -> Any:
+    """Read ``key`` from a canonical dict or from a runtime ``Contract`` dataclass."""
+    if isinstance(obj, Mapping):
+        return obj.get(key, default)
+    return getattr(obj, key, default)
+
+
+def _expr(text: Any, what: str) -> Any:
+    if text is None:
+        return None
+    try:
+        return parse_expression(text)
+    except Exception as exc:  # ExpressionError; the contract was validated by `check`
+        raise ContractError(f"{what}: {exc}") from exc
+
+
+def _pointer(text: Any) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    try:
+        return parse_pointer(str(text))
+    except Exception as exc:
+        raise ContractError(f"last-item pointer: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The parts of one canonical contract the walk reads, parsed once."""
+
+    operation_id: str
+    mode: str
+    style: str
+    items: Any
+    req_cursor: str | None
+    req_size: str | None
+    req_offset: str | None
+    req_page: str | None
+    next: Any
+    next_last_item: Any
+    total: Any
+    pages: Any
+    reasons: tuple[_ReasonDecl, ...]
+    declared: frozenset[str]
+    warning_codes: frozenset[str]
+    snapshot_kind: str | None
+
+    @classmethod
+    def from_contract(cls, contract: Any) -> _Plan:
+        pag = _get(contract, "pagination") or {}
+        style = _get(pag, "style") or "none"
+        req = _get(pag, "request") or {}
+        resp = _get(pag, "response") or {}
+        mode = _get(contract, "mode") or "native"
+        reasons = []
+        for raw in _get(contract, "reasons") or ():
+            code = _get(raw, "code")
+            when = _get(raw, "when")
+            if when is not None and not hasattr(when, "holds"):
+                try:
+                    when = parse_condition(when)
+                except Exception as exc:
+                    raise ContractError(f"reason {code}: {exc}") from exc
+            reasons.append(
+                _ReasonDecl(
+                    code=code,
+                    when=when,
+                    details=dict(_get(raw, "details") or {}),
+                    continuation=_get(raw, "continuation")
+                    or _DEFAULT_CONTINUATION.get(code, "none"),
+                    origin=_get(raw, "origin") or "server",
+                )
+            )
+        next_text = _get(resp, "next")
+        last_item = _get(resp, "next_last_item")
+        if mode == "native" and style == "cursor" and next_text is None and last_item is None:
+            next_text = "$response.body#/next_cursor"
+        scope = _get(contract, "scope") or {}
+        plan = cls(
+            operation_id=str(_get(contract, "operation_id") or "?"),
+            mode=mode,
+            style=style,
+            items=_expr(_get(contract, "items") or "$response.body#/items", "items"),
+            req_cursor=_get(req, "cursor"),
+            req_size=_get(req, "size"),
+            req_offset=_get(req, "offset"),
+            req_page=_get(req, "page"),
+            next=_expr(next_text, "pagination.response.next"),
+            next_last_item=_pointer(last_item),
+            total=_expr(_get(resp, "total"), "pagination.response.total"),
+            pages=_expr(_get(resp, "pages"), "pagination.response.pages"),
+            reasons=tuple(reasons),
+            declared=frozenset(r.code for r in reasons),
+            warning_codes=frozenset(_get(contract, "warnings") or ()),
+            snapshot_kind=_get(scope, "snapshot"),
+        )
+        plan._check()
+        return plan
+
+    def _check(self) -> None:
+        """Refuse a contract that gives the walk no way to know where the listing ends."""
+        if self.mode != "adapter" or self.style == "none":
+            return
+        more = self.decl(MORE)
+        if more is not None and more.when is not None:
+            return
+        if self.style in ("cursor", "link-header") and self.next is None and not self.last_item:
+            raise ContractError(f"{self.operation_id}: no next cursor or link location declared")
+        if self.style == "offset" and self.total is None:
+            raise ContractError(f"{self.operation_id}: offset style without a declared total")
+        if self.style == "page" and self.total is None and self.pages is None:
+            raise ContractError(f"{self.operation_id}: page style without declared pages or total")
+
+    @property
+    def last_item(self) -> bool:
+        return self.next_last_item is not None
+
+    def decl(self, code: str) -> _ReasonDecl | None:
+        return next((r for r in self.reasons if r.code == code), None)
+
+    def continuation_of(self, code: str) -> str:
+        decl = self.decl(code)
+        return decl.continuation if decl else _DEFAULT_CONTINUATION.get(code, "none")
+
+
+def _value(expr: Any, view: ResponseView) -> Any:
+    """Evaluate a location; missing and null both read as None."""
+    if expr is None:
+        return None
+    value = expr.evaluate(response=view)
+    return None if value is MISSING else value
+
+
+def _retry_after(headers: Mapping[str, str], now: float) -> float | None:
+    raw = headers.get("retry-after") or headers.get("Retry-After")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if raw.isdigit():
+        return float(raw)
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _error_code(body: Any) -> str | None:
+    if isinstance(body, Mapping):
+        err = body.get("error")
+        if isinstance(err, Mapping) and isinstance(err.get("code"), str):
+            return err["code"]
+    return None
+
+
+# --------------------------------------------------------------------------- the core
+
+
+class _Violation(Exception):
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+@dataclass
+class _Step:
+    """What the core tells a driver after one response."""
+
+    page: Page | None = None
+    sleep: float | None = None
+
+
+class _Core:
+    """Sans-IO state of one walk. Drivers call :meth:`next_request`, fetch, then :meth:`feed`."""
+
+    def __init__(
+        self,
+        plan: _Plan,
+        params: Mapping[str, Any],
+        limits: Limits,
+        *,
+        clock: Callable[[], float],
+        resume: Continuation | str | None,
+        parse_page: Callable[[Any], Any] | None,
+        parse_item: Callable[[Any], Any] | None,
+    ) -> None:
+        self.plan = plan
+        self.limits = limits
+        self.clock = clock
+        self.parse_page = parse_page
+        self.parse_item = parse_item
+        self.started = clock()
+        self.params = {k: v for k, v in params.items() if v is not None}
+        self.pages = 0
+        self.item_count = 0
+        self.reasons: dict[tuple[str, str], Reason] = {}
+        self.warnings: dict[tuple[str, str], WarningNote] = {}
+        self.snapshot: Any = None
+        self.snapshot_seen = False
+        self.evidence: Any = None
+        self.stop_continuation: Continuation | None = None
+        self.finished = False
+        self.retries = 0
+        self.seen: set[str] = set()
+        self.cursor: str | None = None  # the position the next request starts from
+        self.url: str | None = None
+        self.offset = 0
+        self.page_no = 1
+        self._start(resume)
+
+    # -- position ---------------------------------------------------------------------
+
+    def _start(self, resume: Continuation | str | None) -> None:
+        plan = self.plan
+        if isinstance(resume, Continuation):
+            resume = resume.cursor
+        if plan.style == "offset" and plan.req_offset:
+            self.offset = int(resume if resume is not None else self.params.get(plan.req_offset, 0))
+            self.params.pop(plan.req_offset, None)
+        elif plan.style == "page" and plan.req_page:
+            self.page_no = int(resume if resume is not None else self.params.get(plan.req_page, 1))
+            self.params.pop(plan.req_page, None)
+        elif resume is not None:
+            if plan.style == "link-header" and str(resume).startswith(("http://", "https://")):
+                self.url = str(resume)
+            elif plan.req_cursor:
+                self.params[plan.req_cursor] = str(resume)
+        if plan.req_cursor and plan.req_cursor in self.params:
+            self.cursor = str(self.params[plan.req_cursor])
+        elif self.url:
+            self.cursor = self.url
+
+    def _position(self) -> str | None:
+        """The resumable position of the next request, as a string (None at the very start)."""
+        if self.plan.style == "offset":
+            return str(self.offset)
+        if self.plan.style == "page":
+            return str(self.page_no)
+        return self.cursor
+
+    def _request(self) -> PageRequest:
+        params = dict(self.params)
+        if self.plan.style == "offset" and self.plan.req_offset:
+            params[self.plan.req_offset] = self.offset
+        elif self.plan.style == "page" and self.plan.req_page:
+            params[self.plan.req_page] = self.page_no
+        return PageRequest(params=params, url=self.url, timeout=self._remaining())
+
+    def _remaining(self) -> float | None:
+        if self.limits.deadline is None:
+            return None
+        return self.limits.deadline - (self.clock() - self.started)
+
+    # -- driver interface -------------------------------------------------------------
+
+    def next_request(self) -> PageRequest | None:
+        """The next request to send, or None when the walk is over (maybe by a client limit)."""
+        if self.finished:
+            return None
+        if self.pages:
+            lim = self.limits
+            if lim.max_pages is not None and self.pages >= lim.max_pages:
+                return self._client_stop(CLIENT_PAGE_LIMIT, max_pages=lim.max_pages)
+            if lim.max_items is not None and self.item_count >= lim.max_items:
+                return self._client_stop(CLIENT_ITEM_LIMIT, max_items=lim.max_items)
+            remaining = self._remaining()
+            if remaining is not None and remaining <= 0:
+                return self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=lim.deadline)
+        return self._request()
+
+    def feed(self, response: PageResponse) -> _Step:
+        """Account for one response; returns the page (or a wait) and updates the walk state."""
+        try:
+            return self._feed(response)
+        except _Violation as exc:
+            self._violation(exc.what)
+            return _Step()
+
+    # -- endings ----------------------------------------------------------------------
+
+    def _add(self, reason: Reason) -> None:
+        self.reasons.setdefault(reason.key, reason)
+
+    def _client_stop(self, code: str, **details: Any) -> None:
+        self._add(Reason(code, "client", details))
+        self.stop_continuation = Continuation("next_cursor", cursor=self._position())
+        self.finished = True
+        return None
+
+    def _violation(self, what: str) -> None:
+        self._add(Reason(CONTRACT_VIOLATION, "client", {"what": what}))
+        self.stop_continuation = Continuation("none")
+        self.finished = True
+
+    def _restart(self, code: str, origin: str, message: str | None = None) -> None:
+        self._add(Reason(code, origin, {}, message))
+        self.stop_continuation = Continuation("restart")
+        self.finished = True
+
+    # -- one response -----------------------------------------------------------------
+
+    def _feed(self, resp: PageResponse) -> _Step:
+        plan = self.plan
+        view = resp
+        adapter = plan.mode == "adapter"
+        sent_cursor = self.pages > 0 or self.cursor is not None
+        err = _error_code(resp.body)
+        expired = (
+            (resp.status == 410 and (sent_cursor or err == CURSOR_EXPIRED))
+            or (resp.status == 400 and err == "CURSOR_INVALID")
+            or (not 200 <= resp.status < 300 and err == CURSOR_EXPIRED)
+            or self._holds(CURSOR_EXPIRED, view)
+        )
+        if expired:
+            msg = "cursor rejected by the server" if err == "CURSOR_INVALID" else None
+            self._restart(CURSOR_EXPIRED, "server", msg)
+            return _Step()
+        if resp.status == 429 or self._holds(RATE_LIMITED, view):
+            return self._rate_limited(resp)
+        if not 200 <= resp.status < 300:
+            mapped = self._mapped_error(resp, view, err)
+            if not mapped:
+                raise ApiError(resp.status, resp.body, pages_read=self.pages)
+            for reason in mapped:
+                self._add(reason)
+            self.finished = True
+            return _Step()
+        if resp.body is MISSING:
+            raise _Violation("the response body is not JSON")
+        self.retries = 0
+        page = self._adapter_page(resp, view) if adapter else self._native_page(resp, view)
+        return _Step(page=page)
+
+    def _holds(self, code: str, view: ResponseView) -> bool:
+        if self.plan.mode != "adapter":
+            return False
+        decl = self.plan.decl(code)
+        return bool(decl and decl.when is not None and decl.when.holds(view))
+
+    def _mapped_error(self, resp: PageResponse, view: ResponseView, err: str | None) -> list:
+        """Reasons an error response maps to (adapter: `when`; native: a declared error code)."""
+        if self.plan.mode == "adapter":
+            return [
+                Reason(d.code, d.origin, d.details)
+                for d in self.plan.reasons
+                if d.code != MORE and d.when is not None and d.when.holds(view)
+            ]
+        if err is not None and err in self.plan.declared and err != MORE:
+            body_err = resp.body["error"]
+            details = {k: v for k, v in body_err.items() if k not in ("code", "message")}
+            return [Reason(err, "server", details, body_err.get("message"))]
+        return []
+
+    def _rate_limited(self, resp: PageResponse) -> _Step:
+        wait = _retry_after(resp.headers, self.clock())
+        decl = self.plan.decl(RATE_LIMITED)
+        if wait is None and decl is not None:
+            wait = decl.details.get("retry_after_s")
+        wait = 1.0 if wait is None else float(wait)
+        remaining = self._remaining()
+        fits = wait <= self.limits.max_retry_wait if remaining is None else wait < remaining
+        if fits and self.retries < _MAX_RETRIES_PER_PAGE:
+            self.retries += 1
+            return _Step(sleep=wait)
+        self._add(Reason(RATE_LIMITED, "server", {"retry_after_s": wait}))
+        self.stop_continuation = Continuation("retry_after", seconds=wait)
+        self.finished = True
+        return _Step()
+
+    def _items(self, view: ResponseView) -> list[Any]:
+        raw = self.plan.items.evaluate(response=view)
+        if raw is MISSING or not isinstance(raw, list):
+            raise _Violation("the items location does not hold a list")
+        return raw
+
+    def _typed(self, raw_items: list[Any]) -> list[Any]:
+        if self.parse_item is None:
+            return raw_items
+        try:
+            return [self.parse_item(x) for x in raw_items]
+        except Exception as exc:  # pydantic.ValidationError and friends
+            raise _Violation(f"an item does not match the declared schema: {exc}") from exc
+
+    def _native_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
+        plan, body = self.plan, resp.body
+        if not isinstance(body, Mapping):
+            raise _Violation("the envelope is not a JSON object")
+        complete = body.get("complete")
+        if not isinstance(complete, bool):
+            raise _Violation("the envelope has no boolean 'complete'")
+        raw_reasons = body.get("incomplete_reasons") or []
+        if not isinstance(raw_reasons, list) or not all(
+            isinstance(r, Mapping) and isinstance(r.get("code"), str) for r in raw_reasons
+        ):
+            raise _Violation("'incomplete_reasons' is not a list of objects with a code")
+        reasons = []
+        for raw in raw_reasons:
+            if raw["code"] not in plan.declared:
+                raise _Violation(f"undeclared reason code {raw['code']}")
+            details = {k: v for k, v in raw.items() if k not in ("code", "message", "origin")}
+            reasons.append(Reason(raw["code"], "server", details, raw.get("message")))
+        if complete == bool(reasons):
+            raise _Violation("'complete' disagrees with 'incomplete_reasons'")
+        more = any(r.code == MORE for r in reasons)
+        warnings = self._warnings(body.get("warnings"))
+        raw_items = self._items(view)
+        envelope = body
+        if self.parse_page is not None:
+            try:
+                envelope = self.parse_page(body)
+            except Exception as exc:
+                raise _Violation(f"the envelope does not match its model: {exc}") from exc
+            items = list(envelope.items)
+        else:
+            items = self._typed(raw_items)
+        nxt = self._next(view, raw_items) if more else None
+        if plan.style in ("cursor", "link-header") and not plan.last_item:
+            has_next = _value(plan.next, view) not in (None, "")
+            if has_next != more:
+                raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
+        scope = body.get("scope")
+        snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
+        return self._accept(
+            resp, items, reasons, warnings, more, nxt, snapshot, body.get("evidence"), envelope
+        )
+
+    def _warnings(self, raw: Any) -> list[WarningNote]:
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            raise _Violation("'warnings' is not a list")
+        out = []
+        for w in raw:
+            code = w.get("code") if isinstance(w, Mapping) else w if isinstance(w, str) else None
+            if not isinstance(code, str):
+                raise _Violation("a warning has no code")
+            if code not in self.plan.warning_codes:
+                raise _Violation(f"undeclared warning code {code}")
+            details = (
+                {k: v for k, v in w.items() if k not in ("code", "message")}
+                if isinstance(w, Mapping)
+                else {}
+            )
+            out.append(
+                WarningNote(code, details, w.get("message") if isinstance(w, Mapping) else None)
+            )
+        return out
+
+    def _adapter_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
+        plan = self.plan
+        raw_items = self._items(view)
+        items = self._typed(raw_items)
+        reasons = [
+            Reason(d.code, d.origin, d.details)
+            for d in plan.reasons
+            if d.code != MORE and d.when is not None and d.when.holds(view)
+        ]
+        more = self._adapter_more(view, len(raw_items))
+        nxt = None
+        if more:
+            nxt = self._next(view, raw_items)
+            if nxt is None and plan.style not in ("offset", "page"):
+                raise _Violation("more pages are signalled but no next cursor or link is present")
+            reasons.insert(0, Reason(MORE, "server", {}))
+        envelope = {
+            "items": raw_items,
+            "complete": not reasons,
+            "incomplete_reasons": [r.to_dict() for r in reasons],
+            "next_cursor": nxt if more else None,
+            "scope": None,
+            "warnings": [],
+            "evidence": None,
+        }
+        return self._accept(resp, items, reasons, [], more, nxt, None, None, envelope)
+
+    def _adapter_more(self, view: ResponseView, returned: int) -> bool:
+        plan = self.plan
+        decl = plan.decl(MORE)
+        if decl is not None and decl.when is not None:
+            return bool(decl.when.holds(view))
+        if plan.style in ("cursor", "link-header"):
+            if plan.last_item:
+                return returned > 0
+            return _value(plan.next, view) not in (None, "")
+        if plan.style == "offset":
+            return self.item_count + returned < self._number(plan.total, view, "total")
+        if plan.style == "page":
+            if plan.pages is not None:
+                return self.page_no < self._number(plan.pages, view, "pages")
+            return self.item_count + returned < self._number(plan.total, view, "total")
+        return False
+
+    def _number(self, expr: Any, view: ResponseView, what: str) -> float:
+        value = _value(expr, view)
+        if isinstance(value, str) and expr.is_text:  # headers are text on the wire
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _Violation(f"the declared {what} is missing or not a number")
+        return value
+
+    def _next(self, view: ResponseView, raw_items: Sequence[Any]) -> str | None:
+        """The position of the page after this one (a cursor, URL, offset or page number)."""
+        plan = self.plan
+        if plan.style == "offset":
+            return str(self.offset + len(raw_items))
+        if plan.style == "page":
+            return str(self.page_no + 1)
+        if plan.last_item:
+            if not raw_items:
+                return None
+            value = resolve_pointer(raw_items[-1], plan.next_last_item)
+            return None if value is MISSING or value is None else str(value)
+        value = _value(plan.next, view)
+        return None if value in (None, "") else str(value)
+
+    def _accept(
+        self,
+        resp: PageResponse,
+        items: list[Any],
+        reasons: list[Reason],
+        warnings: list[WarningNote],
+        more: bool,
+        nxt: str | None,
+        snapshot: Any,
+        evidence: Any,
+        envelope: Any,
+    ) -> Page | None:
+        """Fold one valid page into the walk: snapshot, reasons, warnings, position."""
+        if self.snapshot_seen and snapshot != self.snapshot:
+            # Items of a different snapshot are never merged into this walk's result.
+            self._restart(SNAPSHOT_CHANGED, "client", "the snapshot changed between pages")
+            return None
+        if not self.snapshot_seen:
+            self.snapshot, self.snapshot_seen = snapshot, True
+        self.pages += 1
+        self.item_count += len(items)
+        for r in reasons:
+            if r.code != MORE:
+                self._add(r)
+        for w in warnings:
+            self.warnings.setdefault(w.key, w)
+        page = Page(
+            number=self.pages,
+            items=items,
+            complete=not reasons,
+            reasons=tuple(reasons),
+            warnings=tuple(warnings),
+            next_cursor=nxt if more else None,
+            snapshot=snapshot,
+            evidence=evidence,
+            envelope=envelope,
+            response=resp,
+        )
+        if not more:
+            self.finished = True
+            if not reasons:
+                self.evidence = evidence
+            return page
+        self._advance(nxt)
+        return page
+
+    def _advance(self, nxt: str | None) -> None:
+        plan = self.plan
+        if nxt is None:
+            self._violation("more pages are signalled but there is nothing to continue from")
+            return
+        if nxt in self.seen or nxt == self._position():
+            self._violation(f"repeated cursor {nxt!r}")
+            return
+        if self._position() is not None:
+            self.seen.add(self._position())
+        self.seen.add(nxt)
+        if plan.style == "offset":
+            self.offset = int(nxt)
+        elif plan.style == "page":
+            self.page_no = int(nxt)
+        elif plan.style == "link-header" and plan.req_cursor is None and not plan.last_item:
+            self.url = nxt
+        else:
+            self.url = None
+            if plan.req_cursor:
+                self.params[plan.req_cursor] = nxt
+        self.cursor = nxt
+
+    # -- the result -------------------------------------------------------------------
+
+    def result(self, items: list[Any] | None) -> StreamResult:
+        reasons = tuple(self.reasons.values())
+        complete = not reasons
+        continuation = None if complete else self._continuation(reasons)
+        common = {
+            "complete": complete,
+            "reasons": reasons,
+            "continuation": continuation,
+            "snapshot": self.snapshot,
+            "pages": self.pages,
+            "item_count": self.item_count,
+            "warnings": tuple(self.warnings.values()),
+            "evidence": self.evidence if complete else None,
+        }
+        if items is None:
+            return StreamResult(**common)
+        return CollectResult(**common, items=items)
+
+    def _continuation(self, reasons: Sequence[Reason]) -> Continuation:
+        if self.stop_continuation is not None:
+            return self.stop_continuation
+        kinds = {self.plan.continuation_of(r.code): r for r in reasons}
+        kind = next((k for k in _CONTINUATION_ORDER if k in kinds), "none")
+        reason = kinds.get(kind)
+        if kind == "retry_after":
+            seconds = reason.details.get("retry_after_s") if reason else None
+            return Continuation(kind, seconds=seconds)
+        if kind == "retry_with_deadline":
+            budget = reason.details.get("budget_ms") if reason else None
+            minimum = math.ceil(2 * budget / 1000) if isinstance(budget, (int, float)) else None
+            return Continuation(kind, minimum_seconds=minimum)
+        if kind == "next_cursor":  # a server reason that continues, on a page without MORE
+            return Continuation("none")
+        return Continuation(kind)
+
+
+# --------------------------------------------------------------------------- drivers
+
+SyncFetch = Callable[[PageRequest], PageResponse]
+AsyncFetch = Callable[[PageRequest], Awaitable[PageResponse]]
+
+
+class _WalkerBase:
+    def __init__(
+        self,
+        contract: Any,
+        *,
+        parse_page: Callable[[Any], Any] | None = None,
+        parse_item: Callable[[Any], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.plan = _Plan.from_contract(contract)
+        self.parse_page = parse_page
+        self.parse_item = parse_item
+        self.clock = clock
+
+    def _core(
+        self,
+        params: Mapping[str, Any] | None,
+        limits: Limits | None,
+        resume: Continuation | str | None,
+    ) -> _Core:
+        return _Core(
+            self.plan,
+            params or {},
+            limits or Limits(),
+            clock=self.clock,
+            resume=resume,
+            parse_page=self.parse_page,
+            parse_item=self.parse_item,
+        )
+
+
+class Walker(_WalkerBase):
+    """The synchronous walk. ``fetch(PageRequest) -> PageResponse`` sends one request."""
+
+    def __init__(
+        self,
+        contract: Any,
+        fetch: SyncFetch,
+        *,
+        parse_page: Callable[[Any], Any] | None = None,
+        parse_item: Callable[[Any], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        super().__init__(contract, parse_page=parse_page, parse_item=parse_item, clock=clock)
+        self.fetch = fetch
+        self.sleep = sleep
+
+    def _pages(self, core: _Core) -> Iterator[Page]:
+        while (request := core.next_request()) is not None:
+            step = core.feed(self.fetch(request))
+            if step.sleep is not None:
+                self.sleep(step.sleep)
+            elif step.page is not None:
+                yield step.page
+
+    def page(self, params: Mapping[str, Any] | None = None, *, resume: Any = None) -> Page:
+        """Fetch exactly one page (rate-limit waits included); raises when none could be read."""
+        core = self._core(params, Limits(max_pages=1), resume)
+        for page in self._pages(core):
+            return page
+        raise _no_page(core)
+
+    def collect(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> CollectResult:
+        """Follow continuations to the declared end or a limit; items plus completeness."""
+        core = self._core(params, limits, resume)
+        items: list[Any] = []
+        for page in self._pages(core):
+            items.extend(page.items)
+        result = core.result(items)
+        assert isinstance(result, CollectResult)
+        return result
+
+    def iter_pages(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> PageStream:
+        """Pages lazily; ``.result`` holds the completeness once the stream is exhausted."""
+        return PageStream(self, self._core(params, limits, resume))
+
+    def iter_items(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> ItemStream:
+        """Items lazily (memory bounded by one page); ``.result`` once exhausted."""
+        return ItemStream(self.iter_pages(params, limits, resume=resume))
+
+
+class AsyncWalker(_WalkerBase):
+    """The asynchronous twin of :class:`Walker` (``await fetch(PageRequest)``)."""
+
+    def __init__(
+        self,
+        contract: Any,
+        fetch: AsyncFetch,
+        *,
+        parse_page: Callable[[Any], Any] | None = None,
+        parse_item: Callable[[Any], Any] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        super().__init__(contract, parse_page=parse_page, parse_item=parse_item, clock=clock)
+        self.fetch = fetch
+        self.sleep = sleep
+
+    async def _pages(self, core: _Core) -> AsyncIterator[Page]:
+        while (request := core.next_request()) is not None:
+            step = core.feed(await self.fetch(request))
+            if step.sleep is not None:
+                await self.sleep(step.sleep)
+            elif step.page is not None:
+                yield step.page
+
+    async def page(self, params: Mapping[str, Any] | None = None, *, resume: Any = None) -> Page:
+        core = self._core(params, Limits(max_pages=1), resume)
+        async for page in self._pages(core):
+            return page
+        raise _no_page(core)
+
+    async def collect(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> CollectResult:
+        core = self._core(params, limits, resume)
+        items: list[Any] = []
+        async for page in self._pages(core):
+            items.extend(page.items)
+        result = core.result(items)
+        assert isinstance(result, CollectResult)
+        return result
+
+    def iter_pages(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> AsyncPageStream:
+        return AsyncPageStream(self, self._core(params, limits, resume))
+
+    def iter_items(
+        self,
+        params: Mapping[str, Any] | None = None,
+        limits: Limits | None = None,
+        *,
+        resume: Continuation | str | None = None,
+    ) -> AsyncItemStream:
+        return AsyncItemStream(self.iter_pages(params, limits, resume=resume))
+
+
+class WalkFailed(RuntimeError):
+    """``page()`` could not read a page; ``result`` says why (reasons, continuation)."""
+
+    def __init__(self, result: StreamResult) -> None:
+        codes = ", ".join(r.code for r in result.reasons) or "no page"
+        super().__init__(f"no page could be read: {codes}")
+        self.result = result
+
+
+def _no_page(core: _Core) -> WalkFailed:
+    return WalkFailed(core.result(None))
+
+
+# --------------------------------------------------------------------------- streams
+
+
+class _StreamBase:
+    _result: StreamResult | None = None
+
+    @property
+    def result(self) -> StreamResult:
+        """Completeness of the walk; only available once the stream is exhausted."""
+        if self._result is None:
+            raise ResultNotReady("the stream has not been consumed to its end")
+        return self._result
+
+
+class PageStream(_StreamBase):
+    """Iterator of :class:`Page`; ``.result`` after exhaustion."""
+
+    def __init__(self, walker: Walker, core: _Core) -> None:
+        self._core = core
+        self._it = walker._pages(core)
+
+    def __iter__(self) -> PageStream:
+        return self
+
+    def __next__(self) -> Page:
+        try:
+            return next(self._it)
+        except StopIteration:
+            self._result = self._core.result(None)
+            raise
+
+
+class ItemStream(_StreamBase):
+    """Iterator of items; ``.result`` after exhaustion."""
+
+    def __init__(self, pages: PageStream) -> None:
+        self._pages = pages
+        self._buffer: Iterator[Any] = iter(())
+
+    def __iter__(self) -> ItemStream:
+        return self
+
+    def __next__(self) -> Any:
+        while True:
+            for item in self._buffer:
+                return item
+            try:
+                self._buffer = iter(next(self._pages).items)
+            except StopIteration:
+                self._result = self._pages.result
+                raise
+
+
+class AsyncPageStream(_StreamBase):
+    """Async iterator of :class:`Page`; ``.result`` after exhaustion."""
+
+    def __init__(self, walker: AsyncWalker, core: _Core) -> None:
+        self._core = core
+        self._it = walker._pages(core)
+
+    def __aiter__(self) -> AsyncPageStream:
+        return self
+
+    async def __anext__(self) -> Page:
+        try:
+            return await self._it.__anext__()
+        except StopAsyncIteration:
+            self._result = self._core.result(None)
+            raise
+
+
+class AsyncItemStream(_StreamBase):
+    """Async iterator of items; ``.result`` after exhaustion."""
+
+    def __init__(self, pages: AsyncPageStream) -> None:
+        self._pages = pages
+        self._buffer: Iterator[Any] = iter(())
+
+    def __aiter__(self) -> AsyncItemStream:
+        return self
+
+    async def __anext__(self) -> Any:
+        while True:
+            for item in self._buffer:
+                return item
+            try:
+                self._buffer = iter((await self._pages.__anext__()).items)
+            except StopAsyncIteration:
+                self._result = self._pages.result
+                raise
