@@ -9,6 +9,7 @@ No input ever produces a Python traceback: unexpected internal errors are report
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from collections.abc import Sequence
 
@@ -39,6 +40,13 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _iso_date(text: str) -> datetime.date:
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a calendar date: {text!r}") from None
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="xcompleteness", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -47,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="validate a spec and its x-completeness declarations")
     _common(check)
     check.add_argument("--strict", action="store_true", help="warnings fail the check (exit 1)")
+    check.add_argument(
+        "--today",
+        type=_iso_date,
+        default=None,
+        metavar="YYYY-MM-DD",
+        help="date used for review-by checks (default: the current date), for reproducible CI",
+    )
 
     audit = sub.add_parser("audit", help="find list/search/aggregate operations without a declaration")
     _common(audit)

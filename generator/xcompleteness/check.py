@@ -1,0 +1,148 @@
+"""The front pipeline shared by ``check``, ``audit`` and ``generate``.
+
+``load -> overlays -> OpenAPI validation -> vocabulary (JSON Schema) -> normalize -> rules``.
+Unusable input stops at the first two stages with :class:`InputError` (exit 2); everything
+after that collects diagnostics, so one run reports every finding. Diagnostics about nodes an
+overlay wrote are re-pointed at the overlay file and its line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xcompleteness import vocabulary
+from xcompleteness.contract import iter_operations, normalize, operation_ref
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    ExitCode,
+    Severity,
+    exit_code_for,
+    pointer_join,
+    render_json,
+    render_text,
+)
+from xcompleteness.load import SourceDoc, load_spec
+from xcompleteness.overlay import apply_overlays
+from xcompleteness.rules import run_rules
+from xcompleteness.validate import validate_openapi
+
+DECLARATION_KEY = "x-completeness"
+
+
+@dataclass
+class CheckResult:
+    """What the front pipeline learned: the final document, findings and validated contracts."""
+
+    doc: SourceDoc
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """operationId -> canonical contract, only for declarations without schema errors."""
+    registry: Any = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def check_spec(
+    spec: str | os.PathLike[str],
+    overlays: Sequence[str | os.PathLike[str]] = (),
+    *,
+    allow_external_refs: bool = False,
+    today: _dt.date | None = None,
+) -> CheckResult:
+    """Run the whole front pipeline on ``spec`` (raises InputError for unusable input)."""
+    doc = load_spec(spec, allow_external_refs=allow_external_refs)
+    doc = apply_overlays(doc, list(overlays))
+    diagnostics: list[Diagnostic] = list(doc.diagnostics)
+    diagnostics.extend(validate_openapi(doc))
+    vocab = vocabulary.validate_declarations(doc)
+    diagnostics.extend(vocab)
+    registry = vocabulary.load_registry(doc.data)
+    contracts = _contracts(doc, vocab, registry)
+    diagnostics.extend(run_rules(doc, contracts, registry, today=today))
+    diagnostics.extend(_todo_diagnostics(doc))
+    return CheckResult(
+        doc=doc,
+        diagnostics=_relocated(doc, diagnostics),
+        contracts=contracts,
+        registry=registry,
+    )
+
+
+def _contracts(
+    doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any
+) -> dict[str, dict[str, Any]]:
+    """Normalize every declaration the vocabulary stage found no error in."""
+    bad = [d.pointer for d in vocab if d.severity is Severity.ERROR]
+    contracts: dict[str, dict[str, Any]] = {}
+    for path, method, operation, pointer in iter_operations(doc.data):
+        decl = operation.get(DECLARATION_KEY)
+        op_id = operation.get("operationId")
+        if not isinstance(decl, dict) or not isinstance(op_id, str) or op_id in contracts:
+            continue  # missing and duplicate operationIds are rule findings (XC101/XC102)
+        at = pointer_join(pointer, DECLARATION_KEY)
+        if any(p == at or p.startswith(at + "/") for p in bad):
+            continue
+        ref = operation_ref(path, method, operation, pointer)
+        contracts[op_id] = normalize(decl, op=ref, registry=registry)
+    return contracts
+
+
+def _todo_diagnostics(doc: SourceDoc) -> list[Diagnostic]:
+    """XC900 warnings for drafts left by ``audit`` (the module belongs to the audit stage)."""
+    try:
+        from xcompleteness.rules_todo import todo_diagnostics
+    except ImportError:  # pragma: no cover - the audit stage is optional
+        return []
+    return todo_diagnostics(doc)
+
+
+def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Point diagnostics about overlay-written nodes at the overlay file; fill missing lines."""
+    out: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
+    for d in diagnostics:
+        if d.file == doc.origin:
+            file, line = doc.locate(d.pointer)
+            if file != d.file or d.line is None:
+                d = replace(d, file=file, line=line)
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out
+
+
+def run_check(args: argparse.Namespace) -> ExitCode:
+    """CLI entry for ``xcompleteness check`` (exit codes: docs/cli.md)."""
+    today = getattr(args, "today", None)
+    result = check_spec(
+        args.spec,
+        args.overlay,
+        allow_external_refs=getattr(args, "allow_external_refs", False),
+        today=_dt.date.fromisoformat(today) if isinstance(today, str) else today,
+    )
+    strict = bool(getattr(args, "strict", False))
+    if args.format == "json":
+        print(render_json(result.diagnostics))
+    else:
+        if result.diagnostics:
+            print(render_text(result.diagnostics), file=sys.stderr)
+        print(_summary(result), file=sys.stderr)
+    return exit_code_for(result.diagnostics, strict=strict)
+
+
+def _summary(result: CheckResult) -> str:
+    errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
+    declared = len(result.contracts)
+    return (
+        f"{result.doc.origin}: {errors} error(s), {warnings} warning(s); "
+        f"{declared} declaration(s) checked"
+    )

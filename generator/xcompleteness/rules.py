@@ -1,0 +1,666 @@
+"""Semantic rules over canonical contracts: stable codes ``XC100``-``XC125``.
+
+The JSON Schema in ``spec_ext/`` says whether a declaration is well formed; these rules say
+whether it is *true of this spec*: the locations it names exist, the codes it uses are known,
+the pieces that must go together do. Every rule is listed (code, severity, meaning) in
+``RULES`` and documented in docs/cli.md; tests/invalid/ holds one failing spec per rule.
+
+Rules run only on declarations whose contract validated (``check.py`` builds ``contracts``),
+so they can rely on the canonical shape, and never raise on odd input: a question they cannot
+answer (an open schema, an external ``$ref``) is no finding.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from xcompleteness.contract import iter_operations
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.load import SourceDoc
+from xcompleteness.rules_locations import (
+    Found,
+    deref,
+    parameters,
+    request_schemas,
+    response_headers,
+    response_schemas,
+    schema_lookup,
+)
+from xcompleteness.runtime.expressions import (
+    Expression,
+    ExpressionError,
+    parse_condition,
+    parse_expression,
+)
+
+E, W = Severity.ERROR, Severity.WARNING
+
+RULES: dict[str, tuple[Severity, str]] = {
+    "XC100": (W, "a GET operation looks like a list or search but has no x-completeness"),
+    "XC101": (E, "a declared operation has no operationId"),
+    "XC102": (E, "a declared operation's operationId is not unique"),
+    "XC103": (E, "the items location does not exist in the success response"),
+    "XC104": (E, "the id pointer does not exist in the item schema"),
+    "XC105": (E, "a pagination response location (next, last-item, total, pages) does not exist"),
+    "XC106": (E, "a location used in a 'when' condition does not exist in any response"),
+    "XC107": (W, "$response.link.* is used but no response declares a Link header"),
+    "XC108": (E, "a runtime expression or condition does not parse"),
+    "XC109": (E, "an expression reads the wrong side (request vs response) for where it is used"),
+    "XC110": (E, "a reason code is neither standard nor registered"),
+    "XC111": (E, "a warning code is neither standard nor registered"),
+    "XC112": (E, "a continuation kind does not fit its reason"),
+    "XC113": (E, "MORE_PAGES_AVAILABLE is declared but there is no way to the next page"),
+    "XC114": (W, "the listing is paginated but cannot report MORE_PAGES_AVAILABLE"),
+    "XC115": (E, "cursor on-expiry: error needs CURSOR_EXPIRED among the reasons"),
+    "XC116": (E, "mutation evidence 'from' names no declared operation"),
+    "XC117": (E, "mutation evidence 'from' names an operation that does not mint evidence"),
+    "XC118": (E, "recheck each-target names no operation declared with kind: resource"),
+    "XC119": (W, "a custom code is past its review-by date"),
+    "XC120": (E, "the deadline parameter is not a query parameter of the operation"),
+    "XC121": (E, "a pagination request parameter is not a parameter of the operation"),
+    "XC122": (E, "a request location (mutation ids/token) does not exist in the request"),
+    "XC123": (E, "the omitted-fields location does not exist in the success response"),
+    "XC124": (E, "a reason or warning code is declared twice on one operation"),
+    "XC125": (
+        W,
+        "a declared code that is client-only (origin: client) appears among server reasons",
+    ),
+}
+"""Every rule code with its severity and one-line meaning (docs/cli.md lists the same)."""
+
+ENVELOPE_FIELDS = frozenset(
+    {
+        "items",
+        "complete",
+        "incomplete_reasons",
+        "next_cursor",
+        "scope",
+        "page",
+        "work",
+        "warnings",
+        "evidence",
+    }
+)
+"""Top-level envelope fields a native service returns (written in by the generator)."""
+
+_PAGING_PARAMS = re.compile(
+    r"^(cursor|page|page_?token|next_?token|offset|per_?page|page_?size|starting_after|"
+    r"ending_before|after|before|continuation_?token|marker|skip)$",
+    re.IGNORECASE,
+)
+_LISTING = frozenset({"collection", "search", "aggregate"})
+
+
+def run_rules(
+    doc: SourceDoc,
+    contracts: Mapping[str, Mapping[str, Any]],
+    registry: Any,
+    *,
+    today: _dt.date | None = None,
+) -> list[Diagnostic]:
+    """Run every rule; ``contracts`` maps operationId to canonical contract (validated ones)."""
+    ctx = _Context(doc, contracts, registry)
+    out: list[Diagnostic] = []
+    out.extend(ctx.operation_ids())
+    out.extend(ctx.undeclared_listings())
+    for contract in contracts.values():
+        out.extend(ctx.contract(contract))
+    out.extend(_review_dates(doc, registry, today or _dt.date.today()))
+    return out
+
+
+class _Context:
+    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Mapping[str, Any]], registry: Any):
+        self.doc = doc
+        self.data = doc.data
+        self.contracts = contracts
+        self.registry = registry
+        self.ops: dict[str, tuple[str, str, dict[str, Any], str]] = {}
+        for path, method, operation, pointer in iter_operations(self.data):
+            op_id = operation.get("operationId")
+            if isinstance(op_id, str):
+                self.ops.setdefault(op_id, (path, method, operation, pointer))
+
+    def d(self, pointer: str, code: str, message: str, hint: str = "") -> Diagnostic:
+        return self.doc.diag(pointer, code, message, hint=hint, severity=RULES[code][0])
+
+    # ---------------------------------------------------------------- document-wide rules
+
+    def operation_ids(self) -> Iterator[Diagnostic]:
+        seen: dict[str, str] = {}
+        for _path, _method, operation, pointer in iter_operations(self.data):
+            op_id = operation.get("operationId")
+            declared = "x-completeness" in operation
+            if isinstance(op_id, str) and op_id in seen and declared:
+                yield self.d(
+                    pointer_join(pointer, "operationId"),
+                    "XC102",
+                    f"operationId {op_id!r} is also used at {seen[op_id]}",
+                    "give every operation a unique operationId",
+                )
+            elif declared and not isinstance(op_id, str):
+                yield self.d(
+                    pointer,
+                    "XC101",
+                    "this operation has an x-completeness declaration but no operationId",
+                    "add an operationId: generated names and evidence 'from' use it",
+                )
+            if isinstance(op_id, str):
+                seen.setdefault(op_id, pointer)
+
+    def undeclared_listings(self) -> Iterator[Diagnostic]:
+        paths = self.data.get("paths") if isinstance(self.data, Mapping) else None
+        for path, method, operation, pointer in iter_operations(self.data):
+            if method != "get" or "x-completeness" in operation:
+                continue
+            item = paths.get(path) if isinstance(paths, Mapping) else None
+            why = _looks_like_listing(self.data, item, operation)
+            if why:
+                yield self.d(
+                    pointer,
+                    "XC100",
+                    f"GET {path} looks like a listing ({why}) but declares no x-completeness",
+                    "declare kind, scope, pagination and reasons (xcompleteness audit "
+                    "drafts an overlay), or kind: resource if it is a single read",
+                )
+
+    # ---------------------------------------------------------------- per-contract rules
+
+    def contract(self, c: Mapping[str, Any]) -> Iterator[Diagnostic]:
+        op_id = c.get("operation_id")
+        entry = self.ops.get(op_id) if isinstance(op_id, str) else None
+        if entry is None:
+            return
+        path, _method, operation, _op_pointer = entry
+        paths = self.data.get("paths")
+        item = paths.get(path) if isinstance(paths, Mapping) else None
+        at = str(c["pointer"])
+        native = c.get("mode") != "adapter"
+        yield from self._codes(c, at)
+        yield from self._items_and_id(c, operation, at, native)
+        yield from self._pagination(c, operation, item, at, native)
+        yield from self._when(c, operation, at)
+        yield from self._deadline(c, operation, item, at)
+        yield from self._mutation(c, operation, at)
+        if c.get("omitted_fields"):
+            expr = self._expr(c["omitted_fields"], pointer_join(at, "omitted-fields"), "response")
+            if isinstance(expr, Expression) and expr.source == "response.body":
+                yield from self._body_location(
+                    operation,
+                    expr,
+                    pointer_join(at, "omitted-fields"),
+                    "XC123",
+                    native=False,
+                    what="omitted-fields",
+                )
+            elif isinstance(expr, Diagnostic):
+                yield expr
+
+    def _codes(self, c: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        seen: set[str] = set()
+        for i, reason in enumerate(c.get("reasons") or ()):
+            code = reason.get("code")
+            here = pointer_join(at, "reasons", i)
+            info = self.registry.reason(code)
+            if code in seen:
+                yield self.d(here, "XC124", f"reason {code} is declared twice")
+            seen.add(code)
+            if info is None:
+                hint = "use a standard code or register it under x-completeness-registry.reasons"
+                if self.registry.warning(code) is not None:
+                    hint = f"{code} is a warning code: list it under warnings"
+                yield self.d(here, "XC110", f"unknown reason code {code!r}", hint)
+                continue
+            if info.origin == "client":
+                yield self.d(
+                    here,
+                    "XC125",
+                    f"{code} is a client code; clients add it themselves",
+                    "remove it from the server's reasons",
+                )
+            kind = reason.get("continuation")
+            continuations = tuple(self.registry.continuations)
+            if kind not in continuations:
+                yield self.d(
+                    here,
+                    "XC112",
+                    f"unknown continuation kind {kind!r} for {code}",
+                    f"use one of {', '.join(continuations)}",
+                )
+            elif info.standard and info.continuation and kind != info.continuation:
+                yield self.d(
+                    here,
+                    "XC112",
+                    f"{code} continues with {info.continuation!r}, not {kind!r}",
+                    "drop the continuation override; standard codes fix their kind",
+                )
+            elif kind == "next_cursor" and c.get("pagination") is None:
+                yield self.d(
+                    here,
+                    "XC112",
+                    f"{code} continues with next_cursor but the operation has no pagination",
+                    "declare pagination or choose another continuation",
+                )
+        warned: set[str] = set()
+        for i, code in enumerate(c.get("warnings") or ()):
+            here = pointer_join(at, "warnings", i)
+            if code in warned:
+                yield self.d(here, "XC124", f"warning {code} is declared twice")
+            warned.add(code)
+            if self.registry.warning(code) is None:
+                hint = "use a standard code or register it under x-completeness-registry.warnings"
+                if self.registry.reason(code) is not None:
+                    hint = f"{code} is a reason code: list it under reasons"
+                yield self.d(here, "XC111", f"unknown warning code {code!r}", hint)
+
+    def _items_and_id(
+        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool
+    ) -> Iterator[Diagnostic]:
+        if c.get("kind") not in _LISTING or not c.get("items"):
+            return
+        where = pointer_join(at, "items")
+        expr = self._expr(c["items"], where, "response")
+        if isinstance(expr, Diagnostic):
+            yield expr
+            return
+        if expr.source != "response.body":
+            yield self.d(where, "XC109", f"items must be read from $response.body, not {expr}")
+            return
+        yield from self._body_location(operation, expr, where, "XC103", native=native, what="items")
+        id_ptr = c.get("id")
+        if isinstance(id_ptr, str):
+            yield from self._item_pointer(
+                operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
+            )
+
+    def _item_pointer(
+        self,
+        operation: Mapping[str, Any],
+        items: Expression,
+        pointer: str,
+        where: str,
+        code: str,
+        what: str,
+    ) -> Iterator[Diagnostic]:
+        tokens = _split(pointer)
+        if tokens is None:
+            yield self.d(
+                where,
+                "XC108",
+                f"{what} {pointer!r} is not a JSON pointer",
+                "write a JSON pointer inside one item, e.g. /id",
+            )
+            return
+        if self._lookup_body(operation, items.pointer, success=True) is not Found.FOUND:
+            return  # the items are not described (e.g. native envelope): nothing to check
+        verdict = self._lookup_body(operation, (*items.pointer, "0", *tokens), success=True)
+        if verdict is Found.MISSING:
+            yield self.d(
+                where,
+                code,
+                f"{what} {pointer!r} does not exist in the item schema",
+                "point at a property every item has",
+            )
+
+    def _pagination(
+        self,
+        c: Mapping[str, Any],
+        operation: Mapping[str, Any],
+        item: Any,
+        at: str,
+        native: bool,
+    ) -> Iterator[Diagnostic]:
+        pg = c.get("pagination")
+        codes = {r.get("code") for r in c.get("reasons") or ()}
+        pat = pointer_join(at, "pagination")
+        if "MORE_PAGES_AVAILABLE" in codes and c.get("kind") in _LISTING:
+            style = pg.get("style") if pg else None
+            resp = pg.get("response") if pg else {}
+            has_next = bool(resp.get("next") or resp.get("next_last_item"))
+            req = pg.get("request") if pg else {}
+            if (
+                pg is None
+                or (style in ("cursor", "link-header") and not has_next)
+                or (style in ("offset", "page") and not (req.get("offset") or req.get("page")))
+            ):
+                i = _index_of(c, "MORE_PAGES_AVAILABLE")
+                yield self.d(
+                    pointer_join(at, "reasons", i),
+                    "XC113",
+                    "MORE_PAGES_AVAILABLE needs a way to the next page",
+                    "declare pagination with response.next (or {last-item: /id}), or "
+                    "request.offset/page for offset and page styles",
+                )
+        if pg is None:
+            return
+        if "MORE_PAGES_AVAILABLE" not in codes:
+            yield self.d(
+                pat,
+                "XC114",
+                "the listing is paginated but MORE_PAGES_AVAILABLE is not a reason",
+                "add MORE_PAGES_AVAILABLE to reasons so a first page is never complete",
+            )
+        cursor = pg.get("cursor") or {}
+        if cursor.get("on_expiry") == "error" and "CURSOR_EXPIRED" not in codes:
+            yield self.d(
+                pointer_join(pat, "cursor", "on-expiry"),
+                "XC115",
+                "on-expiry: error but CURSOR_EXPIRED is not a declared reason",
+                "add CURSOR_EXPIRED to reasons (the expiry error carries it)",
+            )
+        params = parameters(self.data, item, operation)
+        for key, name in (pg.get("request") or {}).items():
+            if name and not any(n == name and loc in ("query", "header") for loc, n in params):
+                yield self.d(
+                    pointer_join(pat, "request", key),
+                    "XC121",
+                    f"request.{key} names {name!r}, which is not a parameter here",
+                    "declare the query parameter or fix its name",
+                )
+        resp = pg.get("response") or {}
+        for key in ("next", "total", "pages"):
+            raw = resp.get(key)
+            if not raw:
+                continue
+            where = pointer_join(pat, "response", key)
+            expr = self._expr(raw, where, "response")
+            if isinstance(expr, Diagnostic):
+                yield expr
+                continue
+            yield from self._response_location(
+                operation, expr, where, "XC105", native=native, success=True
+            )
+        last = resp.get("next_last_item")
+        items = self._expr(c.get("items") or "", pointer_join(at, "items"), "response")
+        if last and isinstance(items, Expression) and items.source == "response.body":
+            yield from self._item_pointer(
+                operation,
+                items,
+                last,
+                pointer_join(pat, "response", "next", "last-item"),
+                "XC105",
+                "last-item",
+            )
+
+    def _when(
+        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
+    ) -> Iterator[Diagnostic]:
+        for i, reason in enumerate(c.get("reasons") or ()):
+            when = reason.get("when")
+            if when is None:
+                continue
+            where = pointer_join(at, "reasons", i, "when")
+            try:
+                condition = parse_condition(when)
+            except ExpressionError as exc:
+                yield self.d(
+                    where + exc.pointer,
+                    "XC108",
+                    f"invalid condition: {exc.message}",
+                    "see the condition language in docs/vocabulary.md",
+                )
+                continue
+            for path, expr in condition.expressions():
+                here = pointer_join(where, *path)
+                if not expr.reads_response:
+                    continue
+                yield from self._response_location(
+                    operation, expr, here, "XC106", native=False, success=False
+                )
+
+    def _deadline(
+        self, c: Mapping[str, Any], operation: Mapping[str, Any], item: Any, at: str
+    ) -> Iterator[Diagnostic]:
+        deadline = c.get("deadline")
+        if not deadline or not deadline.get("param"):
+            return
+        name = deadline["param"]
+        if ("query", name) not in parameters(self.data, item, operation):
+            yield self.d(
+                pointer_join(at, "deadline", "param"),
+                "XC120",
+                f"deadline param {name!r} is not a query parameter of this operation",
+                "declare the query parameter that carries the time budget",
+            )
+
+    def _mutation(
+        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
+    ) -> Iterator[Diagnostic]:
+        m = c.get("mutation")
+        if not m:
+            return
+        ev = pointer_join(at, "evidence")
+        source = m.get("from")
+        if source:
+            target = self.contracts.get(source)
+            if target is None:
+                exists = source in self.ops
+                yield self.d(
+                    pointer_join(ev, "from"),
+                    "XC116",
+                    f"evidence from {source!r}: "
+                    + (
+                        "that operation has no valid x-completeness declaration"
+                        if exists
+                        else "no operation has that operationId"
+                    ),
+                    "name the listing whose complete result authorises this mutation",
+                )
+            elif target.get("kind") not in _LISTING or not (target.get("evidence") or {}).get(
+                "mint"
+            ):
+                yield self.d(
+                    pointer_join(ev, "from"),
+                    "XC117",
+                    f"{source} does not mint evidence",
+                    f"declare evidence: {{mint: true}} on {source}",
+                )
+        for i, code in enumerate(m.get("void_on_warnings") or ()):
+            if self.registry.warning(code) is None:
+                yield self.d(
+                    pointer_join(ev, "void-on-warnings", i),
+                    "XC111",
+                    f"unknown warning code {code!r}",
+                )
+        for key in ("ids", "token"):
+            raw = m.get(key)
+            if not raw:
+                continue
+            where = pointer_join(ev, key)
+            expr = self._expr(raw, where, "request")
+            if isinstance(expr, Diagnostic):
+                yield expr
+                continue
+            yield from self._request_location(operation, expr, where)
+        each = m.get("recheck_each_target")
+        if each:
+            target = self.contracts.get(each)
+            if target is None or target.get("kind") != "resource":
+                yield self.d(
+                    pointer_join(at, "recheck", "each-target"),
+                    "XC118",
+                    f"recheck each-target {each!r} is not an operation declared with "
+                    "kind: resource",
+                    "name the single-read operation of one target",
+                )
+
+    # ---------------------------------------------------------------- helpers
+
+    def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
+        try:
+            expr = parse_expression(raw)
+        except ExpressionError as exc:
+            return self.d(
+                where,
+                "XC108",
+                f"invalid runtime expression: {exc.message}",
+                "see the runtime expressions in docs/vocabulary.md",
+            )
+        if side == "response" and not expr.reads_response:
+            return self.d(
+                where, "XC109", f"{expr} reads the request; this place needs a $response expression"
+            )
+        if side == "request" and expr.reads_response:
+            return self.d(
+                where, "XC109", f"{expr} reads the response; this place needs a $request expression"
+            )
+        return expr
+
+    def _lookup_body(
+        self, operation: Mapping[str, Any], tokens: tuple[str, ...], *, success: bool
+    ) -> Found:
+        verdicts = [
+            schema_lookup(self.data, schema, tokens)
+            for schema in response_schemas(self.data, operation, success_only=success)
+        ]
+        if not verdicts or Found.FOUND in verdicts:
+            return Found.FOUND if verdicts else Found.UNKNOWN
+        return Found.UNKNOWN if Found.UNKNOWN in verdicts else Found.MISSING
+
+    def _body_location(
+        self,
+        operation: Mapping[str, Any],
+        expr: Expression,
+        where: str,
+        code: str,
+        *,
+        native: bool,
+        what: str,
+        success: bool = True,
+    ) -> Iterator[Diagnostic]:
+        tokens = expr.pointer
+        if native and tokens and tokens[0] in ENVELOPE_FIELDS:
+            head = self._lookup_body(operation, tokens[:1], success=success)
+            if head is Found.MISSING:
+                return  # an envelope field the spec leaves to the generator
+        verdict = self._lookup_body(operation, tokens, success=success)
+        if verdict is Found.MISSING:
+            yield self.d(
+                where,
+                code,
+                f"{what} location {expr} does not exist in the "
+                f"{'success ' if success else ''}response schema",
+                "fix the JSON pointer or describe the field in the response schema",
+            )
+
+    def _response_location(
+        self,
+        operation: Mapping[str, Any],
+        expr: Expression,
+        where: str,
+        code: str,
+        *,
+        native: bool,
+        success: bool,
+    ) -> Iterator[Diagnostic]:
+        if expr.source == "response.body":
+            yield from self._body_location(
+                operation, expr, where, code, native=native, what="the", success=success
+            )
+        elif expr.source == "response.header":
+            names = response_headers(self.data, operation, success_only=success)
+            if str(expr.name).lower() not in names:
+                yield self.d(
+                    where,
+                    code,
+                    f"{expr}: no response declares the header {expr.name!r}",
+                    "declare the header under the response's headers",
+                )
+        elif expr.source == "response.link":
+            if "link" not in response_headers(self.data, operation, success_only=success):
+                yield self.d(
+                    where,
+                    "XC107",
+                    f"{expr}: no response declares a Link header",
+                    "declare Link under the success response's headers",
+                )
+
+    def _request_location(
+        self, operation: Mapping[str, Any], expr: Expression, where: str
+    ) -> Iterator[Diagnostic]:
+        if expr.source == "request.body":
+            verdicts = [
+                schema_lookup(self.data, s, expr.pointer)
+                for s in request_schemas(self.data, operation)
+            ]
+            if not verdicts:
+                yield self.d(
+                    where,
+                    "XC122",
+                    f"{expr}: the operation has no JSON request body",
+                    "declare requestBody with an application/json schema",
+                )
+            elif Found.FOUND not in verdicts and Found.UNKNOWN not in verdicts:
+                yield self.d(
+                    where,
+                    "XC122",
+                    f"{expr} does not exist in the request body schema",
+                    "fix the JSON pointer or describe the field in the request body",
+                )
+        elif expr.source in ("request.query", "request.path"):
+            where_in = expr.source.split(".")[1]
+            paths = self.data.get("paths") or {}
+            path_item = None
+            for p, _m, op, _ptr in iter_operations(self.data):
+                if op is operation:
+                    path_item = paths.get(p)
+            if (where_in, expr.name) not in parameters(self.data, path_item, operation):
+                yield self.d(where, "XC122", f"{expr}: no such {where_in} parameter")
+
+
+def _review_dates(doc: SourceDoc, registry: Any, today: _dt.date) -> Iterator[Diagnostic]:
+    for info in getattr(registry, "custom_codes", ()):
+        review_by = getattr(info, "review_by", None)
+        if review_by is None or review_by >= today:
+            continue
+        section = "reasons" if registry.reason(info.code) is info else "warnings"
+        pointer = pointer_join("", "x-completeness-registry", section, info.code, "review-by")
+        yield doc.diag(
+            pointer,
+            "XC119",
+            f"custom code {info.code} was due for review on {review_by.isoformat()}",
+            hint="review it with its owner"
+            + (f" ({info.owner})" if info.owner else "")
+            + ", then move review-by forward or retire the code",
+            severity=RULES["XC119"][0],
+        )
+
+
+def _looks_like_listing(document: Any, path_item: Any, operation: Mapping[str, Any]) -> str:
+    """A small heuristic (audit.py has the full one): why this GET looks like a listing."""
+    for loc, name in parameters(
+        document, path_item if isinstance(path_item, Mapping) else None, operation
+    ):
+        if loc == "query" and _PAGING_PARAMS.match(name):
+            return f"pagination parameter {name!r}"
+    for schema in response_schemas(document, operation, success_only=True):
+        resolved = deref(document, schema)
+        if not isinstance(resolved, Mapping):
+            continue
+        if resolved.get("type") == "array":
+            return "returns an array"
+        props = resolved.get("properties")
+        if isinstance(props, Mapping) and len(props) <= 5:  # a wrapper, not a rich resource
+            for name, sub in props.items():
+                sub = deref(document, sub)
+                if isinstance(sub, Mapping) and sub.get("type") == "array":
+                    return f"returns an object wrapping the array {name!r}"
+    return ""
+
+
+def _split(pointer: str) -> tuple[str, ...] | None:
+    if pointer == "":
+        return ()
+    if not pointer.startswith("/"):
+        return None
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+
+
+def _index_of(c: Mapping[str, Any], code: str) -> int:
+    for i, reason in enumerate(c.get("reasons") or ()):
+        if reason.get("code") == code:
+            return i
+    return 0

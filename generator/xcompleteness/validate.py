@@ -1,0 +1,111 @@
+"""OpenAPI 3.0/3.1 structural validation through openapi-spec-validator, as diagnostics.
+
+Every validator error becomes an ``XC030`` diagnostic whose pointer is built from the error's
+path into the document (errors raised by the library's own keyword checks carry no path and
+point at the document root). The validator runs with set-based visit registries
+(:mod:`xcompleteness._osv_speedup`) and resolves only local files. If the library itself fails
+(it should not, after the loader's ``$ref`` checks) the failure is reported as ``XC031``
+instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from jsonschema_path import SchemaPath
+from openapi_spec_validator.settings import OpenAPISpecValidatorSettings
+
+from xcompleteness._osv_speedup import FAST_VALIDATORS, FILE_ONLY_HANDLERS, STOCK_VALIDATORS
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.load import SourceDoc
+
+INVALID_OPENAPI = "XC030"
+VALIDATOR_FAILED = "XC031"
+MAX_ERRORS = 200
+"""More validator errors than this are summarised in one extra diagnostic."""
+
+
+def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic]:
+    """Validate ``doc.data`` as OpenAPI 3.0 or 3.1 (chosen by its ``openapi`` field)."""
+    version = str(doc.data.get("openapi", ""))[:3]
+    table = FAST_VALIDATORS if speedup else STOCK_VALIDATORS
+    cls = table.get(version)
+    if cls is None:  # the loader admits only 3.0 and 3.1; be safe anyway
+        return [
+            doc.diag(
+                "/openapi",
+                INVALID_OPENAPI,
+                f"unsupported OpenAPI version {version!r}",
+                severity=Severity.ERROR,
+            )
+        ]
+    spec_path = SchemaPath.from_dict(
+        doc.data,
+        base_uri=doc.path.resolve().as_uri(),
+        handlers=FILE_ONLY_HANDLERS,
+        resolved_cache_maxsize=OpenAPISpecValidatorSettings().resolved_cache_maxsize,
+    )
+    out: list[Diagnostic] = []
+    try:
+        errors = cls(spec_path).iter_errors()
+        out = _to_diagnostics(doc, errors)
+    except RecursionError:
+        out.append(
+            doc.diag(
+                "",
+                VALIDATOR_FAILED,
+                "the OpenAPI validator recursed too deeply",
+                hint="look for deeply nested or self-referencing schemas",
+                severity=Severity.ERROR,
+            )
+        )
+    except Exception as exc:  # noqa: BLE001 - third-party failures become diagnostics
+        out.append(
+            doc.diag(
+                "",
+                VALIDATOR_FAILED,
+                f"the OpenAPI validator failed: {type(exc).__name__}: {exc}",
+                hint="usually an unresolvable $ref; fix it and run check again",
+                severity=Severity.ERROR,
+            )
+        )
+    return out
+
+
+def _to_diagnostics(doc: SourceDoc, errors: Iterable[Any]) -> list[Diagnostic]:
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    extra = 0
+    for err in errors:
+        pointer = pointer_join("", *getattr(err, "absolute_path", ()))
+        message = _message(err)
+        if (pointer, message) in seen:
+            continue
+        seen.add((pointer, message))
+        if len(out) >= MAX_ERRORS:
+            extra += 1
+            continue
+        out.append(
+            doc.diag(
+                pointer,
+                INVALID_OPENAPI,
+                message,
+                hint="see the OpenAPI specification for this object",
+                severity=Severity.ERROR,
+            )
+        )
+    if extra:
+        out.append(
+            doc.diag(
+                "", INVALID_OPENAPI, f"... and {extra} more OpenAPI errors", severity=Severity.ERROR
+            )
+        )
+    return out
+
+
+def _message(err: Any) -> str:
+    message = str(getattr(err, "message", err))
+    if len(message) > 300:  # jsonschema quotes whole instances; keep diagnostics readable
+        message = message[:297] + "..."
+    return message
