@@ -326,7 +326,7 @@ def test_expired_cursor_ends_the_walk_without_restarting():
     result = Walker(NATIVE, native_fetch(coll, log)).collect({"limit": 10})
     assert len(log) == 3  # never a silent restart from the top
     assert not result.complete and result.codes == ["CURSOR_EXPIRED"]
-    assert result.continuation == Continuation("restart")
+    assert result.continuation == Continuation(kind="restart")
     assert result.item_count == 20 and result.evidence is None
 
 
@@ -364,7 +364,7 @@ def test_rate_limit_past_the_deadline_is_reported_with_retry_after():
     assert clock.slept == []
     assert not result.complete and result.codes == ["RATE_LIMITED"]
     assert result.reasons[0].retry_after_s == 20
-    assert result.continuation == Continuation("retry_after", seconds=20.0)
+    assert result.continuation == Continuation(kind="retry_after", seconds=20.0)
     assert result.item_count == 10
 
 
@@ -526,3 +526,14 @@ def test_async_rate_limit_uses_the_injected_sleep():
     walker = AsyncWalker(NATIVE, _async(native_fetch(coll)), clock=clock, sleep=clock.asleep)
     result = asyncio.run(walker.collect({"limit": 10}, Limits(deadline=60)))
     assert result.complete and clock.slept == [3.0]
+
+
+def test_the_walk_also_takes_the_runtime_contract_dataclass():
+    from xcompleteness.runtime.contract import Contract
+
+    coll = FaultyCollection(1500, snapshot="none")
+    contract = Contract.from_dict(github_contract())
+    result = Walker(contract, github_fetch(coll)).collect({"per_page": 100})
+    assert result.codes == ["RESULT_LIMIT_REACHED"] and result.item_count == 1000
+    native = Walker(Contract.from_dict(NATIVE), native_fetch(FaultyCollection(30))).collect()
+    assert native.complete and native.item_count == 30

@@ -17,7 +17,8 @@ Every public path that yields items also yields completeness: ``collect`` return
 :class:`CollectResult`; the streams expose ``.result`` (a :class:`StreamResult`) once exhausted and
 raise :class:`ResultNotReady` when read earlier.
 
-Standard library, pydantic-free and httpx-free on purpose: copied verbatim into generated packages.
+Standard library and pydantic only (no httpx: the fetcher is the caller's): copied verbatim into
+generated packages.
 """
 
 from __future__ import annotations
@@ -31,6 +32,14 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mappin
 from dataclasses import dataclass, field
 from typing import Any
 
+from .envelope import (
+    CONTINUATION_PRIORITY,
+    Continuation,
+    Reason,
+    Warning,
+    make_reason,
+    make_warning,
+)
 from .expressions import (
     MISSING,
     ResponseView,
@@ -60,7 +69,7 @@ __all__ = [
     "StreamResult",
     "WalkFailed",
     "Walker",
-    "WarningNote",
+    "Warning",
 ]
 
 MORE = "MORE_PAGES_AVAILABLE"
@@ -90,16 +99,6 @@ _DEFAULT_CONTINUATION = {
     CLIENT_DEADLINE_EXCEEDED: "next_cursor",
     CONTRACT_VIOLATION: "none",
 }
-# The continuation picked for a final result when several reasons apply: the one that lets the
-# caller make progress soonest comes first.
-_CONTINUATION_ORDER = (
-    "next_cursor",
-    "restart",
-    "retry_after",
-    "retry_with_deadline",
-    "narrow_query",
-    "none",
-)
 _MAX_RETRIES_PER_PAGE = 3
 
 
@@ -124,86 +123,28 @@ class ApiError(Exception):
         self.pages_read = pages_read
 
 
-@dataclass(frozen=True)
-class Reason:
-    """Why a result is incomplete: a stable ``code``, its ``origin`` and typed details.
-
-    Details are readable as attributes (``reason.limit``, ``reason.max_pages``) as well as through
-    ``details``; ``message`` is prose for people, programs branch on ``code``.
-    """
-
-    code: str
-    origin: str = "server"
-    details: Mapping[str, Any] = field(default_factory=dict)
-    message: str | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        details = self.__dict__.get("details", {})
-        if name in details:
-            return details[name]
-        raise AttributeError(name)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """Identity used to deduplicate the same reason reported by several pages."""
-        return self.code, json.dumps(dict(self.details), sort_keys=True, default=str)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The wire form: details as siblings of ``code``."""
-        out: dict[str, Any] = {"code": self.code, "origin": self.origin, **self.details}
-        if self.message is not None:
-            out["message"] = self.message
-        return out
+_RESERVED = frozenset({"code", "origin", "message"})
 
 
-@dataclass(frozen=True)
-class WarningNote:
-    """A warning (never changes ``complete``): code plus details readable as attributes."""
-
-    code: str
-    details: Mapping[str, Any] = field(default_factory=dict)
-    message: str | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        details = self.__dict__.get("details", {})
-        if name in details:
-            return details[name]
-        raise AttributeError(name)
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return self.code, json.dumps(dict(self.details), sort_keys=True, default=str)
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, **self.details}
-        if self.message is not None:
-            out["message"] = self.message
-        return out
+def _reason(
+    code: str,
+    origin: str = "server",
+    details: Mapping[str, Any] | None = None,
+    message: str | None = None,
+) -> Reason:
+    """A reason as its typed model (``reason.limit`` ...) when the details fit, else open."""
+    raw = {k: v for k, v in (details or {}).items() if k not in _RESERVED}
+    return make_reason({"code": code, "message": message, **raw}, origin=origin)  # type: ignore[arg-type]
 
 
-@dataclass(frozen=True)
-class Continuation:
-    """How to go on (DESIGN.md §3.4): ``kind`` plus the fields that kind needs.
+def _warning(code: str, details: Mapping[str, Any], message: str | None) -> Warning:
+    raw = {k: v for k, v in details.items() if k not in _RESERVED}
+    return make_warning({"code": code, "message": message, **raw})
 
-    ``next_cursor`` carries ``cursor`` (a cursor, a next-page URL, an offset or a page number as a
-    string — pass it back as ``resume``); ``retry_after`` carries ``seconds``;
-    ``retry_with_deadline`` carries ``minimum_seconds``.
-    """
 
-    kind: str
-    cursor: str | None = None
-    seconds: float | None = None
-    minimum_seconds: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind}
-        if self.kind == "next_cursor":
-            out["cursor"] = self.cursor
-        elif self.kind == "retry_after":
-            out["seconds"] = self.seconds
-        elif self.kind == "retry_with_deadline":
-            out["minimum_seconds"] = self.minimum_seconds
-        return out
+def _key(entry: Reason | Warning) -> tuple[str, str]:
+    """Identity used to deduplicate the same reason reported by several pages: code + details."""
+    return entry.code, json.dumps(entry.details, sort_keys=True, default=str)
 
 
 @dataclass(frozen=True)
@@ -243,7 +184,7 @@ class Page:
     items: list[Any]
     complete: bool
     reasons: tuple[Reason, ...]
-    warnings: tuple[WarningNote, ...]
+    warnings: tuple[Warning, ...]
     next_cursor: str | None
     snapshot: Any
     evidence: Any
@@ -266,7 +207,7 @@ class StreamResult:
     snapshot: Any
     pages: int
     item_count: int
-    warnings: tuple[WarningNote, ...]
+    warnings: tuple[Warning, ...]
     evidence: Any
 
     def reason(self, code: str) -> Reason | None:
@@ -492,7 +433,7 @@ class _Core:
         self.pages = 0
         self.item_count = 0
         self.reasons: dict[tuple[str, str], Reason] = {}
-        self.warnings: dict[tuple[str, str], WarningNote] = {}
+        self.warnings: dict[tuple[str, str], Warning] = {}
         self.snapshot: Any = None
         self.snapshot_seen = False
         self.evidence: Any = None
@@ -577,22 +518,22 @@ class _Core:
     # -- endings ----------------------------------------------------------------------
 
     def _add(self, reason: Reason) -> None:
-        self.reasons.setdefault(reason.key, reason)
+        self.reasons.setdefault(_key(reason), reason)
 
     def _client_stop(self, code: str, **details: Any) -> None:
-        self._add(Reason(code, "client", details))
-        self.stop_continuation = Continuation("next_cursor", cursor=self._position())
+        self._add(_reason(code, "client", details))
+        self.stop_continuation = Continuation(kind="next_cursor", cursor=self._position())
         self.finished = True
         return None
 
     def _violation(self, what: str) -> None:
-        self._add(Reason(CONTRACT_VIOLATION, "client", {"what": what}))
-        self.stop_continuation = Continuation("none")
+        self._add(_reason(CONTRACT_VIOLATION, "client", {"what": what}))
+        self.stop_continuation = Continuation(kind="none")
         self.finished = True
 
     def _restart(self, code: str, origin: str, message: str | None = None) -> None:
-        self._add(Reason(code, origin, {}, message))
-        self.stop_continuation = Continuation("restart")
+        self._add(_reason(code, origin, {}, message))
+        self.stop_continuation = Continuation(kind="restart")
         self.finished = True
 
     # -- one response -----------------------------------------------------------------
@@ -639,14 +580,14 @@ class _Core:
         """Reasons an error response maps to (adapter: `when`; native: a declared error code)."""
         if self.plan.mode == "adapter":
             return [
-                Reason(d.code, d.origin, d.details)
+                _reason(d.code, d.origin, d.details)
                 for d in self.plan.reasons
                 if d.code != MORE and d.when is not None and d.when.holds(view)
             ]
         if err is not None and err in self.plan.declared and err != MORE:
             body_err = resp.body["error"]
             details = {k: v for k, v in body_err.items() if k not in ("code", "message")}
-            return [Reason(err, "server", details, body_err.get("message"))]
+            return [_reason(err, "server", details, body_err.get("message"))]
         return []
 
     def _rate_limited(self, resp: PageResponse) -> _Step:
@@ -660,8 +601,8 @@ class _Core:
         if fits and self.retries < _MAX_RETRIES_PER_PAGE:
             self.retries += 1
             return _Step(sleep=wait)
-        self._add(Reason(RATE_LIMITED, "server", {"retry_after_s": wait}))
-        self.stop_continuation = Continuation("retry_after", seconds=wait)
+        self._add(_reason(RATE_LIMITED, "server", {"retry_after_s": wait}))
+        self.stop_continuation = Continuation(kind="retry_after", seconds=wait)
         self.finished = True
         return _Step()
 
@@ -696,7 +637,7 @@ class _Core:
             if raw["code"] not in plan.declared:
                 raise _Violation(f"undeclared reason code {raw['code']}")
             details = {k: v for k, v in raw.items() if k not in ("code", "message", "origin")}
-            reasons.append(Reason(raw["code"], "server", details, raw.get("message")))
+            reasons.append(_reason(raw["code"], "server", details, raw.get("message")))
         if complete == bool(reasons):
             raise _Violation("'complete' disagrees with 'incomplete_reasons'")
         more = any(r.code == MORE for r in reasons)
@@ -722,7 +663,7 @@ class _Core:
             resp, items, reasons, warnings, more, nxt, snapshot, body.get("evidence"), envelope
         )
 
-    def _warnings(self, raw: Any) -> list[WarningNote]:
+    def _warnings(self, raw: Any) -> list[Warning]:
         if raw is None:
             return []
         if not isinstance(raw, list):
@@ -740,7 +681,7 @@ class _Core:
                 else {}
             )
             out.append(
-                WarningNote(code, details, w.get("message") if isinstance(w, Mapping) else None)
+                _warning(code, details, w.get("message") if isinstance(w, Mapping) else None)
             )
         return out
 
@@ -749,7 +690,7 @@ class _Core:
         raw_items = self._items(view)
         items = self._typed(raw_items)
         reasons = [
-            Reason(d.code, d.origin, d.details)
+            _reason(d.code, d.origin, d.details)
             for d in plan.reasons
             if d.code != MORE and d.when is not None and d.when.holds(view)
         ]
@@ -759,11 +700,11 @@ class _Core:
             nxt = self._next(view, raw_items)
             if nxt is None and plan.style not in ("offset", "page"):
                 raise _Violation("more pages are signalled but no next cursor or link is present")
-            reasons.insert(0, Reason(MORE, "server", {}))
+            reasons.insert(0, _reason(MORE, "server", {}))
         envelope = {
             "items": raw_items,
             "complete": not reasons,
-            "incomplete_reasons": [r.to_dict() for r in reasons],
+            "incomplete_reasons": [r.model_dump(mode="json", exclude_none=True) for r in reasons],
             "next_cursor": nxt if more else None,
             "scope": None,
             "warnings": [],
@@ -819,7 +760,7 @@ class _Core:
         resp: PageResponse,
         items: list[Any],
         reasons: list[Reason],
-        warnings: list[WarningNote],
+        warnings: list[Warning],
         more: bool,
         nxt: str | None,
         snapshot: Any,
@@ -839,7 +780,7 @@ class _Core:
             if r.code != MORE:
                 self._add(r)
         for w in warnings:
-            self.warnings.setdefault(w.key, w)
+            self.warnings.setdefault(_key(w), w)
         page = Page(
             number=self.pages,
             items=items,
@@ -906,19 +847,20 @@ class _Core:
     def _continuation(self, reasons: Sequence[Reason]) -> Continuation:
         if self.stop_continuation is not None:
             return self.stop_continuation
+        # The walk ended on a page without MORE_PAGES_AVAILABLE, so no reason can continue by
+        # cursor here; client stops set their next_cursor continuation explicitly above.
         kinds = {self.plan.continuation_of(r.code): r for r in reasons}
-        kind = next((k for k in _CONTINUATION_ORDER if k in kinds), "none")
+        kinds.pop("next_cursor", None)
+        kind = next((k for k in CONTINUATION_PRIORITY if k in kinds), "none")
         reason = kinds.get(kind)
         if kind == "retry_after":
             seconds = reason.details.get("retry_after_s") if reason else None
-            return Continuation(kind, seconds=seconds)
+            return Continuation(kind=kind, seconds=seconds)
         if kind == "retry_with_deadline":
             budget = reason.details.get("budget_ms") if reason else None
             minimum = math.ceil(2 * budget / 1000) if isinstance(budget, (int, float)) else None
-            return Continuation(kind, minimum_seconds=minimum)
-        if kind == "next_cursor":  # a server reason that continues, on a page without MORE
-            return Continuation("none")
-        return Continuation(kind)
+            return Continuation(kind=kind, minimum_seconds=minimum)
+        return Continuation(kind=kind)
 
 
 # --------------------------------------------------------------------------- drivers
