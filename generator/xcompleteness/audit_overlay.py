@@ -118,14 +118,14 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
             out["response"] = {"pages": pages.expression}
         elif total is not None:
             out["response"] = {"total": total.expression}
-        if "response" in out or when is not None:
-            reasons.append(_more(when))
-        else:
+        if "response" not in out and when is None:
             todos.append(
                 f"pagination: {f.style} parameter {f.request[f.style]} found but nothing in the "
-                "response tells whether more pages exist; add response.total or a "
-                "MORE_PAGES_AVAILABLE reason with a when condition"
+                "response tells whether more pages exist; declare pagination (style "
+                f"{f.style}) with response.total, or a MORE_PAGES_AVAILABLE reason with a when"
             )
+            return None  # a walk that cannot see the end would stop after one page
+        reasons.append(_more(when))
         return out
     if f.style == "none":
         todos.append(

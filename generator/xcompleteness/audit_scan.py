@@ -408,7 +408,8 @@ def _wrapped_array(
     named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
     others = [n for n in props if n not in arrays and sig.fold(n) not in sig.META_NAMES]
     chosen: str | None = None
-    if len(named) == 1 and not resource_like and (not strict_meta or not others):
+    loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
+    if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
         chosen = named[0]
     elif len(arrays) == 1 and (not others or positioned):
         chosen = arrays[0]

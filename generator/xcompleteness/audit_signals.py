@@ -49,7 +49,6 @@ CURSOR_PARAMS = _keys(
     "page_cursor",
     "offset_token",
     "x-ms-continuation",
-    "ending_before",
 )
 BACKWARD_CURSORS = _keys("before", "ending_before", "prev", "previous", "prev_cursor")
 OFFSET_PARAMS = _keys("offset", "skip", "$skip", "start", "start_index", "startIndex", "from")
@@ -137,6 +136,8 @@ _signal(
     "after_cursor",
     "page_token",
     "next_page",
+    "next_continuation_token",
+    "next_page_key",
 )
 _signal(
     "total",
