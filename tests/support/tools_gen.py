@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from support.gen import example_inputs, generate_example
+from support.gen import generate_example
+from support.paths import EXAMPLES
 
 
 @dataclass
@@ -40,12 +41,39 @@ def _fallback_check(spec: Path) -> _Check:
 
 
 def generate_for_tools(name: str, dest: Path, package: str) -> Path:
+    """Generate ``examples/<name>`` as ``package`` into ``dest``."""
     if importlib.util.find_spec("xcompleteness.check") is not None:
         return generate_example(name, dest, package=package)
-    from xcompleteness.generate import generate_from_check
+    return generate_spec(EXAMPLES / name / "openapi.yaml", dest, package)
+
+
+def generation_files(spec: Path, package: str) -> dict:
+    """The generated files (relative to OUT) of ``spec``, without touching the disk."""
+    from xcompleteness.generate import generate, generate_from_check
+
+    if importlib.util.find_spec("xcompleteness.check") is not None:
+        return generate(spec, (), package).files
+    return generate_from_check(_fallback_check(spec), package).files
+
+
+def generate_spec(spec: Path, dest: Path, package: str) -> Path:
+    """Generate any spec file as ``package`` into ``dest``; returns ``dest``."""
     from xcompleteness.write import write_tree
 
-    spec, _overlays = example_inputs(name)
-    gen = generate_from_check(_fallback_check(spec), package)
-    write_tree(Path(dest), gen.files)
+    write_tree(Path(dest), generation_files(spec, package))
     return Path(dest)
+
+
+TOOLS_SPECS = Path(__file__).resolve().parents[1] / "tools" / "specs"
+TOOLS_PACKAGES: dict[str, Path | None] = {
+    "xct_items": TOOLS_SPECS / "items.yaml",
+    "xct_hostile": TOOLS_SPECS / "hostile.yaml",
+    "xct_svc": None,  # examples/service_accounts
+}
+
+
+def load_tools_json(folder: Path, name: str) -> Any:
+    """``NAME/tools/<name>`` parsed."""
+    import json
+
+    return json.loads((folder / "tools" / name).read_text(encoding="utf-8"))

@@ -257,10 +257,11 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         if name in reserved or name in props:
             return  # our control argument wins; the spec value is not reachable from the tool
         strict = strict_schema(document, schema)
+        desc = neutral(description)
         if strict is None:
             json_args.append(name)
-            strict = {"type": "string", "description": "JSON-encoded value"}
-        desc = neutral(description)
+            strict = {"type": "string"}
+            desc = f"{desc} (a JSON-encoded value)".strip()
         if desc:
             strict = {**strict, "description": desc}
         props[name] = strict if required else make_nullable(strict)
