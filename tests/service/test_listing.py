@@ -6,11 +6,13 @@ import pytest
 from service.config import Principal, ServiceConfig
 from service.listing import Listings, Page, Rejection, TokenError
 from service.scan import Scanner
+from service.seed import demo_accounts
 from service.store import Query, Store
 from support.service_signer import HmacSigner
 
 OP = "listServiceAccounts"
-ORPHANS = Query(has_owner=False)
+ORPHANS = Query(status="active")  # the listing an agent walks to find accounts without owner
+ACTIVE = [a for a in demo_accounts(200) if a.status == "active"]
 
 
 @pytest.fixture
@@ -49,7 +51,7 @@ def test_complete_walk_mints_evidence_on_the_last_page_only(listings, config):
     assert [codes(p) for p in pages[:-1]] == [["MORE_PAGES_AVAILABLE"]] * (len(pages) - 1)
     assert pages[-1].complete and pages[-1].evidence and pages[-1].next_cursor is None
     assert not any(p.evidence for p in pages[:-1])
-    assert sum(len(p.items) for p in pages) == 28
+    assert [a.id for p in pages for a in p.items] == [a.id for a in ACTIVE]
     assert len({p.snapshot for p in pages}) == 1
 
 
@@ -73,7 +75,7 @@ def test_slow_shard_taints_the_walk_and_no_evidence(listings, config):
 def test_result_cap_stops_with_a_reason_and_no_cursor(listings, config):
     config.result_limit = 12
     pages = walk(listings, auditor(config))
-    assert sum(len(p.items) for p in pages) == 12
+    assert [a.id for p in pages for a in p.items] == [a.id for a in ACTIVE[:12]]
     last = pages[-1]
     assert codes(last) == ["RESULT_LIMIT_REACHED"] and last.reasons[0]["limit"] == 12
     assert last.next_cursor is None and last.evidence is None
@@ -93,20 +95,43 @@ def test_grants_change_mid_walk_is_an_explicit_reason(listings, config):
         OP, ORPHANS, principal, limit=3, budget_ms=None, cursor=None, mint_evidence=True
     )
     narrowed = Principal(principal.name, frozenset({"infra"}))
-    page = listings.page(
-        OP, ORPHANS, narrowed, limit=3, budget_ms=None, cursor=first.next_cursor, mint_evidence=True
-    )
-    assert codes(page) == ["SNAPSHOT_CHANGED"] and page.items == [] and page.next_cursor is None
-    other = listings.page(
-        OP,
-        ORPHANS,
+    for other in (narrowed, auditor(config)):
+        with pytest.raises(TokenError) as err:
+            listings.page(
+                OP,
+                ORPHANS,
+                other,
+                limit=3,
+                budget_ms=None,
+                cursor=first.next_cursor,
+                mint_evidence=True,
+            )
+        assert (err.value.code, err.value.reason) == ("CURSOR_EXPIRED", "authorization_changed")
+
+
+def test_live_cursor_reads_the_newest_version_frozen_does_not(listings, config, store):
+    kwargs = dict(limit=3, budget_ms=None, mint_evidence=False)
+    frozen = listings.page(OP, ORPHANS, auditor(config), cursor=None, **kwargs)
+    live = listings.page(
+        "searchServiceAccounts",
+        Query(text="worker"),
         auditor(config),
-        limit=3,
-        budget_ms=None,
-        cursor=first.next_cursor,
-        mint_evidence=True,
+        cursor=None,
+        frozen=False,
+        **kwargs,
     )
-    assert codes(other) == ["SNAPSHOT_CHANGED"]
+    store.update("svc-0200", name="zzz")
+    nxt_frozen = listings.page(OP, ORPHANS, auditor(config), cursor=frozen.next_cursor, **kwargs)
+    nxt_live = listings.page(
+        "searchServiceAccounts",
+        Query(text="worker"),
+        auditor(config),
+        cursor=live.next_cursor,
+        frozen=False,
+        **kwargs,
+    )
+    assert nxt_frozen.snapshot == frozen.snapshot
+    assert nxt_live.snapshot == live.snapshot + 1
 
 
 def test_cursor_for_another_filter_or_forged_is_invalid(listings, config):
@@ -137,14 +162,16 @@ def test_cursor_for_another_filter_or_forged_is_invalid(listings, config):
 
 
 def evidence_for(listings, config, query=ORPHANS):
+    """Walk the listing; return the ids without owner it found and the evidence token."""
     pages = walk(listings, auditor(config), query, size=50)
-    return [a.id for p in pages for a in p.items], pages[-1].evidence
+    return [a.id for p in pages for a in p.items if a.owner is None], pages[-1].evidence
 
 
 def test_archive_with_evidence_archives_exactly_the_targets(listings, config, store):
     ids, evidence = evidence_for(listings, config)
     version = listings.archive(ids[:3], evidence, auditor(config), operation=OP)
     assert [store.get(i).status for i in ids[:4]] == ["archived"] * 3 + ["active"]
+    assert len(ids) > 5
     assert store.get(ids[0]).version == version
 
 

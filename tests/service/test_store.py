@@ -27,7 +27,7 @@ def walk(scanner: Scanner, query: Query, snapshot: int, *, teams=ALL, size=17, b
         ids += [a.id for a in scan.items]
         if not scan.more:
             return ids, scans
-        after = scan.items[-1].id
+        after = scan.items[-1].key()
     raise AssertionError("walk did not end")
 
 
@@ -47,23 +47,54 @@ def test_walk_returns_every_row_once_in_id_order(store: Store, scanner: Scanner)
     assert all(s.whole and not s.hidden for s in scans)
 
 
-def test_owner_filter_finds_exactly_the_orphans(store: Store, scanner: Scanner):
-    ids, _ = walk(scanner, Query(has_owner=False), store.current_version())
-    assert ids == [a.id for a in demo_accounts(200) if a.owner is None]
-    assert len(ids) == 28
+def test_filters_status_and_owner(store: Store, scanner: Scanner):
+    snap = store.current_version()
+    ids, _ = walk(scanner, Query(status="active", owner="ana"), snap)
+    want = [a.id for a in demo_accounts(200) if a.status == "active" and a.owner == "ana"]
+    assert ids == want and len(want) > 5
+
+
+def test_ranked_search_orders_by_relevance_then_id_across_pages(store: Store, scanner: Scanner):
+    store.put(
+        [Account("svc-0500", "worker", "infra", None), Account("svc-0000", "x", "data", None)]
+    )
+    ids, scans = walk(scanner, Query(text="worker"), store.current_version(), size=7)
+    assert len(ids) == len(set(ids)) == 201
+    assert ids[0] == "svc-0500"  # exact name match first
+    keys = [a.key() for s in scans for a in s.items]
+    assert keys == sorted(keys)
+    hits, _ = walk(scanner, Query(text="ana@example"), store.current_version())
+    assert hits == [a.id for a in demo_accounts(200) if a.owner == "ana"]
+
+
+def test_rebalancing_shard_is_skipped_by_search_only(store, scanner, config):
+    config.shards[0].rebalancing = True
+    snap = store.current_version()
+    scan = scanner.page(
+        Query(text="worker"), snapshot=snap, teams=ALL, after=None, limit=None, budget_ms=2000
+    )
+    assert scan.rebalancing == ["shard-0"] and not scan.whole
+    scan = scanner.page(Query(), snapshot=snap, teams=ALL, after=None, limit=None, budget_ms=2000)
+    assert scan.whole and len(scan.items) == 200
+
+
+def orphans(scans) -> list[str]:
+    return [a.id for s in scans for a in s.items if a.owner is None]
 
 
 def test_snapshot_read_ignores_later_writes(store: Store, scanner: Scanner):
     snap = store.current_version()
-    store.update("svc-0007", owner="new@example.com")  # an orphan gets an owner
+    store.update("svc-0007", owner="new")  # an orphan gets an owner
     store.put([Account("svc-0999", "late", "infra", None)])
     store.archive(["svc-0014"])
-    then, _ = walk(scanner, Query(has_owner=False), snap)
-    now, _ = walk(scanner, Query(has_owner=False), store.current_version())
-    assert "svc-0007" in then and "svc-0014" in then and "svc-0999" not in then
-    assert "svc-0007" not in now and "svc-0014" not in now and "svc-0999" in now
+    _, then = walk(scanner, Query(status="active"), snap)
+    _, now = walk(scanner, Query(status="active"), store.current_version())
+    assert "svc-0007" in orphans(then) and "svc-0014" in orphans(then)
+    assert "svc-0999" not in orphans(then)
+    assert "svc-0007" not in orphans(now) and "svc-0014" not in orphans(now)
+    assert "svc-0999" in orphans(now)
     assert store.get("svc-0007", snapshot=snap).owner is None
-    assert store.get("svc-0007").owner == "new@example.com"
+    assert store.get("svc-0007").owner == "new"
 
 
 def test_concurrent_writes_during_a_scan_lose_and_duplicate_nothing(store, scanner):
@@ -77,7 +108,7 @@ def test_concurrent_writes_during_a_scan_lose_and_duplicate_nothing(store, scann
         while not stop.is_set() and n < 400:
             n += 1
             target = f"svc-{1 + (n * 37) % 200:04d}"
-            store.update(target, owner=f"w{n}@example.com")
+            store.update(target, owner=f"w{n}")
             store.put([Account(f"svc-9{n:03d}", f"new-{n}", TEAMS[n % 4], None)])
             writes.append(n)
 
@@ -98,7 +129,7 @@ def test_visibility_hides_rows_and_says_so_without_names(store, scanner):
     assert ids and all(store.get(i).team == "payments" for i in ids)
     assert all(s.hidden for s in scans)
     # a query whose matches are all visible is not flagged
-    _, scans = walk(scanner, Query(team="payments"), snap, teams=frozenset({"payments"}))
+    _, scans = walk(scanner, Query(text="payments"), snap, teams=frozenset({"payments"}))
     assert not any(s.hidden for s in scans)
 
 
@@ -160,11 +191,11 @@ def test_unpublished_write_is_rolled_back_on_open(config: ServiceConfig):
     with sqlite3.connect(store.shard_path(name)) as db:  # a crash after the shard commit
         db.execute("UPDATE account_versions SET valid_to = 99 WHERE id = 'svc-0003'")
         db.execute(
-            "INSERT INTO account_versions VALUES "
-            "('svc-0003', 'x', 'infra', NULL, 'archived', 'now', 99, NULL)"
+            "INSERT INTO account_versions (id, name, team, status, created_at, valid_from)"
+            " VALUES ('svc-0003', 'x', 'infra', 'archived', 'now', 99)"
         )
     Store(config).open()
-    assert store.get("svc-0003").status == "active"
+    assert store.get("svc-0003").status == "disabled"
     assert store.get("svc-0003").version == 1
 
 

@@ -24,6 +24,7 @@ class ShardConfig:
     latency_ms: int = 0  # added to every read of this shard (a slow disk, a busy replica)
     down: bool = False  # every read fails (the shard is unreachable)
     stale: bool = False  # reads succeed but the shard reports a lagging index (STALE_INDEX)
+    rebalancing: bool = False  # its search index is moving: searches skip it (SHARD_REBALANCING)
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ def from_env(environ: dict[str, str] | None = None) -> ServiceConfig:
 
     ``XC_SERVICE_DATA`` data folder (required); ``XC_SERVICE_SHARDS`` shard count;
     ``XC_SERVICE_SLOW`` ``shard-2=800,shard-3=50`` latencies in ms; ``XC_SERVICE_DOWN``
-    ``shard-1,...``; ``XC_SERVICE_STALE`` likewise; ``XC_SERVICE_RESULT_LIMIT``;
+    ``shard-1,...``; ``XC_SERVICE_STALE`` and ``XC_SERVICE_REBALANCING`` likewise;
+    ``XC_SERVICE_RESULT_LIMIT``;
     ``XC_SERVICE_BUDGET_MS`` default budget; ``XC_SERVICE_SECRET`` hex signing key;
     ``XC_SERVICE_ADMIN_TOKEN``; ``XC_SERVICE_TOKENS`` JSON ``{token: {name, teams}}``
     (default: the demo tokens).
@@ -97,6 +99,8 @@ def from_env(environ: dict[str, str] | None = None) -> ServiceConfig:
         by_name[name].down = True
     for name in _split(env.get("XC_SERVICE_STALE", "")):
         by_name[name].stale = True
+    for name in _split(env.get("XC_SERVICE_REBALANCING", "")):
+        by_name[name].rebalancing = True
     tokens = demo_tokens()
     if "XC_SERVICE_TOKENS" in env:
         raw = json.loads(env["XC_SERVICE_TOKENS"])

@@ -14,7 +14,6 @@ Tokens are minted and verified by a :class:`Signer` supplied by the app (the gen
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -29,11 +28,16 @@ _EMPTY_CHAIN = "0" * 64
 
 
 class TokenError(Exception):
-    """A token failed verification; ``code`` is CURSOR_INVALID / CURSOR_EXPIRED style."""
+    """A cursor or token cannot be used: ``code`` CURSOR_INVALID (400) or CURSOR_EXPIRED (410).
 
-    def __init__(self, code: str, message: str) -> None:
+    ``reason`` says why in a stable word (``expired``, ``invalid``, ``filter_changed``,
+    ``authorization_changed``) so a caller can tell a credential change from a plain expiry.
+    """
+
+    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
         super().__init__(message)
         self.code = code
+        self.reason = reason or ("expired" if code == "CURSOR_EXPIRED" else "invalid")
 
 
 class Signer(Protocol):
@@ -107,19 +111,23 @@ class Listings:
         budget_ms: int | None,
         cursor: str | None,
         mint_evidence: bool,
+        frozen: bool = True,
     ) -> Page:
-        """One page; raises :class:`TokenError` for an expired or invalid cursor."""
+        """One page; raises :class:`TokenError` for an expired or invalid cursor.
+
+        ``frozen``: every page reads at the snapshot the first page took (a ``frozen`` cursor);
+        otherwise each page reads the newest version (a ``live`` cursor, search).
+        """
         size = min(limit or self.config.default_page_size, self.config.max_page_size)
         budget = min(budget_ms or self.config.default_budget_ms, self.config.max_budget_ms)
         state = self._start(operation, query, principal, cursor)
-        if state.get("changed"):
-            return self._changed(state, size)
-        snapshot = int(state["snap"])
+        snapshot = int(state["snap"]) if frozen else self.store.current_version()
+        after = state["after"]
         scan = self.scanner.page(
             query,
             snapshot=snapshot,
             teams=principal.teams,
-            after=state["after"],
+            after=None if after is None else (int(after[0]), str(after[1])),
             limit=size,
             budget_ms=budget,
         )
@@ -134,7 +142,8 @@ class Listings:
         next_cursor = evidence = None
         if scan.more and not capped:
             reasons.append({"code": "MORE_PAGES_AVAILABLE", "message": "more pages follow"})
-            claims = dict(state, after=items[-1].id, returned=returned, taint=taint, chain=digest)
+            position = list(items[-1].key())
+            claims = dict(state, after=position, returned=returned, taint=taint, chain=digest)
             next_cursor = self.signer.mint("cursor", claims, self.config.cursor_ttl_s)
         elif mint_evidence and not taint:
             claims = {k: state[k] for k in ("op", "q", "principal", "grants", "snap")}
@@ -171,23 +180,23 @@ class Listings:
         state = self.signer.verify("cursor", cursor)
         if state.get("op") != operation or state.get("q") != query.key():
             raise TokenError(
-                "CURSOR_INVALID", "the cursor belongs to another operation or another filter"
+                "CURSOR_INVALID",
+                "the cursor belongs to another operation or another filter",
+                "filter_changed",
             )
         if (state.get("principal"), state.get("grants")) != (
             principal.name,
             principal.grants_digest(),
         ):
-            return dict(state, changed=True)
+            # invalidated-by: authorization. The declared answer to a cursor that can no longer
+            # be used is CURSOR_EXPIRED (restart); `reason` says it was the credential.
+            raise TokenError(
+                "CURSOR_EXPIRED",
+                "the credential or its grants changed since this listing started;"
+                " restart the listing",
+                "authorization_changed",
+            )
         return state
-
-    def _changed(self, state: dict[str, Any], size: int) -> Page:
-        """The credential's grants moved under the walk: say so, return nothing, ask a restart."""
-        reason = {
-            "code": "SNAPSHOT_CHANGED",
-            "message": "the credential or its grants changed since this listing started;"
-            " restart the listing",
-        }
-        return Page([], [reason], [], int(state["snap"]), None, None, size, 0, 0, 0)
 
     def _reasons(
         self, scan: PageScan, state: dict[str, Any], size: int, budget: int
@@ -204,6 +213,14 @@ class Listings:
                     "budget_ms": budget,
                     "elapsed_ms": scan.elapsed_ms,
                     "message": f"{', '.join(scan.timed_out)} did not answer within the budget",
+                }
+            )
+        for name in scan.rebalancing:
+            reasons.append(
+                {
+                    "code": "SHARD_REBALANCING",
+                    "shard": name,
+                    "message": f"{name} is rebalancing; its rows are skipped until the move ends",
                 }
             )
         if scan.hidden:
@@ -256,7 +273,7 @@ class Listings:
                 "principal_changed", "the evidence was minted for another credential or grants"
             )
         snapshot = int(claims["snap"])
-        query = Query(**_query_fields(claims["q"]))
+        query = Query.from_key(claims["q"])
         listed = self.scanner.page(
             query,
             snapshot=snapshot,
@@ -268,8 +285,7 @@ class Listings:
         if not listed.whole:
             raise Rejection(
                 "unverifiable",
-                "the listing cannot be re-read right now: "
-                + ", ".join(listed.unavailable + listed.timed_out),
+                "the listing cannot be re-read right now: " + ", ".join(listed.missing),
             )
         listed_ids = [a.id for a in listed.items]
         if len(listed_ids) != claims["n"] or chain(_EMPTY_CHAIN, listed_ids) != claims["chain"]:
@@ -284,8 +300,8 @@ class Listings:
             )
 
         def unchanged(current: Account | None) -> str | None:
-            if current is None or current.status != "active":
-                return "no longer active"
+            if current is None or current.status == "archived":
+                return "already archived"
             if current.version > snapshot:
                 return "changed since the evidenced snapshot"
             return None
@@ -294,8 +310,3 @@ class Listings:
             return self.store.archive(targets, check=unchanged)
         except Conflict as exc:
             raise Rejection("target_changed", str(exc), [exc.account_id]) from exc
-
-
-def _query_fields(key: str) -> dict[str, Any]:
-    data = json.loads(key)
-    return {k: data.get(k) for k in ("has_owner", "team", "text", "status")}

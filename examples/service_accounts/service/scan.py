@@ -14,7 +14,15 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import wait as wait_all
 from dataclasses import dataclass, field
 
-from .store import Account, Query, ShardRead, ShardTimeout, ShardUnavailable, Store
+from .store import (
+    Account,
+    Query,
+    ShardRead,
+    ShardRebalancing,
+    ShardTimeout,
+    ShardUnavailable,
+    Store,
+)
 
 
 @dataclass(frozen=True)
@@ -25,6 +33,7 @@ class PageScan:
     more: bool  # responding shards hold rows after the last item
     unavailable: list[str] = field(default_factory=list)  # shard names that failed
     timed_out: list[str] = field(default_factory=list)  # shard names over budget
+    rebalancing: list[str] = field(default_factory=list)  # shards whose index is moving
     hidden: bool = False  # matching rows exist that the credential may not read
     stale: list[str] = field(default_factory=list)  # shards reporting a lagging index
     elapsed_ms: int = 0
@@ -32,12 +41,17 @@ class PageScan:
 
     @property
     def shards_completed(self) -> int:
-        return self.shards_planned - len(self.unavailable) - len(self.timed_out)
+        return self.shards_planned - len(self.missing)
+
+    @property
+    def missing(self) -> list[str]:
+        """Shards whose rows are not in this page, whatever the cause."""
+        return self.unavailable + self.timed_out + self.rebalancing
 
     @property
     def whole(self) -> bool:
         """Every shard answered (the page may still be followed by more pages)."""
-        return not self.unavailable and not self.timed_out
+        return not self.missing
 
 
 class Scanner:
@@ -58,11 +72,11 @@ class Scanner:
         *,
         snapshot: int,
         teams: frozenset[str],
-        after: str | None,
+        after: tuple[int, str] | None,
         limit: int | None,
         budget_ms: int,
     ) -> PageScan:
-        """Up to ``limit`` items (None: all) in id order after ``after`` at ``snapshot``."""
+        """Up to ``limit`` items (None: all) in listing order after ``after`` at ``snapshot``."""
         started = time.monotonic()
         deadline = started + budget_ms / 1000
         shards = list(self.store.config.shards)
@@ -85,6 +99,7 @@ class Scanner:
         reads: list[list[Account]] = []
         unavailable: list[str] = []
         timed_out: list[str] = []
+        rebalancing: list[str] = []
         hidden = False
         for name, future in futures.items():
             if not future.done():
@@ -98,17 +113,21 @@ class Scanner:
             except ShardUnavailable:
                 unavailable.append(name)
                 continue
+            except ShardRebalancing:
+                rebalancing.append(name)
+                continue
             reads.append(read.rows)
             hidden = hidden or read.hidden
-        merged = list(heapq.merge(*reads, key=lambda a: a.id))
+        merged = list(heapq.merge(*reads, key=Account.key))
         more = limit is not None and len(merged) > limit
         items = merged if limit is None else merged[:limit]
-        answered = {n for n in futures if n not in unavailable and n not in timed_out}
+        answered = set(futures) - set(unavailable) - set(timed_out) - set(rebalancing)
         return PageScan(
             items=items,
             more=more,
             unavailable=unavailable,
             timed_out=timed_out,
+            rebalancing=rebalancing,
             hidden=hidden,
             stale=[s.name for s in shards if s.stale and s.name in answered],
             elapsed_ms=int((time.monotonic() - started) * 1000),

@@ -12,19 +12,27 @@ TEAMS = ("payments", "search", "infra", "data")
 PEOPLE = ("ana", "bo", "chen", "dara", "eli", "fay")
 
 
+def status_of(n: int) -> str:
+    """Two in five accounts are active, two disabled, one archived."""
+    return ("archived", "disabled", "active", "disabled", "active")[n % 5]
+
+
 def demo_accounts(count: int = 200, *, orphan_every: int = 7) -> list[Account]:
     """``count`` accounts ``svc-0001``...; every ``orphan_every``-th one has no owner."""
     accounts = []
     for n in range(1, count + 1):
         team = TEAMS[n % len(TEAMS)]
-        owner = None if n % orphan_every == 0 else f"{PEOPLE[n % len(PEOPLE)]}@example.com"
+        owner = None if n % orphan_every == 0 else PEOPLE[n % len(PEOPLE)]
         accounts.append(
             Account(
                 id=f"svc-{n:04d}",
                 name=f"{team}-worker-{n}",
                 team=team,
                 owner=owner,
+                status=status_of(n),
+                description=f"{team} batch worker" if n % 3 else None,
                 created_at=f"2026-{1 + n % 12:02d}-{1 + n % 28:02d}T00:00:00Z",
+                last_used_at=None if n % 4 == 0 else f"2026-11-{1 + n % 28:02d}T12:00:00Z",
             )
         )
     return accounts

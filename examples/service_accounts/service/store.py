@@ -31,10 +31,12 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS account_versions (
     id TEXT NOT NULL,
     name TEXT NOT NULL,
+    description TEXT,
     team TEXT NOT NULL,
     owner TEXT,
     status TEXT NOT NULL,
     created_at TEXT NOT NULL,
+    last_used_at TEXT,
     valid_from INTEGER NOT NULL,
     valid_to INTEGER,
     PRIMARY KEY (id, valid_from)
@@ -42,62 +44,114 @@ CREATE TABLE IF NOT EXISTS account_versions (
 CREATE INDEX IF NOT EXISTS account_versions_open ON account_versions (valid_to, id);
 """
 
+_COLUMNS = (
+    "id, name, description, team, owner, status, created_at, last_used_at, valid_from, valid_to"
+)
+_EMAIL_DOMAIN = "example.com"
+
 _SNAPSHOT = "valid_from <= :snap AND (valid_to IS NULL OR valid_to > :snap)"
 
 
 @dataclass(frozen=True)
 class Account:
-    """One service account as stored (``version`` is the version that wrote this row)."""
+    """One service account as stored (``version`` is the version that wrote this row).
+
+    ``team`` decides visibility and never leaves the service; ``owner`` is a user id (the API
+    shows it as ``{"id", "email"}``). ``rank`` is the search relevance of the row that produced
+    it (0 outside search).
+    """
 
     id: str
     name: str
     team: str
     owner: str | None
     status: str = "active"
+    description: str | None = None
     created_at: str = "2026-01-01T00:00:00Z"
+    last_used_at: str | None = None
     version: int = 0
+    rank: int = 0
 
     def public(self) -> dict[str, object]:
-        """The item as the API shows it (no storage bookkeeping)."""
-        data = asdict(self)
-        del data["version"]
+        """The item as the API shows it (no storage bookkeeping, no team)."""
+        owner = None
+        if self.owner is not None:
+            owner = {"id": self.owner, "email": f"{self.owner}@{_EMAIL_DOMAIN}"}
+        data: dict[str, object] = {
+            "id": self.id,
+            "name": self.name,
+            "status": self.status,
+            "owner": owner,
+            "created_at": self.created_at,
+            "last_used_at": self.last_used_at,
+        }
+        if self.description is not None:
+            data["description"] = self.description
         return data
+
+    def key(self) -> tuple[int, str]:
+        """Position in a listing: relevance descending (search only), then id ascending."""
+        return (-self.rank, self.id)
 
 
 @dataclass(frozen=True)
 class Query:
-    """What a listing asks for. ``key()`` is the canonical text bound into cursors and evidence."""
+    """What a listing asks for. ``key()`` is the canonical text bound into cursors and evidence.
 
-    has_owner: bool | None = None
-    team: str | None = None
-    text: str | None = None  # substring of id or name
-    status: str | None = "active"  # None: every status
+    ``text`` makes it a ranked search (name, description, owner email); without it the listing is
+    in id order.
+    """
+
+    status: str | None = None
+    owner: str | None = None
+    text: str | None = None
 
     def key(self) -> str:
         return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_key(cls, key: str) -> Query:
+        data = json.loads(key)
+        return cls(status=data.get("status"), owner=data.get("owner"), text=data.get("text"))
+
+    @property
+    def ranked(self) -> bool:
+        return bool(self.text)
+
+    def rank_sql(self) -> str:
+        if not self.ranked:
+            return "0"
+        return (
+            "(CASE WHEN lower(name) = :text THEN 3 WHEN instr(lower(name), :text) = 1 THEN 2"
+            " WHEN instr(lower(name), :text) > 0 THEN 1 ELSE 0 END)"
+        )
 
     def where(self) -> tuple[str, dict[str, object]]:
         """SQL conditions and parameters; values are always bound, never spliced."""
         parts: list[str] = []
         params: dict[str, object] = {}
-        if self.has_owner is True:
-            parts.append("owner IS NOT NULL")
-        elif self.has_owner is False:
-            parts.append("owner IS NULL")
-        if self.team is not None:
-            parts.append("team = :team")
-            params["team"] = self.team
-        if self.text:
-            parts.append("(instr(lower(id), :text) > 0 OR instr(lower(name), :text) > 0)")
-            params["text"] = self.text.lower()
         if self.status is not None:
             parts.append("status = :status")
             params["status"] = self.status
+        if self.owner is not None:
+            parts.append("owner = :owner")
+            params["owner"] = self.owner
+        if self.text:
+            parts.append(
+                "(instr(lower(name), :text) > 0"
+                " OR instr(lower(coalesce(description, '')), :text) > 0"
+                f" OR instr(lower(coalesce(owner || '@{_EMAIL_DOMAIN}', '')), :text) > 0)"
+            )
+            params["text"] = self.text.lower()
         return (" AND ".join(parts) or "1"), params
 
 
 class ShardUnavailable(Exception):
     """A shard could not be read (configured down, file missing, I/O error)."""
+
+
+class ShardRebalancing(Exception):
+    """A shard's search index is moving; ranked reads skip it until the move ends."""
 
 
 class ShardTimeout(Exception):
@@ -228,8 +282,8 @@ class Store:
             for account_id in ids:
                 current = self._current(account_id)
                 why = check(current) if check else None
-                if why is None and (current is None or current.status != "active"):
-                    why = "not an active account"
+                if why is None and (current is None or current.status == "archived"):
+                    why = "no such account, or already archived"
                 if why is not None:
                     raise Conflict(account_id, why)
                 assert current is not None
@@ -258,8 +312,19 @@ class Store:
                         (version, a.id),
                     )
                     db.execute(
-                        "INSERT INTO account_versions VALUES (?, ?, ?, ?, ?, ?, ?, NULL)",
-                        (a.id, a.name, a.team, a.owner, a.status, a.created_at, version),
+                        f"INSERT INTO account_versions ({_COLUMNS})"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, NULL)",
+                        (
+                            a.id,
+                            a.name,
+                            a.description,
+                            a.team,
+                            a.owner,
+                            a.status,
+                            a.created_at,
+                            a.last_used_at,
+                            version,
+                        ),
                     )
 
     # -- reads -----------------------------------------------------------------------------
@@ -271,11 +336,13 @@ class Store:
         *,
         snapshot: int,
         teams: frozenset[str],
-        after: str | None,
+        after: tuple[int, str] | None,
         limit: int | None,
         deadline: float,
     ) -> ShardRead:
-        """Rows of one shard at one snapshot, visible to ``teams``, ids after ``after``.
+        """Rows of one shard at one snapshot, visible to ``teams``, positioned after ``after``.
+
+        ``after`` is the :meth:`Account.key` of the last row already returned.
 
         Honours the shard's injected faults and the request deadline: an injected latency that
         does not fit the remaining budget, or a query still running at the deadline (SQLite's
@@ -283,6 +350,8 @@ class Store:
         """
         if shard.down:
             raise ShardUnavailable(f"{shard.name} is down")
+        if shard.rebalancing and query.ranked:
+            raise ShardRebalancing(shard.name)
         if shard.latency_ms:
             remaining = deadline - time.monotonic()
             if shard.latency_ms / 1000 > remaining:
@@ -295,12 +364,13 @@ class Store:
         marks = ", ".join(f":t{i}" for i in range(len(team_list))) or "NULL"
         params.update({f"t{i}": t for i, t in enumerate(team_list)})
         page_sql = (
-            f"SELECT * FROM account_versions WHERE {_SNAPSHOT} AND {cond} AND team IN ({marks})"
+            f"SELECT * FROM (SELECT *, {query.rank_sql()} AS rank FROM account_versions"
+            f" WHERE {_SNAPSHOT} AND {cond} AND team IN ({marks}))"
         )
         if after is not None:
-            page_sql += " AND id > :after"
-            params["after"] = after
-        page_sql += " ORDER BY id"
+            page_sql += " WHERE rank < :arank OR (rank = :arank AND id > :aid)"
+            params["arank"], params["aid"] = -after[0], after[1]
+        page_sql += " ORDER BY rank DESC, id"
         if limit is not None:
             page_sql += " LIMIT :limit"
             params["limit"] = limit
@@ -316,7 +386,7 @@ class Store:
             db.row_factory = sqlite3.Row
             db.set_progress_handler(lambda: time.monotonic() > deadline, 200)
             rows = [_account(r) for r in db.execute(page_sql, params)]
-            hidden_params = {k: v for k, v in params.items() if k not in ("after", "limit")}
+            hidden_params = {k: v for k, v in params.items() if k not in ("arank", "aid", "limit")}
             hidden = bool(db.execute(hidden_sql, hidden_params).fetchone()[0])
         except sqlite3.OperationalError as exc:
             if time.monotonic() > deadline or "interrupted" in str(exc):
@@ -374,6 +444,9 @@ def _account(row: sqlite3.Row) -> Account:
         team=row["team"],
         owner=row["owner"],
         status=row["status"],
+        description=row["description"],
         created_at=row["created_at"],
+        last_used_at=row["last_used_at"],
         version=row["valid_from"],
+        rank=row["rank"] if "rank" in row.keys() else 0,
     )
