@@ -1,0 +1,66 @@
+"""Helpers for the vocabulary tests: a SourceDoc-like wrapper and contract extraction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xcompleteness.contract import iter_operations, normalize, operation_ref
+from xcompleteness.load import load_spec
+from xcompleteness.vocabulary import load_registry, validate_declarations
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples"
+GOLDEN = ROOT / "tests" / "vocab" / "golden"
+EXAMPLE_NAMES = ("service_accounts", "link_header_search")
+
+
+@dataclass(frozen=True)
+class Doc:
+    """The three SourceDoc fields the vocabulary reads."""
+
+    data: Any
+    lines: Mapping[str, int] = field(default_factory=dict)
+    origin: str = "test.yaml"
+
+
+def doc_with(decl: Any, *, registry: Any = None, extra_ops: Mapping[str, Any] | None = None) -> Doc:
+    """A minimal document with ``decl`` as the x-completeness of GET /things."""
+    paths: dict[str, Any] = {
+        "/things": {"get": {"operationId": "listThings", "x-completeness": decl}}
+    }
+    paths.update(extra_ops or {})
+    data: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": paths,
+    }
+    if registry is not None:
+        data["x-completeness-registry"] = registry
+    return Doc(data)
+
+
+DECL = "/paths/~1things/get/x-completeness"
+
+
+def codes_at(decl: Any, **kw: Any) -> set[tuple[str, str]]:
+    """(code, pointer relative to the declaration) of every diagnostic for ``decl``."""
+    out = set()
+    for d in validate_declarations(doc_with(decl, **kw)):
+        pointer = d.pointer[len(DECL) :] if d.pointer.startswith(DECL) else d.pointer
+        out.add((d.code, pointer))
+    return out
+
+
+def contracts_of(path: Path) -> dict[str, dict[str, Any]]:
+    """operationId -> canonical contract for every declaration of the spec at ``path``."""
+    doc = load_spec(path)
+    registry = load_registry(doc.data)
+    out = {}
+    for p, method, op, pointer in iter_operations(doc.data):
+        if "x-completeness" in op:
+            ref = operation_ref(p, method, op, pointer)
+            out[str(ref.operation_id)] = normalize(op["x-completeness"], op=ref, registry=registry)
+    return out

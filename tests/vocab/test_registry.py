@@ -1,0 +1,168 @@
+"""spec_ext/codes.json is the standard registry of DESIGN.md section 3.4; load_registry adds the
+document's custom codes without ever replacing a standard one."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import jsonschema
+import pytest
+from support.vocab import ROOT
+from support.vocab_snippets import REGISTRY
+from xcompleteness.vocabulary import load_registry, standard_registry
+
+CODES = json.loads((ROOT / "spec_ext" / "codes.json").read_text())
+
+DESIGN_REASONS = {
+    "MORE_PAGES_AVAILABLE": ("next_cursor", "server", []),
+    "RESULT_LIMIT_REACHED": ("narrow_query", "server", ["limit"]),
+    "TIME_BUDGET_EXCEEDED": ("retry_with_deadline", "server", ["budget_ms", "elapsed_ms"]),
+    "SOURCE_UNAVAILABLE": ("retry_after", "server", ["source"]),
+    "VISIBILITY_RESTRICTED": ("none", "server", ["excluded"]),
+    "RATE_LIMITED": ("retry_after", "server", ["retry_after_s"]),
+    "CURSOR_EXPIRED": ("restart", "server", []),
+    "SNAPSHOT_CHANGED": ("restart", "server", []),
+    "CLIENT_PAGE_LIMIT": ("next_cursor", "client", ["max_pages"]),
+    "CLIENT_ITEM_LIMIT": ("next_cursor", "client", ["max_items"]),
+    "CLIENT_DEADLINE_EXCEEDED": ("retry_with_deadline", "client", ["deadline_s"]),
+    "CONTRACT_VIOLATION": ("none", "client", ["what"]),
+}
+
+
+def test_reasons_match_the_design_table() -> None:
+    got = {
+        code: (e["continuation"], e["origin"], sorted(e["details"]["properties"]))
+        for code, e in CODES["reasons"].items()
+    }
+    assert got == {c: (k, o, sorted(d)) for c, (k, o, d) in DESIGN_REASONS.items()}
+
+
+def test_optional_details_are_optional() -> None:
+    required = {c: e["details"].get("required", []) for c, e in CODES["reasons"].items()}
+    assert required["TIME_BUDGET_EXCEEDED"] == ["budget_ms"]
+    assert required["VISIBILITY_RESTRICTED"] == []
+
+
+def test_sets_match_the_design() -> None:
+    assert set(CODES["continuations"]) == {
+        "next_cursor", "retry_after", "narrow_query", "retry_with_deadline", "restart", "none"
+    }  # fmt: skip
+    assert set(CODES["warnings"]) == {"STALE_INDEX", "PARTIAL_FIELD_SET", "DEFAULT_SCOPE_APPLIED"}
+    assert list(CODES["field_omissions"]) == [
+        "NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"
+    ]  # fmt: skip
+    assert set(CODES["decisions"]) == {"continue_search", "proceed", "refuse_or_request_review"}
+    assert {"CURSOR_EXPIRED", "CURSOR_INVALID", "EVIDENCE_REJECTED"} == set(CODES["errors"])
+
+
+def _schemas():
+    for section in ("reasons", "warnings", "errors"):
+        for code, entry in CODES[section].items():
+            yield f"{section}/{code}", entry["details"]
+    for kind, entry in CODES["continuations"].items():
+        yield f"continuations/{kind}", entry["fields"]
+
+
+@pytest.mark.parametrize(("where", "schema"), list(_schemas()), ids=lambda v: str(v)[:40])
+def test_every_details_schema_is_valid_and_closed(where: str, schema: dict) -> None:
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["type"] == "object" and schema["additionalProperties"] is False, where
+
+
+def test_every_entry_has_a_one_line_description() -> None:
+    for section in (
+        "reasons",
+        "warnings",
+        "continuations",
+        "field_omissions",
+        "decisions",
+        "errors",
+    ):
+        for name, entry in CODES[section].items():
+            text = entry["description"]
+            assert text and "\n" not in text and len(text) < 200, (section, name)
+
+
+def test_continuation_fields_name_their_kind() -> None:
+    for kind, entry in CODES["continuations"].items():
+        assert entry["fields"]["properties"]["kind"] == {"const": kind}
+    for entry in CODES["reasons"].values():
+        assert entry["continuation"] in CODES["continuations"]
+
+
+def test_wire_details_validate() -> None:
+    v = jsonschema.Draft202012Validator(CODES["reasons"]["TIME_BUDGET_EXCEEDED"]["details"])
+    assert v.is_valid({"budget_ms": 2000, "elapsed_ms": 2004})
+    assert not v.is_valid({"elapsed_ms": 2004})
+    assert not v.is_valid({"budget_ms": 2000, "hidden_names": ["x"]})
+
+
+def test_standard_registry() -> None:
+    std = standard_registry()
+    assert std.client_codes == (
+        "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION"
+    )  # fmt: skip
+    assert all(i.standard for i in std.reasons.values())
+    assert std.custom_codes == ()
+
+
+def test_load_registry_adds_custom_codes() -> None:
+    reg = load_registry({"x-completeness-registry": REGISTRY})
+    info = reg.reason("SHARD_REBALANCING")
+    assert info is not None
+    assert (info.continuation, info.origin, info.standard) == ("retry_after", "server", False)
+    assert info.owner == "search-platform"
+    assert info.review_by == dt.date(2027, 6, 30)
+    assert info.details["required"] == ["shard"]
+    assert [c.code for c in reg.custom_codes] == ["SHARD_REBALANCING"]
+
+
+def test_load_registry_accepts_yaml_dates_and_defaults() -> None:
+    raw = {
+        "reasons": {"QUOTA_SPLIT": {"description": "x", "review-by": dt.date(2026, 1, 1)}},
+        "warnings": {"LAGGING_REPLICA": {"description": "replica lag"}},
+    }
+    reg = load_registry({"x-completeness-registry": raw})
+    quota = reg.reason("QUOTA_SPLIT")
+    assert quota is not None and quota.review_by == dt.date(2026, 1, 1)
+    assert (quota.continuation, quota.origin) == ("none", "server")
+    assert quota.details == {"type": "object"}
+    lag = reg.warning("LAGGING_REPLICA")
+    assert lag is not None and lag.continuation is None
+
+
+def test_custom_code_never_replaces_standard_and_junk_is_skipped() -> None:
+    raw = {
+        "reasons": {
+            "RATE_LIMITED": {"description": "mine", "continuation": "none"},
+            "NO_DESCRIPTION": {"continuation": "none"},
+            "BAD_DETAILS": {"description": "x", "details": {"type": "shard"}},
+            "NOT_A_MAP": 3,
+        },
+        "warnings": [],
+    }
+    reg = load_registry({"x-completeness-registry": raw})
+    assert reg.reasons["RATE_LIMITED"] == standard_registry().reasons["RATE_LIMITED"]
+    assert "NO_DESCRIPTION" not in reg.reasons and "NOT_A_MAP" not in reg.reasons
+    assert reg.reasons["BAD_DETAILS"].details == {"type": "object"}
+    assert load_registry({"x-completeness-registry": "junk"}) == standard_registry()
+    assert load_registry([]) == standard_registry()
+
+
+def test_canonical_registry_keeps_used_and_client_codes() -> None:
+    reg = load_registry({"x-completeness-registry": REGISTRY})
+    out = reg.to_canonical(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
+    assert set(out["reasons"]) == {"MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", *reg.client_codes}
+    assert set(out["warnings"]) == {"STALE_INDEX"}
+    assert out["reasons"]["SHARD_REBALANCING"] == {
+        "description": "a shard is moving; its rows are skipped until the move ends",
+        "details": REGISTRY["reasons"]["SHARD_REBALANCING"]["details"],
+        "continuation": "retry_after",
+        "origin": "server",
+        "standard": False,
+    }
+    assert out["field_omissions"] == ["NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"]
+    assert "restart" in out["continuations"]
+    assert json.loads(json.dumps(out)) == out
+    assert set(reg.to_canonical()["reasons"]) == set(reg.reasons)
