@@ -1,0 +1,748 @@
+"""The completeness envelope as pydantic v2 models, shared by every generated package.
+
+The models make an invalid envelope unconstructable: the invariants 1-5 of DESIGN.md section 5 are
+checked by validators, so they hold whether an envelope is built by a service (``Envelope(...)``,
+the builders) or parsed from the wire (``model_validate``/``model_validate_json``):
+
+1. ``complete`` is required and strictly boolean (``"true"`` or ``1`` are rejected).
+2. ``complete`` is true exactly when ``incomplete_reasons`` is empty.
+3. ``MORE_PAGES_AVAILABLE`` appears (once) exactly when ``next_cursor`` is set.
+4. Reason and warning codes are limited to the codes the operation declares (the ClassVars
+   ``declared_reasons`` / ``declared_warnings`` of a generated subclass); an undeclared code fails
+   with the error type ``contract_violation`` (see :func:`is_contract_violation`).
+5. Warnings never change ``complete``: nothing reads them when deciding it.
+
+Also: ``evidence`` only on a complete envelope (invariant 9), ``page.returned`` equals the number
+of items. Violations of 1-3 and these fail with the error type ``envelope_invariant``.
+
+A generated operation envelope subclasses :class:`Envelope`, narrows ``items`` to its item model,
+narrows ``incomplete_reasons``/``warnings`` to a discriminated union of the typed code models below
+(:func:`code_union`), and sets the two ClassVars. Reasons carry their details as siblings of
+``code`` on the wire (``{"code": "RESULT_LIMIT_REACHED", "limit": 1000}``); :attr:`Reason.details`
+collects them for programs. The agent tool result (:class:`ToolResult`) nests details instead, the
+shape of DESIGN.md section 4 and of the generated tool output schemas.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from .contract import CLIENT_CODES, Registry
+
+__all__ = [
+    "ClientDeadlineExceeded",
+    "ClientItemLimit",
+    "ClientPageLimit",
+    "Continuation",
+    "ContractViolation",
+    "CursorExpired",
+    "DefaultScopeApplied",
+    "Envelope",
+    "MorePagesAvailable",
+    "Page",
+    "PartialFieldSet",
+    "RateLimited",
+    "Reason",
+    "ResultLimitReached",
+    "STANDARD_REASON_MODELS",
+    "STANDARD_WARNING_MODELS",
+    "Scope",
+    "SnapshotChanged",
+    "SourceUnavailable",
+    "StaleIndex",
+    "TimeBudgetExceeded",
+    "ToolCompleteness",
+    "ToolError",
+    "ToolReason",
+    "ToolResult",
+    "ToolWarning",
+    "VisibilityRestricted",
+    "Warning",
+    "Work",
+    "code_union",
+    "continuation_for",
+    "is_contract_violation",
+    "make_reason",
+    "make_warning",
+]
+
+Origin = Literal["server", "client"]
+ContinuationKind = Literal[
+    "next_cursor", "retry_after", "narrow_query", "retry_with_deadline", "restart", "none"
+]
+MORE_PAGES = "MORE_PAGES_AVAILABLE"
+CONTRACT_VIOLATION = "contract_violation"
+ENVELOPE_INVARIANT = "envelope_invariant"
+
+_E = TypeVar("_E", bound="Envelope")
+
+
+def is_contract_violation(error: ValidationError) -> bool:
+    """True when a validation failure is an undeclared code (invariant 4), not bad data."""
+    return any(e["type"] == CONTRACT_VIOLATION for e in error.errors())
+
+
+def _invariant(message: str) -> PydanticCustomError:
+    return PydanticCustomError(ENVELOPE_INVARIANT, message)
+
+
+# ------------------------------------------------------------------------------------------
+# reasons and warnings
+
+_REASON_KEYS = frozenset({"code", "origin", "message"})
+
+
+class Reason(BaseModel):
+    """One incomplete reason: a stable ``code``, who raised it, optional prose, details as siblings.
+
+    The base class accepts any details (custom codes); the typed subclasses below fix them.
+    Programs branch on ``code`` only, never on ``message``.
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    code: str = Field(min_length=1)
+    origin: Origin = "server"
+    message: str | None = None
+
+    @property
+    def details(self) -> dict[str, Any]:
+        """The detail fields (everything but code, origin and message; unset optionals dropped)."""
+        data = self.model_dump(mode="json", exclude=set(_REASON_KEYS))
+        return {k: v for k, v in data.items() if v is not None}
+
+
+class _Typed(Reason):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class MorePagesAvailable(_Typed):
+    code: Literal["MORE_PAGES_AVAILABLE"] = "MORE_PAGES_AVAILABLE"
+
+
+class ResultLimitReached(_Typed):
+    code: Literal["RESULT_LIMIT_REACHED"] = "RESULT_LIMIT_REACHED"
+    limit: int = Field(ge=0, description="the cap that was reached")
+
+
+class TimeBudgetExceeded(_Typed):
+    code: Literal["TIME_BUDGET_EXCEEDED"] = "TIME_BUDGET_EXCEEDED"
+    budget_ms: int = Field(ge=0, description="the budget that applied")
+    elapsed_ms: int | None = Field(default=None, ge=0, description="time spent before stopping")
+
+
+class SourceUnavailable(_Typed):
+    code: Literal["SOURCE_UNAVAILABLE"] = "SOURCE_UNAVAILABLE"
+    source: str = Field(description="the name of the missing source")
+
+
+class VisibilityRestricted(_Typed):
+    code: Literal["VISIBILITY_RESTRICTED"] = "VISIBILITY_RESTRICTED"
+    excluded: str | None = Field(
+        default=None, description="what was excluded, described; never the hidden names"
+    )
+
+
+class RateLimited(_Typed):
+    code: Literal["RATE_LIMITED"] = "RATE_LIMITED"
+    retry_after_s: float = Field(ge=0, description="seconds to wait before retrying")
+
+
+class CursorExpired(_Typed):
+    code: Literal["CURSOR_EXPIRED"] = "CURSOR_EXPIRED"
+
+
+class SnapshotChanged(_Typed):
+    code: Literal["SNAPSHOT_CHANGED"] = "SNAPSHOT_CHANGED"
+
+
+class ClientPageLimit(_Typed):
+    code: Literal["CLIENT_PAGE_LIMIT"] = "CLIENT_PAGE_LIMIT"
+    origin: Literal["client"] = "client"
+    max_pages: int = Field(ge=0)
+
+
+class ClientItemLimit(_Typed):
+    code: Literal["CLIENT_ITEM_LIMIT"] = "CLIENT_ITEM_LIMIT"
+    origin: Literal["client"] = "client"
+    max_items: int = Field(ge=0)
+
+
+class ClientDeadlineExceeded(_Typed):
+    code: Literal["CLIENT_DEADLINE_EXCEEDED"] = "CLIENT_DEADLINE_EXCEEDED"
+    origin: Literal["client"] = "client"
+    deadline_s: float = Field(ge=0)
+
+
+class ContractViolation(_Typed):
+    code: Literal["CONTRACT_VIOLATION"] = "CONTRACT_VIOLATION"
+    origin: Literal["client"] = "client"
+    what: str
+
+
+STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
+    cls.model_fields["code"].default: cls
+    for cls in (
+        MorePagesAvailable,
+        ResultLimitReached,
+        TimeBudgetExceeded,
+        SourceUnavailable,
+        VisibilityRestricted,
+        RateLimited,
+        CursorExpired,
+        SnapshotChanged,
+        ClientPageLimit,
+        ClientItemLimit,
+        ClientDeadlineExceeded,
+        ContractViolation,
+    )
+}
+
+
+class Warning(BaseModel):  # noqa: A001 - the vocabulary's name; never the builtin in this module
+    """A fact about the result that does not change ``complete`` (invariant 5)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    code: str = Field(min_length=1)
+    message: str | None = None
+
+    @property
+    def details(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", exclude={"code", "message"})
+        return {k: v for k, v in data.items() if v is not None}
+
+
+class _TypedWarning(Warning):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class StaleIndex(_TypedWarning):
+    code: Literal["STALE_INDEX"] = "STALE_INDEX"
+    source: str
+    observed_at: str | None = None
+    observed_version: str | None = None
+
+
+class PartialFieldSet(_TypedWarning):
+    code: Literal["PARTIAL_FIELD_SET"] = "PARTIAL_FIELD_SET"
+    fields: list[str]
+    requestable: bool | None = None
+
+
+class DefaultScopeApplied(_TypedWarning):
+    code: Literal["DEFAULT_SCOPE_APPLIED"] = "DEFAULT_SCOPE_APPLIED"
+    scope: str
+
+
+STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
+    cls.model_fields["code"].default: cls
+    for cls in (StaleIndex, PartialFieldSet, DefaultScopeApplied)
+}
+
+
+def code_union(models: Sequence[type[BaseModel]]) -> Any:
+    """The type of one list element for a set of typed code models, discriminated by ``code``.
+
+    One model is returned as is (a discriminated union needs two members). Use it as
+    ``incomplete_reasons: list[code_union([...])]`` in a generated envelope.
+    """
+    if not models:
+        raise ValueError("code_union needs at least one model")
+    if len(models) == 1:
+        return models[0]
+    return Annotated[Union[tuple(models)], Field(discriminator="code")]  # noqa: UP007
+
+
+def make_reason(data: Reason | Mapping[str, Any] | str, *, origin: Origin | None = None) -> Reason:
+    """A reason as its typed model when the details fit, else the open :class:`Reason`.
+
+    For adapter mode, where the client knows a code but not always its details (GitHub's
+    ``incomplete_results`` says a time budget ran out but not which), a standard code whose
+    details are incomplete falls back to the open model instead of failing.
+    """
+    raw = _as_dict(data)
+    if origin is not None:
+        raw["origin"] = origin
+    model = STANDARD_REASON_MODELS.get(str(raw.get("code")))
+    if model is not None:
+        try:
+            return model.model_validate(raw)
+        except ValidationError:
+            pass
+    return Reason.model_validate(raw)
+
+
+def make_warning(data: Warning | Mapping[str, Any] | str) -> Warning:
+    """A warning as its typed model when the details fit, else the open :class:`Warning`."""
+    raw = _as_dict(data)
+    model = STANDARD_WARNING_MODELS.get(str(raw.get("code")))
+    if model is not None:
+        try:
+            return model.model_validate(raw)
+        except ValidationError:
+            pass
+    return Warning.model_validate(raw)
+
+
+def _as_dict(data: Any) -> dict[str, Any]:
+    if isinstance(data, str):
+        return {"code": data}
+    if isinstance(data, BaseModel):
+        return data.model_dump(mode="python")
+    if isinstance(data, Mapping):
+        return dict(data)
+    raise TypeError(f"expected a code, a mapping or a model, got {type(data).__name__}")
+
+
+# ------------------------------------------------------------------------------------------
+# continuation, scope, page, work
+
+_CONTINUATION_FIELDS: Mapping[str, frozenset[str]] = {
+    "next_cursor": frozenset({"cursor"}),
+    "retry_after": frozenset({"seconds"}),
+    "narrow_query": frozenset(),
+    "retry_with_deadline": frozenset({"minimum_seconds"}),
+    "restart": frozenset(),
+    "none": frozenset(),
+}
+
+
+class Continuation(BaseModel):
+    """How to make a partial result more complete; only the fields of its ``kind`` are set."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: ContinuationKind
+    cursor: str | None = Field(default=None, min_length=1)
+    seconds: float | None = Field(default=None, ge=0)
+    minimum_seconds: float | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _fields_fit_kind(self) -> Continuation:
+        allowed = _CONTINUATION_FIELDS[self.kind]
+        for name in ("cursor", "seconds", "minimum_seconds"):
+            if getattr(self, name) is not None and name not in allowed:
+                raise _invariant(f"a {self.kind} continuation has no {name}")
+        if self.kind == "next_cursor" and self.cursor is None:
+            raise _invariant("a next_cursor continuation needs its cursor")
+        return self
+
+    @model_serializer(mode="wrap")
+    def _only_kind_fields(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        # No return annotation on purpose: with one, pydantic would publish the serialization
+        # schema as a bare object; without, it keeps the field schema (FastAPI, augmented spec).
+        data = handler(self)
+        allowed = _CONTINUATION_FIELDS[self.kind]
+        return {k: v for k, v in data.items() if k == "kind" or k in allowed}
+
+
+class Scope(BaseModel):
+    """What "complete" covers: resource, visibility rule and the snapshot the page was read at."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    resource: str | None = None
+    visibility: str | None = None
+    snapshot: str | None = None
+    covers: str | None = None
+
+
+class Page(BaseModel):
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    returned: int = Field(ge=0)
+    requested_size: int | None = Field(default=None, ge=0)
+    ordering: str | None = None
+
+
+class Work(BaseModel):
+    """How much of the planned work was done (e.g. shards answered out of shards asked)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    sources_planned: int | None = Field(default=None, ge=0)
+    sources_completed: int | None = Field(default=None, ge=0)
+    elapsed_ms: int | None = Field(default=None, ge=0)
+
+
+# ------------------------------------------------------------------------------------------
+# the envelope
+
+
+class Envelope(BaseModel):
+    """One page of a collection, search or aggregate result with its completeness (DESIGN §4)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    declared_reasons: ClassVar[frozenset[str] | None] = None
+    """Reason codes this operation may return; None (the base class) accepts any code."""
+    declared_warnings: ClassVar[frozenset[str] | None] = None
+    """Warning codes this operation may return; None accepts any code."""
+    client_codes_allowed: ClassVar[bool] = False
+    """Whether client codes (origin client) may appear; true only for client-side results."""
+
+    items: list[Any]
+    complete: bool = Field(strict=True)
+    incomplete_reasons: list[Reason] = Field(default_factory=list)
+    next_cursor: str | None = Field(default=None, min_length=1)
+    scope: Scope | None = None
+    page: Page | None = None
+    work: Work | None = None
+    warnings: list[Warning] = Field(default_factory=list)
+    evidence: str | None = Field(default=None, min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _declared_codes_only(cls, data: Any) -> Any:
+        """Invariant 4, checked on the raw input so an undeclared code is reported as such
+        (a typed union would otherwise only say the tag did not match)."""
+        if isinstance(data, Mapping):
+            cls._check_codes(data.get("incomplete_reasons"), data.get("warnings"))
+        return data
+
+    @model_validator(mode="after")
+    def _invariants(self) -> Envelope:
+        self._check_codes(self.incomplete_reasons, self.warnings)
+        codes = [r.code for r in self.incomplete_reasons]
+        if self.complete and codes:
+            raise _invariant(f"complete is true but incomplete_reasons carries {sorted(codes)}")
+        if not self.complete and not codes:
+            raise _invariant("complete is false but no incomplete reason says why")
+        more = codes.count(MORE_PAGES)
+        if more > 1:
+            raise _invariant("MORE_PAGES_AVAILABLE appears more than once")
+        if more and self.next_cursor is None:
+            raise _invariant("MORE_PAGES_AVAILABLE needs a next_cursor")
+        if self.next_cursor is not None and not more:
+            raise _invariant("a next_cursor needs the reason MORE_PAGES_AVAILABLE")
+        if self.evidence is not None and not self.complete:
+            raise _invariant("evidence can only come with a complete result")
+        if self.page is not None and self.page.returned != len(self.items):
+            raise _invariant(
+                f"page.returned is {self.page.returned} but the page has {len(self.items)} items"
+            )
+        return self
+
+    @classmethod
+    def _check_codes(cls, reasons: Any, warnings: Any) -> None:
+        allowed = cls.declared_reasons
+        for entry in reasons if isinstance(reasons, (list, tuple)) else ():
+            code = _code_of(entry)
+            if code is None:
+                continue
+            if cls.client_codes_allowed and code in CLIENT_CODES:
+                continue
+            if allowed is not None and code not in allowed:
+                raise PydanticCustomError(
+                    CONTRACT_VIOLATION,
+                    "undeclared incomplete reason code {code}; declared: {declared}",
+                    {"code": code, "declared": ", ".join(sorted(allowed)) or "none"},
+                )
+        allowed = cls.declared_warnings
+        for entry in warnings if isinstance(warnings, (list, tuple)) else ():
+            code = _code_of(entry)
+            if code is not None and allowed is not None and code not in allowed:
+                raise PydanticCustomError(
+                    CONTRACT_VIOLATION,
+                    "undeclared warning code {code}; declared: {declared}",
+                    {"code": code, "declared": ", ".join(sorted(allowed)) or "none"},
+                )
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def reason_codes(self) -> tuple[str, ...]:
+        return tuple(r.code for r in self.incomplete_reasons)
+
+    def continuation(self, registry: Registry | None = None) -> Continuation | None:
+        """How to continue from this page (None when complete); see :func:`continuation_for`."""
+        if self.complete:
+            return None
+        return continuation_for(
+            self.incomplete_reasons, next_cursor=self.next_cursor, registry=registry
+        )
+
+    # -- builders --------------------------------------------------------------------------
+
+    @classmethod
+    def complete_page(
+        cls: type[_E],
+        items: Iterable[Any],
+        *,
+        scope: Scope | Mapping[str, Any] | None = None,
+        page: Page | Mapping[str, Any] | None = None,
+        work: Work | Mapping[str, Any] | None = None,
+        warnings: Iterable[Warning | Mapping[str, Any] | str] = (),
+        evidence: str | None = None,
+    ) -> _E:
+        """The last page of a listing that covered its whole scope (no reasons, no cursor)."""
+        rows = list(items)
+        return cls.model_validate(
+            {
+                "items": rows,
+                "complete": True,
+                "incomplete_reasons": [],
+                "next_cursor": None,
+                "scope": _plain(scope),
+                "page": _page(page, len(rows)),
+                "work": _plain(work),
+                "warnings": [_as_dict(w) for w in warnings],
+                "evidence": evidence,
+            }
+        )
+
+    @classmethod
+    def partial_page(
+        cls: type[_E],
+        items: Iterable[Any],
+        *,
+        reasons: Iterable[Reason | Mapping[str, Any] | str] = (),
+        next_cursor: str | None = None,
+        scope: Scope | Mapping[str, Any] | None = None,
+        page: Page | Mapping[str, Any] | None = None,
+        work: Work | Mapping[str, Any] | None = None,
+        warnings: Iterable[Warning | Mapping[str, Any] | str] = (),
+    ) -> _E:
+        """A page that is not the whole answer. A ``next_cursor`` adds MORE_PAGES_AVAILABLE
+        when the caller did not list it; a partial page without any reason is refused."""
+        rows = list(items)
+        reason_list = [_as_dict(r) for r in reasons]
+        if next_cursor is not None and not any(r.get("code") == MORE_PAGES for r in reason_list):
+            reason_list.insert(0, {"code": MORE_PAGES})
+        return cls.model_validate(
+            {
+                "items": rows,
+                "complete": False,
+                "incomplete_reasons": reason_list,
+                "next_cursor": next_cursor,
+                "scope": _plain(scope),
+                "page": _page(page, len(rows)),
+                "work": _plain(work),
+                "warnings": [_as_dict(w) for w in warnings],
+                "evidence": None,
+            }
+        )
+
+
+def _code_of(entry: Any) -> str | None:
+    code = entry.get("code") if isinstance(entry, Mapping) else getattr(entry, "code", None)
+    return code if isinstance(code, str) else None
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="python")
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def _page(page: Any, returned: int) -> dict[str, Any]:
+    data = _plain(page) or {}
+    return {**data, "returned": returned}
+
+
+# ------------------------------------------------------------------------------------------
+# continuation from reasons
+
+#: When reasons resolve to different kinds, the first kind in this order wins. ``restart`` first:
+#: pages read across a changed snapshot or an expired cursor cannot be continued at all. Then the
+#: kinds that finish the same question with more work (follow the cursor, allow more time, wait),
+#: then ``narrow_query`` (changes the question), then ``none``.
+CONTINUATION_PRIORITY: tuple[str, ...] = (
+    "restart",
+    "next_cursor",
+    "retry_with_deadline",
+    "retry_after",
+    "narrow_query",
+    "none",
+)
+
+#: A deadline that ran out did not suffice; the next attempt asks for at least twice as much.
+DEADLINE_GROWTH = 2.0
+
+
+def continuation_for(
+    reasons: Iterable[Reason | Mapping[str, Any] | str],
+    *,
+    next_cursor: str | None = None,
+    registry: Registry | None = None,
+) -> Continuation:
+    """The one continuation a caller should follow for a set of reasons (DESIGN.md §3.4 table).
+
+    Each reason maps to its code's continuation kind (the registry's, or the standard default);
+    the kind chosen is the first of :data:`CONTINUATION_PRIORITY` present. ``next_cursor`` kinds
+    need the cursor to resume from; without one that kind is skipped. Seconds come from the
+    details: ``retry_after_s`` (largest wins) and ``budget_ms``/``deadline_s`` (times 2).
+    """
+    reg = registry or Registry()
+    kinds: set[str] = set()
+    seconds: float | None = None
+    minimum: float | None = None
+    for entry in reasons:
+        raw = _as_dict(entry)
+        code = str(raw.get("code"))
+        kinds.add(reg.continuation_for(code))
+        retry = _number(raw.get("retry_after_s"))
+        if retry is not None:
+            seconds = retry if seconds is None else max(seconds, retry)
+        tried = _number(raw.get("deadline_s"))
+        budget = _number(raw.get("budget_ms"))
+        if budget is not None:
+            tried = max(tried or 0.0, budget / 1000.0)
+        if tried is not None:
+            minimum = max(minimum or 0.0, tried * DEADLINE_GROWTH)
+    for kind in CONTINUATION_PRIORITY:
+        if kind not in kinds:
+            continue
+        if kind == "next_cursor":
+            if next_cursor:
+                return Continuation(kind="next_cursor", cursor=next_cursor)
+            continue
+        if kind == "retry_after":
+            return Continuation(kind="retry_after", seconds=seconds)
+        if kind == "retry_with_deadline":
+            return Continuation(kind="retry_with_deadline", minimum_seconds=minimum)
+        return Continuation(kind=kind)  # type: ignore[arg-type]
+    return Continuation(kind="none")
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0:
+        return float(value)
+    return None
+
+
+# ------------------------------------------------------------------------------------------
+# the agent tool result (DESIGN.md section 4)
+
+
+class ToolReason(BaseModel):
+    """A reason as a tool hands it to a model: details nested, origin always spelled out."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str = Field(min_length=1)
+    origin: Origin
+    details: dict[str, Any] = Field(default_factory=dict)
+    message: str | None = None
+
+    @classmethod
+    def from_reason(cls, reason: Reason | Mapping[str, Any] | str) -> ToolReason:
+        r = make_reason(reason)
+        return cls(code=r.code, origin=r.origin, details=r.details, message=r.message)
+
+
+class ToolWarning(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str = Field(min_length=1)
+    message: str | None = None
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @classmethod
+    def from_warning(cls, warning: Warning | Mapping[str, Any] | str) -> ToolWarning:
+        w = make_warning(warning)
+        return cls(code=w.code, message=w.message, details=w.details)
+
+
+class ToolCompleteness(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    complete: bool = Field(strict=True)
+    reasons: list[ToolReason] = Field(default_factory=list)
+    scope: dict[str, Any] | None = None
+    continuation: Continuation | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> ToolCompleteness:
+        if self.complete and self.reasons:
+            raise _invariant("a complete result carries no reasons")
+        if self.complete and self.continuation is not None and self.continuation.kind != "none":
+            raise _invariant("a complete result has nothing to continue")
+        return self
+
+
+class ToolError(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str = Field(min_length=1)
+    reasons: list[str] = Field(default_factory=list)
+    message: str = ""
+    decision: str | None = None
+
+
+class ToolResult(BaseModel):
+    """What a tool returns to a model. ``status`` is never "success" for partial data:
+    ``complete`` exactly when the completeness block says so, ``partial`` when it carries
+    reasons, ``error`` (with an ``error`` object) when there is no usable result."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    status: Literal["complete", "partial", "error"]
+    data: dict[str, Any] | None = None
+    completeness: ToolCompleteness
+    warnings: list[ToolWarning] = Field(default_factory=list)
+    evidence: str | None = Field(default=None, min_length=1)
+    error: ToolError | None = None
+    approval: dict[str, Any] | None = None
+
+    @model_validator(mode="after")
+    def _status_matches(self) -> ToolResult:
+        complete = self.completeness.complete
+        if self.status == "complete" and not complete:
+            raise _invariant("status complete needs completeness.complete true")
+        if self.status != "complete" and complete:
+            raise _invariant(f"status {self.status} cannot carry completeness.complete true")
+        if self.status == "partial" and not self.completeness.reasons:
+            raise _invariant("a partial result names at least one reason")
+        if self.status == "error" and self.error is None:
+            raise _invariant("an error result carries its error object")
+        if self.evidence is not None and self.status != "complete":
+            raise _invariant("evidence can only come with a complete result")
+        return self
+
+    @classmethod
+    def from_envelope(
+        cls,
+        envelope: Envelope,
+        *,
+        data_key: str,
+        registry: Registry | None = None,
+        evidence: str | None = None,
+    ) -> ToolResult:
+        """The tool result of one native page (the MCP server mints its own evidence)."""
+        complete = envelope.complete
+        return cls(
+            status="complete" if complete else "partial",
+            data={data_key: [_plain_item(i) for i in envelope.items]},
+            completeness=ToolCompleteness(
+                complete=complete,
+                reasons=[ToolReason.from_reason(r) for r in envelope.incomplete_reasons],
+                scope=envelope.scope.model_dump(mode="json", exclude_none=True)
+                if envelope.scope
+                else None,
+                continuation=envelope.continuation(registry),
+            ),
+            warnings=[ToolWarning.from_warning(w) for w in envelope.warnings],
+            evidence=evidence if complete else None,
+        )
+
+
+def _plain_item(item: Any) -> Any:
+    if isinstance(item, BaseModel):
+        return item.model_dump(mode="json")
+    return item
