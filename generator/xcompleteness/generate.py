@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -75,8 +75,10 @@ def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
     return rel
 
 
-def generate_from_check(result: Any, package: str | None = None) -> Generation:
-    """Run IR, emitters and formatting on an already-checked spec (``CheckResult``)."""
+def generate_from_check(
+    result: Any, package: str | None = None, *, only: Collection[str] | None = None
+) -> Generation:
+    """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``."""
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
@@ -86,7 +88,7 @@ def generate_from_check(result: Any, package: str | None = None) -> Generation:
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
     renderer = Renderer()
-    loaded, skipped = emitters.load()
+    loaded, skipped = emitters.load(only)
     for missing in skipped:
         diagnostics.append(
             Diagnostic(

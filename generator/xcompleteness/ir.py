@@ -36,7 +36,9 @@ a stable interface for the model, server, client and tool emitters — add field
 
 ``CodeIR``
     ``code``, ``class_name`` (pydantic class in models.py), ``details`` (JSON Schema of the detail
-    fields), ``detail_fields`` (:class:`FieldIR`), ``continuation``, ``origin``, ``description``.
+    fields), ``detail_fields`` (:class:`FieldIR`), ``continuation``, ``origin``, ``description``,
+    ``standard`` (the class comes from ``_runtime.envelope``; custom codes get ``<Code>Reason`` /
+    ``<Code>Warning`` classes defined in models.py).
 """
 
 from __future__ import annotations
@@ -46,10 +48,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import BaseModel
+
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
+from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
+FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
+"""Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
@@ -87,6 +95,9 @@ class CodeIR:
     continuation: str
     origin: str
     description: str = ""
+    standard: bool = False
+    """True when the runtime (``_runtime/envelope.py``) already has the typed model
+    ``class_name``; models.py then imports it instead of defining it."""
 
 
 @dataclass(frozen=True)
@@ -271,10 +282,18 @@ class _Builder:
         if key not in self.codes:
             reg = self.registry.get(kind, {}).get(code, {})
             details = reg.get("details") or {"type": "object", "properties": {}}
-            suffix = "Reason" if kind == "reasons" else "Warning"
-            cls = self.classes.claim(
-                pascal(code.lower()) + suffix, origin=f"code {code}", style="pascal"
+            standard_models = (
+                STANDARD_REASON_MODELS if kind == "reasons" else STANDARD_WARNING_MODELS
             )
+            model = standard_models.get(code)
+            if model is not None:
+                cls = model.__name__
+                self.classes.reserve(cls)
+            else:
+                suffix = "Reason" if kind == "reasons" else "Warning"
+                cls = self.classes.claim(
+                    pascal(code.lower()) + suffix, origin=f"code {code}", style="pascal"
+                )
             self.codes[key] = CodeIR(
                 code=code,
                 class_name=cls,
@@ -285,15 +304,18 @@ class _Builder:
                 ),
                 origin=str((entry or {}).get("origin") or reg.get("origin") or "server"),
                 description=str(reg.get("description") or ""),
+                standard=model is not None,
             )
         return self.codes[key]
 
-    def fields_of(self, schema: Any, origin: str) -> tuple[FieldIR, ...]:
+    def fields_of(
+        self, schema: Any, origin: str, reserved: frozenset[str] = FIELD_RESERVED
+    ) -> tuple[FieldIR, ...]:
         s = deref(self.doc, schema)
         props = s.get("properties") or {}
         required = set(s.get("required") or [])
         names = NameRegistry(f"the fields of {origin}", self.file)
-        names.reserve("code", "message", "origin", "model_config")
+        names.reserve(*reserved)
         out = []
         for name in props:
             py = names.claim(snake(name), origin=origin)
@@ -386,7 +408,11 @@ class _Builder:
         kind = str(contract.get("kind"))
         params = self.parameters(path_item, op, pointer)
         body_schema = _json_schema(self.doc, deref(self.doc, op.get("requestBody")).get("content"))
-        body_fields = self.fields_of(body_schema, pointer) if body_schema is not None else ()
+        body_fields = (
+            self.fields_of(body_schema, pointer, MODEL_ATTRIBUTES)
+            if body_schema is not None
+            else ()
+        )
         body_model = None
         if body_schema is not None and kind == "mutation":
             body_model = self.model_for(
@@ -499,7 +525,7 @@ def registry_dict(registry: Any) -> dict[str, Any]:
     """The registry as the plain dict of docs/internals.md (accepts the dict or an object)."""
     if registry is None:
         return {"reasons": {}, "warnings": {}}
-    for attr in ("to_dict", "as_dict", "to_json"):
+    for attr in ("to_canonical", "to_dict", "as_dict"):
         fn = getattr(registry, attr, None)
         if callable(fn):
             return dict(fn())

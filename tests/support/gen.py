@@ -1,7 +1,8 @@
 """Generate an example's package for a test (real pipeline: check -> IR -> emit -> ruff -> write).
 
 ``generate_example("service_accounts", tmp)`` writes ``examples/service_accounts/openapi.yaml``
-(plus any ``examples/<name>/overlay*.yaml``, in name order) into ``tmp`` and returns ``tmp``: put it
+(the inline form; the examples' ``base.yaml`` + ``overlay.yaml`` give the same document) into
+``tmp`` and returns ``tmp``: put it
 on ``sys.path`` (or use :func:`import_generated`) and ``import <package>``. The package name
 defaults to the example folder name.
 
@@ -14,8 +15,9 @@ give each test area its own package name to avoid module-cache clashes::
 
     @pytest.fixture(scope="session")
     def svc_pkg(tmp_path_factory):
-        out = generate_example("service_accounts", tmp_path_factory.mktemp("gen"), package="svc_area")
-        return import_generated(out, "svc_area")          # the imported package module
+        out = tmp_path_factory.mktemp("gen")
+        generate_example("service_accounts", out, package="svc_area")
+        return import_generated(out, "svc_area")  # the imported package module
 
 Submodules then import as usual: ``importlib.import_module("svc_area.models")``.
 For a fresh-process check, run ``python -c "import svc_area"`` with ``cwd=out`` or ``PYTHONPATH``.
@@ -31,21 +33,12 @@ from types import ModuleType
 from support.paths import EXAMPLES
 
 
-def example_inputs(name: str) -> tuple[Path, list[Path]]:
-    """The spec and overlays (sorted) of ``examples/<name>/``."""
-    folder = EXAMPLES / name
-    spec = folder / "openapi.yaml"
-    overlays = sorted(folder.glob("overlay*.yaml"))
-    return spec, overlays
-
-
 def generate_example(name: str, dest: Path, *, package: str | None = None) -> Path:
-    """Generate examples/<name> into ``dest`` (a new or generator-owned folder); returns ``dest``."""
+    """Generate examples/<name> into ``dest`` (new or generator-owned); returns ``dest``."""
     from xcompleteness.generate import generate
     from xcompleteness.write import write_tree
 
-    spec, overlays = example_inputs(name)
-    gen = generate(spec, overlays, package or name)
+    gen = generate(EXAMPLES / name / "openapi.yaml", (), package or name)
     write_tree(Path(dest), gen.files)
     return Path(dest)
 

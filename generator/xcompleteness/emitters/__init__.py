@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Collection
 from types import ModuleType
 
 ORDER: tuple[str, ...] = (
@@ -39,11 +40,13 @@ def available(name: str) -> bool:
     return importlib.util.find_spec(module_name(name)) is not None
 
 
-def load() -> tuple[list[tuple[str, ModuleType]], list[str]]:
-    """Import the emitters in order; returns (loaded, skipped optional names)."""
+def load(only: Collection[str] | None = None) -> tuple[list[tuple[str, ModuleType]], list[str]]:
+    """Import the emitters in order (or just ``only``); returns (loaded, skipped optional names)."""
     loaded: list[tuple[str, ModuleType]] = []
     skipped: list[str] = []
     for name in ORDER:
+        if only is not None and name not in only:
+            continue
         try:
             loaded.append((name, importlib.import_module(module_name(name))))
         except ModuleNotFoundError as exc:

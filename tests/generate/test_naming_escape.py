@@ -1,0 +1,112 @@
+"""The naming authority and the escapers: names are always safe, text always round-trips."""
+
+from __future__ import annotations
+
+import ast
+import keyword
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from xcompleteness.escape import py_comment, py_doc, py_ident, py_str
+from xcompleteness.naming import (
+    TOOL_NAME,
+    NameRegistry,
+    check_package_name,
+    pascal,
+    snake,
+    tool_name,
+)
+
+NASTY = [
+    "'); import os #",
+    '"""',
+    "'''",
+    "trailing\\",
+    "cr\rlf\n",
+    "line\u2028sep\u2029para\x85",
+    "{braces} {{x}} %s",
+    "../../etc/passwd",
+    "\x00nul",
+    "emoji \U0001f600",
+]
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("listServiceAccounts", "list_service_accounts"),
+        ("repos/list-for-org", "repos_list_for_org"),
+        ("getHTTPResponse", "get_http_response"),
+        ("class", "class_"),
+        ("list", "list_"),
+        ("2fa-codes", "n_2fa_codes"),
+        ("café", "cafe"),
+        ("", "x"),
+    ],
+)
+def test_snake(raw: str, expected: str) -> None:
+    assert snake(raw) == expected
+
+
+def test_pascal_and_reserved() -> None:
+    assert pascal("service-account") == "ServiceAccount"
+    assert pascal("3d model") == "N3dModel"
+    assert pascal("none") == "None_"
+
+
+@given(st.text(max_size=80))
+def test_derived_names_are_always_safe(text: str) -> None:
+    for name in (snake(text), pascal(text)):
+        assert name.isidentifier() and name.isascii()
+        assert not keyword.iskeyword(name)
+        py_ident(name)
+    assert TOOL_NAME.match(tool_name(text))
+
+
+def test_long_tool_names_stay_distinct() -> None:
+    a, b = tool_name("x" * 100 + "a"), tool_name("x" * 100 + "b")
+    assert a != b and len(a) <= 64 and len(b) <= 64
+
+
+def test_collisions_are_deterministic_and_reported() -> None:
+    reg = NameRegistry("ops", "spec.yaml")
+    assert reg.claim(snake("listFoo"), origin="/paths/a") == "list_foo"
+    assert reg.claim(snake("list_foo"), origin="/paths/b") == "list_foo_2"
+    assert [d.code for d in reg.diagnostics] == ["XC602"]
+    assert reg.diagnostics[0].pointer == "/paths/b"
+
+
+@pytest.mark.parametrize("name", ["../evil", "a/b", "a.b", "class", "", "ünï", "x\\y"])
+def test_bad_package_names_are_refused(name: str) -> None:
+    assert check_package_name(name) is not None
+
+
+def test_good_package_name() -> None:
+    assert check_package_name("service_accounts") is None
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_escapers_round_trip_nasty_text(text: str) -> None:
+    assert ast.literal_eval(py_str(text)) == text
+    assert ast.literal_eval(py_doc(text)) == text
+    src = f"x = 1  # {py_comment(text)}\n"
+    assert len(src.splitlines()) == 1
+    tree = ast.parse(src)
+    assert len(tree.body) == 1
+
+
+@given(st.text())
+def test_escapers_round_trip_any_text(text: str) -> None:
+    assert ast.literal_eval(py_str(text)) == text
+    doc = py_doc(text)
+    assert ast.literal_eval(doc) == text
+    module = ast.parse(f"def f():\n    {doc}\n")
+    assert ast.get_docstring(module.body[0], clean=False) == text  # type: ignore[arg-type]
+    assert "\n" not in py_comment(text) and "\r" not in py_comment(text)
+
+
+def test_py_ident_refuses_unsafe_names() -> None:
+    for bad in ("a-b", "class", "x; import os", "é"):
+        with pytest.raises(ValueError):
+            py_ident(bad)

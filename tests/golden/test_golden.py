@@ -1,0 +1,144 @@
+"""Golden output trees: generation is deterministic, clean, compilable and importable.
+
+For every case in ``refresh.CASES`` the CLI generates the example twice, in fresh processes with
+``PYTHONHASHSEED=0`` and ``=1``; both trees must be byte-identical, equal the stored golden tree
+(``make golden`` refreshes it), pass ruff, compile, and import in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+import refresh  # noqa: E402
+
+CASES = sorted(refresh.CASES)
+
+
+def _generate(spec: Path, out: Path, package: str, seed: str) -> None:
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xcompleteness",
+            "generate",
+            str(spec),
+            "-o",
+            str(out),
+            "--package",
+            package,
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=180,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+@pytest.fixture(scope="module", params=CASES)
+def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+    case = request.param
+    spec, package = refresh.CASES[case]
+    trees = []
+    for seed in ("0", "1"):
+        out = tmp_path_factory.mktemp(f"{case}-seed{seed}")
+        _generate(ROOT / spec, out, package, seed)
+        trees.append(out)
+    return case, package, trees
+
+
+def test_byte_identical_across_hash_seeds(generated) -> None:
+    _, _, (a, b) = generated
+    assert _tree(a) == _tree(b)
+
+
+def test_matches_the_golden_tree(generated) -> None:
+    case, _, (out, _) = generated
+    produced = {
+        k: v.decode("utf-8")
+        for k, v in _tree(out).items()
+        if refresh.SKIPPED_DIR not in k.split("/") and not k.startswith(".xcompleteness")
+    }
+    stored = refresh.stored_files(case)
+    assert sorted(produced) == sorted(stored), "run `make golden` and review the diff"
+    for rel in stored:
+        assert produced[rel] == stored[rel], f"{rel} drifted; run `make golden` and review"
+
+
+def test_runtime_is_copied_verbatim(generated) -> None:
+    _, package, (out, _) = generated
+    runtime = ROOT / "generator" / "xcompleteness" / "runtime"
+    for src in runtime.glob("*.py"):
+        assert (out / package / "_runtime" / src.name).read_bytes() == src.read_bytes()
+
+
+def test_ruff_clean_and_compiles(generated) -> None:
+    _, package, (out, _) = generated
+    from ruff.__main__ import find_ruff_bin
+
+    pkg = out / package
+    proc = subprocess.run(
+        [
+            find_ruff_bin(),
+            "check",
+            "--isolated",
+            "--select",
+            "E,F,W,I,B,UP",
+            "--ignore",
+            "E501",  # spec text (titles, descriptions) is never split, so lines may be long
+            "--line-length",
+            "100",
+            "--target-version",
+            "py310",
+            "--exclude",
+            "_runtime",
+            str(pkg),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for path in pkg.rglob("*.py"):
+        compile(path.read_text(encoding="utf-8"), str(path), "exec")
+        ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_imports_in_a_fresh_process(generated) -> None:
+    _, package, (out, _) = generated
+    modules = sorted(
+        ".".join(p.relative_to(out).with_suffix("").parts)
+        for p in (out / package).rglob("*.py")
+        if p.name != "__main__.py"
+    )
+    code = f"import importlib\nfor m in {modules!r}:\n    importlib.import_module(m)\nprint('ok')"
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=out,
+        env={**os.environ, "PYTHONPATH": str(out)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
