@@ -1,0 +1,61 @@
+"""docs/vocabulary.md lists every code of spec_ext/codes.json, in tables equal to the data.
+
+Refresh after changing codes.json:
+    XC_UPDATE_GOLDEN=1 .venv/bin/python -m pytest -q tests/vocab/test_docs.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+from support.vocab import ROOT
+from support.vocab_docs import fill, region, render_tables
+from xcompleteness.vocabulary import CODES as DIAGNOSTIC_CODES
+
+DOC = ROOT / "docs" / "vocabulary.md"
+CODES = json.loads((ROOT / "spec_ext" / "codes.json").read_text())
+TABLES = render_tables(CODES)
+
+if os.environ.get("XC_UPDATE_GOLDEN") == "1":
+    DOC.write_text(fill(DOC.read_text(), TABLES))
+
+
+@pytest.mark.parametrize("name", sorted(TABLES))
+def test_table_equals_the_data(name: str) -> None:
+    assert region(DOC.read_text(), name) == TABLES[name]
+
+
+def test_every_code_is_listed() -> None:
+    text = DOC.read_text()
+    names = [n for section in ("reasons", "continuations", "warnings", "field_omissions",
+                               "decisions", "errors") for n in CODES[section]]  # fmt: skip
+    missing = [n for n in [*names, *DIAGNOSTIC_CODES] if f"| `{n}` |" not in text]
+    assert missing == []
+
+
+def test_every_schema_key_is_documented() -> None:
+    """Each property name of the operation-level schema appears in the reference as `key`."""
+    schema = json.loads((ROOT / "spec_ext" / "x-completeness.schema.json").read_text())
+    keys: set[str] = set()
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict):
+                keys.update(props)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    walk(json.loads((ROOT / "spec_ext" / "x-completeness-registry.schema.json").read_text()))
+    text = DOC.read_text()
+    undocumented = sorted(
+        k for k in keys if not re.search(rf"`[^`]*\b{re.escape(k)}\b[^`]*`", text)
+    )
+    assert undocumented == []
