@@ -739,7 +739,7 @@ def _ref_cycles(doc: SourceDoc, local: dict[str, str]) -> list[Diagnostic]:
     """Find chains of local refs that only lead to more refs and come back (never a schema)."""
     out: list[Diagnostic] = []
     done: set[str] = set()
-    for start in local:
+    for start in sorted(local):
         if start in done:
             continue
         chain: list[str] = []

@@ -237,7 +237,11 @@ class _Context:
                     f"{code} continues with {info.continuation!r}, not {kind!r}",
                     "drop the continuation override; standard codes fix their kind",
                 )
-            elif kind == "next_cursor" and c.get("pagination") is None:
+            elif (
+                kind == "next_cursor"
+                and c.get("pagination") is None
+                and code != "MORE_PAGES_AVAILABLE"  # XC113 says it better
+            ):
                 yield self.d(
                     here,
                     "XC112",
@@ -436,19 +440,21 @@ class _Context:
         source = m.get("from")
         if source:
             target = self.contracts.get(source)
-            if target is None:
+            if target is None and not self._declared(source):
                 exists = source in self.ops
                 yield self.d(
                     pointer_join(ev, "from"),
                     "XC116",
                     f"evidence from {source!r}: "
                     + (
-                        "that operation has no valid x-completeness declaration"
+                        "that operation declares no x-completeness"
                         if exists
                         else "no operation has that operationId"
                     ),
                     "name the listing whose complete result authorises this mutation",
                 )
+            elif target is None:
+                pass  # its declaration is invalid: the vocabulary stage already said so
             elif target.get("kind") not in _LISTING or not (target.get("evidence") or {}).get(
                 "mint"
             ):
@@ -478,7 +484,9 @@ class _Context:
         each = m.get("recheck_each_target")
         if each:
             target = self.contracts.get(each)
-            if target is None or target.get("kind") != "resource":
+            if (target is None and not self._declared(each)) or (
+                target is not None and target.get("kind") != "resource"
+            ):
                 yield self.d(
                     pointer_join(at, "recheck", "each-target"),
                     "XC118",
@@ -488,6 +496,11 @@ class _Context:
                 )
 
     # ---------------------------------------------------------------- helpers
+
+    def _declared(self, op_id: str) -> bool:
+        """The operation exists and carries a declaration (perhaps an invalid one)."""
+        entry = self.ops.get(op_id)
+        return entry is not None and "x-completeness" in entry[2]
 
     def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
         try:

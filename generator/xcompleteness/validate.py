@@ -18,7 +18,7 @@ from openapi_spec_validator.settings import OpenAPISpecValidatorSettings
 
 from xcompleteness._osv_speedup import FAST_VALIDATORS, FILE_ONLY_HANDLERS, STOCK_VALIDATORS
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.load import SourceDoc
+from xcompleteness.load import DANGLING_REF, SourceDoc
 
 INVALID_OPENAPI = "XC030"
 VALIDATOR_FAILED = "XC031"
@@ -47,9 +47,9 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
         resolved_cache_maxsize=OpenAPISpecValidatorSettings().resolved_cache_maxsize,
     )
     out: list[Diagnostic] = []
+    dangling = any(d.code == DANGLING_REF for d in doc.diagnostics)
     try:
-        errors = cls(spec_path).iter_errors()
-        out = _to_diagnostics(doc, errors)
+        _collect(doc, cls(spec_path).iter_errors(), out)
     except RecursionError:
         out.append(
             doc.diag(
@@ -61,20 +61,21 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
             )
         )
     except Exception as exc:  # noqa: BLE001 - third-party failures become diagnostics
-        out.append(
-            doc.diag(
-                "",
-                VALIDATOR_FAILED,
-                f"the OpenAPI validator failed: {type(exc).__name__}: {exc}",
-                hint="usually an unresolvable $ref; fix it and run check again",
-                severity=Severity.ERROR,
+        if not dangling:  # a dangling $ref (XC014, already reported) stops the validator
+            out.append(
+                doc.diag(
+                    "",
+                    VALIDATOR_FAILED,
+                    f"the OpenAPI validator failed: {type(exc).__name__}: {exc}",
+                    hint="usually an unresolvable $ref; fix it and run check again",
+                    severity=Severity.ERROR,
+                )
             )
-        )
     return out
 
 
-def _to_diagnostics(doc: SourceDoc, errors: Iterable[Any]) -> list[Diagnostic]:
-    out: list[Diagnostic] = []
+def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> None:
+    """Append one diagnostic per distinct error to ``out`` (kept if the validator dies later)."""
     seen: set[tuple[str, str]] = set()
     extra = 0
     for err in errors:
@@ -83,7 +84,7 @@ def _to_diagnostics(doc: SourceDoc, errors: Iterable[Any]) -> list[Diagnostic]:
         if (pointer, message) in seen:
             continue
         seen.add((pointer, message))
-        if len(out) >= MAX_ERRORS:
+        if len(seen) > MAX_ERRORS:
             extra += 1
             continue
         out.append(
@@ -101,7 +102,6 @@ def _to_diagnostics(doc: SourceDoc, errors: Iterable[Any]) -> list[Diagnostic]:
                 "", INVALID_OPENAPI, f"... and {extra} more OpenAPI errors", severity=Severity.ERROR
             )
         )
-    return out
 
 
 def _message(err: Any) -> str:

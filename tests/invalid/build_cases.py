@@ -1,0 +1,237 @@
+"""Write the rule cases of tests/invalid/ from base.yaml: ``python tests/invalid/build_cases.py``.
+
+Each rule case is base.yaml with one small edit. The *expected* diagnostics below are written by
+hand (codes and pointers, never prose) and saved as ``expected.json``; the runner
+(tests/invalid/test_invalid.py) compares the real diagnostics against them, so running this
+script never "blesses" current output. Bad-input cases (unparseable files, alias bombs ...)
+are hand-written files in their own folders and are not touched here.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+LIST = "/paths/~1things/get/x-completeness"
+SEARCH = "/paths/~1search/get/x-completeness"
+GET = "/paths/~1things~1{id}/get"
+ARCHIVE = "/paths/~1things~1archive/post/x-completeness"
+
+Edit = Callable[[dict[str, Any]], None]
+
+
+def _op(d: dict[str, Any], path: str, method: str = "get") -> dict[str, Any]:
+    return d["paths"][path][method]
+
+
+def _xc(d: dict[str, Any], path: str, method: str = "get") -> dict[str, Any]:
+    return _op(d, path, method)["x-completeness"]
+
+
+def _add_widgets(d: dict[str, Any]) -> None:
+    d["paths"]["/widgets"] = {
+        "get": {
+            "operationId": "listWidgets",
+            "responses": {
+                "200": {
+                    "description": "ok",
+                    "content": {
+                        "application/json": {
+                            "schema": {"type": "array", "items": {"type": "string"}}
+                        }
+                    },
+                }
+            },
+        }
+    }
+
+
+def _no_link_header(d: dict[str, Any]) -> None:
+    del _op(d, "/search")["responses"]["200"]["headers"]
+
+
+def _recheck_listing(d: dict[str, Any]) -> None:
+    decl = _xc(d, "/things/archive", "post")
+    del decl["evidence"]
+    decl["recheck"] = {"each-target": "listThings"}
+
+
+def _recursive_schema(d: dict[str, Any]) -> None:
+    d["components"]["schemas"]["Thing"]["properties"]["children"] = {
+        "type": "array",
+        "items": {"$ref": "#/components/schemas/Thing"},
+    }
+
+
+CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
+    "rule_XC100_undeclared_listing": (
+        _add_widgets,
+        {"exit": 0, "diagnostics": [["XC100", "/paths/~1widgets/get"]]},
+    ),
+    "rule_XC100_strict": (
+        _add_widgets,
+        {"exit": 1, "strict": True, "diagnostics": [["XC100", "/paths/~1widgets/get"]]},
+    ),
+    "rule_XC101_missing_operation_id": (
+        lambda d: _op(d, "/things/{id}").pop("operationId"),
+        {"exit": 1, "diagnostics": [["XC101", GET]]},
+    ),
+    "rule_XC102_duplicate_operation_id": (
+        lambda d: _op(d, "/search").__setitem__("operationId", "listThings"),
+        {
+            "exit": 1,
+            "diagnostics": [
+                ["XC030", ""],
+                ["XC102", "/paths/~1search/get/operationId"],
+            ],
+        },
+    ),
+    "rule_XC103_items_missing": (
+        lambda d: _xc(d, "/things").__setitem__("items", "$response.body#/results"),
+        {"exit": 1, "diagnostics": [["XC103", LIST + "/items"]]},
+    ),
+    "rule_XC104_id_missing": (
+        lambda d: _xc(d, "/things").__setitem__("id", "/uuid"),
+        {"exit": 1, "diagnostics": [["XC104", LIST + "/id"]]},
+    ),
+    "rule_XC105_next_missing": (
+        lambda d: _xc(d, "/things")["pagination"].__setitem__(
+            "response", {"next": "$response.body#/cursor_next"}
+        ),
+        {"exit": 1, "diagnostics": [["XC105", LIST + "/pagination/response/next"]]},
+    ),
+    "rule_XC106_when_location_missing": (
+        lambda d: _xc(d, "/search")["reasons"][1]["when"].__setitem__(
+            "gt", ["$response.body#/total", 1000]
+        ),
+        {"exit": 1, "diagnostics": [["XC106", SEARCH + "/reasons/1/when/gt/0"]]},
+    ),
+    "rule_XC107_no_link_header": (
+        _no_link_header,
+        {
+            "exit": 0,
+            "diagnostics": [
+                ["XC107", SEARCH + "/pagination/response/next"],
+                ["XC107", SEARCH + "/reasons/0/when/present"],
+            ],
+        },
+    ),
+    "rule_XC108_expression_unparsable": (
+        # well formed for the schema, but past the expression parser's length cap
+        lambda d: _xc(d, "/things/archive", "post")["evidence"].__setitem__(
+            "token", "$request.body#/" + "t" * 5000
+        ),
+        {"exit": 1, "diagnostics": [["XC108", ARCHIVE + "/evidence/token"]]},
+    ),
+    "rule_XC110_unknown_reason": (
+        lambda d: _xc(d, "/things")["reasons"].append("NO_SUCH_REASON"),
+        {"exit": 1, "diagnostics": [["XC110", LIST + "/reasons/3"]]},
+    ),
+    "rule_XC111_unknown_warning": (
+        lambda d: _xc(d, "/things").__setitem__("warnings", ["NO_SUCH_WARNING"]),
+        {"exit": 1, "diagnostics": [["XC111", LIST + "/warnings/0"]]},
+    ),
+    "rule_XC112_continuation_misfit": (
+        lambda d: _xc(d, "/things")["reasons"].__setitem__(
+            1, {"code": "CURSOR_EXPIRED", "continuation": "next_cursor"}
+        ),
+        {"exit": 1, "diagnostics": [["XC112", LIST + "/reasons/1"]]},
+    ),
+    "rule_XC113_more_pages_without_next": (
+        lambda d: _xc(d, "/things").pop("pagination"),
+        {"exit": 1, "diagnostics": [["XC113", LIST + "/reasons/0"]]},
+    ),
+    "rule_XC114_paginated_without_more_pages": (
+        lambda d: _xc(d, "/search")["reasons"].pop(0),
+        {"exit": 0, "diagnostics": [["XC114", SEARCH + "/pagination"]]},
+    ),
+    "rule_XC115_expiry_without_cursor_expired": (
+        lambda d: _xc(d, "/things")["reasons"].remove("CURSOR_EXPIRED"),
+        {"exit": 1, "diagnostics": [["XC115", LIST + "/pagination/cursor/on-expiry"]]},
+    ),
+    "rule_XC116_evidence_from_unknown": (
+        lambda d: _xc(d, "/things/archive", "post")["evidence"].__setitem__("from", "listNope"),
+        {"exit": 1, "diagnostics": [["XC116", ARCHIVE + "/evidence/from"]]},
+    ),
+    "rule_XC117_evidence_from_non_minting": (
+        lambda d: _xc(d, "/things").pop("evidence"),
+        {"exit": 1, "diagnostics": [["XC117", ARCHIVE + "/evidence/from"]]},
+    ),
+    "rule_XC118_recheck_not_a_resource": (
+        _recheck_listing,
+        {"exit": 1, "diagnostics": [["XC118", ARCHIVE + "/recheck/each-target"]]},
+    ),
+    "rule_XC119_review_by_passed": (
+        lambda d: d["x-completeness-registry"]["reasons"]["SHARD_MOVING"].__setitem__(
+            "review-by", "2020-01-01"
+        ),
+        {
+            "exit": 0,
+            "diagnostics": [["XC119", "/x-completeness-registry/reasons/SHARD_MOVING/review-by"]],
+        },
+    ),
+    "rule_XC120_deadline_param_missing": (
+        lambda d: _xc(d, "/things")["deadline"].__setitem__("param", "time_budget"),
+        {"exit": 1, "diagnostics": [["XC120", LIST + "/deadline/param"]]},
+    ),
+    "rule_XC121_page_param_missing": (
+        lambda d: _xc(d, "/things")["pagination"]["request"].__setitem__("cursor", "after"),
+        {"exit": 1, "diagnostics": [["XC121", LIST + "/pagination/request/cursor"]]},
+    ),
+    "rule_XC122_request_location_missing": (
+        lambda d: _xc(d, "/things/archive", "post")["evidence"].__setitem__(
+            "ids", "$request.body#/targets"
+        ),
+        {"exit": 1, "diagnostics": [["XC122", ARCHIVE + "/evidence/ids"]]},
+    ),
+    "rule_XC123_omitted_fields_missing": (
+        lambda d: _xc(d, "/things/{id}").__setitem__(
+            "omitted-fields", "$response.body#/omitted_fields"
+        ),
+        {"exit": 1, "diagnostics": [["XC123", GET + "/x-completeness/omitted-fields"]]},
+    ),
+    "rule_XC124_duplicate_reason": (
+        lambda d: _xc(d, "/things")["reasons"].append("TIME_BUDGET_EXCEEDED"),
+        {"exit": 1, "diagnostics": [["XC124", LIST + "/reasons/3"]]},
+    ),
+    "rule_XC125_client_code_on_server": (
+        lambda d: _xc(d, "/things")["reasons"].append("CLIENT_PAGE_LIMIT"),
+        {"exit": 0, "diagnostics": [["XC125", LIST + "/reasons/3"]]},
+    ),
+    "vocab_unknown_key": (
+        lambda d: _xc(d, "/things").__setitem__("colour", "blue"),
+        {"exit": 1, "diagnostics": [["XC041", LIST + "/colour"]]},
+    ),
+    "openapi_invalid": (
+        lambda d: d.pop("info"),
+        {"exit": 1, "diagnostics": [["XC030", ""]]},
+    ),
+    "ok_recursive_schema": (_recursive_schema, {"exit": 0, "diagnostics": []}),
+}
+
+
+def main() -> None:
+    base = yaml.safe_load((HERE / "base.yaml").read_text(encoding="utf-8"))
+    for name, (edit, expected) in CASES.items():
+        data = copy.deepcopy(base)
+        edit(data)
+        folder = HERE / name
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir()
+        text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100)
+        (folder / "spec.yaml").write_text(text, encoding="utf-8")
+        (folder / "expected.json").write_text(
+            json.dumps(expected, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
+
+
+if __name__ == "__main__":
+    main()
