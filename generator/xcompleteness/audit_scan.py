@@ -51,6 +51,7 @@ _PAGING_KINDS = frozenset(
 _STRONG_KINDS = frozenset(
     {"has_more", "next_link", "next_token", "incomplete_results", "shards", "remaining"}
 )
+_FLAG_KINDS = frozenset({"has_more", "incomplete_results", "truncated", "next_token", "next_link"})
 _BOOL_KINDS = frozenset({"has_more", "incomplete_results", "truncated", "timed_out"})
 
 
@@ -406,12 +407,15 @@ def _wrapped_array(
     if not arrays:
         return None
     named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
+    # A completeness flag beside the only array says the array is a (possibly cut) result set:
+    # GitHub's git trees carry ``truncated`` beside ``tree``.
+    flagged = any(sig.SIGNAL_FIELDS.get(sig.fold(n)) in _FLAG_KINDS for n in props)
     others = [n for n in props if n not in arrays and sig.fold(n) not in sig.META_NAMES]
     chosen: str | None = None
     loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
     if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
         chosen = named[0]
-    elif len(arrays) == 1 and (not others or positioned):
+    elif len(arrays) == 1 and (not others or positioned or flagged):
         chosen = arrays[0]
     if chosen is None:
         return None
