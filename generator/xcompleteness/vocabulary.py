@@ -36,6 +36,7 @@ other cross-checks are semantic rules (``rules.py``, ``XC1xx``); they run on the
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -405,12 +406,15 @@ def _details_diagnostics(
         for error in sorted(validator.iter_errors(details), key=lambda e: list(e.path)):
             if error.validator == "additionalProperties":
                 for key in _extra_keys(error):
+                    close = difflib.get_close_matches(
+                        key, list(info.details.get("properties", {})), n=1
+                    )
                     yield _diag(
                         doc,
                         pointer_join(at, key),
                         "XC053",
                         f"{reason['code']} has no detail {key!r}",
-                        _known_details_hint(info),
+                        f"did you mean {close[0]!r}?" if close else _known_details_hint(info),
                     )
                 continue
             yield _diag(
@@ -471,7 +475,7 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
         return
     if annotation is not None:
         code = annotation["code"]
-        message = annotation.get("message") or _message(error)
+        message = annotation.get("message") or _message(error, annotation.get("what"))
         hint = annotation.get("hint", "")
     elif keyword in _RANGE_KEYWORDS:
         code, message, hint = "XC052", _message(error), "see docs/vocabulary.md for the limits"
@@ -481,8 +485,10 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
     yield _diag(doc, at, code, message, hint)
 
 
-def _message(error: ValidationError) -> str:
-    """jsonschema's message, shortened: the instance is already named by the pointer."""
+def _message(error: ValidationError, what: str | None = None) -> str:
+    """jsonschema's message, shortened; ``what`` names the expected form of a string."""
+    if what and error.validator in ("pattern", "format"):
+        return f"{_short(error.instance)} is not {what}"
     if error.validator in ("enum", "const"):
         allowed = error.validator_value
         options = allowed if isinstance(allowed, list) else [allowed]
@@ -518,8 +524,6 @@ def _missing_key(error: ValidationError) -> str | None:
 
 def _closest_hint(key: str, error: ValidationError) -> str:
     known = sorted(error.schema.get("properties", {})) if isinstance(error.schema, Mapping) else []
-    import difflib
-
     close = difflib.get_close_matches(key, known, n=1)
     if close:
         return f"did you mean {close[0]!r}? (user extensions start with x-)"
