@@ -41,6 +41,7 @@ __all__ = [
     "EvidenceKeeper",
     "Refused",
     "ToolHost",
+    "api_error",
     "error_result",
     "item_id",
     "principal_of",
@@ -442,6 +443,21 @@ def error_result(
     }
 
 
+def api_error(exc: BaseException) -> dict[str, Any]:
+    """The error envelope of a failed API call: the API's own error code when it sent one."""
+    status = getattr(exc, "status", None)
+    if isinstance(status, int):
+        body = getattr(exc, "body", None)
+        err = body.get("error") if isinstance(body, Mapping) else None
+        code = err.get("code") if isinstance(err, Mapping) else None
+        detail = err.get("reason") or err.get("message") if isinstance(err, Mapping) else None
+        text = f"HTTP {status}" + (f": {str(detail)[:300]}" if detail else "")
+        return error_result(code if isinstance(code, str) else f"HTTP_{status}", text)
+    # Transport failure: no data at all. No reason code is invented for it (invariant 4 limits
+    # reasons to the declared codes); error.code says what happened.
+    return error_result("API_UNAVAILABLE", f"{type(exc).__name__}: {str(exc)[:300]}")
+
+
 def refusal(
     *,
     tool: str,
@@ -522,6 +538,8 @@ def validate(value: Any, schema: Mapping[str, Any], path: str = "") -> list[str]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
             errors.append(f"{path or '/'}: below minimum {schema['minimum']}")
+        if "exclusiveMinimum" in schema and value <= schema["exclusiveMinimum"]:
+            errors.append(f"{path or '/'}: not above {schema['exclusiveMinimum']}")
         if "maximum" in schema and value > schema["maximum"]:
             errors.append(f"{path or '/'}: above maximum {schema['maximum']}")
     if isinstance(value, dict):
@@ -617,7 +635,11 @@ class ToolHost:
         if tool is None:
             return error_result("UNKNOWN_TOOL", "no tool of that name"), True
         args = dict(arguments or {})
-        problems = validate(args, tool.definition["inputSchema"])
+        schema = tool.definition["inputSchema"]
+        for name, sub in (schema.get("properties") or {}).items():
+            if name not in args and not validate(None, sub):
+                args[name] = None  # strict schemas require nullable keys; MCP callers may omit them
+        problems = validate(args, schema)
         decoded, bad = self._decode(tool, args)
         if problems or bad:
             return error_result("INVALID_ARGUMENTS", "; ".join([*problems, *bad])[:2000]), True
@@ -629,18 +651,7 @@ class ToolHost:
             else:
                 env = self._single(tool, decoded)
         except Exception as exc:  # noqa: BLE001 -- every failure becomes a typed error envelope
-            env = error_result(
-                "API_ERROR",
-                f"{type(exc).__name__}: {str(exc)[:500]}",
-                reasons=[
-                    {
-                        "code": "SOURCE_UNAVAILABLE",
-                        "origin": "client",
-                        "message": None,
-                        "details": {"source": tool.operation},
-                    }
-                ],
-            )
+            env = api_error(exc)
         problems = validate(env, tool.definition["outputSchema"])
         if problems:
             env = error_result("OUTPUT_INVALID", "; ".join(problems)[:2000])
@@ -660,18 +671,16 @@ class ToolHost:
         contract = self.contracts.get(tool.operation) or {}
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         resumed = args.get("continuation")
-        if resumed is not None:
-            cursor_param = ((contract.get("pagination") or {}).get("request") or {}).get("cursor")
-            params[str(cursor_param or "cursor")] = resumed
         max_pages = args.get("max_pages") or self.default_max_pages
         deadline = args.get("deadline_s")
-        deadline = (
-            self.default_deadline_s
-            if deadline is None
-            else min(float(deadline), self.max_deadline_s)
-        )
+        deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
-        result = op.collect(max_pages=int(max_pages), deadline=deadline, **params)
+        result = op.collect(
+            max_pages=int(max_pages),
+            deadline=min(deadline, self.max_deadline_s),
+            continuation=resumed,
+            params=params,
+        )
         scope = {k: v for k, v in (contract.get("scope") or {}).items() if v is not None}
         key = _resource_key(scope.get("resource"))
         env = tool_result(result, resource_key=key, scope=scope)
@@ -732,7 +741,7 @@ class ToolHost:
         if token_field and grant.api_token is not None:
             body[token_field] = grant.api_token
         response = getattr(self.client, tool.client_attr)(**body)
-        self.keeper.consume(grant)
+        self.keeper.consume(grant)  # only after the API accepted it; a failed call keeps it
         data = _plain(response)
         return {
             "status": "complete",
@@ -744,7 +753,7 @@ class ToolHost:
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
-        response = getattr(self.client, tool.client_attr)(**params)
+        response = getattr(self.client, tool.client_attr)(params=params)
         data = _plain(response)
         return {
             "status": "complete",
