@@ -59,3 +59,37 @@ def test_every_schema_key_is_documented() -> None:
         k for k in keys if not re.search(rf"`[^`]*\b{re.escape(k)}\b[^`]*`", text)
     )
     assert undocumented == []
+
+
+def _yaml_blocks(text: str) -> list[object]:
+    import textwrap
+
+    import yaml
+
+    blocks = re.findall(r"```yaml\n(.*?)```", text, flags=re.S)
+    return [yaml.safe_load(textwrap.dedent(b)) for b in blocks]
+
+
+def _find(node: object, key: str) -> list[object]:
+    found: list[object] = []
+    if isinstance(node, dict):
+        for k, v in node.items():
+            found.extend([v] if k == key else _find(v, key))
+    elif isinstance(node, list):
+        for v in node:
+            found.extend(_find(v, key))
+    return found
+
+
+@pytest.mark.parametrize("page", ["vocabulary.md", "adopting.md"])
+def test_declarations_in_the_docs_are_valid(page: str) -> None:
+    from support.vocab import codes_at
+
+    blocks = _yaml_blocks((ROOT / "docs" / page).read_text())
+    decls = [d for b in blocks for d in _find(b, "x-completeness")]
+    registries = [r for b in blocks for r in _find(b, "x-completeness-registry")]
+    assert decls, "the page shows declarations"
+    for decl in decls:
+        assert codes_at(decl) == set(), decl
+    for registry in registries:
+        assert codes_at({"kind": "resource"}, registry=registry) == set(), registry
