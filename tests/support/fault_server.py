@@ -35,6 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+import httpx
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
 SECRET = b"fault-server-test-secret"
 RESULT_CAP = 1000
 
@@ -208,6 +212,7 @@ class FaultyCollection:
         self.between = between  # called before every request (mutations between pages)
         self.shards = shards
         self.requests = 0
+        self.archived: list[str] = []
         self.lock = threading.Lock()
         for i in range(n):
             self.rows.append(Row(f"item-{i:07d}", i, 1, shard=i % shards, secret=i % 7 == 3))
@@ -339,6 +344,37 @@ class FaultyCollection:
         }
         return 200, {}, body
 
+    def get(self, item_id: str) -> tuple[int, dict[str, str], Any]:
+        """Answer ``GET /items/{id}``."""
+        self._begin()
+        row = self._row(item_id)
+        if row is None:
+            return 404, {}, {"error": {"code": "NOT_FOUND", "message": "no such item"}}
+        return 200, {}, {"id": row.id, "rank": row.rank}
+
+    def archive(self, body: Any) -> tuple[int, dict[str, str], Any]:
+        """Answer ``POST /items/archive``: evidence must come from a complete listing."""
+        self._begin()
+        ids = body.get("ids") if isinstance(body, dict) else None
+        evidence = body.get("evidence") if isinstance(body, dict) else None
+        if not isinstance(ids, list) or not isinstance(evidence, str):
+            return 400, {}, {"error": {"code": "BAD_REQUEST", "message": "ids and evidence"}}
+        version = evidence.removeprefix("evidence-")
+        if not evidence.startswith("evidence-") or not version.isdigit():
+            return self._rejected("EVIDENCE_INVALID")
+        listed = set(self.alive_ids(int(version)))
+        if not set(ids) <= listed:
+            return self._rejected("TARGETS_OUTSIDE_EVIDENCE")
+        for item_id in ids:
+            self.delete(item_id)
+        self.archived.extend(ids)
+        return 200, {}, {"archived": ids}
+
+    @staticmethod
+    def _rejected(reason: str) -> tuple[int, dict[str, str], Any]:
+        err = {"code": "EVIDENCE_REJECTED", "reason": reason, "message": "evidence rejected"}
+        return 409, {}, {"error": err}
+
     @staticmethod
     def _cut(page: list[Row], max_bytes: int) -> list[Row]:
         out: list[Row] = []
@@ -386,16 +422,23 @@ class FaultyCollection:
 # -- HTTP ------------------------------------------------------------------------------------
 
 
-def make_app(collection: FaultyCollection) -> Any:
+def make_app(collection: FaultyCollection) -> FastAPI:
     """A FastAPI app serving ``/items`` (native) and ``/search`` (GitHub-like shape)."""
-    from fastapi import FastAPI, Request
-    from fastapi.responses import JSONResponse
-
     app = FastAPI()
 
     @app.get("/items")
     def items(request: Request) -> JSONResponse:
         status, headers, body = collection.native(dict(request.query_params))
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    @app.post("/items/archive")
+    async def archive(request: Request) -> JSONResponse:
+        status, headers, body = collection.archive(await request.json())
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    @app.get("/items/{item_id}")
+    def get_item(item_id: str) -> JSONResponse:
+        status, headers, body = collection.get(item_id)
         return JSONResponse(body, status_code=status, headers=headers)
 
     @app.get("/search")
@@ -407,15 +450,18 @@ def make_app(collection: FaultyCollection) -> Any:
     return app
 
 
-def mock_transport(collection: FaultyCollection) -> Any:
+def mock_transport(collection: FaultyCollection) -> httpx.MockTransport:
     """An ``httpx.MockTransport`` answering like :func:`make_app`, without ASGI (fast, sync)."""
-    import httpx
 
     def handler(request: httpx.Request) -> httpx.Response:
         params = dict(request.url.params)
         base = f"{request.url.scheme}://{request.url.netloc.decode()}"
         if request.url.path == "/items":
             status, headers, body = collection.native(params)
+        elif request.url.path == "/items/archive" and request.method == "POST":
+            status, headers, body = collection.archive(json.loads(request.content or b"null"))
+        elif request.url.path.startswith("/items/"):
+            status, headers, body = collection.get(request.url.path.removeprefix("/items/"))
         elif request.url.path == "/search":
             status, headers, body = collection.github(params, base)
         else:

@@ -58,6 +58,7 @@ __all__ = [
     "CollectResult",
     "Continuation",
     "ContractError",
+    "FetchRefused",
     "ItemStream",
     "Limits",
     "Page",
@@ -107,6 +108,13 @@ _MAX_RETRIES_PER_PAGE = 3
 
 class ContractError(ValueError):
     """The contract cannot drive a walk (no terminal signal, bad expression); a generator bug."""
+
+
+class FetchRefused(Exception):
+    """Raised by a fetcher that will not send a request (e.g. a next link to another origin).
+
+    The walk ends with CONTRACT_VIOLATION (``what`` = the message) instead of following it.
+    """
 
 
 class ResultNotReady(RuntimeError):
@@ -515,6 +523,10 @@ class _Core:
             self._violation(exc.what)
             return _Step()
 
+    def refused(self, what: str) -> None:
+        """The fetcher refused to send the request: a violation, never a silent end."""
+        self._violation(what)
+
     # -- endings ----------------------------------------------------------------------
 
     def _add(self, reason: Reason) -> None:
@@ -919,7 +931,12 @@ class Walker(_WalkerBase):
 
     def _pages(self, core: _Core) -> Iterator[Page]:
         while (request := core.next_request()) is not None:
-            step = core.feed(self.fetch(request))
+            try:
+                response = self.fetch(request)
+            except FetchRefused as exc:
+                core.refused(str(exc))
+                continue
+            step = core.feed(response)
             if step.sleep is not None:
                 self.sleep(step.sleep)
             elif step.page is not None:
@@ -988,7 +1005,12 @@ class AsyncWalker(_WalkerBase):
 
     async def _pages(self, core: _Core) -> AsyncIterator[Page]:
         while (request := core.next_request()) is not None:
-            step = core.feed(await self.fetch(request))
+            try:
+                response = await self.fetch(request)
+            except FetchRefused as exc:
+                core.refused(str(exc))
+                continue
+            step = core.feed(response)
             if step.sleep is not None:
                 await self.sleep(step.sleep)
             elif step.page is not None:

@@ -1,0 +1,536 @@
+"""HTTP plumbing behind the generated ``client.py``: clients, listing operations and plain calls.
+
+Why here and not in a template: how a request is built (path, query and header parameters by
+their spec names), how a next link is checked before it is followed, and how error bodies become
+typed exceptions is the same for every spec, so it is written once and tested directly. The
+generated client only declares, per operation, its id (the key into ``_contracts.json``), its
+parameter table and its models, and forwards typed keyword arguments here.
+
+Listings go through :mod:`.walk` (the one walk that never loses completeness). Sync and async
+twins have mirrored names: :class:`BaseClient` / :class:`AsyncBaseClient`, :class:`Listing` /
+:class:`AsyncListing`, :class:`Call` / :class:`AsyncCall`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from .expressions import ResponseView
+from .walk import (
+    ApiError,
+    AsyncItemStream,
+    AsyncPageStream,
+    AsyncWalker,
+    CollectResult,
+    Continuation,
+    FetchRefused,
+    ItemStream,
+    Limits,
+    PageRequest,
+    PageStream,
+    Walker,
+    WalkFailed,
+)
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ApiError",
+    "AsyncBaseClient",
+    "AsyncCall",
+    "AsyncListing",
+    "BaseClient",
+    "Call",
+    "CursorExpired",
+    "EvidenceRejected",
+    "Listing",
+    "Param",
+    "WalkFailed",
+]
+
+Param = tuple[str, str, str]
+"""One parameter: (python keyword, name in the spec, location: path|query|header|cookie)."""
+
+DEFAULT_TIMEOUT = 30.0
+
+
+class EvidenceRejected(ApiError):
+    """A mutation refused for its evidence (409 ``EVIDENCE_REJECTED``); ``reason`` says why."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        super().__init__(status, body)
+        err = body.get("error", {}) if isinstance(body, Mapping) else {}
+        self.code = "EVIDENCE_REJECTED"
+        self.reason = err.get("reason") if isinstance(err, Mapping) else None
+        self.message = err.get("message") if isinstance(err, Mapping) else None
+
+
+class CursorExpired(ApiError):
+    """A single call answered 410 ``CURSOR_EXPIRED`` or 400 ``CURSOR_INVALID``."""
+
+
+def _error_code(body: Any) -> str | None:
+    err = body.get("error") if isinstance(body, Mapping) else None
+    code = err.get("code") if isinstance(err, Mapping) else None
+    return code if isinstance(code, str) else None
+
+
+def raise_for_error(status: int, body: Any) -> None:
+    """Turn a non-2xx answer into the typed error of its declared error body."""
+    if 200 <= status < 300:
+        return
+    code = _error_code(body)
+    if code == "EVIDENCE_REJECTED":
+        raise EvidenceRejected(status, body)
+    if code in ("CURSOR_EXPIRED", "CURSOR_INVALID"):
+        raise CursorExpired(status, body)
+    error = ApiError(status, body)
+    error.code = code  # type: ignore[attr-defined]
+    raise error
+
+
+# --------------------------------------------------------------------------- clients
+
+
+class _ClientCore:
+    def __init__(
+        self,
+        base_url: str,
+        headers: Mapping[str, str] | None,
+        timeout: float | httpx.Timeout | None,
+    ) -> None:
+        self.base_url = httpx.URL(str(base_url).rstrip("/") + "/")
+        self.headers = dict(headers or {})
+        self.timeout = timeout
+
+    def url(self, path: str) -> httpx.URL:
+        return self.base_url.join(path.lstrip("/"))
+
+    def same_origin(self, url: str) -> httpx.URL:
+        """A next link to follow; refused unless it stays on the base URL's origin and path."""
+        target = self.base_url.join(url)
+        base = self.base_url
+        if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
+            raise FetchRefused(f"next link leaves the API's origin: {target.host}")
+        if not target.path.startswith(base.path):
+            raise FetchRefused("next link leaves the API's base path")
+        return target
+
+
+class BaseClient(_ClientCore):
+    """Synchronous client over ``httpx.Client`` (yours via ``http_client``, or one it owns)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.Client | None = None,
+        transport: httpx.BaseTransport | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        super().__init__(base_url, headers, timeout)
+        self._owns = http_client is None
+        self.http = http_client or httpx.Client(transport=transport, timeout=timeout)
+
+    def close(self) -> None:
+        if self._owns:
+            self.http.close()
+
+    def __enter__(self) -> BaseClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def send(
+        self,
+        method: str,
+        url: httpx.URL,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: Any = None,
+        timeout: float | None = None,
+    ) -> ResponseView:
+        response = self.http.request(
+            method.upper(),
+            url,
+            params=_query(params),
+            headers={**self.headers, **(headers or {})},
+            json=json,
+            timeout=_timeout(self.timeout, timeout),
+        )
+        return ResponseView.from_httpx(response)
+
+
+class AsyncBaseClient(_ClientCore):
+    """Asynchronous twin of :class:`BaseClient` over ``httpx.AsyncClient``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+    ) -> None:
+        super().__init__(base_url, headers, timeout)
+        self._owns = http_client is None
+        self.http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
+
+    async def aclose(self) -> None:
+        if self._owns:
+            await self.http.aclose()
+
+    async def __aenter__(self) -> AsyncBaseClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def send(
+        self,
+        method: str,
+        url: httpx.URL,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        json: Any = None,
+        timeout: float | None = None,
+    ) -> ResponseView:
+        response = await self.http.request(
+            method.upper(),
+            url,
+            params=_query(params),
+            headers={**self.headers, **(headers or {})},
+            json=json,
+            timeout=_timeout(self.timeout, timeout),
+        )
+        return ResponseView.from_httpx(response)
+
+
+def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if not params:
+        return None
+    out: dict[str, Any] = {}
+    for key, value in params.items():
+        if isinstance(value, bool):
+            out[key] = "true" if value else "false"
+        elif isinstance(value, (list, tuple)):
+            out[key] = [str(v).lower() if isinstance(v, bool) else v for v in value]
+        else:
+            out[key] = value
+    return out
+
+
+def _timeout(default: Any, remaining: float | None) -> Any:
+    """The request timeout: the client's, shortened to what is left of a walk's deadline."""
+    if remaining is None:
+        return default
+    remaining = max(0.001, remaining)
+    if isinstance(default, (int, float)):
+        return min(float(default), remaining)
+    return remaining
+
+
+# --------------------------------------------------------------------------- requests
+
+
+class _Request:
+    """How one operation's arguments become a request: path, query and header parameters."""
+
+    def __init__(self, method: str, path: str, parameters: Sequence[Param]) -> None:
+        self.method = method
+        self.path = path
+        self.parameters = tuple(parameters)
+        self.by_python = {py: (name, loc) for py, name, loc in self.parameters}
+        self.by_name = {name: (name, loc) for _, name, loc in self.parameters}
+
+    def spec_params(
+        self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        """Merge typed keywords, ``params`` and extra keywords into {spec name: value}."""
+        out: dict[str, Any] = {}
+        for py, value in typed.items():
+            if value is not None:
+                out[self.by_python[py][0]] = value
+        for source in (params or {}), more:
+            for key, value in source.items():
+                if key in self.by_name:
+                    name = key
+                elif key in self.by_python:
+                    name = self.by_python[key][0]
+                else:
+                    known = ", ".join(sorted(self.by_name)) or "none"
+                    raise TypeError(f"unknown parameter {key!r} (known: {known})")
+                if value is not None:
+                    out[name] = value
+        return out
+
+    def split(
+        self, values: Mapping[str, Any]
+    ) -> tuple[str, dict[str, Any], dict[str, str], dict[str, Any]]:
+        """(path, query, headers, unplaced) for {spec name: value}."""
+        path = self.path
+        query: dict[str, Any] = {}
+        headers: dict[str, str] = {}
+        rest: dict[str, Any] = {}
+        for name, value in values.items():
+            loc = self.by_name.get(name, (name, None))[1]
+            if loc == "path":
+                path = path.replace("{" + name + "}", quote(str(value), safe=""))
+            elif loc == "header":
+                headers[name] = str(value)
+            elif loc in ("query", "cookie"):
+                query[name] = value
+            else:
+                rest[name] = value  # walk-added (cursor, offset) or body fields
+        missing = [n for n, loc in self.by_name.values() if loc == "path" and n not in values]
+        if missing:
+            raise TypeError(f"missing path parameter(s): {', '.join(missing)}")
+        return path, query, headers, rest
+
+
+# --------------------------------------------------------------------------- listings
+
+
+class _ListingBase:
+    operation_id: str = ""
+
+    def __init__(
+        self,
+        client: _ClientCore,
+        contract: Mapping[str, Any],
+        *,
+        parameters: Sequence[Param] = (),
+        envelope_model: Any = None,
+        item_model: Any = None,
+    ) -> None:
+        self._client = client
+        self._contract = contract
+        self._request = _Request(str(contract["method"]), str(contract["path"]), parameters)
+        self._envelope_model = envelope_model
+        self._item_model = item_model
+        self._native = (contract.get("mode") or "native") == "native"
+        self._deadline_param = contract.get("deadline") or None
+
+    def _walk_options(self) -> dict[str, Any]:
+        if self._native:
+            model = self._envelope_model
+            return {"parse_page": model.model_validate if model is not None else None}
+        model = self._item_model
+        return {"parse_item": model.model_validate if model is not None else None}
+
+    def _prepare(
+        self,
+        typed: Mapping[str, Any],
+        params: Mapping[str, Any] | None,
+        more: Mapping[str, Any],
+        deadline: float | None,
+    ) -> dict[str, Any]:
+        values = self._request.spec_params(typed, params, more)
+        dl = self._deadline_param
+        if deadline is not None and dl and dl.get("param") and dl["param"] not in values:
+            # Tell the server how long it has, so it can stop early and say so (a reason),
+            # instead of being cut off by the client's own deadline.
+            budget = deadline * (1000.0 if dl.get("unit", "ms") == "ms" else 1.0)
+            if dl.get("max") is not None:
+                budget = min(budget, float(dl["max"]))
+            values[dl["param"]] = int(budget) if dl.get("unit", "ms") == "ms" else budget
+        return values
+
+    def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, Any], dict[str, str]]:
+        if req.url is not None:
+            _, _, headers, _ = self._request.split(
+                {k: v for k, v in req.params.items() if self._is_header(k)}
+            )
+            return self._client.same_origin(req.url), {}, headers
+        path, query, headers, rest = self._request.split(req.params)
+        query.update(rest)  # the walk's own cursor/offset/page/size parameters are query ones
+        return self._client.url(path), query, headers
+
+    def _is_header(self, name: str) -> bool:
+        return self._request.by_name.get(name, (name, None))[1] == "header"
+
+    def _page_model(self, page: Any) -> Any:
+        if self._native or self._envelope_model is None:
+            return page.envelope
+        return self._envelope_model.model_validate(page.envelope)
+
+
+class Listing(_ListingBase):
+    """A listing on a sync client: ``page``, ``collect``, ``iter_items``, ``iter_pages``."""
+
+    def __init__(self, client: BaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+        super().__init__(client, contract, **kw)
+        self._sync_client = client
+
+    def _fetch(self, req: PageRequest) -> ResponseView:
+        url, query, headers = self._target(req)
+        return self._sync_client.send(
+            self._request.method, url, params=query, headers=headers, timeout=req.timeout
+        )
+
+    def _walker(self) -> Walker:
+        return Walker(self._contract, self._fetch, **self._walk_options())
+
+    def _page(self, values: Mapping[str, Any]) -> Any:
+        return self._page_model(self._walker().page(values))
+
+    def _collect(
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Continuation | str | None,
+    ) -> CollectResult:
+        return self._walker().collect(values, limits, resume=resume)
+
+    def _iter_pages(self, values: Mapping[str, Any], limits: Limits, resume: Any) -> PageStream:
+        return self._walker().iter_pages(values, limits, resume=resume)
+
+    def _iter_items(self, values: Mapping[str, Any], limits: Limits, resume: Any) -> ItemStream:
+        return self._walker().iter_items(values, limits, resume=resume)
+
+
+class AsyncListing(_ListingBase):
+    """The async twin of :class:`Listing`."""
+
+    def __init__(self, client: AsyncBaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+        super().__init__(client, contract, **kw)
+        self._async_client = client
+
+    async def _fetch(self, req: PageRequest) -> ResponseView:
+        url, query, headers = self._target(req)
+        return await self._async_client.send(
+            self._request.method, url, params=query, headers=headers, timeout=req.timeout
+        )
+
+    def _walker(self) -> AsyncWalker:
+        return AsyncWalker(self._contract, self._fetch, **self._walk_options())
+
+    async def _page(self, values: Mapping[str, Any]) -> Any:
+        return self._page_model(await self._walker().page(values))
+
+    async def _collect(
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Continuation | str | None,
+    ) -> CollectResult:
+        return await self._walker().collect(values, limits, resume=resume)
+
+    def _iter_pages(
+        self, values: Mapping[str, Any], limits: Limits, resume: Any
+    ) -> AsyncPageStream:
+        return self._walker().iter_pages(values, limits, resume=resume)
+
+    def _iter_items(
+        self, values: Mapping[str, Any], limits: Limits, resume: Any
+    ) -> AsyncItemStream:
+        return self._walker().iter_items(values, limits, resume=resume)
+
+
+def limits(max_pages: int | None, max_items: int | None, deadline: float | None) -> Limits:
+    """The client's own bounds, checked: a bound must be positive."""
+    for name, value in (("max_pages", max_pages), ("max_items", max_items)):
+        if value is not None and (isinstance(value, bool) or int(value) < 1):
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    if deadline is not None and float(deadline) <= 0:
+        raise ValueError(f"deadline must be positive seconds, got {deadline!r}")
+    return Limits(
+        max_pages=None if max_pages is None else int(max_pages),
+        max_items=None if max_items is None else int(max_items),
+        deadline=None if deadline is None else float(deadline),
+    )
+
+
+# --------------------------------------------------------------------------- single calls
+
+
+class _CallBase:
+    def __init__(
+        self,
+        client: _ClientCore,
+        contract: Mapping[str, Any],
+        *,
+        parameters: Sequence[Param] = (),
+        body_fields: Sequence[tuple[str, str]] = (),
+        response_model: Any = None,
+    ) -> None:
+        self._client = client
+        self._request = _Request(str(contract["method"]), str(contract["path"]), parameters)
+        self._body = {py: name for py, name in body_fields}
+        self._body_names = set(self._body.values())
+        self._response_model = response_model
+
+    def _build(
+        self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
+    ) -> tuple[httpx.URL, dict[str, Any], dict[str, str], Any]:
+        body: dict[str, Any] = {}
+        rest_more: dict[str, Any] = {}
+        for key, value in {**typed, **more}.items():
+            if key in self._body or key in self._body_names:
+                if key in self._request.by_python or key in self._request.by_name:
+                    rest_more[key] = value  # a parameter and a field share the name: parameter
+                elif value is not None:
+                    body[self._body.get(key, key)] = _plain(value)
+            else:
+                rest_more[key] = value
+        values = self._request.spec_params({}, params, rest_more)
+        path, query, headers, _ = self._request.split(values)
+        return self._client.url(path), query, headers, (body if self._body else None)
+
+    def _result(self, response: ResponseView) -> Any:
+        raise_for_error(response.status, response.body)
+        if self._response_model is None:
+            return response.body
+        return self._response_model.model_validate(response.body)
+
+
+class Call(_CallBase):
+    """A single request (read or mutation) on a sync client; typed response, typed errors."""
+
+    def __init__(self, client: BaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+        super().__init__(client, contract, **kw)
+        self._sync_client = client
+
+    def _call(
+        self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
+    ) -> Any:
+        url, query, headers, body = self._build(typed, params, more)
+        return self._result(
+            self._sync_client.send(
+                self._request.method, url, params=query, headers=headers, json=body
+            )
+        )
+
+
+class AsyncCall(_CallBase):
+    """The async twin of :class:`Call`."""
+
+    def __init__(self, client: AsyncBaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+        super().__init__(client, contract, **kw)
+        self._async_client = client
+
+    async def _call(
+        self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
+    ) -> Any:
+        url, query, headers, body = self._build(typed, params, more)
+        return self._result(
+            await self._async_client.send(
+                self._request.method, url, params=query, headers=headers, json=body
+            )
+        )
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json", by_alias=True, exclude_none=True)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
