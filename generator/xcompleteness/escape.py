@@ -33,15 +33,18 @@ def py_str(text: str) -> str:
 
 
 def py_doc(text: str) -> str:
-    """A triple-quoted docstring literal whose value is exactly ``text``.
+    """A one-line triple-quoted docstring literal whose value is exactly ``text``.
 
-    Line feeds stay real line breaks (readable docs); quotes, backslashes, carriage returns,
-    other line separators and non-printable characters are escaped.
+    Line breaks are written as ``\\n`` escapes and edge whitespace as ``\\x20``: formatters
+    (ruff) re-indent and strip multi-line docstrings, which would change the text. Quotes,
+    backslashes and non-printable characters are escaped.
     """
     out = []
     for ch in text:
         if ch == "\n":
-            out.append("\n")
+            out.append("\\n")
+        elif ch == "\t":
+            out.append("\\t")
         elif ch == "\\":
             out.append("\\\\")
         elif ch == '"':
@@ -50,7 +53,12 @@ def py_doc(text: str) -> str:
             out.append(ch)
         else:
             out.append(_escape_char(ch))
-    return '"""' + "".join(out) + '"""'
+    body = "".join(out)
+    stripped = body.strip(" ")
+    lead = len(body) - len(body.lstrip(" "))
+    trail = len(body) - len(body.rstrip(" ")) if stripped else 0
+    body = "\\x20" * lead + stripped + "\\x20" * trail
+    return '"""' + body + '"""'
 
 
 def py_comment(text: str) -> str:
