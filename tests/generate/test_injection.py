@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from xcompleteness.diagnostics import InputError
 from xcompleteness.generate import GenerationRefused, generate
 from xcompleteness.write import write_tree
