@@ -11,7 +11,6 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from xcompleteness.audit_overlay import draft_overlay, dump_overlay
 from xcompleteness.audit_scan import scan
 

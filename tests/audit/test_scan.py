@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from xcompleteness.audit_overlay import draft_declaration
 from xcompleteness.audit_scan import Finding, scan
 
@@ -50,7 +49,7 @@ def test_finding_matches_hand_checked_expectation(key: str) -> None:
 
 
 def test_signal_pointers_name_the_node_that_shows_the_signal() -> None:
-    """Pointers resolve ($refs followed) to the schema property or header that carries the signal."""
+    """Pointers resolve ($refs followed) to the schema property or header carrying the signal."""
     es = FOUND["POST /es/_search"]
     ptrs = {s.kind: s.pointer for s in es.signals}
     assert ptrs["shards"] == "/components/schemas/EsResponse/properties/_shards/properties/failed"
