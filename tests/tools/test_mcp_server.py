@@ -1,0 +1,430 @@
+"""The generated MCP server, driven by the official MCP SDK client against a loopback API.
+
+In process (``mcp.Client(server)``) for the matrix, and over stdio against a subprocess (plus
+streamable HTTP on loopback) for the transports. The API is a real uvicorn server on 127.0.0.1
+(tests/support/tools_api.py) with injected faults; every structuredContent is validated against
+the tool's listed outputSchema, and its text block must carry the same JSON.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from types import SimpleNamespace
+
+import anyio
+import pytest
+from jsonschema import Draft202012Validator
+from mcp import Client, StdioServerParameters
+from support.fault_server import Faults, serve
+from support.gen import import_generated
+from support.tools_api import ToolsApi, make_tools_app
+
+SECRET = b"k" * 32
+ALICE = {"Authorization": "Bearer alice"}
+LIST_ARGS = {"max_pages": None, "deadline_s": None, "continuation": None}
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def pkg(generated):
+    out = generated["xct_items"].parent
+    import_generated(out, "xct_items")
+    return SimpleNamespace(
+        out=out,
+        server=importlib.import_module("xct_items.tools.mcp_server"),
+        tooling=importlib.import_module("xct_items._runtime.tooling"),
+        decide=importlib.import_module("xct_items._runtime.decide"),
+    )
+
+
+class Agent:
+    """One MCP client session; ``call`` checks the envelope against the listed outputSchema."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.schemas: dict[str, dict] = {}
+
+    async def tools(self):
+        listed = (await self.client.list_tools()).tools
+        self.schemas = {t.name: t.output_schema for t in listed}
+        return listed
+
+    async def call(self, name: str, **args):
+        if not self.schemas:
+            await self.tools()
+        result = await self.client.call_tool(name, args)
+        sc = result.structured_content
+        Draft202012Validator(self.schemas[name]).validate(sc)
+        assert json.loads(result.content[0].text) == sc
+        assert result.is_error is (sc["status"] == "error")
+        return sc
+
+
+def session(pkg, api, body, *, hosts=(ALICE,), setup=None):
+    """Serve ``api``, build one MCP server per header set, run ``body(*agents)``."""
+    with serve(make_tools_app(api)) as url:
+        servers = []
+        for headers in hosts:
+            host = pkg.server.build_host(url, headers, secret=SECRET)
+            if setup is not None:
+                setup(host)
+            servers.append(pkg.server.build_server(host))
+
+        async def main():
+            with anyio.fail_after(TIMEOUT):
+                async with Client(servers[0]) as c0:
+                    if len(servers) == 1:
+                        return await body(Agent(c0))
+                    async with Client(servers[1]) as c1:
+                        return await body(Agent(c0), Agent(c1))
+
+        return anyio.run(main)
+
+
+def test_the_sdk_client_lists_every_tool_with_a_valid_envelope_output_schema(pkg):
+    async def body(agent):
+        return await agent.tools()
+
+    tools = session(pkg, ToolsApi(3), body)
+    assert {t.name for t in tools} == {"list_items", "search_items", "archive_items"}
+    for tool in tools:
+        Draft202012Validator.check_schema(tool.output_schema)
+        assert tool.output_schema["type"] == "object"
+        assert "complete" in tool.output_schema["properties"]["completeness"]["required"]
+    hints = {t.name: t.annotations for t in tools}
+    assert hints["list_items"].read_only_hint is True
+    assert hints["archive_items"].destructive_hint is True
+
+
+def test_a_complete_listing_says_complete_and_carries_mcp_evidence(pkg):
+    async def body(agent):
+        return await agent.call("list_items", **LIST_ARGS)
+
+    sc = session(pkg, ToolsApi(120), body)
+    assert sc["status"] == "complete" and sc["completeness"]["complete"] is True
+    assert len(sc["data"]["items"]) == 120 and sc["completeness"]["continuation"] is None
+    assert sc["evidence"].startswith("xce1.")
+    assert sc["completeness"]["scope"]["resource"] == "items"
+
+
+def test_a_page_limit_gives_partial_with_a_client_reason_and_a_resumable_cursor(pkg):
+    async def body(agent):
+        first = await agent.call("list_items", max_pages=1, deadline_s=None, continuation=None)
+        cursor = first["completeness"]["continuation"]["cursor"]
+        rest = await agent.call("list_items", max_pages=None, deadline_s=None, continuation=cursor)
+        return first, rest
+
+    first, rest = session(pkg, ToolsApi(120), body)
+    assert first["status"] == "partial" and first["completeness"]["complete"] is False
+    (reason,) = first["completeness"]["reasons"]
+    assert reason["code"] == "CLIENT_PAGE_LIMIT" and reason["origin"] == "client"
+    assert reason["details"] == {"max_pages": 1}
+    assert first["completeness"]["continuation"]["kind"] == "next_cursor"
+    assert first["evidence"] is None
+    ids = [i["id"] for i in first["data"]["items"] + rest["data"]["items"]]
+    assert len(ids) == len(set(ids)) == 120
+    assert rest["evidence"] is None  # a resumed walk covers only the tail: never evidence
+
+
+FAULTS = {
+    "shard_down": (Faults(shard_down_from=1), "SOURCE_UNAVAILABLE"),
+    "permission_revoked": (Faults(revoke_from=2), "VISIBILITY_RESTRICTED"),
+    "cursor_expired": (Faults(expire_from=2), "CURSOR_EXPIRED"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FAULTS))
+def test_injected_faults_surface_as_partial_with_their_reason_and_no_evidence(pkg, case):
+    faults, code = FAULTS[case]
+
+    async def body(agent):
+        return await agent.call("list_items", **LIST_ARGS)
+
+    sc = session(pkg, ToolsApi(120, faults=faults), body)
+    assert sc["status"] == "partial" and sc["completeness"]["complete"] is False
+    assert code in [r["code"] for r in sc["completeness"]["reasons"]]
+    assert sc["completeness"]["continuation"] is not None
+    assert sc["evidence"] is None
+
+
+def test_adapter_search_reports_the_native_incomplete_flag_as_a_reason(pkg):
+    async def body(agent):
+        return await agent.call(
+            "search_items", page=None, max_pages=None, deadline_s=None, continuation=None
+        )
+
+    sc = session(pkg, ToolsApi(50, faults=Faults(incomplete_from=1)), body)
+    assert sc["status"] == "partial"
+    assert "TIME_BUDGET_EXCEEDED" in [r["code"] for r in sc["completeness"]["reasons"]]
+
+
+def test_essay_empty_first_page_with_more_pages_means_continue_search_and_cleanup_is_refused(pkg):
+    """The essay's fixture: an empty first page with more pages must give continue_search, and a
+    mutation requested after it must give refuse_or_request_review -- never the cleanup."""
+    api = ToolsApi(120, faults=Faults(empty_first_page=True))
+
+    async def body(agent):
+        listing = await agent.call("list_items", max_pages=1, deadline_s=None, continuation=None)
+        cleanup = await agent.call(
+            "archive_items", ids=["item-0000001"], reason=None, evidence=listing["evidence"]
+        )
+        return listing, cleanup
+
+    listing, cleanup = session(pkg, api, body)
+    assert listing["status"] == "partial" and listing["data"]["items"] == []
+    decide, Intent, Action = pkg.decide.decide, pkg.decide.Intent, pkg.decide.Action
+    assert decide(listing, Intent.ABSENCE_CLAIM).action is Action.CONTINUE_SEARCH
+    complement = decide(listing, Intent.DESTRUCTIVE_ON_UNLISTED_COMPLEMENT)
+    assert complement.action is Action.REFUSE_OR_REQUEST_REVIEW
+    assert cleanup["status"] == "error"
+    assert cleanup["error"]["decision"] == "refuse_or_request_review"
+    assert cleanup["error"]["reasons"] == ["EVIDENCE_MISSING"]
+    assert api.archive_calls == []
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _archive(ids, evidence):
+    return {"ids": ids, "reason": None, "evidence": evidence}
+
+
+def _refusal_case(pkg, case):
+    """(api, body, hosts, setup) for one refusal case; body returns the archive envelope."""
+    api = ToolsApi(20)
+    clock = Clock()
+    hosts = (ALICE,)
+    setup = None
+
+    async def listed(agent, **over):
+        return await agent.call("list_items", **{**LIST_ARGS, **over})
+
+    if case == "no_evidence":
+
+        async def body(agent):
+            return await agent.call("archive_items", **_archive(["item-0000001"], None))
+
+    elif case == "forged":
+
+        async def body(agent):
+            token = (await listed(agent))["evidence"]
+            forged = token[:-3] + ("AAA" if not token.endswith("AAA") else "BBB")
+            return await agent.call("archive_items", **_archive(["item-0000001"], forged))
+
+    elif case == "expired":
+
+        def setup(host):
+            host.keeper = pkg.tooling.EvidenceKeeper(SECRET, host.keeper.principal, clock=clock)
+
+        async def body(agent):
+            token = (await listed(agent))["evidence"]
+            clock.now += 601  # the listing declares evidence ttl PT10M
+            return await agent.call("archive_items", **_archive(["item-0000001"], token))
+
+    elif case == "other_operation":
+        keeper_box = {}
+
+        def setup(host):
+            keeper_box["keeper"] = host.keeper
+
+        async def body(agent):
+            envelope = await listed(agent)
+            token = keeper_box["keeper"].mint(
+                operation="searchItems", query={}, envelope=envelope, ids=["item-0000001"], ttl_s=60
+            )
+            return await agent.call("archive_items", **_archive(["item-0000001"], token))
+
+    elif case == "other_principal":
+        hosts = (ALICE, {"Authorization": "Bearer bob"})
+
+        async def body(alice, bob):
+            token = (await listed(alice))["evidence"]
+            return await bob.call("archive_items", **_archive(["item-0000001"], token))
+
+    elif case == "incomplete_listing":
+
+        async def body(agent):
+            partial = await listed(agent, max_pages=1)
+            assert partial["status"] == "partial" and partial["evidence"] is None
+            ids = [i["id"] for i in partial["data"]["items"]]
+            return await agent.call("archive_items", **_archive(ids, partial["evidence"]))
+
+        api = ToolsApi(120)
+
+    elif case == "ids_outside":
+
+        async def body(agent):
+            token = (await listed(agent))["evidence"]
+            return await agent.call("archive_items", **_archive(["item-0000001", "zz-9"], token))
+
+    elif case == "voided_by_warning":
+        api.stale = True
+
+        async def body(agent):
+            envelope = await listed(agent)
+            assert (
+                envelope["status"] == "complete"
+                and envelope["warnings"][0]["code"] == "STALE_INDEX"
+            )
+            return await agent.call(
+                "archive_items", **_archive(["item-0000001"], envelope["evidence"])
+            )
+
+    return api, body, hosts, setup
+
+
+REFUSALS = {
+    "no_evidence": ["EVIDENCE_MISSING"],
+    "forged": ["EVIDENCE_INVALID"],
+    "expired": ["EVIDENCE_EXPIRED"],
+    "other_operation": ["EVIDENCE_WRONG_OPERATION"],
+    "other_principal": ["EVIDENCE_WRONG_PRINCIPAL"],
+    "incomplete_listing": ["EVIDENCE_MISSING"],
+    "ids_outside": ["TARGETS_OUTSIDE_EVIDENCE"],
+    "voided_by_warning": ["EVIDENCE_VOIDED_BY_WARNING"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSALS))
+def test_mutation_is_refused_before_the_api_is_called(pkg, case):
+    api, body, hosts, setup = _refusal_case(pkg, case)
+    sc = session(pkg, api, body, hosts=hosts, setup=setup)
+    assert api.archive_calls == [], "the API must not be called"
+    assert sc["status"] == "error" and sc["evidence"] is None
+    assert sc["error"]["code"] == "EVIDENCE_REJECTED"
+    assert sc["error"]["reasons"] == REFUSALS[case]
+    assert sc["error"]["decision"] == "refuse_or_request_review"
+    approval = sc["approval"]
+    assert "archive_items" in approval["action"]
+    assert approval["target_scope"]["listing_tool"] == "list_items"
+    assert approval["why"] and [o["option"] for o in approval["options"]] == [
+        "retry_with_longer_deadline",
+        "act_only_on_returned_ids",
+        "abandon",
+    ]
+    if case == "ids_outside":
+        assert approval["target_scope"]["outside_evidence"] == ["zz-9"]
+
+
+def test_valid_evidence_proceeds_once_with_the_api_token_filled_in_by_the_server(pkg):
+    api = ToolsApi(20)
+
+    async def body(agent):
+        token = (await agent.call("list_items", **LIST_ARGS))["evidence"]
+        done = await agent.call(
+            "archive_items", **_archive(["item-0000001", "item-0000002"], token)
+        )
+        again = await agent.call("archive_items", **_archive(["item-0000003"], token))
+        return done, again
+
+    done, again = session(pkg, api, body)
+    assert done["status"] == "complete"
+    assert done["data"]["response"] == {"archived": ["item-0000001", "item-0000002"]}
+    assert len(api.archive_calls) == 1
+    assert api.archive_calls[0]["evidence"] == "evidence-1"  # the API's token, never the model's
+    assert again["error"]["reasons"] == ["EVIDENCE_ALREADY_USED"]
+    assert len(api.archive_calls) == 1
+
+
+def _env(pkg):
+    path = os.pathsep.join([str(pkg.out), os.environ.get("PYTHONPATH", "")])
+    return {**os.environ, "PYTHONPATH": path, "XCOMPLETENESS_MCP_SECRET": SECRET.hex()}
+
+
+def test_over_stdio_a_subprocess_server_answers_the_sdk_client(pkg):
+    api = ToolsApi(120)
+    with serve(make_tools_app(api)) as url:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "xct_items.tools.mcp_server", "--base-url", url, "--header", "X-T: 1"],
+            env=_env(pkg),
+            cwd=str(pkg.out),
+        )
+
+        async def main():
+            with anyio.fail_after(TIMEOUT):
+                async with Client(params) as client:
+                    agent = Agent(client)
+                    tools = await agent.tools()
+                    partial = await agent.call("list_items", max_pages=1)  # omitted: null
+                    complete = await agent.call("list_items", max_pages=5)
+                    return tools, partial, complete
+
+        tools, partial, complete = anyio.run(main)
+    assert len(tools) == 3
+    assert partial["status"] == "partial"
+    assert partial["completeness"]["continuation"]["kind"] == "next_cursor"
+    assert [r["code"] for r in partial["completeness"]["reasons"]] == ["CLIENT_PAGE_LIMIT"]
+    assert complete["status"] == "complete" and complete["evidence"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_over_streamable_http_on_loopback(pkg):
+    api = ToolsApi(10)
+    port = _free_port()
+    with serve(make_tools_app(api)) as url:
+        cmd = [sys.executable, "-m", "xct_items.tools.mcp_server", "--base-url", url]
+        proc = subprocess.Popen(
+            [*cmd, "--http", f"127.0.0.1:{port}"],
+            env=_env(pkg),
+            cwd=str(pkg.out),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + TIMEOUT
+            while True:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    assert proc.poll() is None, proc.stderr.read().decode()
+                    assert time.monotonic() < deadline, "MCP HTTP server did not start"
+                    time.sleep(0.1)
+
+            async def main():
+                with anyio.fail_after(TIMEOUT):
+                    async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                        return await Agent(client).call("list_items")
+
+            sc = anyio.run(main)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    assert sc["status"] == "complete" and len(sc["data"]["items"]) == 10
+
+
+def test_http_refuses_a_non_loopback_bind(pkg):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "xct_items.tools.mcp_server",
+            "--base-url",
+            "http://x",
+            "--http",
+            "0.0.0.0:8000",
+        ],
+        env=_env(pkg),
+        cwd=str(pkg.out),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert proc.returncode == 2 and "loopback" in proc.stderr and "Traceback" not in proc.stderr
