@@ -255,7 +255,9 @@ class _Builder:
         self.package = package
         self.diags: list[Diagnostic] = []
         self.ops_names = NameRegistry("the operations of the package", self.file)
-        self.ops_names.reserve("client", "models", "server", "tools", "Client", "AsyncClient")
+        self.ops_names.reserve(
+            "client", "models", "server", "tools", "signer", "Client", "AsyncClient"
+        )
         self.classes = NameRegistry("models.py", self.file)
         self.classes.reserve(*MODEL_RESERVED)
         self.tools = NameRegistry("the tool names", self.file)

@@ -1,12 +1,82 @@
-"""Placeholder: the server emitter lands in a following commit."""
+"""``NAME/server.py``: what a service imports — one ``Service`` holding every operation's helpers.
+
+The behaviour (cursor/snapshot/evidence tokens, typed errors mapped to 400/409/410) lives once in
+``_runtime/service.py`` on top of ``_runtime/tokens.py``; this emitter writes only the
+declaration-specific wiring: which operation, which query parameters are paging parameters (left
+out of the query binding), cursor and evidence lifetimes, the listing a mutation's evidence comes
+from and the warnings that void it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
-from xcompleteness.ir import SpecIR
+from xcompleteness.escape import py_str
+from xcompleteness.ir import OperationIR, SpecIR
 from xcompleteness.render import Renderer
+
+DEFAULT_CURSOR_TTL = 900
+
+
+@dataclass(frozen=True)
+class Helper:
+    """One attribute of ``Service``: ``attr = Class(signer, <args as Python source>)``."""
+
+    attr: str
+    cls: str
+    args: str
+    comment: str
+
+
+def _seconds(value: Any, default: float | None) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+        return repr(value)
+    return repr(default)
+
+
+def _tuple(values: Any) -> str:
+    items = [py_str(str(v)) for v in values or ()]
+    return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+
+def _listing(op: OperationIR) -> Helper:
+    pagination = op.contract.get("pagination") or {}
+    request = pagination.get("request") or {}
+    paging = [request[k] for k in ("cursor", "size", "offset", "page") if request.get(k)]
+    cursor = pagination.get("cursor") or {}
+    evidence = op.contract.get("evidence") or {}
+    evidence_ttl = _seconds(evidence.get("ttl_seconds"), 600) if evidence.get("mint") else "None"
+    args = (
+        f"operation={py_str(op.operation_id)}, paging_params={_tuple(paging)}, "
+        f"cursor_ttl_seconds={_seconds(cursor.get('ttl_seconds'), DEFAULT_CURSOR_TTL)}, "
+        f"evidence_ttl_seconds={evidence_ttl}"
+    )
+    return Helper(op.py_name, "ListingTokens", args, f"{op.method.upper()} {op.path}")
+
+
+def _mutation(op: OperationIR) -> Helper | None:
+    mutation = op.contract.get("mutation") or {}
+    source = mutation.get("from")
+    if not source:
+        return None
+    args = (
+        f"operation={py_str(op.operation_id)}, from_operation={py_str(str(source))}, "
+        f"void_on_warnings={_tuple(mutation.get('void_on_warnings'))}"
+    )
+    return Helper(op.py_name, "MutationEvidence", args, f"{op.method.upper()} {op.path}")
+
+
+def helpers(spec: SpecIR) -> list[Helper]:
+    out: list[Helper] = []
+    for op in spec.operations:
+        helper = _listing(op) if op.is_listing else _mutation(op) if op.is_mutation else None
+        if helper is not None:
+            out.append(helper)
+    return out
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    return {}
+    text = renderer.render("package/server.py.jinja", spec=spec, helpers=helpers(spec))
+    return {PurePosixPath("server.py"): text}

@@ -1,0 +1,282 @@
+"""Service-side helpers behind a generated ``server.py``: cursors, snapshots, evidence, errors.
+
+Why here: how a service mints and checks its tokens and how a failure becomes the declared
+error response is the same for every spec; the generated ``server.py`` only instantiates these
+classes with one operation's declaration (its id, cursor/size parameter names, lifetimes, the
+listing an evidence comes from, the voiding warnings). Built on :mod:`.tokens`.
+
+Rules enforced here:
+
+- a cursor that fails verification is never silently restarted: an expired one raises
+  :class:`CursorExpiredError` (410 ``CURSOR_EXPIRED``), anything else :class:`CursorInvalidError`
+  (400 ``CURSOR_INVALID``) — tampered, another query, another principal, another operation;
+- evidence is minted only from a complete envelope (invariant 9) and is bound to the listing
+  operation, its query (filters, not cursor/size), the principal, the snapshot and the id set;
+- at mutation time evidence is verified for purpose, operation, principal, snapshot, expiry,
+  every target id inside the evidence, and no voiding warning; a failure raises
+  :class:`EvidenceRejectedError` (409 ``EVIDENCE_REJECTED`` with a stable ``reason``).
+
+Every error has ``status`` and :meth:`ServiceError.body` (the wire shape of DESIGN.md §4), so a
+web framework maps it in one handler, e.g. FastAPI::
+
+    @app.exception_handler(ServiceError)
+    def _(request, exc):
+        return JSONResponse(exc.body(), status_code=exc.status)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .tokens import (
+    EvidenceVoided,
+    TokenClaims,
+    TokenError,
+    TokenExpired,
+    TokenMismatch,
+    TokenSigner,
+)
+
+__all__ = [
+    "CursorExpiredError",
+    "CursorInvalidError",
+    "EvidenceRejectedError",
+    "ListingTokens",
+    "MutationEvidence",
+    "ServiceError",
+]
+
+
+class ServiceError(Exception):
+    """A failure with a declared HTTP status and the ``{"error": {...}}`` body of DESIGN.md §4."""
+
+    status: int = 500
+    code: str = "INTERNAL"
+
+    def __init__(self, message: str, *, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.reason = reason
+
+    def body(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.reason is not None:
+            error["reason"] = self.reason
+        return {"error": error}
+
+
+class CursorExpiredError(ServiceError):
+    """HTTP 410: the cursor outlived its lifetime; the caller must restart the listing."""
+
+    status = 410
+    code = "CURSOR_EXPIRED"
+
+
+class CursorInvalidError(ServiceError):
+    """HTTP 400: the cursor was tampered with or belongs to another query, principal or listing."""
+
+    status = 400
+    code = "CURSOR_INVALID"
+
+
+class EvidenceRejectedError(ServiceError):
+    """HTTP 409: the evidence is missing, forged, expired, voided or does not cover the ids."""
+
+    status = 409
+    code = "EVIDENCE_REJECTED"
+
+
+def _codes(items: Iterable[Any]) -> list[str]:
+    out = []
+    for item in items or ():
+        code = item.get("code") if isinstance(item, Mapping) else getattr(item, "code", item)
+        out.append(str(code))
+    return out
+
+
+@dataclass(frozen=True)
+class ListingTokens:
+    """Cursor, snapshot and evidence tokens of one listing operation.
+
+    ``paging_params`` (cursor, size, offset, page) are left out of the query binding: they change
+    between pages of one listing while the filters must not.
+    """
+
+    signer: TokenSigner
+    operation: str
+    paging_params: tuple[str, ...] = ()
+    cursor_ttl_seconds: float = 900
+    evidence_ttl_seconds: float | None = None
+    snapshot_ttl_seconds: float = 900
+
+    # -- cursors ---------------------------------------------------------------------------
+
+    def mint_cursor(
+        self,
+        position: Any,
+        *,
+        query: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+        snapshot: str | None = None,
+    ) -> str:
+        """An opaque cursor for ``position`` (any JSON), bound to this listing's query."""
+        return self.signer.mint_cursor(
+            operation=self.operation,
+            position=position,
+            ttl_seconds=self.cursor_ttl_seconds,
+            query=query,
+            query_exclude=self.paging_params,
+            principal=principal,
+            snapshot=snapshot,
+        )
+
+    def read_cursor(
+        self,
+        cursor: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+    ) -> TokenClaims:
+        """The verified claims (``.data`` is the position, ``.snapshot`` the snapshot).
+
+        Raises :class:`CursorExpiredError` or :class:`CursorInvalidError`; never restarts.
+        """
+        try:
+            return self.signer.verify_cursor(
+                cursor,
+                operation=self.operation,
+                query=query,
+                query_exclude=self.paging_params,
+                principal=principal,
+            )
+        except TokenExpired as exc:
+            raise CursorExpiredError(
+                "the cursor has expired; restart the listing", reason=exc.reason
+            ) from None
+        except TokenError as exc:
+            raise CursorInvalidError(
+                "the cursor is not valid for this listing", reason=exc.reason
+            ) from None
+
+    # -- snapshots -------------------------------------------------------------------------
+
+    def mint_snapshot(
+        self,
+        snapshot: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+    ) -> str:
+        """A signed snapshot token a client can send back to read at the same snapshot."""
+        return self.signer.sign(
+            "snapshot",
+            operation=self.operation,
+            ttl_seconds=self.snapshot_ttl_seconds,
+            query=query,
+            query_exclude=self.paging_params,
+            principal=principal,
+            snapshot=snapshot,
+        )
+
+    def read_snapshot(
+        self, token: str, *, query: Mapping[str, Any] | None = None, principal: str | None = None
+    ) -> str | None:
+        """The snapshot inside a snapshot token (raises CursorInvalid/Expired like a cursor)."""
+        try:
+            claims = self.signer.verify(
+                token,
+                purpose="snapshot",
+                operation=self.operation,
+                query=query,
+                query_exclude=self.paging_params,
+                principal=principal,
+            )
+        except TokenExpired as exc:
+            raise CursorExpiredError("the snapshot has expired", reason=exc.reason) from None
+        except TokenError as exc:
+            raise CursorInvalidError("the snapshot token is not valid", reason=exc.reason) from None
+        return claims.snapshot
+
+    # -- evidence --------------------------------------------------------------------------
+
+    def mint_evidence(
+        self,
+        result: Any,
+        *,
+        ids: Iterable[Any],
+        query: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+        snapshot: str | None = None,
+    ) -> str:
+        """Evidence over ``ids`` (the whole listing's id set) from a complete ``result``.
+
+        Raises ValueError when the listing declares no evidence or ``result`` is not complete.
+        The warnings ``result`` carries are bound into the token (a mutation may be voided).
+        """
+        if self.evidence_ttl_seconds is None:
+            raise ValueError(f"{self.operation} does not declare evidence: {{mint: true}}")
+        warnings = result.get("warnings") if isinstance(result, Mapping) else None
+        if warnings is None:
+            warnings = getattr(result, "warnings", ())
+        return self.signer.mint_evidence(
+            result,
+            operation=self.operation,
+            ids=ids,
+            ttl_seconds=self.evidence_ttl_seconds,
+            query=query,
+            query_exclude=self.paging_params,
+            principal=principal,
+            snapshot=snapshot,
+            warnings=_codes(warnings),
+        )
+
+    def with_evidence(self, page: Any, **kwargs: Any) -> Any:
+        """A copy of a complete envelope ``page`` carrying freshly minted evidence."""
+        token = self.mint_evidence(page, **kwargs)
+        return page.model_copy(update={"evidence": token})
+
+
+@dataclass(frozen=True)
+class MutationEvidence:
+    """Verification of the evidence a destructive mutation demands (``evidence.from``)."""
+
+    signer: TokenSigner
+    operation: str
+    from_operation: str
+    void_on_warnings: tuple[str, ...] = ()
+
+    def verify(
+        self,
+        token: Any,
+        *,
+        ids: Iterable[Any],
+        principal: str | None = None,
+        snapshot: str | None = None,
+        warnings_seen: Sequence[str] = (),
+    ) -> TokenClaims:
+        """Accept the evidence for acting on ``ids`` or raise :class:`EvidenceRejectedError`.
+
+        ``reason`` is stable: ``missing``, ``invalid``, ``expired``, ``operation_mismatch``,
+        ``principal_mismatch``, ``snapshot_mismatch``, ``target_outside_evidence``,
+        ``voided_by_warning`` ... The snapshot check is the service's: pass the snapshot the
+        ids must still belong to, and re-check membership there.
+        """
+        if not token:
+            raise EvidenceRejectedError(
+                f"{self.operation} needs evidence from a complete {self.from_operation} listing",
+                reason="missing",
+            )
+        try:
+            return self.signer.verify_evidence(
+                token,
+                operation=self.from_operation,
+                principal=principal,
+                ids=ids,
+                warnings_seen=warnings_seen,
+                void_on_warnings=self.void_on_warnings,
+                snapshot=snapshot,
+            )
+        except (TokenMismatch, EvidenceVoided, TokenError) as exc:
+            raise EvidenceRejectedError(str(exc), reason=exc.reason) from None
