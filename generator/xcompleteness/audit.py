@@ -34,7 +34,7 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
     doc = apply_overlays(doc, getattr(args, "overlay", None) or [])
     report = audit_document(doc.data, origin=doc.origin)
     target = getattr(args, "emit_overlay", None)
-    if target:
+    if target and report.undeclared:  # an overlay needs at least one action (Overlay 1.0)
         _write(Path(target), dump_overlay(draft_overlay(report.findings, report.title)))
         report.overlay = str(target)
     if getattr(args, "format", "text") == "json":
@@ -94,6 +94,8 @@ class AuditReport:
             lines.append(
                 f"wrote {self.overlay}: {len(self.undeclared)} draft declarations, {total} TODOs"
             )
+        elif not self.undeclared:
+            lines.append("nothing to draft: every list-like operation is declared")
         return "\n".join(lines)
 
 

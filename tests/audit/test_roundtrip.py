@@ -1,0 +1,91 @@
+"""The draft round trip: ``check`` on spec plus audit's draft reports exactly the draft's TODOs.
+
+Each TODO is one XC900 warning at the pointer audit says it wrote; nothing else is reported (the
+drafted declarations validate and pass every rule). Once a reviewer settles and deletes the TODOs,
+the same check is clean.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from support.paths import ROOT
+from xcompleteness.audit_overlay import todo_pointers
+from xcompleteness.audit_scan import scan
+from xcompleteness.check import check_spec
+from xcompleteness.cli import main
+from xcompleteness.load import load_spec
+
+SPECS = [
+    ROOT / "tests" / "audit" / "specs" / "styles.yaml",
+    ROOT / "examples" / "link_header_search" / "base.yaml",
+    ROOT / "examples" / "service_accounts" / "base.yaml",
+    ROOT / "examples" / "github" / "excerpt.yaml",
+]
+
+
+def _draft(spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path, dict]:
+    draft = tmp_path / "draft.yaml"
+    code = main(["audit", str(spec), "--emit-overlay", str(draft), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 1 and report["overlay"] == str(draft) and draft.exists()
+    return draft, report
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda p: p.parent.name + "/" + p.name)
+def test_check_on_spec_plus_draft_reports_exactly_the_todos(
+    spec: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    draft, report = _draft(spec, tmp_path, capsys)
+    result = check_spec(spec, [draft])
+    expected = todo_pointers(scan(load_spec(spec).data))
+    assert len(expected) == report["todos"] > 0
+    assert [d for d in result.diagnostics if d.code != "XC900"] == []
+    assert sorted(d.pointer for d in result.diagnostics) == sorted(expected)
+    assert all(d.file == str(draft) and d.line for d in result.diagnostics)  # points into the draft
+    assert len(result.contracts) == len(report["undeclared"])
+    assert main(["check", str(spec), "--overlay", str(draft), "--strict"]) == 1
+    capsys.readouterr()
+
+
+def test_settled_draft_checks_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reviewer who answers every TODO (here: by deleting them) gets a clean check."""
+    spec = ROOT / "examples" / "link_header_search" / "base.yaml"
+    draft, _ = _draft(spec, tmp_path, capsys)
+    overlay = yaml.safe_load(draft.read_text(encoding="utf-8"))
+    for action in overlay["actions"]:
+        decl = action["update"]["x-completeness"]
+        decl.pop("x-todo")
+        decl["scope"]["visibility"] = "repositories the token can see"
+    draft.write_text(yaml.safe_dump(overlay), encoding="utf-8")
+    assert [d.render() for d in check_spec(spec, [draft]).diagnostics] == []
+
+
+def test_nothing_to_draft_writes_no_overlay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = ROOT / "examples" / "link_header_search" / "openapi.yaml"  # every listing declared
+    draft = tmp_path / "draft.yaml"
+    assert main(["audit", str(spec), "--emit-overlay", str(draft)]) == 0
+    assert "nothing to draft" in capsys.readouterr().out
+    assert not draft.exists()
+
+
+def test_audit_with_overlay_counts_declared_operations(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ROOT / "examples" / "service_accounts"
+    code = main(
+        [
+            "audit",
+            str(base / "base.yaml"),
+            "--overlay",
+            str(base / "overlay.yaml"),
+            "--format",
+            "json",
+        ]
+    )
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert (report["list_like"], report["declared"], report["undeclared"]) == (2, 2, [])
