@@ -440,17 +440,19 @@ def _schema_diagnostics(
     errors = sorted(
         validator.iter_errors(instance), key=lambda e: ([str(p) for p in e.path], e.validator)
     )
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for error in errors:
         for diag in _to_diagnostics(doc, error, base):
-            key = (diag.pointer, diag.code)
-            if key not in seen:  # one finding per node and code: if/then branches repeat
+            key = (diag.pointer, diag.code, diag.message)
+            if key not in seen:  # if/then branches can report the same finding twice
                 seen.add(key)
                 yield diag
 
 
 def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iterator[Diagnostic]:
     at = pointer_join(base, *error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        at = pointer_join(at, error.instance)  # point at the offending key, not its object
     annotation = error.schema.get("x-diagnostic") if isinstance(error.schema, Mapping) else None
     keyword = str(error.validator)
     if error.validator == "additionalProperties" and annotation is None:

@@ -149,7 +149,7 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
     "adapter without items": (_with(("items",), _DELETE, ADAPTER), ("XC042", "")),
     "condition with unknown operator": (
         _with(("reasons", 0, "when"), {"exists": "$response.link.next"}, ADAPTER),
-        ("XC045", "/reasons/0/when"),
+        ("XC045", "/reasons/0/when/exists"),
     ),
     "condition with two operators": (
         _with(
@@ -232,6 +232,7 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
         _with(("evidence", "from"), _DELETE, MUTATION),
         ("XC042", "/evidence"),
     ),
+    "mutation evidence empty": (_with(("evidence",), {}, MUTATION), ("XC042", "/evidence")),
     "mutation ids from the response": (
         _with(("evidence", "ids"), "$response.body#/ids", MUTATION),
         ("XC045", "/evidence/ids"),
@@ -272,6 +273,12 @@ def test_malformed_diagnostics_are_complete_records(case: str) -> None:
         assert d.file == "test.yaml"
 
 
+def test_every_missing_key_is_reported() -> None:
+    decl = _with(("evidence",), {}, MUTATION)
+    messages = {d.message for d in validate_declarations(doc_with(decl)) if d.code == "XC042"}
+    assert messages == {"missing required key 'from'", "missing required key 'ids'"}
+
+
 def test_unknown_key_hint_suggests_the_spelling() -> None:
     [diag] = validate_declarations(doc_with(_with(("scope", "visiblity"), "x")))
     assert "visibility" in diag.hint
@@ -292,7 +299,7 @@ BAD_REGISTRY: dict[str, tuple[Any, tuple[str, str]]] = {
     "unknown registry section": ({"errors": {}}, ("XC041", "/x-completeness-registry/errors")),
     "code not upper snake": (
         {"reasons": {"shard-moving": {"description": "x"}}},
-        ("XC044", "/x-completeness-registry/reasons"),
+        ("XC044", "/x-completeness-registry/reasons/shard-moving"),
     ),
     "no description": (
         {"reasons": {"SHARD_MOVING": {"continuation": "retry_after"}}},
