@@ -314,6 +314,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         decl = operation[DECLARATION_KEY]
         out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
+        out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
     if REGISTRY_KEY in data:
         out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
@@ -424,6 +425,25 @@ def _details_diagnostics(
                 f"detail of {reason['code']}: {error.message}",
                 _known_details_hint(info),
             )
+
+
+def _deadline_diagnostics(doc: _SourceLike, decl: Any, pointer: str) -> Iterator[Diagnostic]:
+    """A default time budget above the declared maximum is refused (the schema cannot say it)."""
+    deadline = decl.get("deadline") if isinstance(decl, Mapping) else None
+    if not isinstance(deadline, Mapping):
+        return
+    default, maximum = deadline.get("default"), deadline.get("max")
+    numbers = all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in (default, maximum)
+    )
+    if numbers and default > maximum:
+        yield _diag(
+            doc,
+            pointer_join(pointer, "deadline", "default"),
+            "XC052",
+            f"the default budget {default} is above the maximum {maximum}",
+            "lower default or raise max",
+        )
 
 
 def _known_details_hint(info: CodeInfo) -> str:

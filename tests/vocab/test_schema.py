@@ -126,6 +126,14 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
         _with(("warnings",), ["STALE_INDEX", "STALE_INDEX"]),
         ("XC052", "/warnings"),
     ),
+    "deadline default above max": (
+        _with(("deadline", "default"), 60000),
+        ("XC052", "/deadline/default"),
+    ),
+    "duplicate reason": (
+        _with(("reasons",), ["MORE_PAGES_AVAILABLE", "MORE_PAGES_AVAILABLE"]),
+        ("XC052", "/reasons"),
+    ),
     "deadline without param": (_with(("deadline",), {"unit": "ms"}), ("XC042", "/deadline")),
     "deadline bad unit": (
         _with(("deadline", "unit"), "minutes"),
