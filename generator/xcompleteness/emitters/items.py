@@ -68,7 +68,7 @@ def items_source(spec: SpecIR) -> str:
             enum_field_as_literal=LiteralType.All,
             use_standard_collections=True,
             use_union_operator=True,
-            keep_model_order=True,
+            keep_model_order=False,
             untrusted_input=True,
             formatters=[],
             type_mappings=["email=string", "idn-email=string"],  # EmailStr needs email-validator
