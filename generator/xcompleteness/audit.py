@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.audit_scan import Finding, count_operations, scan
+from xcompleteness.audit_scan import Finding, operation_ids, scan
 from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
 from xcompleteness.load import load_spec
 from xcompleteness.overlay import apply_overlays
@@ -35,7 +35,8 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
     report = audit_document(doc.data, origin=doc.origin)
     target = getattr(args, "emit_overlay", None)
     if target and report.undeclared:  # an overlay needs at least one action (Overlay 1.0)
-        _write(Path(target), dump_overlay(draft_overlay(report.findings, report.title)))
+        draft = draft_overlay(report.findings, report.title, report.operation_ids)
+        _write(Path(target), dump_overlay(draft))
         report.overlay = str(target)
     if getattr(args, "format", "text") == "json":
         print(json.dumps(report.to_json(), indent=2, sort_keys=True))
@@ -47,10 +48,11 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
 class AuditReport:
     """What one audit found: every list-like operation, and the drafts for the undeclared ones."""
 
-    def __init__(self, origin: str, title: str, operations: int, findings: list[Finding]):
+    def __init__(self, origin: str, title: str, operation_ids: list[str], findings: list[Finding]):
         self.origin = origin
         self.title = title
-        self.operations = operations
+        self.operation_ids = operation_ids
+        self.operations = len(operation_ids)
         self.findings = findings
         self.undeclared = [f for f in findings if not f.declared]
         self.overlay: str | None = None
@@ -106,7 +108,7 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
     return AuditReport(
         origin,
         title if isinstance(title, str) and title else "this API",
-        count_operations(data),
+        operation_ids(data),
         scan(data),
     )
 

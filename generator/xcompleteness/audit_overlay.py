@@ -16,6 +16,7 @@ leaving the declaration invalid: the draft must pass ``check`` apart from its TO
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import yaml
@@ -46,6 +47,11 @@ def draft_declaration(f: Finding) -> dict[str, Any]:
         todos.append(
             "items: no single array found in the response; $response.body# is a placeholder, "
             "point items at the array of results"
+        )
+    if f.operation_id is None:
+        todos.append(
+            "operationId: the operation had none and a declaration needs one; the draft sets "
+            "one (drafted from method and path), rename it if you like"
         )
     if f.id is not None:
         decl["id"] = f.id
@@ -200,20 +206,29 @@ def operation_target(path: str, method: str) -> str:
     return f"$.paths[{jsonpath_name(path)}].{method}"
 
 
-def draft_overlay(findings: list[Finding], title: str) -> dict[str, Any]:
-    """An Overlay 1.0 document declaring every undeclared finding."""
+def draft_overlay(findings: list[Finding], title: str, taken: Iterable[str] = ()) -> dict[str, Any]:
+    """An Overlay 1.0 document declaring every undeclared finding.
+
+    ``taken`` holds the document's existing operationIds: an operation without one gets a drafted
+    id (declarations need one) that collides with none of them.
+    """
+    used = set(taken)
     actions = []
     for f in findings:
         if f.declared:
             continue
         decl = draft_declaration(f)
         label = f.operation_id or f"{f.method.upper()} {f.path}"
+        update: dict[str, Any] = {}
+        if f.operation_id is None:
+            update["operationId"] = _unique(draft_operation_id(f.method, f.path), used)
+        update["x-completeness"] = decl
         actions.append(
             {
                 "target": operation_target(f.path, f.method),
                 "description": f"{label}: {f.kind}, {f.style} pagination, "
                 f"{len(decl[TODO_KEY])} TODO(s)",
-                "update": {"x-completeness": decl},
+                "update": update,
             }
         )
     return {
@@ -221,6 +236,20 @@ def draft_overlay(findings: list[Finding], title: str) -> dict[str, Any]:
         "info": {"title": f"Draft x-completeness declarations for {title}", "version": "0.0.1"},
         "actions": actions,
     }
+
+
+def draft_operation_id(method: str, path: str) -> str:
+    """``get /users/{id}/repos`` -> ``get_users_id_repos`` (lower snake case, never empty)."""
+    name = _NON_IDENT.sub("_", _CAMEL.sub("_", path).lower()).strip("_")
+    return f"{method.lower()}_{name}" if name else method.lower()
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in used:
+        candidate, n = f"{name}_{n}", n + 1
+    used.add(candidate)
+    return candidate
 
 
 def todo_pointers(findings: list[Finding]) -> list[str]:

@@ -161,8 +161,13 @@ def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:
     return out
 
 
-def count_operations(document: Any) -> int:
-    return sum(1 for _ in iter_operations(document, SchemaWalker(document)))
+def operation_ids(document: Any) -> list[str]:
+    """One entry per operation: its operationId, or "" when it has none."""
+    out = []
+    for ref in iter_operations(document, SchemaWalker(document)):
+        op_id = ref.operation.get("operationId")
+        out.append(op_id if isinstance(op_id, str) else "")
+    return out
 
 
 def scan(document: Any) -> list[Finding]:

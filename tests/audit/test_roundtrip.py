@@ -89,3 +89,36 @@ def test_audit_with_overlay_counts_declared_operations(capsys: pytest.CaptureFix
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     assert (report["list_like"], report["declared"], report["undeclared"]) == (2, 2, [])
+
+
+def test_operations_without_operation_id_get_a_drafted_unique_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = {"name": "page", "in": "query", "schema": {"type": "integer"}}
+    array = {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}}}
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": array}}}}
+    spec = tmp_path / "no_ids.yaml"
+    spec.write_text(
+        yaml.safe_dump(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "t", "version": "1"},
+                "paths": {
+                    "/things": {"get": {"parameters": [page], "responses": ok}},
+                    "/status": {
+                        "get": {
+                            "operationId": "get_things",
+                            "responses": {"200": {"description": "ok"}},
+                        }
+                    },
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    draft, _ = _draft(spec, tmp_path, capsys)
+    overlay = yaml.safe_load(draft.read_text(encoding="utf-8"))
+    assert overlay["actions"][0]["update"]["operationId"] == "get_things_2"
+    result = check_spec(spec, [draft])
+    assert {d.code for d in result.diagnostics} == {"XC900"}
+    assert list(result.contracts) == ["get_things_2"]
