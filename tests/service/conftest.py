@@ -42,3 +42,28 @@ def scanner(store: Store):
     s = Scanner(store)
     yield s
     s.close()
+
+
+GEN_PACKAGE = "svc_service_area"  # this area's own generated package name (module-cache safe)
+
+
+@pytest.fixture(scope="session")
+def generated(tmp_path_factory: pytest.TempPathFactory):
+    """The generated package of examples/service_accounts/openapi.yaml, imported."""
+    from support.gen import generate_example, import_generated
+
+    out = generate_example("service_accounts", tmp_path_factory.mktemp("gen"), package=GEN_PACKAGE)
+    return import_generated(out, GEN_PACKAGE)
+
+
+@pytest.fixture
+def service(config: ServiceConfig, store: Store, generated):
+    """The example service on real uvicorn (127.0.0.1, free port), sharing ``config``."""
+    from service.app import create_app
+    from service.runner import start_in_thread
+    from service.wire import Wire
+
+    app = create_app(config, Wire.from_package(GEN_PACKAGE, config.secret))
+    running = start_in_thread(app)
+    yield running
+    running.stop()

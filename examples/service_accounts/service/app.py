@@ -9,9 +9,12 @@ traceback.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
 
 from fastapi import Body, FastAPI, Header, Request
+from fastapi import Query as QueryParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
@@ -23,6 +26,8 @@ from .wire import Wire
 
 LIST_OP = "listServiceAccounts"
 SEARCH_OP = "searchServiceAccounts"
+ARCHIVE_OP = "archiveServiceAccounts"
+MAX_ARCHIVE_IDS = 500
 
 
 class ApiError(Exception):
@@ -37,7 +42,18 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
     store = Store(config).open()
     scanner = Scanner(store)
     listings = Listings(config, store, scanner, wire.signer)
-    app = FastAPI(title="service accounts (x-completeness example)", docs_url=None, redoc_url=None)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        scanner.close()
+
+    app = FastAPI(
+        title="service accounts (x-completeness example)",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
     app.state.config = config
     app.state.store = store
     app.state.listings = listings
@@ -54,10 +70,6 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
         body = {"error": {"code": "INVALID_REQUEST", "message": where}}
         return JSONResponse(body, status_code=400)
 
-    @app.on_event("shutdown")
-    def _close() -> None:
-        scanner.close()
-
     def principal_of(authorization: str | None) -> Principal:
         scheme, _, token = (authorization or "").partition(" ")
         principal = config.principal(token.strip()) if scheme.lower() == "bearer" else None
@@ -67,11 +79,20 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
 
     def listing(op: str, query: Query, auth: str | None, **params: Any) -> dict[str, Any]:
         principal = principal_of(auth)
+        _bounds(params["limit"], 1, wire.max_page_size(op) or config.max_page_size, "limit")
+        _bounds(params["budget_ms"], 1, config.max_budget_ms, "time_budget_ms")
         try:
-            page = listings.page(op, query, principal, mint_evidence=wire.mints(op), **params)
+            page = listings.page(
+                op,
+                query,
+                principal,
+                mint_evidence=wire.mints(op),
+                frozen=wire.frozen(op),
+                **params,
+            )
         except TokenError as exc:
             status = 410 if exc.code == "CURSOR_EXPIRED" else 400
-            raise ApiError(status, exc.code, str(exc)) from exc
+            raise ApiError(status, exc.code, str(exc), reason=exc.reason) from exc
         return wire.page(op, page)
 
     @app.get("/service-accounts")
@@ -79,42 +100,45 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
         authorization: Annotated[str | None, Header()] = None,
         cursor: str | None = None,
         limit: int | None = None,
+        status: Literal["active", "disabled", "archived"] | None = None,
+        owner: str | None = None,
         time_budget_ms: int | None = None,
-        has_owner: bool | None = None,
-        team: str | None = None,
     ) -> dict[str, Any]:
-        _bounds(limit, 1, config.max_page_size, "limit")
-        _bounds(time_budget_ms, 1, config.max_budget_ms, "time_budget_ms")
-        query = Query(has_owner=has_owner, team=team)
+        query = Query(status=status, owner=owner)
         return listing(
             LIST_OP, query, authorization, limit=limit, budget_ms=time_budget_ms, cursor=cursor
         )
 
     @app.get("/service-accounts/search")
     def search_service_accounts(
-        q: str,
+        q: Annotated[str, QueryParam(min_length=1)],
         authorization: Annotated[str | None, Header()] = None,
         cursor: str | None = None,
         limit: int | None = None,
         time_budget_ms: int | None = None,
     ) -> dict[str, Any]:
-        _bounds(limit, 1, config.max_page_size, "limit")
-        _bounds(time_budget_ms, 1, config.max_budget_ms, "time_budget_ms")
-        query = Query(text=q)
         return listing(
-            SEARCH_OP, query, authorization, limit=limit, budget_ms=time_budget_ms, cursor=cursor
+            SEARCH_OP,
+            Query(text=q),
+            authorization,
+            limit=limit,
+            budget_ms=time_budget_ms,
+            cursor=cursor,
         )
 
     @app.get("/service-accounts/{account_id}")
     def get_service_account(
-        account_id: str, authorization: Annotated[str | None, Header()] = None
+        account_id: str,
+        authorization: Annotated[str | None, Header()] = None,
+        fields: str | None = None,
     ) -> dict[str, Any]:
         principal = principal_of(authorization)
         account = store.get(account_id)
         if account is None or account.team not in principal.teams:
             # Hidden and missing look the same: a hidden account is never confirmed to exist.
             raise ApiError(404, "NOT_FOUND", "no such service account")
-        return wire.item(account)
+        wanted = None if fields is None else {f.strip() for f in fields.split(",") if f.strip()}
+        return wire.item(account, wanted)
 
     @app.post("/service-accounts/archive")
     def archive_service_accounts(
@@ -123,8 +147,14 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
     ) -> dict[str, Any]:
         principal = principal_of(authorization)
         ids, evidence = body.get("ids"), body.get("evidence")
-        if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-            raise ApiError(400, "INVALID_REQUEST", "ids must be a list of strings")
+        if (
+            not isinstance(ids, list)
+            or not 1 <= len(ids) <= MAX_ARCHIVE_IDS
+            or not all(isinstance(i, str) for i in ids)
+        ):
+            raise ApiError(
+                400, "INVALID_REQUEST", f"ids must be a list of 1 to {MAX_ARCHIVE_IDS} strings"
+            )
         if not isinstance(evidence, str) or not evidence:
             raise ApiError(
                 409,
@@ -132,13 +162,14 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
                 "evidence from a complete listing is required",
                 reason="missing",
             )
+        source = wire.evidence_source(ARCHIVE_OP)
         try:
-            version = listings.archive(ids, evidence, principal, operation=LIST_OP)
+            listings.archive(ids, evidence, principal, operation=source)
         except Rejection as exc:
             raise ApiError(
                 409, "EVIDENCE_REJECTED", exc.message, reason=exc.reason, ids=exc.ids
             ) from exc
-        return {"archived": list(dict.fromkeys(ids)), "version": version}
+        return {"archived": list(dict.fromkeys(ids))}
 
     if config.admin_token:
         _admin_routes(app, config)
