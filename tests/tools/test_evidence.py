@@ -69,12 +69,13 @@ def test_missing_evidence_is_refused(keeper):
 def test_forged_evidence_is_refused(keeper, clock, mangle):
     token = mint(keeper)
     if mangle == "flip_payload":
-        body, sig = token.split(".", 2)[1:]
-        forged = token.replace(body, body[:-2] + ("A" if body[-2] != "A" else "B") + body[-1])
+        version, body, sig = token.split(".")
+        flipped = body[:-2] + ("A" if body[-2] != "A" else "B") + body[-1]
+        forged = f"{version}.{flipped}.{sig}"
     elif mangle == "other_secret":
         forged = mint(EvidenceKeeper(b"x" * 32, "alice", clock=clock))
     elif mangle == "garbage":
-        forged = "xce1.eyJ2IjoxfQ.AAAA"
+        forged = "v1.eyJ2IjoxfQ.AAAA"
     else:
         forged = {"ids": ["a"]}
     assert codes(keeper, forged) == {"EVIDENCE_INVALID"}
@@ -114,15 +115,27 @@ def test_used_evidence_cannot_be_replayed(keeper):
     assert codes(keeper, token) == {"EVIDENCE_ALREADY_USED"}
 
 
-def test_every_applicable_code_is_reported_together(keeper, clock):
-    token = mint(keeper, op="other", warnings=["STALE_INDEX"], ttl=1)
+def test_a_token_for_someone_else_is_refused_as_such_even_when_also_expired(keeper, clock):
+    token = mint(keeper, op="other", ttl=1)
     clock.now += 5
+    assert codes(keeper, token) == {"EVIDENCE_WRONG_OPERATION"}
+
+
+def test_every_problem_of_an_authentic_bound_token_is_reported_together(keeper):
+    token = mint(keeper, warnings=["STALE_INDEX"])
+    keeper.consume(keeper.verify(token, operation="listItems", targets=["a"]))
     assert codes(keeper, token, targets=["nope"], void=["STALE_INDEX"]) == {
-        "EVIDENCE_WRONG_OPERATION",
-        "EVIDENCE_EXPIRED",
+        "EVIDENCE_ALREADY_USED",
         "EVIDENCE_VOIDED_BY_WARNING",
         "TARGETS_OUTSIDE_EVIDENCE",
     }
+
+
+def test_two_tokens_over_the_same_listing_are_distinct_and_spent_separately(keeper):
+    first, second = mint(keeper), mint(keeper)
+    assert first != second
+    keeper.consume(keeper.verify(first, operation="listItems", targets=["a"]))
+    assert keeper.verify(second, operation="listItems", targets=["a"])
 
 
 reason_codes = st.sampled_from(

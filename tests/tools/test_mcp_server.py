@@ -109,7 +109,7 @@ def test_a_complete_listing_says_complete_and_carries_mcp_evidence(pkg):
     sc = session(pkg, ToolsApi(120), body)
     assert sc["status"] == "complete" and sc["completeness"]["complete"] is True
     assert len(sc["data"]["items"]) == 120 and sc["completeness"]["continuation"] is None
-    assert sc["evidence"].startswith("xce1.")
+    assert sc["evidence"].startswith("v1.")
     assert sc["completeness"]["scope"]["resource"] == "items"
 
 

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import hmac
 import json
 import math
 import os
@@ -35,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .decide import Action, Intent, decide
+from .tokens import TokenError, TokenExpired, TokenMismatch, TokenSigner
 
 __all__ = [
     "EvidenceGrant",
@@ -50,8 +50,6 @@ __all__ = [
     "validate",
 ]
 
-TOKEN_PREFIX = "xce1."
-TOKEN_PURPOSE = "mcp-evidence"
 MAX_EVIDENCE_IDS = 10_000
 """Above this many ids no token is minted (the token carries the ids; say so, never truncate)."""
 PROMPT_TARGET_LIMIT = 50
@@ -96,10 +94,6 @@ def _b64(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
 
 
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
 def _canon(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
@@ -114,12 +108,13 @@ def principal_of(base_url: str, headers: Mapping[str, str]) -> str:
 
 
 class EvidenceKeeper:
-    """Mints and verifies the MCP server's evidence tokens (HMAC-SHA256, versioned, expiring).
+    """Mints and verifies the MCP server's evidence tokens through :mod:`.tokens`.
 
-    The token binds purpose, operation, query digest, principal, the sorted id set, the listing's
-    warnings, issue and expiry times and a random token id. Used token ids and the API's own
-    evidence are kept in bounded in-memory maps (one process; a restart forgets them, which
-    refuses, never authorises).
+    The token (``TokenSigner``, purpose ``evidence``, the MCP server's own secret) binds the
+    operation, a digest of the query, the principal, the sorted id set, the listing's warning
+    codes, issue and expiry times, and a random token id (in the token's data). Used token ids
+    and the API's own evidence are kept in bounded in-memory maps (one process; a restart
+    forgets them, which refuses, never authorises).
     """
 
     def __init__(
@@ -130,18 +125,12 @@ class EvidenceKeeper:
         clock: Callable[[], float] = time.time,
         store_limit: int = 4096,
     ) -> None:
-        if len(secret) < 16:
-            raise ValueError("the evidence secret must be at least 16 bytes")
-        self._secret = secret
+        self._signer = TokenSigner(secret, clock=clock)
         self.principal = principal
-        self._clock = clock
         self._limit = store_limit
         self._api_tokens: OrderedDict[str, str] = OrderedDict()
         self._used: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()
-
-    def _sign(self, payload: bytes) -> str:
-        return _b64(hmac.new(self._secret, payload, hashlib.sha256).digest())
 
     def mint(
         self,
@@ -155,36 +144,33 @@ class EvidenceKeeper:
     ) -> str:
         """Sign evidence over ``ids``; raises ``ValueError`` unless ``envelope`` is complete."""
         comp = envelope.get("completeness") or {}
-        if (
-            envelope.get("status") != "complete"
-            or comp.get("complete") is not True
-            or comp.get("reasons")
-        ):
+        complete = (
+            envelope.get("status") == "complete"
+            and comp.get("complete") is True
+            and not comp.get("reasons")
+        )
+        if not complete:
             raise ValueError("evidence can only be minted from a complete result")
         id_list = sorted(set(ids))
         if len(id_list) > MAX_EVIDENCE_IDS:
             raise ValueError(f"more than {MAX_EVIDENCE_IDS} ids; no evidence minted")
-        now = self._clock()
         jti = _b64(os.urandom(12))
-        payload = {
-            "v": 1,
-            "p": TOKEN_PURPOSE,
-            "op": operation,
-            "q": hashlib.sha256(_canon(dict(query))).hexdigest()[:32],
-            "sub": self.principal,
-            "ids": id_list,
-            "w": sorted({str(w.get("code")) for w in envelope.get("warnings") or []}),
-            "iat": int(now),
-            "exp": int(now + ttl_s),
-            "jti": jti,
-        }
-        raw = _canon(payload)
+        token = self._signer.sign(
+            "evidence",
+            operation=operation,
+            ttl_seconds=ttl_s,
+            query=query,
+            principal=self.principal,
+            data={"jti": jti},
+            ids=id_list,
+            warnings=sorted({str(w.get("code")) for w in envelope.get("warnings") or []}),
+        )
         if api_token is not None:
             with self._lock:
                 self._api_tokens[jti] = api_token
                 while len(self._api_tokens) > self._limit:
                     self._api_tokens.popitem(last=False)
-        return TOKEN_PREFIX + _b64(raw) + "." + self._sign(raw)
+        return token
 
     def verify(
         self,
@@ -195,28 +181,46 @@ class EvidenceKeeper:
         void_on_warnings: Iterable[str] = (),
         needs_api_token: bool = False,
     ) -> EvidenceGrant:
-        """Check ``token`` for a mutation; raises :class:`Refused` with every applicable code."""
+        """Check ``token`` for a mutation; raises :class:`Refused` with the applicable codes.
+
+        Authenticity and bindings are checked first (the first failure is reported: a token for
+        someone else is refused as such); for an authentic, bound token every further problem
+        (used, voiding warning, missing or outside targets) is reported together.
+        """
         if token is None or token == "":
             raise Refused(["EVIDENCE_MISSING"] + ([] if targets else ["TARGETS_MISSING"]))
-        payload = self._open(token)
+        try:
+            claims = self._signer.verify(
+                token,
+                purpose="evidence",
+                operation=operation,
+                principal=self.principal,
+                check_query=False,
+            )
+        except TokenMismatch as exc:
+            code = {
+                "operation": "EVIDENCE_WRONG_OPERATION",
+                "principal": "EVIDENCE_WRONG_PRINCIPAL",
+            }
+            raise Refused([code.get(exc.field, "EVIDENCE_INVALID")]) from None
+        except TokenExpired:
+            raise Refused(["EVIDENCE_EXPIRED"]) from None
+        except TokenError:
+            raise Refused(["EVIDENCE_INVALID"]) from None
+        data = claims.data if isinstance(claims.data, Mapping) else {}
+        jti = data.get("jti")
+        if claims.ids is None or not isinstance(jti, str):
+            raise Refused(["EVIDENCE_INVALID"])
         codes: list[str] = []
-        if payload.get("op") != operation:
-            codes.append("EVIDENCE_WRONG_OPERATION")
-        if payload.get("sub") != self.principal:
-            codes.append("EVIDENCE_WRONG_PRINCIPAL")
-        if self._clock() >= payload["exp"]:
-            codes.append("EVIDENCE_EXPIRED")
-        jti = str(payload["jti"])
         with self._lock:
             if jti in self._used:
                 codes.append("EVIDENCE_ALREADY_USED")
             api_token = self._api_tokens.get(jti)
         if needs_api_token and api_token is None:
             codes.append("EVIDENCE_UNKNOWN")
-        warnings = tuple(payload["w"])
-        if set(warnings) & set(void_on_warnings):
+        if set(claims.warnings) & set(void_on_warnings):
             codes.append("EVIDENCE_VOIDED_BY_WARNING")
-        ids = frozenset(payload["ids"])
+        ids = frozenset(claims.ids)
         outside: list[str] = []
         if not targets:
             codes.append("TARGETS_MISSING")
@@ -226,7 +230,7 @@ class EvidenceKeeper:
                 codes.append("TARGETS_OUTSIDE_EVIDENCE")
         if codes:
             raise Refused(codes, outside=outside)
-        return EvidenceGrant(jti, str(payload["op"]), ids, warnings, api_token)
+        return EvidenceGrant(jti, claims.operation, ids, claims.warnings, api_token)
 
     def consume(self, grant: EvidenceGrant) -> None:
         """Mark a token used once its mutation succeeded (a second use is refused)."""
@@ -235,33 +239,6 @@ class EvidenceKeeper:
             while len(self._used) > self._limit:
                 self._used.popitem(last=False)
             self._api_tokens.pop(grant.jti, None)
-
-    def _open(self, token: Any) -> dict[str, Any]:
-        if (
-            not isinstance(token, str)
-            or not token.startswith(TOKEN_PREFIX)
-            or len(token) > 2_000_000
-        ):
-            raise Refused(["EVIDENCE_INVALID"])
-        body, _, sig = token[len(TOKEN_PREFIX) :].partition(".")
-        try:
-            raw = _unb64(body)
-            good = hmac.compare_digest(self._sign(raw), sig)
-            payload = json.loads(raw) if good else None
-        except (ValueError, TypeError):
-            payload = None
-        valid = (
-            isinstance(payload, dict)
-            and payload.get("v") == 1
-            and payload.get("p") == TOKEN_PURPOSE
-            and isinstance(payload.get("exp"), int)
-            and isinstance(payload.get("ids"), list)
-            and isinstance(payload.get("w"), list)
-            and isinstance(payload.get("jti"), str)
-        )
-        if not valid:
-            raise Refused(["EVIDENCE_INVALID"])
-        return payload  # type: ignore[return-value]
 
 
 # --------------------------------------------------------------------------- tool results
