@@ -509,7 +509,7 @@ def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iter
 
 def _message(error: ValidationError, what: str | None = None) -> str:
     """jsonschema's message, shortened; ``what`` names the expected form of a string."""
-    if what and error.validator in ("pattern", "format"):
+    if what and error.validator in ("pattern", "format", "anyOf"):
         return f"{_short(error.instance)} is not {what}"
     if error.validator in ("enum", "const"):
         allowed = error.validator_value
