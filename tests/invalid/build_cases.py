@@ -88,7 +88,7 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         {
             "exit": 1,
             "diagnostics": [
-                ["XC030", ""],
+                ["XC030", "/paths/~1search/get"],
                 ["XC102", "/paths/~1search/get/operationId"],
             ],
         },
@@ -198,7 +198,8 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         {"exit": 1, "diagnostics": [["XC123", GET + "/x-completeness/omitted-fields"]]},
     ),
     "rule_XC124_duplicate_reason": (
-        lambda d: _xc(d, "/things")["reasons"].append("TIME_BUDGET_EXCEEDED"),
+        # distinct items (so the schema's uniqueItems holds) naming the same code
+        lambda d: _xc(d, "/things")["reasons"].append({"code": "TIME_BUDGET_EXCEEDED"}),
         {"exit": 1, "diagnostics": [["XC124", LIST + "/reasons/3"]]},
     ),
     "rule_XC125_client_code_on_server": (

@@ -1,0 +1,124 @@
+"""The loader: JSON-shaped data, line numbers, limits, and never a traceback."""
+
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from xcompleteness.diagnostics import InputError
+from xcompleteness.load import LazyJsonLines, Limits, load_data, load_spec
+
+LIMITS = Limits()
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**53), max_value=2**53)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(value=json_values)
+def test_yaml_and_json_round_trip(tmp_path: Path, value: object) -> None:
+    """The loader reads what PyYAML and json write exactly as their own safe loaders do."""
+    y = tmp_path / "v.yaml"
+    text = yaml.safe_dump(value, allow_unicode=True)
+    y.write_text(text, encoding="utf-8")
+    j = tmp_path / "v.json"
+    j.write_text(json.dumps(value), encoding="utf-8")
+    assert load_data(y, "v.yaml", LIMITS)[0] == yaml.safe_load(text)
+    assert load_data(j, "v.json", LIMITS)[0] == value
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(alphabet=string.printable + "&*!|>{}[]-:'\"\u00e9", max_size=200))
+def test_arbitrary_text_never_raises_anything_but_input_error(tmp_path: Path, text: str) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_spec(path)
+    except InputError as exc:
+        assert exc.diagnostics and all(d.code.startswith("XC0") for d in exc.diagnostics)
+
+
+YAML_DOC = """\
+openapi: 3.1.0
+info:
+  title: t
+  version: "1"
+paths:
+  /a/{id}:
+    get:
+      responses:
+        200:
+          description: ok
+x-list:
+  - one
+  - {two: 2}
+x-date: 2027-06-30
+"""
+
+
+def test_yaml_lines_and_json_shapes(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(YAML_DOC, encoding="utf-8")
+    doc = load_spec(path)
+    assert doc.lines["/openapi"] == 1
+    assert doc.lines["/paths/~1a~1{id}/get"] == 7
+    assert doc.lines["/paths/~1a~1{id}/get/responses/200/description"] == 10
+    assert doc.lines["/x-list/1"] == 13 and doc.lines["/x-list/1/two"] == 13
+    # integer keys become strings, dates stay strings: the data is JSON-shaped
+    assert "200" in doc.data["paths"]["/a/{id}"]["get"]["responses"]
+    assert doc.data["x-date"] == "2027-06-30"
+    assert doc.locate("/paths/~1a~1{id}/get/nothing/here") == (str(path), 7)
+
+
+def test_json_lines_match_yaml_lines(tmp_path: Path) -> None:
+    """The lazy JSON line map agrees with the YAML builder on the same layout."""
+    data = yaml.safe_load(YAML_DOC)
+    data["paths"]["/a/{id}"]["get"]["responses"] = {"200": {"description": "ok"}}
+    text = json.dumps(data, indent=1, default=str)
+    lines = LazyJsonLines(text)
+    for pointer, line in lines.items():
+        token = pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+        source_line = text.splitlines()[line - 1]
+        assert token in source_line or token.isdigit(), (pointer, source_line)
+    assert lines["/x-list/1/two"] > lines["/x-list/0"]
+
+
+def test_yaml_merge_keys_are_honoured(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text(
+        "openapi: 3.1.0\nbase: &b {a: 1, b: 2}\nthing:\n  <<: *b\n  b: 3\n", encoding="utf-8"
+    )
+    assert load_spec(path).data["thing"] == {"a": 1, "b": 3}
+
+
+def test_aliases_are_copies_not_shared(tmp_path: Path) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text("openapi: 3.1.0\na: &x {k: [1]}\nb: *x\n", encoding="utf-8")
+    data = load_spec(path).data
+    assert data["a"] == data["b"] and data["a"] is not data["b"]
+
+
+def test_alias_budget_is_configurable(tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "spec.yaml"
+    path.write_text("openapi: 3.1.0\na: &x [1, 2, 3]\nb: [*x, *x, *x]\n", encoding="utf-8")
+    assert load_spec(path).data["b"] == [[1, 2, 3]] * 3
+    monkeypatch.setenv("XC_MAX_ALIAS_NODES", "5")
+    try:
+        load_spec(path)
+    except InputError as exc:
+        assert exc.diagnostics[0].code == "XC004"
+    else:
+        raise AssertionError("the alias budget was not applied")
