@@ -408,13 +408,26 @@ def _wrapped_array(
     A request that takes a page position (``positioned``) pages *something*: then the object's only
     array is the items whatever else sits beside it (GitHub's ``{total_seats, seats}``).
     """
-    arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
+    # ``errors``, ``warnings``, ``links``... are arrays about the response, never its items.
+    arrays = [
+        n
+        for n, (s, p) in props.items()
+        if walker.is_array(s, p) and sig.fold(n) not in sig.META_NAMES
+    ]
+    if not arrays and len(props) == 1:  # ``{errors: [...]}`` alone *is* the result
+        arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
     if not arrays:
         return None
     named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
     # A completeness flag beside the only array says the array is a (possibly cut) result set:
     # GitHub's git trees carry ``truncated`` beside ``tree``.
-    flagged = any(sig.SIGNAL_FIELDS.get(sig.fold(n)) in _FLAG_KINDS for n in props)
+    # So does a total beside it (``{group_name, total_count, group_members}``); a bare ``count``
+    # is too often a figure of its own (GitHub's traffic ``{count, uniques, views}``).
+    flagged = any(
+        sig.SIGNAL_FIELDS.get(sig.fold(n)) in _FLAG_KINDS
+        or (sig.SIGNAL_FIELDS.get(sig.fold(n)) == "total" and sig.fold(n) != "count")
+        for n in props
+    )
     others = [n for n in props if n not in arrays and sig.fold(n) not in sig.META_NAMES]
     chosen: str | None = None
     loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
