@@ -136,7 +136,7 @@ def normalize(decl: Mapping[str, Any], *, op: OperationRef, registry: Registry) 
         "deadline": _deadline(decl.get("deadline")),
         "evidence": None if is_mutation else _listing_evidence(decl.get("evidence")),
         "mutation": _mutation(decl) if is_mutation else None,
-        "omitted_fields": _str(decl.get("omitted-fields")),
+        "omitted_fields": _loc(decl.get("omitted-fields")),
         "destructive": decl.get("destructive") is True,
     }
 
@@ -153,7 +153,7 @@ def _scope(raw: Any) -> dict[str, Any]:
 
 def _items(raw: Any, *, listing: bool, mode: str) -> str | None:
     if isinstance(raw, str):
-        return raw
+        return _loc(raw)
     return DEFAULT_NATIVE_ITEMS if listing and mode == "native" else None
 
 
@@ -166,7 +166,7 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
     request = raw.get("request") if isinstance(raw.get("request"), Mapping) else {}
     response = raw.get("response") if isinstance(raw.get("response"), Mapping) else {}
     next_raw = response.get("next")
-    next_expr = next_raw if isinstance(next_raw, str) else None
+    next_expr = _loc(next_raw)
     last_item = next_raw.get("last-item") if isinstance(next_raw, Mapping) else None
     if next_expr is None and last_item is None:
         if style == "link-header":
@@ -180,8 +180,8 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
         "response": {
             "next": next_expr,
             "next_last_item": _str(last_item),
-            "total": _str(response.get("total")),
-            "pages": _str(response.get("pages")),
+            "total": _loc(response.get("total")),
+            "pages": _loc(response.get("pages")),
         },
         "max_page_size": max_size if isinstance(max_size, int) else None,
         "ordering": _str(raw.get("ordering")),
@@ -249,8 +249,8 @@ def _mutation(decl: Mapping[str, Any]) -> dict[str, Any]:
     recheck = decl.get("recheck") if isinstance(decl.get("recheck"), Mapping) else {}
     return {
         "from": _str(evidence.get("from")),
-        "ids": _str(evidence.get("ids")),
-        "token": _str(evidence.get("token")),
+        "ids": _loc(evidence.get("ids")),
+        "token": _loc(evidence.get("token")),
         "void_on_warnings": [
             w for w in _list(evidence.get("void-on-warnings")) if isinstance(w, str)
         ],
@@ -260,6 +260,13 @@ def _mutation(decl: Mapping[str, Any]) -> dict[str, Any]:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _loc(value: Any) -> str | None:
+    """A location expression in one spelling: ``$response.body`` becomes ``$response.body#``."""
+    if value in ("$response.body", "$request.body"):
+        return f"{value}#"
+    return _str(value)
 
 
 def _num(value: Any) -> int | float | None:

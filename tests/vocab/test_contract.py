@@ -136,6 +136,12 @@ def test_adapter_has_no_native_defaults() -> None:
     }
 
 
+def test_whole_body_has_one_spelling() -> None:
+    decl = copy.deepcopy(ALL_DECLARATIONS["adapter_search"])
+    decl["items"] = "$response.body"
+    assert _norm(decl)["items"] == "$response.body#"
+
+
 def test_link_header_default_next() -> None:
     decl = copy.deepcopy(ALL_DECLARATIONS["adapter_search"])
     del decl["pagination"]["response"]
