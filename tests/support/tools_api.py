@@ -58,6 +58,13 @@ def make_tools_app(api: ToolsApi) -> FastAPI:
         status, headers, body = api.github(dict(request.query_params), base)
         return JSONResponse(body, status_code=status, headers=headers)
 
+    @app.get("/items/{item_id}")
+    def item(item_id: str) -> JSONResponse:
+        row = api._row(item_id)
+        if row is None:
+            return JSONResponse({"error": {"code": "NOT_FOUND", "message": "no such item"}}, 404)
+        return JSONResponse({"id": row.id, "rank": row.rank})
+
     @app.post("/items/archive")
     async def archive(request: Request) -> JSONResponse:
         status, body = api.archive(await request.json())

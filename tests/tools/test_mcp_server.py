@@ -48,6 +48,7 @@ class Agent:
 
     def __init__(self, client: Client) -> None:
         self.client = client
+        self.tool_result = importlib.import_module("xct_items._runtime.envelope").ToolResult
         self.schemas: dict[str, dict] = {}
 
     async def tools(self):
@@ -61,6 +62,7 @@ class Agent:
         result = await self.client.call_tool(name, args)
         sc = result.structured_content
         Draft202012Validator(self.schemas[name]).validate(sc)
+        self.tool_result.model_validate(sc)  # the runtime's own ToolResult invariants agree
         assert json.loads(result.content[0].text) == sc
         assert result.is_error is (sc["status"] == "error")
         return sc
@@ -92,7 +94,7 @@ def test_the_sdk_client_lists_every_tool_with_a_valid_envelope_output_schema(pkg
         return await agent.tools()
 
     tools = session(pkg, ToolsApi(3), body)
-    assert {t.name for t in tools} == {"list_items", "search_items", "archive_items"}
+    assert {t.name for t in tools} == {"list_items", "search_items", "archive_items", "get_item"}
     for tool in tools:
         Draft202012Validator.check_schema(tool.output_schema)
         assert tool.output_schema["type"] == "object"
@@ -337,6 +339,20 @@ def test_valid_evidence_proceeds_once_with_the_api_token_filled_in_by_the_server
     assert len(api.archive_calls) == 1
 
 
+def test_a_resource_tool_returns_the_item_or_the_api_error_code(pkg):
+    async def body(agent):
+        found = await agent.call("get_item", id="item-0000004")
+        missing = await agent.call("get_item", id="nope")
+        return found, missing
+
+    found, missing = session(pkg, ToolsApi(10), body)
+    assert found["status"] == "complete" and found["data"]["item"] == {
+        "id": "item-0000004",
+        "rank": 4,
+    }
+    assert missing["status"] == "error" and missing["error"]["code"] == "NOT_FOUND"
+
+
 def _env(pkg):
     path = os.pathsep.join([str(pkg.out), os.environ.get("PYTHONPATH", "")])
     return {**os.environ, "PYTHONPATH": path, "XCOMPLETENESS_MCP_SECRET": SECRET.hex()}
@@ -362,7 +378,7 @@ def test_over_stdio_a_subprocess_server_answers_the_sdk_client(pkg):
                     return tools, partial, complete
 
         tools, partial, complete = anyio.run(main)
-    assert len(tools) == 3
+    assert len(tools) == 4
     assert partial["status"] == "partial"
     assert partial["completeness"]["continuation"]["kind"] == "next_cursor"
     assert [r["code"] for r in partial["completeness"]["reasons"]] == ["CLIENT_PAGE_LIMIT"]
