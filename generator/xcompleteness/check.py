@@ -16,8 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from xcompleteness import vocabulary
-from xcompleteness.contract import iter_operations, normalize, operation_ref
 from xcompleteness.diagnostics import (
     Diagnostic,
     ExitCode,
@@ -29,8 +27,6 @@ from xcompleteness.diagnostics import (
 )
 from xcompleteness.load import SourceDoc, load_spec
 from xcompleteness.overlay import apply_overlays
-from xcompleteness.rules import run_rules
-from xcompleteness.validate import validate_openapi
 
 DECLARATION_KEY = "x-completeness"
 
@@ -60,6 +56,11 @@ def check_spec(
     """Run the whole front pipeline on ``spec`` (raises InputError for unusable input)."""
     doc = load_spec(spec, allow_external_refs=allow_external_refs)
     doc = apply_overlays(doc, list(overlays))
+    # Imported here: unusable input is reported before the validator stack is even loaded.
+    from xcompleteness import vocabulary
+    from xcompleteness.rules import run_rules
+    from xcompleteness.validate import validate_openapi
+
     diagnostics: list[Diagnostic] = list(doc.diagnostics)
     diagnostics.extend(validate_openapi(doc))
     vocab = vocabulary.validate_declarations(doc)
@@ -80,6 +81,8 @@ def _contracts(
     doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any
 ) -> dict[str, dict[str, Any]]:
     """Normalize every declaration the vocabulary stage found no error in."""
+    from xcompleteness.contract import iter_operations, normalize, operation_ref
+
     bad = [d.pointer for d in vocab if d.severity is Severity.ERROR]
     contracts: dict[str, dict[str, Any]] = {}
     for path, method, operation, pointer in iter_operations(doc.data):
