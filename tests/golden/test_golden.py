@@ -23,27 +23,34 @@ import refresh  # noqa: E402
 CASES = sorted(refresh.CASES)
 
 
-def _generate(spec: Path, out: Path, package: str, seed: str) -> None:
-    env = {**os.environ, "PYTHONHASHSEED": seed}
+def _generate_all(base: Path, seed: str) -> None:
+    """Every case through the real CLI, in one fresh interpreter with ``PYTHONHASHSEED=seed``."""
+    runs = [
+        ["generate", str(ROOT / spec), "-o", str(base / case), "--package", package]
+        for case, (spec, package) in sorted(refresh.CASES.items())
+    ]
+    code = (
+        "import sys\nfrom xcompleteness.cli import main\n"
+        f"sys.exit(max(main(args) for args in {runs!r}))"
+    )
     proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "xcompleteness",
-            "generate",
-            str(spec),
-            "-o",
-            str(out),
-            "--package",
-            package,
-        ],
+        [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        env=env,
-        timeout=180,
+        env={**os.environ, "PYTHONHASHSEED": seed},
+        timeout=300,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+@pytest.fixture(scope="module")
+def seeds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    out = {}
+    for seed in ("0", "1"):
+        out[seed] = tmp_path_factory.mktemp(f"seed{seed}")
+        _generate_all(out[seed], seed)
+    return out
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -54,16 +61,10 @@ def _tree(folder: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.fixture(scope="module", params=CASES)
-def generated(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory):
+@pytest.fixture(params=CASES)
+def generated(request: pytest.FixtureRequest, seeds: dict[str, Path]):
     case = request.param
-    spec, package = refresh.CASES[case]
-    trees = []
-    for seed in ("0", "1"):
-        out = tmp_path_factory.mktemp(f"{case}-seed{seed}")
-        _generate(ROOT / spec, out, package, seed)
-        trees.append(out)
-    return case, package, trees
+    return case, refresh.CASES[case][1], [seeds["0"] / case, seeds["1"] / case]
 
 
 def test_byte_identical_across_hash_seeds(generated) -> None:
