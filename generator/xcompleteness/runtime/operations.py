@@ -346,8 +346,9 @@ class _ListingBase:
 
     def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, Any], dict[str, str]]:
         if req.url is not None:
+            # path parameters ride along only to satisfy split(); the Link URL already has them
             _, _, headers, _ = self._request.split(
-                {k: v for k, v in req.params.items() if self._is_header(k)}
+                {k: v for k, v in req.params.items() if self._is_header(k) or self._is_path(k)}
             )
             return self._client.same_origin(req.url), {}, headers
         path, query, headers, rest = self._request.split(req.params)
@@ -356,6 +357,9 @@ class _ListingBase:
 
     def _is_header(self, name: str) -> bool:
         return self._request.by_name.get(name, (name, None))[1] == "header"
+
+    def _is_path(self, name: str) -> bool:
+        return self._request.by_name.get(name, (name, None))[1] == "path"
 
     def _page_model(self, page: Any) -> Any:
         if self._native or self._envelope_model is None:
