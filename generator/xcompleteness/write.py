@@ -139,7 +139,10 @@ def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
             parent = parent.parent
     manifest = {"generator": "xcompleteness", "files": {r: _sha(d) for r, d in encoded.items()}}
     manifest["files"].update({r: previous[r] for r in report.kept})
-    _atomic_write(out / MANIFEST, (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode())
+    data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    target = out / MANIFEST
+    if not (target.is_file() and target.read_bytes() == data):
+        _atomic_write(target, data)
     return report
 
 
