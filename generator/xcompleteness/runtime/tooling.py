@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .decide import Action, Intent, decide
+from .envelope import ToolResult
 from .tokens import TokenError, TokenExpired, TokenMismatch, TokenSigner
 
 __all__ = [
@@ -629,7 +630,7 @@ class ToolHost:
                 env = self._single(tool, decoded)
         except Exception as exc:  # noqa: BLE001 -- every failure becomes a typed error envelope
             env = api_error(exc)
-        problems = validate(env, tool.definition["outputSchema"])
+        problems = validate(env, tool.definition["outputSchema"]) or _invariant_problems(env)
         if problems:
             env = error_result("OUTPUT_INVALID", "; ".join(problems)[:2000])
         return env, env["status"] == "error"
@@ -739,6 +740,15 @@ class ToolHost:
             "warnings": [],
             "evidence": None,
         }
+
+
+def _invariant_problems(env: Mapping[str, Any]) -> list[str]:
+    """The runtime's ToolResult model re-checks the envelope invariants (status vs complete...)."""
+    try:
+        ToolResult.model_validate(env)
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        return [str(exc).splitlines()[0]]
+    return []
 
 
 def _body_field(expr: Any) -> str | None:
