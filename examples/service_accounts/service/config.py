@@ -52,7 +52,7 @@ class ServiceConfig:
     default_budget_ms: int = 2000  # time budget per request when the caller names none
     max_budget_ms: int = 30000
     max_page_size: int = 200
-    default_page_size: int = 100
+    default_page_size: int = 50  # the spec's default for limit
     cursor_ttl_s: int = 900
     evidence_ttl_s: int = 600
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
