@@ -36,7 +36,7 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--allow-external-refs",
         action="store_true",
-        help="resolve $refs to files outside the spec's folder (never the network)",
+        help="allow $refs to other files inside the spec's folder (never the network)",
     )
 
 
