@@ -44,11 +44,12 @@ a stable interface for the model, server, client and tool emitters — add field
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
@@ -365,9 +366,17 @@ class _Builder:
                     self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
                     return {}
                 return self.rewrite(target, pointer, depth + 1)
-            return {
-                k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()
-            }
+            out = {k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()}
+            pattern = out.get("pattern")
+            if isinstance(pattern, str) and not pattern_supported(pattern):
+                del out["pattern"]
+                self.warn(
+                    pointer_join(pointer, "pattern"),
+                    "XC603",
+                    "pattern not supported by pydantic's regex engine; the models skip it",
+                    "use a pattern without look-around or back-references",
+                )
+            return out
         if isinstance(node, list):
             return [
                 self.rewrite(v, pointer_join(pointer, i), depth + 1) for i, v in enumerate(node)
@@ -521,6 +530,16 @@ class _Builder:
         if not isinstance(node, Mapping) or "items" not in node:
             return None
         return node["items"]
+
+
+@functools.lru_cache(maxsize=4096)
+def pattern_supported(pattern: str) -> bool:
+    """True when pydantic (Rust regex, the generated models' engine) compiles ``pattern``."""
+    try:
+        TypeAdapter(Annotated[str, Field(pattern=pattern)])
+    except Exception:  # noqa: BLE001 - any failure means the models could not be imported
+        return False
+    return True
 
 
 def registry_dict(registry: Any) -> dict[str, Any]:
