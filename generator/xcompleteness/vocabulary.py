@@ -2,7 +2,7 @@
 
 Every operation-level ``x-completeness`` object and the document-level ``x-completeness-registry``
 are checked against the JSON Schemas in ``spec_ext/`` (Draft 2020-12). Each schema error becomes
-one :class:`Diagnostic` with a stable code (XC040-XC056), the JSON pointer of the offending node
+one :class:`Diagnostic` with a stable code (XC040-XC057), the JSON pointer of the offending node
 (for an unknown key, the key itself), the source line where the loader knows it, and a hint. The
 schemas carry an ``x-diagnostic`` annotation where a keyword alone would give a vague code, so the
 mapping from error to code lives in the data, not in a ladder of special cases here.
@@ -27,6 +27,7 @@ XC053   declared details do not match the code's typed details
 XC054   a custom registry code redefines a standard code
 XC055   a custom code's ``details`` is not a valid JSON Schema
 XC056   a ``review-by`` that is not a calendar date
+XC057   a declaration or registry nested too deeply to validate
 ======  ==========================================================================================
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
@@ -55,6 +56,9 @@ REGISTRY_KEY = "x-completeness-registry"
 DECLARATION_SCHEMA = "x-completeness.schema.json"
 REGISTRY_SCHEMA = "x-completeness-registry.schema.json"
 CODES_FILE = "codes.json"
+MAX_DEPTH = 80
+"""Declarations nesting deeper than this are refused before JSON Schema validation, which
+recurses per level; real declarations stay below 10 and conditions below 2 * 32 + 4."""
 
 CODES: dict[str, str] = {
     "XC040": "a value has the wrong JSON type",
@@ -74,6 +78,7 @@ CODES: dict[str, str] = {
     "XC054": "a custom registry code redefines a standard code",
     "XC055": "a custom code's details is not a valid JSON Schema",
     "XC056": "a review-by that is not a calendar date",
+    "XC057": "a declaration or registry nested too deeply to validate",
 }
 """Every diagnostic code this module emits, with its one-line meaning."""
 
@@ -273,7 +278,7 @@ def load_registry(document: Any) -> Registry:
 
 
 def _details_schema(value: Any) -> Mapping[str, Any]:
-    if isinstance(value, Mapping) and _schema_is_valid(value):
+    if isinstance(value, Mapping) and not _too_deep(value) and _schema_is_valid(value):
         return value
     return {"type": "object"}
 
@@ -312,13 +317,43 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             continue
         pointer = pointer_join(op_pointer, DECLARATION_KEY)
         decl = operation[DECLARATION_KEY]
+        if _too_deep(decl):
+            out.append(_depth_diag(doc, pointer))
+            continue
         out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
         out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
     if REGISTRY_KEY in data:
-        out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
+        if _too_deep(data[REGISTRY_KEY]):
+            out.append(_depth_diag(doc, pointer_join("", REGISTRY_KEY)))
+        else:
+            out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
     return out
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iterative: deep input must not recurse)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, Mapping):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, depth + 1) for v in node)
+    return False
+
+
+def _depth_diag(doc: _SourceLike, pointer: str) -> Diagnostic:
+    return _diag(
+        doc,
+        pointer,
+        "XC057",
+        f"nested deeper than {MAX_DEPTH} levels; not validated",
+        "flatten the declaration: conditions nest at most 32 levels (runtime/expressions.py)",
+    )
 
 
 def _registry_diagnostics(doc: _SourceLike, raw: Any) -> Iterator[Diagnostic]:

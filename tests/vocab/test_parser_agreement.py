@@ -97,13 +97,13 @@ def _parses(parse: Any, value: Any) -> bool:
     return True
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(EXPRESSIONS)
 def test_expressions_agree(text: str) -> None:
     assert EXPRESSION.is_valid(text) == _parses(parse_expression, text), text
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_conditions())
 def test_conditions_agree(condition: Any) -> None:
     assert CONDITION.is_valid(condition) == _parses(parse_condition, condition), condition

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from support.vocab import ROOT, codes_at, doc_with
 from support.vocab_snippets import ALL_DECLARATIONS, NATIVE_LIST, REGISTRY
-from xcompleteness.vocabulary import CODES, validate_declarations
+from xcompleteness.vocabulary import CODES, load_registry, validate_declarations
 
 SCHEMAS = ("x-completeness.schema.json", "x-completeness-registry.schema.json")
 
@@ -352,6 +352,26 @@ def test_custom_code_details_are_checked_in_declarations() -> None:
     assert codes_at(decl, registry=REGISTRY) == {("XC053", "/reasons/0/shard")}
 
 
+def _nested(depth: int) -> dict[str, Any]:
+    condition: Any = {"present": "$response.link.next"}
+    for _ in range(depth):
+        condition = {"all": [condition]}
+    return _with(("reasons", 0, "when"), condition, ADAPTER)
+
+
+def test_deep_declarations_are_refused_without_recursion() -> None:
+    assert codes_at(_nested(30)) == set()
+    assert codes_at(_nested(2000)) == {("XC057", "")}
+    deep: Any = {"type": "object"}
+    for _ in range(2000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    registry = {"reasons": {"DEEP_CODE": {"description": "x", "details": deep}}}
+    assert codes_at({"kind": "resource"}, registry=registry) == {
+        ("XC057", "/x-completeness-registry")
+    }
+    assert load_registry({"x-completeness-registry": registry}).reason("DEEP_CODE") is not None
+
+
 def test_misplaced_declaration_is_a_warning() -> None:
     doc = doc_with({"kind": "resource"})
     doc.data["paths"]["/things"]["x-completeness"] = {"kind": "collection"}
@@ -365,4 +385,4 @@ def test_misplaced_declaration_is_a_warning() -> None:
 
 def test_every_code_is_emitted_by_some_case() -> None:
     emitted = {code for _, (code, _) in BAD.values()} | {c for _, (c, _) in BAD_REGISTRY.values()}
-    assert emitted | {"XC051"} == set(CODES)
+    assert emitted | {"XC051", "XC057"} == set(CODES)
