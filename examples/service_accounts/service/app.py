@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .config import Principal, ServiceConfig
-from .listing import Listings, Rejection, TokenError
+from .listing import ListingError, Listings
 from .scan import Scanner
 from .store import Query, Store
 from .wire import Wire
@@ -41,7 +41,7 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
     """A ready app over the store in ``config.data_dir`` (created and opened here)."""
     store = Store(config).open()
     scanner = Scanner(store)
-    listings = Listings(config, store, scanner, wire.signer)
+    listings = Listings(config, store, scanner, wire.service)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -62,6 +62,14 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
     async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
         return JSONResponse(exc.body, status_code=exc.status)
 
+    @app.exception_handler(ListingError)
+    async def _listing_error(request: Request, exc: ListingError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(wire.errors)
+    async def _service_error(request: Request, exc: Any) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         where = "; ".join(
@@ -77,22 +85,21 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
             raise ApiError(401, "UNAUTHENTICATED", "a known bearer token is required")
         return principal
 
-    def listing(op: str, query: Query, auth: str | None, **params: Any) -> dict[str, Any]:
+    def listing(
+        op: str, query: Query, auth: str | None, filters: dict[str, Any], **params: Any
+    ) -> dict[str, Any]:
         principal = principal_of(auth)
         _bounds(params["limit"], 1, wire.max_page_size(op) or config.max_page_size, "limit")
         _bounds(params["budget_ms"], 1, config.max_budget_ms, "time_budget_ms")
-        try:
-            page = listings.page(
-                op,
-                query,
-                principal,
-                mint_evidence=wire.mints(op),
-                frozen=wire.frozen(op),
-                **params,
-            )
-        except TokenError as exc:
-            status = 410 if exc.code == "CURSOR_EXPIRED" else 400
-            raise ApiError(status, exc.code, str(exc), reason=exc.reason) from exc
+        page = listings.page(
+            op,
+            query,
+            principal,
+            filters={k: v for k, v in filters.items() if v is not None},
+            mint_evidence=wire.mints(op),
+            frozen=wire.frozen(op),
+            **params,
+        )
         return wire.page(op, page)
 
     @app.get("/service-accounts")
@@ -104,9 +111,14 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
         owner: str | None = None,
         time_budget_ms: int | None = None,
     ) -> dict[str, Any]:
-        query = Query(status=status, owner=owner)
         return listing(
-            LIST_OP, query, authorization, limit=limit, budget_ms=time_budget_ms, cursor=cursor
+            LIST_OP,
+            Query(status=status, owner=owner),
+            authorization,
+            {"status": status, "owner": owner},
+            limit=limit,
+            budget_ms=time_budget_ms,
+            cursor=cursor,
         )
 
     @app.get("/service-accounts/search")
@@ -121,6 +133,7 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
             SEARCH_OP,
             Query(text=q),
             authorization,
+            {"q": q},
             limit=limit,
             budget_ms=time_budget_ms,
             cursor=cursor,
@@ -155,20 +168,9 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
             raise ApiError(
                 400, "INVALID_REQUEST", f"ids must be a list of 1 to {MAX_ARCHIVE_IDS} strings"
             )
-        if not isinstance(evidence, str) or not evidence:
-            raise ApiError(
-                409,
-                "EVIDENCE_REJECTED",
-                "evidence from a complete listing is required",
-                reason="missing",
-            )
-        source = wire.evidence_source(ARCHIVE_OP)
-        try:
-            listings.archive(ids, evidence, principal, operation=source)
-        except Rejection as exc:
-            raise ApiError(
-                409, "EVIDENCE_REJECTED", exc.message, reason=exc.reason, ids=exc.ids
-            ) from exc
+        listings.archive(
+            ARCHIVE_OP, ids, evidence if isinstance(evidence, str) else None, principal
+        )
         return {"archived": list(dict.fromkeys(ids))}
 
     if config.admin_token:

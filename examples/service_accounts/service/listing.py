@@ -1,53 +1,46 @@
-"""The service's listing and archive rules, independent of HTTP and of the token format.
+"""The service's listing and archive rules, on the generated ``server.py`` token helpers.
 
-A listing is a walk over one snapshot. Its cursor carries the snapshot, the position, how many
-items were returned so far (the result cap), whether an earlier page was already incomplete
-(``taint``: such a walk can never mint evidence), and a running digest of every id returned (the
-id set the evidence will bind). The archive re-runs the listing at the evidence's snapshot and
-re-checks each target under the writer lock; any mismatch is a typed refusal, never a partial
-write.
+A listing is a walk over one snapshot. Its cursor (minted by the generated ``ListingTokens``, so
+bound to the operation, the filters and the principal) carries the position, how many items were
+returned so far (the result cap), whether an earlier page was already incomplete (``taint``: such
+a walk can never mint evidence), the caller's grants (a change is reported, not ignored) and a
+running digest of every id returned. On the last page of an untainted walk the service re-reads
+the whole listing at the snapshot, checks it is exactly what the pages returned, and mints
+evidence over that id set.
 
-Tokens are minted and verified by a :class:`Signer` supplied by the app (the generated
-``server.py`` helpers); this module only decides what goes into them.
+The archive verifies the evidence with the generated ``MutationEvidence`` (signature, listing,
+principal and grants, expiry, every target inside the id set, voiding warnings), then re-checks
+each target under the writer lock: still there, not archived, unchanged since the evidenced
+snapshot, still visible to the caller. Any failure is a typed refusal and nothing is written.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .config import Principal, ServiceConfig
 from .scan import PageScan, Scanner
 from .store import Account, Conflict, Query, Store
 
 ORDERING = "id ascending"
-VERIFY_BUDGET_MS = 10_000
 _EMPTY_CHAIN = "0" * 64
 
 
-class TokenError(Exception):
-    """A cursor or token cannot be used: ``code`` CURSOR_INVALID (400) or CURSOR_EXPIRED (410).
+class ListingError(Exception):
+    """A request the listing rules refuse; ``status`` and ``body()`` are the wire answer."""
 
-    ``reason`` says why in a stable word (``expired``, ``invalid``, ``filter_changed``,
-    ``authorization_changed``) so a caller can tell a credential change from a plain expiry.
-    """
-
-    def __init__(self, code: str, message: str, reason: str | None = None) -> None:
+    def __init__(self, status: int, code: str, message: str, reason: str) -> None:
         super().__init__(message)
+        self.status = status
         self.code = code
-        self.reason = reason or ("expired" if code == "CURSOR_EXPIRED" else "invalid")
+        self.message = message
+        self.reason = reason
 
-
-class Signer(Protocol):
-    """Mints and verifies signed, expiring tokens for one purpose (cursor, evidence)."""
-
-    def mint(self, purpose: str, claims: dict[str, Any], ttl_s: int) -> str: ...
-
-    def verify(self, purpose: str, token: str) -> dict[str, Any]:
-        """Return the claims; raise :class:`TokenError` (expired or invalid)."""
-        ...
+    def body(self) -> dict[str, Any]:
+        return {"error": {"code": self.code, "message": self.message, "reason": self.reason}}
 
 
 @dataclass(frozen=True)
@@ -70,22 +63,10 @@ class Page:
         return not self.reasons
 
 
-@dataclass
-class Rejection(Exception):
-    """An archive refused because of its evidence (HTTP 409 EVIDENCE_REJECTED)."""
-
-    reason: str
-    message: str
-    ids: list[str] = field(default_factory=list)
-
-    def __str__(self) -> str:
-        return f"{self.reason}: {self.message}"
-
-
 def scan_budget_ms(budget_ms: int) -> int:
     """The part of a request's budget the shards get; the rest is kept for answering.
 
-    A caller that allows 250 ms must get its answer (saying which shard was late) within 250 ms,
+    A caller that allows 600 ms must get its answer (saying which shard was late) within 600 ms,
     not a timeout: so the fan-out stops early by half the budget, at most 500 ms.
     """
     return max(1, budget_ms - min(budget_ms // 2, 500))
@@ -99,14 +80,28 @@ def chain(digest: str, ids: Sequence[str]) -> str:
     return value.hex()
 
 
-class Listings:
-    """Listing pages and archives for one store (one instance per service)."""
+def snapshot_name(version: int) -> str:
+    return f"v{version}"
 
-    def __init__(self, config: ServiceConfig, store: Store, scanner: Scanner, signer: Signer):
+
+def evidence_principal(principal: Principal) -> str:
+    """Evidence is bound to the caller *and* its grants: losing a team voids it."""
+    return f"{principal.name}#{principal.grants_digest()}"
+
+
+class Listings:
+    """Listing pages and archives for one store, signing with a generated ``server.Service``."""
+
+    def __init__(self, config: ServiceConfig, store: Store, scanner: Scanner, service: Any):
         self.config = config
         self.store = store
         self.scanner = scanner
-        self.signer = signer
+        self.service = service
+        self._helpers = {
+            helper.operation: helper
+            for helper in vars(service).values()
+            if hasattr(helper, "operation") and hasattr(helper, "signer")
+        }
 
     # -- listing ---------------------------------------------------------------------------
 
@@ -116,21 +111,25 @@ class Listings:
         query: Query,
         principal: Principal,
         *,
+        filters: Mapping[str, Any],
         limit: int | None,
         budget_ms: int | None,
         cursor: str | None,
         mint_evidence: bool,
         frozen: bool = True,
     ) -> Page:
-        """One page; raises :class:`TokenError` for an expired or invalid cursor.
+        """One page. ``filters`` are the query parameters as sent (bound into the cursor).
 
         ``frozen``: every page reads at the snapshot the first page took (a ``frozen`` cursor);
-        otherwise each page reads the newest version (a ``live`` cursor, search).
+        otherwise each page reads the newest version (a ``live`` cursor, search). Raises the
+        generated ``CursorExpiredError`` / ``CursorInvalidError`` or :class:`ListingError`.
         """
+        tokens = self._helpers[operation]
         size = min(limit or self.config.default_page_size, self.config.max_page_size)
         budget = min(budget_ms or self.config.default_budget_ms, self.config.max_budget_ms)
-        state = self._start(operation, query, principal, cursor)
-        snapshot = int(state["snap"]) if frozen else self.store.current_version()
+        state, snapshot = self._start(tokens, filters, principal, cursor)
+        if not frozen:
+            snapshot = self.store.current_version()
         after = state["after"]
         scan = self.scanner.page(
             query,
@@ -140,7 +139,7 @@ class Listings:
             limit=size,
             budget_ms=scan_budget_ms(budget),
         )
-        items, reasons, capped = self._reasons(scan, state, size, budget)
+        items, reasons, capped = self._reasons(scan, state, budget)
         warnings = [
             {"code": "STALE_INDEX", "source": s, "message": f"{s} reports a lagging index"}
             for s in scan.stale
@@ -151,13 +150,17 @@ class Listings:
         next_cursor = evidence = None
         if scan.more and not capped:
             reasons.append({"code": "MORE_PAGES_AVAILABLE", "message": "more pages follow"})
-            position = list(items[-1].key())
-            claims = dict(state, after=position, returned=returned, taint=taint, chain=digest)
-            next_cursor = self.signer.mint("cursor", claims, self.config.cursor_ttl_s)
+            position = dict(
+                state, after=list(items[-1].key()), returned=returned, taint=taint, chain=digest
+            )
+            next_cursor = tokens.mint_cursor(
+                position,
+                query=filters,
+                principal=principal.name,
+                snapshot=snapshot_name(snapshot),
+            )
         elif mint_evidence and not taint:
-            claims = {k: state[k] for k in ("op", "q", "principal", "grants", "snap")}
-            claims.update(n=returned, chain=digest)
-            evidence = self.signer.mint("evidence", claims, self.config.evidence_ttl_s)
+            evidence = self._evidence(tokens, query, principal, filters, snapshot, digest, budget)
         return Page(
             items=items,
             reasons=reasons,
@@ -172,43 +175,64 @@ class Listings:
         )
 
     def _start(
-        self, operation: str, query: Query, principal: Principal, cursor: str | None
-    ) -> dict[str, Any]:
+        self, tokens: Any, filters: Mapping[str, Any], principal: Principal, cursor: str | None
+    ) -> tuple[dict[str, Any], int]:
+        grants = principal.grants_digest()
         if cursor is None:
-            return {
-                "op": operation,
-                "q": query.key(),
-                "principal": principal.name,
-                "grants": principal.grants_digest(),
-                "snap": self.store.current_version(),
-                "after": None,
-                "returned": 0,
-                "taint": False,
-                "chain": _EMPTY_CHAIN,
-            }
-        state = self.signer.verify("cursor", cursor)
-        if state.get("op") != operation or state.get("q") != query.key():
-            raise TokenError(
-                "CURSOR_INVALID",
-                "the cursor belongs to another operation or another filter",
-                "filter_changed",
-            )
-        if (state.get("principal"), state.get("grants")) != (
-            principal.name,
-            principal.grants_digest(),
-        ):
+            state = {"after": None, "returned": 0, "taint": False, "chain": _EMPTY_CHAIN}
+            return dict(state, grants=grants), self.store.current_version()
+        claims = tokens.read_cursor(cursor, query=filters, principal=principal.name)
+        state = claims.data if isinstance(claims.data, dict) else {}
+        if state.get("grants") != grants:
             # invalidated-by: authorization. The declared answer to a cursor that can no longer
-            # be used is CURSOR_EXPIRED (restart); `reason` says it was the credential.
-            raise TokenError(
+            # be used is CURSOR_EXPIRED (restart); `reason` says it was the credential's grants.
+            raise ListingError(
+                410,
                 "CURSOR_EXPIRED",
-                "the credential or its grants changed since this listing started;"
-                " restart the listing",
+                "the credential's grants changed since this listing started; restart the listing",
                 "authorization_changed",
             )
-        return state
+        snapshot = str(claims.snapshot or "")
+        if not snapshot.startswith("v") or not snapshot[1:].isdigit():
+            raise ListingError(400, "CURSOR_INVALID", "the cursor has no snapshot", "invalid")
+        return state, int(snapshot[1:])
+
+    def _evidence(
+        self,
+        tokens: Any,
+        query: Query,
+        principal: Principal,
+        filters: Mapping[str, Any],
+        snapshot: int,
+        digest: str,
+        budget_ms: int,
+    ) -> str | None:
+        """Evidence over the listing's whole id set, re-read at the snapshot and cross-checked.
+
+        None when the re-read cannot be done whole in the budget or does not match what the pages
+        returned (then the page is still complete, but nothing destructive can rest on it).
+        """
+        whole = self.scanner.page(
+            query,
+            snapshot=snapshot,
+            teams=principal.teams,
+            after=None,
+            limit=None,
+            budget_ms=scan_budget_ms(budget_ms),
+        )
+        ids = [a.id for a in whole.items]
+        if not whole.whole or whole.hidden or chain(_EMPTY_CHAIN, ids) != digest:
+            return None
+        return tokens.mint_evidence(
+            {"complete": True, "warnings": []},
+            ids=ids,
+            query=filters,
+            principal=evidence_principal(principal),
+            snapshot=snapshot_name(snapshot),
+        )
 
     def _reasons(
-        self, scan: PageScan, state: dict[str, Any], size: int, budget: int
+        self, scan: PageScan, state: dict[str, Any], budget: int
     ) -> tuple[list[Account], list[dict[str, Any]], bool]:
         reasons: list[dict[str, Any]] = []
         for name in scan.unavailable:
@@ -257,65 +281,35 @@ class Listings:
     # -- archive ---------------------------------------------------------------------------
 
     def archive(
-        self, ids: Sequence[str], evidence: str, principal: Principal, *, operation: str
+        self, mutation: str, ids: Sequence[str], evidence: Any, principal: Principal
     ) -> int:
         """Archive ``ids`` if ``evidence`` proves each is in a complete listing that still holds.
 
-        Returns the version that made the change; raises :class:`Rejection` otherwise (and then
-        nothing was written).
+        Returns the version that made the change; raises the generated
+        ``EvidenceRejectedError`` or :class:`ListingError` (409 EVIDENCE_REJECTED) otherwise, and
+        then nothing was written.
         """
         targets = list(dict.fromkeys(ids))
-        if not targets:
-            raise Rejection("no_targets", "name at least one account to archive")
-        try:
-            claims = self.signer.verify("evidence", evidence)
-        except TokenError as exc:
-            reason = "expired" if exc.code.endswith("EXPIRED") else "invalid"
-            raise Rejection(reason, f"the evidence token is {reason}") from exc
-        if claims.get("op") != operation:
-            raise Rejection("wrong_operation", "the evidence comes from another operation")
-        if (claims.get("principal"), claims.get("grants")) != (
-            principal.name,
-            principal.grants_digest(),
-        ):
-            raise Rejection(
-                "principal_changed", "the evidence was minted for another credential or grants"
-            )
-        snapshot = int(claims["snap"])
-        query = Query.from_key(claims["q"])
-        listed = self.scanner.page(
-            query,
-            snapshot=snapshot,
-            teams=principal.teams,
-            after=None,
-            limit=None,
-            budget_ms=VERIFY_BUDGET_MS,
+        claims = self._helpers[mutation].verify(
+            evidence, ids=targets, principal=evidence_principal(principal)
         )
-        if not listed.whole:
-            raise Rejection(
-                "unverifiable",
-                "the listing cannot be re-read right now: " + ", ".join(listed.missing),
-            )
-        listed_ids = [a.id for a in listed.items]
-        if len(listed_ids) != claims["n"] or chain(_EMPTY_CHAIN, listed_ids) != claims["chain"]:
-            raise Rejection("listing_changed", "the listing no longer matches the evidence")
-        known = set(listed_ids)
-        outside = [i for i in targets if i not in known]
-        if outside:
-            raise Rejection(
-                "target_outside_evidence",
-                f"{len(outside)} target(s) were not in the evidenced listing",
-                outside,
-            )
+        snapshot = str(claims.snapshot or "")
+        if not snapshot.startswith("v") or not snapshot[1:].isdigit():
+            raise ListingError(409, "EVIDENCE_REJECTED", "the evidence has no snapshot", "invalid")
+        version = int(snapshot[1:])
 
-        def unchanged(current: Account | None) -> str | None:
-            if current is None or current.status == "archived":
+        def still_holds(current: Account | None) -> str | None:
+            if current is None or current.team not in principal.teams:
+                return "no longer visible"
+            if current.status == "archived":
                 return "already archived"
-            if current.version > snapshot:
+            if current.version > version:
                 return "changed since the evidenced snapshot"
             return None
 
         try:
-            return self.store.archive(targets, check=unchanged)
+            return self.store.archive(targets, check=still_holds)
         except Conflict as exc:
-            raise Rejection("target_changed", str(exc), [exc.account_id]) from exc
+            raise ListingError(
+                409, "EVIDENCE_REJECTED", f"{exc.account_id} {exc.why}", "target_changed"
+            ) from exc

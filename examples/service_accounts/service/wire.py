@@ -17,8 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from .listing import Page, Signer
-from .signing import signer_for
+from .listing import Page, snapshot_name
 from .store import Account
 
 NULLABLE_FIELDS = frozenset({"owner", "last_used_at"})  # the spec allows null only for these
@@ -28,18 +27,20 @@ NULLABLE_FIELDS = frozenset({"owner", "last_used_at"})  # the spec allows null o
 class Wire:
     """Envelope building and token signing for one service instance."""
 
-    signer: Signer
+    service: Any  # the generated NAME.server.Service (token helpers, one signer)
+    errors: type[Exception]  # the generated NAME.server.ServiceError (status + body())
     contracts: dict[str, dict[str, Any]]  # operationId -> canonical contract
     models: ModuleType  # the generated NAME.models
 
     @classmethod
     def from_package(cls, package: str, secret: bytes) -> Wire:
-        """Load ``package`` (already importable) and bind its helpers to ``secret``."""
+        """Load ``package`` (already importable) and bind its token helpers to ``secret``."""
         root = importlib.import_module(package)
         data = json.loads((Path(root.__file__).parent / "_contracts.json").read_text("utf-8"))
         models = importlib.import_module(f"{package}.models")
+        server = importlib.import_module(f"{package}.server")
         _complete_models(models)
-        return cls(signer_for(package, secret), data["contracts"], models)
+        return cls(server.Service(secret), server.ServiceError, data["contracts"], models)
 
     # -- what the contract declares ----------------------------------------------------------
 
@@ -57,16 +58,13 @@ class Wire:
     def ordering(self, operation: str) -> str | None:
         return (self.contracts[operation].get("pagination") or {}).get("ordering")
 
-    def evidence_source(self, mutation: str) -> str:
-        return self.contracts[mutation]["mutation"]["from"]
-
     # -- building ------------------------------------------------------------------------------
 
     def page(self, operation: str, page: Page) -> dict[str, Any]:
         """The envelope of one page, built (and so validated) by the generated page model."""
         model = self.models.PAGE_MODELS[operation]
         scope = dict(self.contracts[operation].get("scope") or {})
-        scope["snapshot"] = f"v{page.snapshot}"
+        scope["snapshot"] = snapshot_name(page.snapshot)
         common: dict[str, Any] = {
             "scope": scope,
             "page": {"requested_size": page.requested_size, "ordering": self.ordering(operation)},
