@@ -386,3 +386,33 @@ def test_misplaced_declaration_is_a_warning() -> None:
 def test_every_code_is_emitted_by_some_case() -> None:
     emitted = {code for _, (code, _) in BAD.values()} | {c for _, (c, _) in BAD_REGISTRY.values()}
     assert emitted | {"XC051", "XC057"} == set(CODES)
+
+
+def test_lines_come_from_the_loaded_file(tmp_path: Any) -> None:
+    from xcompleteness.load import load_spec
+
+    spec = tmp_path / "svc.yaml"
+    spec.write_text(
+        "openapi: 3.1.0\n"
+        "info: {title: t, version: '1'}\n"
+        "paths:\n"
+        "  /things:\n"
+        "    get:\n"
+        "      operationId: listThings\n"
+        "      x-completeness:\n"
+        "        kind: collection\n"
+        "        scope: {resource: things}\n"
+        "        pagination:\n"
+        "          style: cursor\n"
+        "          request: {cursor: after}\n"
+        "          cursor:\n"
+        "            ttl: 15m\n"
+        "        reasons: [MORE_PAGES_AVAILABLE, {code: RESULT_LIMIT_REACHED, limt: 10}]\n"
+        "      responses: {'200': {description: ok}}\n"
+    )
+    found = {(d.code, d.pointer, d.line) for d in validate_declarations(load_spec(spec))}
+    base = "/paths/~1things/get/x-completeness"
+    assert found == {
+        ("XC046", f"{base}/pagination/cursor/ttl", 14),
+        ("XC053", f"{base}/reasons/1/limt", 15),
+    }
