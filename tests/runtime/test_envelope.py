@@ -242,7 +242,7 @@ DETAILS = {
     evidence=st.sampled_from([None, "v1.e"]),
     n_items=st.integers(0, 3),
 )
-@settings(max_examples=400)
+@settings(max_examples=250)
 def test_construction_succeeds_iff_invariants_hold(
     complete: bool,
     codes: list[str],

@@ -330,7 +330,7 @@ conditions = st.recursive(
 
 
 @given(cond=conditions, body=json_values, status=st.integers(100, 599))
-@settings(max_examples=200)
+@settings(max_examples=120)
 def test_condition_round_trip_and_total(cond: object, body: object, status: int) -> None:
     parsed = parse_condition(cond)
     assert parse_condition(parsed.to_obj()) == parsed
@@ -382,3 +382,22 @@ def test_link_parser_never_raises(text: str) -> None:
     for link in parse_link_header(text):
         assert isinstance(link.target, str)
         assert all(rel == rel.lower() for rel in link.rels)
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [
+        ("<a>;rel=next", [("a", ("next",))]),
+        ('<a> ; rel = "next" ', [("a", ("next",))]),
+        ("<a>; crossorigin; rel=next", [("a", ("next",))]),
+        ("<a>", [("a", ())]),
+        ('<a>; rel="next", junk, <b>; rel=last', [("a", ("next",)), ("b", ("last",))]),
+        ("<a>; rel=next junk, <b>; rel=last", [("b", ("last",))]),
+        ('<a>; rel="http://x.test/rel NEXT"', [("a", ("http://x.test/rel", "next"))]),
+        ("", []),
+        (",,, ,", []),
+        ("<unterminated", []),
+    ],
+)
+def test_link_header_table(header: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
+    assert [(link.target, link.rels) for link in parse_link_header(header)] == expected

@@ -158,7 +158,7 @@ _CHARS = st.sampled_from(
 
 
 @given(index=st.integers(0, len(_TOKEN) - 1), char=_CHARS)
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 def test_any_single_character_tamper_is_rejected(index: int, char: str) -> None:
     if _TOKEN[index] == char:
         return
@@ -303,3 +303,18 @@ def test_every_position_tampered_is_rejected() -> None:
                     query={"owner": "ana"},
                     principal="user-1",
                 )
+
+
+def test_snapshot_tokens() -> None:
+    clock = Clock()
+    s = signer(clock)
+    token = s.mint_snapshot(operation="listAccounts", snapshot="s-7", ttl_seconds=30, principal="u")
+    claims = s.verify_snapshot(token, operation="listAccounts", principal="u")
+    assert claims.snapshot == "s-7" and claims.purpose == "snapshot"
+    with pytest.raises(TokenMismatch):
+        s.verify_snapshot(token, operation="listAccounts", principal="v")
+    with pytest.raises(TokenMismatch):  # a snapshot token is not a cursor
+        s.verify_cursor(token, operation="listAccounts", principal="u")
+    clock.now += 30
+    with pytest.raises(TokenExpired):
+        s.verify_snapshot(token, operation="listAccounts", principal="u")

@@ -370,6 +370,47 @@ class TokenSigner:
             principal=principal,
         )
 
+    def mint_snapshot(
+        self,
+        *,
+        operation: str,
+        snapshot: str,
+        ttl_seconds: float,
+        principal: str | None = None,
+        query: Mapping[str, Any] | None = None,
+        query_exclude: Iterable[str] = (),
+    ) -> str:
+        """A token naming the read point (``scope.snapshot``) a listing is consistent with."""
+        return self.sign(
+            "snapshot",
+            operation=operation,
+            ttl_seconds=ttl_seconds,
+            query=query,
+            query_exclude=query_exclude,
+            principal=principal,
+            snapshot=snapshot,
+        )
+
+    def verify_snapshot(
+        self,
+        token: Any,
+        *,
+        operation: str,
+        principal: str | None = None,
+        query: Mapping[str, Any] | None = None,
+        query_exclude: Iterable[str] = (),
+    ) -> TokenClaims:
+        """The claims of a snapshot token; the query is compared only when given."""
+        return self.verify(
+            token,
+            purpose="snapshot",
+            operation=operation,
+            query=query,
+            query_exclude=query_exclude,
+            principal=principal,
+            check_query=query is not None,
+        )
+
     def mint_evidence(
         self,
         result: Any,
