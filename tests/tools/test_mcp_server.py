@@ -254,6 +254,13 @@ def _refusal_case(pkg, case):
             token = (await listed(alice))["evidence"]
             return await bob.call("archive_items", **_archive(["item-0000001"], token))
 
+    elif case == "server_restarted":
+        hosts = (ALICE, ALICE)  # same secret and principal, but the API token lived in the first
+
+        async def body(first, second):
+            token = (await listed(first))["evidence"]
+            return await second.call("archive_items", **_archive(["item-0000001"], token))
+
     elif case == "incomplete_listing":
 
         async def body(agent):
@@ -293,6 +300,7 @@ REFUSALS = {
     "other_operation": ["EVIDENCE_WRONG_OPERATION"],
     "other_principal": ["EVIDENCE_WRONG_PRINCIPAL"],
     "incomplete_listing": ["EVIDENCE_MISSING"],
+    "server_restarted": ["EVIDENCE_UNKNOWN"],
     "ids_outside": ["TARGETS_OUTSIDE_EVIDENCE"],
     "voided_by_warning": ["EVIDENCE_VOIDED_BY_WARNING"],
 }
@@ -424,21 +432,18 @@ def test_over_streamable_http_on_loopback(pkg):
     assert sc["status"] == "complete" and len(sc["data"]["items"]) == 10
 
 
-def test_http_refuses_a_non_loopback_bind(pkg):
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "xct_items.tools.mcp_server",
-            "--base-url",
-            "http://x",
-            "--http",
-            "0.0.0.0:8000",
-        ],
-        env=_env(pkg),
-        cwd=str(pkg.out),
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-    assert proc.returncode == 2 and "loopback" in proc.stderr and "Traceback" not in proc.stderr
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--base-url", "http://x", "--http", "0.0.0.0:8000"],
+        ["--base-url", "http://x", "--http", "example.com:80"],
+        ["--base-url", "http://x", "--header", "no colon"],
+        ["--http", "127.0.0.1:1"],
+    ],
+)
+def test_bad_server_arguments_exit_2_with_a_message_not_a_traceback(pkg, argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        pkg.server.parse_args(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and "Traceback" not in err

@@ -251,7 +251,7 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
     props: dict[str, Any] = {}
     json_args: list[str] = []
     reserved = set(CONTROL_ARGS if op.is_listing else ()) | set(
-        MUTATION_ARGS if op.is_mutation else ()
+        MUTATION_ARGS if needs_evidence(op) else ()
     )
 
     def add(name: str, schema: Any, required: bool, description: str) -> None:
@@ -272,6 +272,7 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
     if op.is_mutation:
         for fld in tool_body_fields(op):
             add(fld.name, fld.schema, fld.required, fld.description)
+    if needs_evidence(op):
         props["evidence"] = nullable_scalar(
             "string",
             "Evidence token from a COMPLETE result of the listing tool named in this tool's "
@@ -290,6 +291,12 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
             "string", "The continuation.cursor of a previous partial result, to resume it."
         )
     return closed_object(props), sorted(json_args)
+
+
+def needs_evidence(op: Any) -> bool:
+    """A mutation takes ``evidence`` when it declares a listing for it or is destructive."""
+    mutation = op.contract.get("mutation") or {}
+    return bool(op.is_mutation and (mutation.get("from") or op.contract.get("destructive")))
 
 
 def managed_params(op: Any) -> set[str]:
@@ -463,13 +470,21 @@ def description(op: Any, listing_tool: Mapping[str, str]) -> str:
             parts.append("A complete result carries an evidence token for the mutation tools.")
     elif op.is_mutation:
         source = (contract.get("mutation") or {}).get("from")
-        source_tool = listing_tool.get(str(source), "the declared listing tool")
         kind = "DESTRUCTIVE mutation" if contract.get("destructive") else "Mutation"
-        parts.append(
-            f"{kind} tool. Requires 'evidence' from a complete result of {source_tool}; every "
-            "target id must be in that result. Otherwise it is refused before any API call, with "
-            "an approval prompt."
-        )
+        if source:
+            source_tool = listing_tool.get(str(source), "the declared listing tool")
+            parts.append(
+                f"{kind} tool. Requires 'evidence' from a complete result of {source_tool}; "
+                "every target id must be in that result. Otherwise it is refused before any API "
+                "call, with an approval prompt."
+            )
+        elif contract.get("destructive"):
+            parts.append(
+                f"{kind} tool without a declared evidence listing: the MCP server refuses it "
+                "(EVIDENCE_UNSUPPORTED) with an approval prompt for a human."
+            )
+        else:
+            parts.append(f"{kind} tool (not destructive; no evidence declared).")
     else:
         parts.append(f"Read-only {op.kind} tool returning the completeness envelope.")
     return " ".join(parts)

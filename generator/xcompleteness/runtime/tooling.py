@@ -217,8 +217,8 @@ class EvidenceKeeper:
             if jti in self._used:
                 codes.append("EVIDENCE_ALREADY_USED")
             api_token = self._api_tokens.get(jti)
-        if needs_api_token and api_token is None:
-            codes.append("EVIDENCE_UNKNOWN")
+        if needs_api_token and api_token is None and not codes:
+            codes.append("EVIDENCE_UNKNOWN")  # (a spent token's API token is gone on purpose)
         if set(claims.warnings) & set(void_on_warnings):
             codes.append("EVIDENCE_VOIDED_BY_WARNING")
         ids = frozenset(claims.ids)
@@ -704,23 +704,28 @@ class ToolHost:
             )
 
         if not source:
-            return refuse(["EVIDENCE_UNSUPPORTED"])
+            if contract.get("destructive"):
+                return refuse(["EVIDENCE_UNSUPPORTED"])
+            return self._send(tool, {k: args[k] for k in tool.body if args.get(k) is not None})
         try:
             grant = self.keeper.verify(
                 args.get("evidence"),
                 operation=str(source),
                 targets=targets,
                 void_on_warnings=mutation.get("void_on_warnings") or (),
-                needs_api_token=False,
+                needs_api_token=bool(token_field) and _api_mints(source_contract),
             )
         except Refused as exc:
             return refuse(exc.codes, exc.outside)
         body = {k: args[k] for k in tool.body if args.get(k) is not None}
         if token_field and grant.api_token is not None:
             body[token_field] = grant.api_token
-        response = getattr(self.client, tool.client_attr)(**body)
+        env = self._send(tool, body)
         self.keeper.consume(grant)  # only after the API accepted it; a failed call keeps it
-        data = _plain(response)
+        return env
+
+    def _send(self, tool: _Tool, body: Mapping[str, Any]) -> dict[str, Any]:
+        data = _plain(getattr(self.client, tool.client_attr)(**body))
         return {
             "status": "complete",
             "data": {"response": data if isinstance(data, (dict, list)) else {"value": data}},
@@ -740,6 +745,11 @@ class ToolHost:
             "warnings": [],
             "evidence": None,
         }
+
+
+def _api_mints(contract: Mapping[str, Any]) -> bool:
+    """True when the listing's API returns its own evidence token (native, ``mint: true``)."""
+    return contract.get("mode") == "native" and bool((contract.get("evidence") or {}).get("mint"))
 
 
 def _invariant_problems(env: Mapping[str, Any]) -> list[str]:
