@@ -275,6 +275,34 @@ def show_tool_result(env: dict[str, Any]) -> None:
         say(f"  continuation: {json.dumps(cont, sort_keys=True)}")
 
 
+# -- 6: the service's own re-check ------------------------------------------------------------
+
+
+def recheck_step(base_url: str, gen: Any, data: Path) -> None:
+    from service.config import ServiceConfig
+    from service.store import Store
+
+    step("STEP 7  the service re-checks its own evidence at mutation time")
+    with gen.client.Client(base_url, headers={"Authorization": f"Bearer {TOKEN}"}) as client:
+        listing = client.list_service_accounts.collect(status="disabled", limit=200)
+        expect(listing.complete and listing.evidence, "the disabled listing should be complete")
+        targets = [i.id for i in listing.items if i.owner is None][:3]
+        say(f"  complete listing of disabled accounts: {len(listing.items)} items, API evidence")
+        # Another process writes to the same SQLite shards after the snapshot.
+        Store(ServiceConfig(data_dir=data)).update(targets[0], owner="dara")
+        say(f"  meanwhile {targets[0]} gets an owner (a write after the evidenced snapshot)")
+        try:
+            client.archive_service_accounts(ids=targets, evidence=listing.evidence)
+        except gen.client.EvidenceRejected as exc:
+            say(f"  archive {targets} -> HTTP 409 {exc.code} reason={exc.reason}")
+            say(f"    {exc.message}")
+            expect(exc.reason == "target_changed", f"unexpected reason {exc.reason}")
+        else:
+            raise DemoFailed("an archive over a changed target must be refused")
+        done = client.archive_service_accounts(ids=targets[1:], evidence=listing.evidence)
+        say(f"  archive {targets[1:]} -> archived {done.archived}")
+
+
 # -- main ------------------------------------------------------------------------------------
 
 
@@ -317,6 +345,7 @@ def main() -> int:
     try:
         client_step(service.base_url, gen)
         mcp_steps(service.base_url, gen_dir, gen)
+        recheck_step(service.base_url, gen, data)
     except DemoFailed as exc:
         say(f"DEMO FAILED: {exc}")
         return 1
