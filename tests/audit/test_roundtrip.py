@@ -122,3 +122,17 @@ def test_operations_without_operation_id_get_a_drafted_unique_one(
     result = check_spec(spec, [draft])
     assert {d.code for d in result.diagnostics} == {"XC900"}
     assert list(result.contracts) == ["get_things_2"]
+
+
+def test_unwritable_draft_path_is_a_diagnostic(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x", encoding="utf-8")
+    spec = ROOT / "examples" / "link_header_search" / "base.yaml"
+    code = main(
+        ["audit", str(spec), "--emit-overlay", str(blocker / "draft.yaml"), "--format", "json"]
+    )
+    out = capsys.readouterr().out
+    assert code == 2
+    assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["XC901"]
