@@ -523,7 +523,7 @@ def _copy(value: Any) -> Any:
 # --------------------------------------------------------------------------------------------
 # JSON line map, computed on first use.
 
-_JSON_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"(\s*:)?|[{}\[\]\n]|[^\s{}\[\],:"]+')
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
 
 class LazyJsonLines(Mapping[str, int]):
@@ -558,43 +558,39 @@ def _scan_json_lines(text: str) -> dict[str, int]:
     out: dict[str, int] = {}
     # stack entries: [pointer, is_list, next_index]
     stack: list[list[Any]] = []
-    line = 1
+    line, seen = 1, 0  # line of position ``seen``; advanced with str.count (fast, in C)
     pending: str | None = None  # pointer of the value about to start
     for m in _JSON_TOKEN.finditer(text):
         tok = m.group()
         ch = tok[0]
-        if ch == "\n":
-            line += 1
+        if ch == '"' and m.group(1) is not None and stack and not stack[-1][1]:
+            pos = m.start()
+            line += text.count("\n", seen, pos)
+            seen = pos
+            raw = tok[1 : tok.rfind('"')]
+            key = json.loads(f'"{raw}"') if "\\" in raw else raw
+            if "~" in key or "/" in key:
+                key = key.replace("~", "~0").replace("/", "~1")
+            pending = stack[-1][0] + "/" + key
+            out[pending] = line
             continue
-        if ch not in "{}[]":  # a string or a literal
-            if ch == '"' and m.group(1) is not None and stack and not stack[-1][1]:
-                raw = tok[1 : tok.rfind('"')]
-                key = json.loads(f'"{raw}"') if "\\" in raw else raw
-                pending = pointer_join(stack[-1][0], key)
-                out[pending] = line
-                continue
-            _item_start(stack, out, line)
-            pending = None
-            continue
-        if ch in "{[":
-            pointer = pending if pending is not None else _item_start(stack, out, line)
-            stack.append([pointer if pointer is not None else "", ch == "[", 0])
-            pending = None
-        elif ch in "}]":
+        if ch in "]}":
             if stack:
                 stack.pop()
+            continue
+        pointer = pending
+        if pointer is None and stack and stack[-1][1]:  # a list item starts here
+            pos = m.start()
+            line += text.count("\n", seen, pos)
+            seen = pos
+            frame = stack[-1]
+            pointer = f"{frame[0]}/{frame[2]}"
+            frame[2] += 1
+            out[pointer] = line
+        pending = None
+        if ch in "{[":
+            stack.append([pointer if pointer is not None else "", ch == "[", 0])
     return out
-
-
-def _item_start(stack: list[list[Any]], out: dict[str, int], line: int) -> str | None:
-    """Register the start of a list item (strings and containers) and return its pointer."""
-    if not stack or not stack[-1][1]:
-        return None
-    frame = stack[-1]
-    pointer = f"{frame[0]}/{frame[2]}"
-    frame[2] += 1
-    out[pointer] = line
-    return pointer
 
 
 # --------------------------------------------------------------------------------------------

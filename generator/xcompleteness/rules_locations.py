@@ -19,6 +19,8 @@ from urllib.parse import unquote
 from xcompleteness.load import resolve_pointer
 
 _MAX_STEPS = 10_000
+_MAX_DEPTH = 100
+"""Deeper lookups answer UNKNOWN (declared pointers are a few tokens long)."""
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
 
 
@@ -56,7 +58,7 @@ def _lookup(
     active: frozenset[tuple[int, int]],
 ) -> Found:
     budget[0] -= 1
-    if budget[0] <= 0:
+    if budget[0] <= 0 or len(active) > _MAX_DEPTH:
         return Found.UNKNOWN
     if isinstance(schema, Mapping) and "$ref" in schema:
         target = deref(document, schema)
