@@ -401,3 +401,43 @@ def test_link_parser_never_raises(text: str) -> None:
 )
 def test_link_header_table(header: str, expected: list[tuple[str, tuple[str, ...]]]) -> None:
     assert [(link.target, link.rels) for link in parse_link_header(header)] == expected
+
+
+class _Sneaky:
+    """An object whose attributes must never be reached through a pointer."""
+
+    secret = "leaked"
+
+    def __getitem__(self, key: str) -> str:
+        raise AssertionError("pointer resolution must not index arbitrary objects")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$response.body#/__class__",
+        "$response.body#/secret",
+        "$response.body#/0",
+    ],
+)
+def test_pointers_never_reach_attributes(text: str) -> None:
+    assert parse_expression(text).evaluate(ResponseView(200, {}, _Sneaky())) is MISSING
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$response.header.x'); import os #",
+        "$statusCode; import os",
+        "$response.body#/a'); __import__('os').system('touch /tmp/canary') #",
+        "${__import__('os')}",
+    ],
+)
+def test_hostile_text_is_parsed_or_refused_never_run(text: str) -> None:
+    try:
+        expr = parse_expression(text)
+    except ExpressionError:
+        return
+    # accepted only as inert data: a body pointer whose tokens are plain strings
+    assert expr.source == "response.body"
+    assert expr.evaluate(ResponseView(200, {}, {"a": 1})) is MISSING
