@@ -217,10 +217,12 @@ class EvidenceKeeper:
             if jti in self._used:
                 codes.append("EVIDENCE_ALREADY_USED")
             api_token = self._api_tokens.get(jti)
-        if needs_api_token and api_token is None and not codes:
-            codes.append("EVIDENCE_UNKNOWN")  # (a spent token's API token is gone on purpose)
         if set(claims.warnings) & set(void_on_warnings):
             codes.append("EVIDENCE_VOIDED_BY_WARNING")
+        if needs_api_token and api_token is None and not codes:
+            # The listing's API gave no evidence of its own (or this process forgot it); other
+            # findings explain more, so this is reported only alone. A spent token's is gone.
+            codes.append("EVIDENCE_UNKNOWN")
         ids = frozenset(claims.ids)
         outside: list[str] = []
         if not targets:
