@@ -181,6 +181,15 @@ def scan(document: Any) -> list[Finding]:
     return out
 
 
+def undeclared_listings(document: Any) -> dict[str, str]:
+    """Operation pointer -> why it looks list-like, for every undeclared list-like operation.
+
+    The one heuristic ``check``'s "listing without a declaration" rule can share with audit, so
+    that check on a spec plus audit's draft reports exactly the draft's TODOs.
+    """
+    return {f.pointer: "; ".join(f.why) for f in scan(document) if not f.declared}
+
+
 def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
     """The finding for one operation, or None when it does not look list-like."""
     op = ref.operation

@@ -108,3 +108,11 @@ def test_declared_operations_are_counted_not_reported() -> None:
     }
     tags = [f for f in scan(doc) if f.path == "/tags"]
     assert len(tags) == 1 and tags[0].declared
+
+
+def test_undeclared_listings_maps_pointers_to_reasons() -> None:
+    from xcompleteness.audit_scan import undeclared_listings
+
+    found = undeclared_listings(SPEC)
+    assert len(found) == len(EXPECTED["findings"])
+    assert found["/paths/~1repos/get"] == "array response; page parameter page; signal Link"
