@@ -19,7 +19,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from .config import Principal, ServiceConfig
-from .listing import ListingError, Listings
+from .listing import ListingError, Listings, scan_budget_ms
 from .scan import Scanner
 from .store import Query, Store
 from .wire import Wire
@@ -175,6 +175,31 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
 
     if config.admin_token:
         _admin_routes(app, config)
+    if config.bare_routes:
+
+        @app.get("/_bare/service-accounts")
+        def bare_list(
+            authorization: Annotated[str | None, Header()] = None,
+            after: str | None = None,
+            limit: int | None = None,
+            status: Literal["active", "disabled", "archived"] | None = None,
+        ) -> dict[str, Any]:
+            """The same scan as listServiceAccounts, answered the way most APIs do: a bare list
+            and the last id. No envelope, no signed cursor, no snapshot, no evidence. Exists only
+            as the benchmark's peer (bench/bench_service.py)."""
+            principal = principal_of(authorization)
+            size = min(limit or config.default_page_size, config.max_page_size)
+            scan = scanner.page(
+                Query(status=status),
+                snapshot=store.current_version(),
+                teams=principal.teams,
+                after=None if after is None else (0, after),
+                limit=size,
+                budget_ms=scan_budget_ms(config.default_budget_ms),
+            )
+            items = [a.public() for a in scan.items]
+            return {"items": items, "next": scan.items[-1].id if scan.more else None}
+
     return app
 
 

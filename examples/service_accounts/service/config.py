@@ -57,6 +57,7 @@ class ServiceConfig:
     evidence_ttl_s: int = 600
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     admin_token: str | None = None  # enables the /_admin hook when set
+    bare_routes: bool = False  # adds /_bare/service-accounts (the benchmark's no-contract peer)
 
     def shard(self, name: str) -> ShardConfig:
         for shard in self.shards:

@@ -203,11 +203,13 @@ class Store:
         """Create missing files, switch to WAL, and roll back writes the clock never published."""
         self.dir.mkdir(parents=True, exist_ok=True)
         with _db(self.catalog_path) as cat:
+            cat.execute("PRAGMA journal_mode=WAL")
             cat.execute("CREATE TABLE IF NOT EXISTS clock (version INTEGER NOT NULL)")
             if cat.execute("SELECT count(*) FROM clock").fetchone()[0] == 0:
                 cat.execute("INSERT INTO clock VALUES (0)")
         for name in self.shard_names:
             with _db(self.shard_path(name)) as db:
+                db.execute("PRAGMA journal_mode=WAL")  # persistent: readers never block writers
                 db.executescript(_SCHEMA)
         with self._writing() as (version, _):
             for name in self.shard_names:
@@ -222,8 +224,11 @@ class Store:
 
     def current_version(self) -> int:
         """The newest published version: the snapshot a new listing reads at."""
-        with _db(self.catalog_path) as cat:
-            return int(cat.execute("SELECT version FROM clock").fetchone()[0])
+        db = sqlite3.connect(f"{self.catalog_path.as_uri()}?mode=ro", uri=True, timeout=10.0)
+        try:
+            return int(db.execute("SELECT version FROM clock").fetchone()[0])
+        finally:
+            db.close()
 
     # -- writes ----------------------------------------------------------------------------
 
@@ -432,7 +437,6 @@ def _db(path: Path) -> Iterator[sqlite3.Connection]:
 def _connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=10.0, isolation_level="DEFERRED")
     db.row_factory = sqlite3.Row
-    db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     return db
 
