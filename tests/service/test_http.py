@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import sqlite3
 import threading
 from contextlib import closing
@@ -249,3 +250,46 @@ def statuses(store: Store) -> dict[str, str]:
             sql = "SELECT id, status FROM account_versions WHERE valid_to IS NULL"
             out.update(dict(db.execute(sql).fetchall()))
     return out
+
+
+def client_of(generated, base: str, token: str = "auditor-token"):
+    module = importlib.import_module(f"{generated.__name__}.client")
+    return module.Client(base, headers={"Authorization": f"Bearer {token}"})
+
+
+def test_generated_client_sees_a_shard_killed_mid_walk(service, store, generated):
+    victim = "shard-1"
+    with client_of(generated, service.base_url) as client:
+        stream = client.list_service_accounts.iter_pages(limit=20)
+        pages = []
+        for page in stream:
+            pages.append(page)
+            if len(pages) == 1:
+                store.shard_path(victim).rename(store.shard_path(victim).with_suffix(".dead"))
+        result = stream.result
+    assert not result.complete and result.evidence is None
+    source = [r for r in result.reasons if r.code == "SOURCE_UNAVAILABLE"]
+    assert source and {r.details["source"] for r in source} == {victim}
+
+
+def test_generated_client_reports_a_credential_change_as_a_restart(service, config, generated):
+    with client_of(generated, service.base_url, "infra-token") as client:
+        stream = client.list_service_accounts.iter_pages(limit=20)
+        for n, _ in enumerate(stream):
+            if n == 0:
+                config.tokens["infra-token"] = Principal("infra-bot", frozenset({"infra"}))
+        result = stream.result
+    assert not result.complete
+    codes = [r.code for r in result.reasons]
+    assert codes == ["VISIBILITY_RESTRICTED", "CURSOR_EXPIRED"]  # a team token never sees all
+    assert result.continuation.kind == "restart"
+
+
+def test_generated_client_complete_walk_then_archive_with_its_evidence(service, generated, store):
+    with client_of(generated, service.base_url) as client:
+        result = client.list_service_accounts.collect(status="active", limit=100)
+        assert result.complete and result.evidence
+        orphans = [i.id for i in result.items if i.owner is None]
+        done = client.archive_service_accounts(ids=orphans, evidence=result.evidence)
+    assert sorted(done.archived) == sorted(orphans)
+    assert all(store.get(i).status == "archived" for i in orphans)
