@@ -139,10 +139,11 @@ def test_unexpressible_spec_schemas_become_json_string_arguments_not_loose_schem
     assert len(listing["name"]) <= 64
 
 
-def test_tool_files_are_byte_identical_between_runs():
-    spec = SPECS / "hostile.yaml"
-    first = generation_files(spec, "xct_det")
-    second = generation_files(spec, "xct_det")
-    tools = [p for p in first if "tools" in p.parts]
+def test_tool_files_are_byte_identical_between_runs(generated):
+    """A second, in-memory generation equals the session's tree on disk, byte for byte."""
+    again = generation_files(SPECS / "hostile.yaml", "xct_hostile")
+    tools = {p: text for p, text in again.items() if "tools" in p.parts}
     assert len(tools) == 6
-    assert all(first[p] == second[p] for p in tools)
+    out = generated["xct_hostile"].parent
+    for rel, text in tools.items():
+        assert (out / rel).read_bytes() == text.encode("utf-8"), rel
