@@ -62,7 +62,7 @@ FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTR
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
-    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID"
+    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
 ).split()
 
 

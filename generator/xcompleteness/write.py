@@ -91,12 +91,20 @@ def _ownership(out: Path) -> dict[str, str]:
     return manifest
 
 
+def _file_mode() -> int:
+    """0o666 minus the process umask: what ``open()`` would give (mkstemp uses 0o600)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def _atomic_write(target: Path, data: bytes) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        os.chmod(tmp, _file_mode())
         os.replace(tmp, target)
     except BaseException:
         if os.path.exists(tmp):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from xcompleteness.emitters.items import items_source
+from xcompleteness.emitters.items import BASE_MODULE, BASE_SOURCE, items_source
 from xcompleteness.escape import py_str
 from xcompleteness.ir import CodeIR, FieldIR, OperationIR, SpecIR, deref
 from xcompleteness.naming import NameRegistry, snake
@@ -155,5 +155,6 @@ def context(spec: SpecIR) -> dict[str, Any]:
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
     return {
         PurePosixPath("_items.py"): items_source(spec),
+        PurePosixPath(f"{BASE_MODULE}.py"): BASE_SOURCE,
         PurePosixPath("models.py"): renderer.render("package/models.py.jinja", **context(spec)),
     }
