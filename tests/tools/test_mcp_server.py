@@ -447,3 +447,33 @@ def test_bad_server_arguments_exit_2_with_a_message_not_a_traceback(pkg, argv, c
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "error:" in err and "Traceback" not in err
+
+
+def test_a_continuation_leaving_the_api_origin_is_not_followed(pkg):
+    async def body(agent):
+        return await agent.call(
+            "search_items",
+            page=None,
+            max_pages=None,
+            deadline_s=None,
+            continuation="http://evil.example/search?page=2",
+        )
+
+    sc = session(pkg, ToolsApi(10), body)
+    assert sc["status"] != "complete" and sc["evidence"] is None
+    if sc["status"] == "error":
+        assert sc["error"]["code"] in ("CALL_FAILED", "INVALID_ARGUMENTS")
+
+
+def test_the_tools_package_loads_its_definitions_and_rules(pkg):
+    tools = importlib.import_module("xct_items.tools")
+    assert {t["name"] for t in tools.load("anthropic")["tools"]} == {
+        "list_items",
+        "search_items",
+        "archive_items",
+        "get_item",
+    }
+    assert set(tools.load("openai")) == {"responses", "chat_completions"}
+    assert "completeness.complete" in tools.agent_rules()
+    with pytest.raises(ValueError):
+        tools.load("../../etc/passwd")

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import httpx
+
 from .decide import Action, Intent, decide
 from .envelope import ToolResult
 from .tokens import TokenError, TokenExpired, TokenMismatch, TokenSigner
@@ -433,9 +435,14 @@ def api_error(exc: BaseException) -> dict[str, Any]:
         detail = err.get("reason") or err.get("message") if isinstance(err, Mapping) else None
         text = f"HTTP {status}" + (f": {str(detail)[:300]}" if detail else "")
         return error_result(code if isinstance(code, str) else f"HTTP_{status}", text)
-    # Transport failure: no data at all. No reason code is invented for it (invariant 4 limits
-    # reasons to the declared codes); error.code says what happened.
-    return error_result("API_UNAVAILABLE", f"{type(exc).__name__}: {str(exc)[:300]}")
+    # No data at all. No reason code is invented for it (invariant 4 limits reasons to the
+    # declared codes); error.code says what happened.
+    text = f"{type(exc).__name__}: {str(exc)[:300]}"
+    if isinstance(exc, httpx.TransportError):
+        return error_result("API_UNAVAILABLE", text)
+    if isinstance(exc, (ValueError, TypeError)):  # e.g. a continuation leaving the API's origin
+        return error_result("INVALID_ARGUMENTS", text)
+    return error_result("CALL_FAILED", text)
 
 
 def refusal(
