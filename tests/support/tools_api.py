@@ -21,6 +21,8 @@ class ToolsApi(FaultyCollection):
         super().__init__(n, **kw)
         self.stale = False
         self.archive_calls: list[dict[str, Any]] = []
+        self.label_calls: list[dict[str, Any]] = []
+        self.purge_calls: list[str] = []
 
     def native(self, params: dict[str, Any]) -> tuple[int, dict[str, str], Any]:
         status, headers, body = super().native(params)
@@ -64,6 +66,17 @@ def make_tools_app(api: ToolsApi) -> FastAPI:
         if row is None:
             return JSONResponse({"error": {"code": "NOT_FOUND", "message": "no such item"}}, 404)
         return JSONResponse({"id": row.id, "rank": row.rank})
+
+    @app.post("/items/labels")
+    async def label(request: Request) -> JSONResponse:
+        body = await request.json()
+        api.label_calls.append(body)
+        return JSONResponse({"labelled": len(body.get("ids") or [])})
+
+    @app.post("/items/{item_id}/purge")
+    def purge(item_id: str) -> JSONResponse:
+        api.purge_calls.append(item_id)
+        return JSONResponse({})
 
     @app.post("/items/archive")
     async def archive(request: Request) -> JSONResponse:

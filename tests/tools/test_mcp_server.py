@@ -94,7 +94,14 @@ def test_the_sdk_client_lists_every_tool_with_a_valid_envelope_output_schema(pkg
         return await agent.tools()
 
     tools = session(pkg, ToolsApi(3), body)
-    assert {t.name for t in tools} == {"list_items", "search_items", "archive_items", "get_item"}
+    assert {t.name for t in tools} == {
+        "list_items",
+        "search_items",
+        "archive_items",
+        "get_item",
+        "purge_item",
+        "label_items",
+    }
     for tool in tools:
         Draft202012Validator.check_schema(tool.output_schema)
         assert tool.output_schema["type"] == "object"
@@ -384,7 +391,7 @@ def test_over_stdio_a_subprocess_server_answers_the_sdk_client(pkg):
                     return tools, partial, complete
 
         tools, partial, complete = anyio.run(main)
-    assert len(tools) == 4
+    assert len(tools) == 6
     assert partial["status"] == "partial"
     assert partial["completeness"]["continuation"]["kind"] == "next_cursor"
     assert [r["code"] for r in partial["completeness"]["reasons"]] == ["CLIENT_PAGE_LIMIT"]
@@ -472,8 +479,24 @@ def test_the_tools_package_loads_its_definitions_and_rules(pkg):
         "search_items",
         "archive_items",
         "get_item",
+        "purge_item",
+        "label_items",
     }
     assert set(tools.load("openai")) == {"responses", "chat_completions"}
     assert "completeness.complete" in tools.agent_rules()
     with pytest.raises(ValueError):
         tools.load("../../etc/passwd")
+
+
+def test_a_destructive_mutation_without_evidence_listing_is_refused_and_a_harmless_one_runs(pkg):
+    api = ToolsApi(5)
+
+    async def body(agent):
+        purge = await agent.call("purge_item", id="item-0000001", evidence=None)
+        label = await agent.call("label_items", ids=["item-0000001"], label="x")
+        return purge, label
+
+    purge, label = session(pkg, api, body)
+    assert purge["error"]["reasons"] == ["EVIDENCE_UNSUPPORTED"] and api.purge_calls == []
+    assert label["status"] == "complete" and label["data"]["response"] == {"labelled": 1}
+    assert api.label_calls == [{"ids": ["item-0000001"], "label": "x"}]

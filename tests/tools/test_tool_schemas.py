@@ -89,7 +89,8 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         if contract["kind"] == "mutation":
             assert hints["readOnlyHint"] is False
             assert hints["destructiveHint"] is bool(contract["destructive"])
-            assert "evidence" in tool["inputSchema"]["properties"]
+            gated = bool(contract["destructive"] or (contract["mutation"] or {}).get("from"))
+            assert ("evidence" in tool["inputSchema"]["properties"]) is gated
         else:
             assert hints["readOnlyHint"] is True
         if contract["kind"] in ("collection", "search", "aggregate"):
