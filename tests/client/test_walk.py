@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 
+import httpx
 import pytest
 from support.fault_server import (
     Faults,
@@ -537,3 +538,35 @@ def test_the_walk_also_takes_the_runtime_contract_dataclass():
     assert result.codes == ["RESULT_LIMIT_REACHED"] and result.item_count == 1000
     native = Walker(Contract.from_dict(NATIVE), native_fetch(FaultyCollection(30))).collect()
     assert native.complete and native.item_count == 30
+
+
+def test_offset_adapter_reports_a_changed_total_instead_of_skipping():
+    fetch = scripted(
+        [
+            (200, {}, {"count": 4, "results": [{"id": 1}, {"id": 2}]}),
+            (200, {}, {"count": 3, "results": [{"id": 4}]}),  # one row was deleted meanwhile
+        ]
+    )
+    result = Walker(_offset_contract("offset"), fetch).collect({"limit": 2})
+    assert not result.complete and result.codes == ["SNAPSHOT_CHANGED"]
+    assert [i["id"] for i in result.items] == [1, 2]
+    assert result.continuation.kind == "restart"
+
+
+def test_the_declared_deadline_parameter_is_sent_when_the_caller_sets_a_deadline():
+    from xcompleteness.runtime.operations import BaseClient, Listing
+
+    seen = []
+
+    def handler(request):
+        seen.append(dict(request.url.params))
+        return httpx.Response(200, json=envelope(["a"]))
+
+    contract = native_contract()
+    contract["deadline"] = {"param": "time_budget_ms", "unit": "ms", "default": 2000, "max": 30000}
+    client = BaseClient("http://api.test", transport=httpx.MockTransport(handler))
+    listing = Listing(client, contract, parameters=[("limit", "limit", "query")])
+    result = listing._collect(listing._prepare({"limit": 5}, None, {}, 2.5), Limits(), None)
+    assert result.complete and seen[0] == {"limit": "5", "time_budget_ms": "2500"}
+    listing._collect(listing._prepare({}, None, {}, 600), Limits(), None)
+    assert seen[1]["time_budget_ms"] == "30000"  # capped at the declared max

@@ -444,6 +444,7 @@ class _Core:
         self.warnings: dict[tuple[str, str], Warning] = {}
         self.snapshot: Any = None
         self.snapshot_seen = False
+        self.total: Any = None
         self.evidence: Any = None
         self.stop_continuation: Continuation | None = None
         self.finished = False
@@ -699,6 +700,16 @@ class _Core:
 
     def _adapter_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
         plan = self.plan
+        if plan.total is not None and plan.style in ("offset", "page"):
+            # Positions shift when the collection changes under offset or page numbers: a
+            # different declared total between pages means items may be skipped or repeated.
+            total = _value(plan.total, view)
+            if self.pages and total != self.total:
+                self._restart(
+                    SNAPSHOT_CHANGED, "client", "the declared total changed between pages"
+                )
+                return None
+            self.total = total
         raw_items = self._items(view)
         items = self._typed(raw_items)
         reasons = [
