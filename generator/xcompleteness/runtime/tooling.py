@@ -22,6 +22,7 @@ never supplies it. Standard library only (plus the sibling ``decide``).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
 import math
@@ -253,6 +254,10 @@ def _plain(obj: Any) -> Any:
     """JSON-able form of pydantic models, enums and containers."""
     if hasattr(obj, "model_dump"):
         return obj.model_dump(mode="json", by_alias=True, exclude_none=False)
+    if callable(getattr(obj, "to_dict", None)):
+        return _plain(obj.to_dict())
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return _plain(dataclasses.asdict(obj))
     if isinstance(obj, Mapping):
         return {str(k): _plain(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
