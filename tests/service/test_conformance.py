@@ -36,7 +36,7 @@ def test_every_operation_answers_as_the_augmented_spec_says(service, generated):
 
     def exercise(op) -> None:
         @given(case=op.as_strategy())
-        @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+        @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
         def run(case):
             case.headers = {**(case.headers or {}), "Authorization": "Bearer auditor-token"}
             response = case.call(base_url=service.base_url, timeout=30)
