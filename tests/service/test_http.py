@@ -216,7 +216,7 @@ def listing_evidence(base: str, **params) -> tuple[set[str], str]:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_no_request_ever_archives_an_account_outside_the_evidence(service, store, data):
