@@ -86,6 +86,7 @@ def items_source(spec: SpecIR) -> str:
             use_standard_collections=True,
             use_union_operator=True,
             keep_model_order=False,
+            disable_future_imports=True,  # evaluated annotations import ~2x faster than strings
             untrusted_input=True,
             formatters=[],
             base_class=f".{BASE_MODULE}.{BASE_CLASS}",
