@@ -216,3 +216,17 @@ def test_expired_evidence_is_rejected(config, store, scanner, server):
     with pytest.raises(server.EvidenceRejectedError) as err:
         listings.archive(ARCHIVE, ids[:1], evidence, auditor(config))
     assert err.value.reason == "expired"
+
+
+def test_a_stale_shard_warns_without_making_the_page_incomplete_and_voids_the_archive(
+    listings, config, store, server
+):
+    config.shards[2].stale = True
+    ids, evidence = evidence_for(listings, config)
+    pages = walk(listings, auditor(config), size=50)
+    assert pages[-1].complete and pages[-1].evidence  # warnings never change complete
+    assert {w["code"] for w in pages[-1].warnings} == {"STALE_INDEX"}
+    before = store.current_version()
+    with pytest.raises(server.EvidenceRejectedError) as err:
+        listings.archive(ARCHIVE, ids[:2], evidence, auditor(config))
+    assert err.value.reason == "voided_by_warning" and store.current_version() == before

@@ -146,12 +146,20 @@ class Listings:
         ]
         digest = chain(state["chain"], [a.id for a in items])
         returned = int(state["returned"]) + len(items)
-        taint = bool(state["taint"]) or bool(reasons) or bool(warnings)
+        taint = bool(state["taint"]) or bool(reasons)
+        # Warnings never make a page incomplete (invariant 5); they are carried to the evidence,
+        # where a mutation declaring them in void-on-warnings refuses it.
+        warned = sorted(set(state.get("warned") or ()) | {w["code"] for w in warnings})
         next_cursor = evidence = None
         if scan.more and not capped:
             reasons.append({"code": "MORE_PAGES_AVAILABLE", "message": "more pages follow"})
             position = dict(
-                state, after=list(items[-1].key()), returned=returned, taint=taint, chain=digest
+                state,
+                after=list(items[-1].key()),
+                returned=returned,
+                taint=taint,
+                chain=digest,
+                warned=warned,
             )
             next_cursor = tokens.mint_cursor(
                 position,
@@ -160,7 +168,9 @@ class Listings:
                 snapshot=snapshot_name(snapshot),
             )
         elif mint_evidence and not taint:
-            evidence = self._evidence(tokens, query, principal, filters, snapshot, digest, budget)
+            evidence = self._evidence(
+                tokens, query, principal, filters, snapshot, digest, budget, warned
+            )
         return Page(
             items=items,
             reasons=reasons,
@@ -206,6 +216,7 @@ class Listings:
         snapshot: int,
         digest: str,
         budget_ms: int,
+        warned: Sequence[str],
     ) -> str | None:
         """Evidence over the listing's whole id set, re-read at the snapshot and cross-checked.
 
@@ -224,7 +235,7 @@ class Listings:
         if not whole.whole or whole.hidden or chain(_EMPTY_CHAIN, ids) != digest:
             return None
         return tokens.mint_evidence(
-            {"complete": True, "warnings": []},
+            {"complete": True, "warnings": [{"code": code} for code in warned]},
             ids=ids,
             query=filters,
             principal=evidence_principal(principal),
