@@ -79,6 +79,13 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
         out["valid"] = not spec_errors
         out["error_codes"] = spec_errors
         out["draft_issue_codes"] = sorted({d.code for d in decl_issues})
+        out["other_warning_codes"] = sorted(
+            {
+                d.code
+                for d in result.diagnostics
+                if d.severity is Severity.WARNING and "/x-completeness" not in d.pointer
+            }
+        )
         out["roundtrip_exact"] = not decl_issues and todos == sorted(expected)
         lap("check")
         stage = "generate"

@@ -156,6 +156,7 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
         "todos": sum(r.get("todos", 0) for r in parsed),
         "roundtrip_exact": sum(1 for r in with_draft if r.get("roundtrip_exact")),
         "draft_issue_codes": Counter(c for r in checked for c in r.get("draft_issue_codes", [])),
+        "other_warnings": Counter(c for r in checked for c in r.get("other_warning_codes", [])),
         "generate": Counter(r.get("generate", "not reached") for r in checked),
         "refused_by_code": Counter(c for r in checked for c in r.get("refused_codes", [])),
         "generated": len(generated),
@@ -196,6 +197,8 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         f"{s['drafts']} |",
         f"| drafted declarations with other findings, by code | "
         f"{_counts(s['draft_issue_codes'])} |",
+        f"| specs with other warnings outside declarations, by code | "
+        f"{_counts(s['other_warnings'])} |",
         f"| generate with the draft | {_counts(s['generate'])} |",
         f"| generation refused, by code | {_counts(s['refused_by_code'])} |",
         f"| generated packages importable | {s['importable']} / {s['generated']} |",
@@ -233,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=int(os.environ.get("XC_CORPUS_LIMIT", "0")))
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--write-docs", action="store_true")
     parser.add_argument("--json", metavar="FILE", help="also write every per-spec result")
     args = parser.parse_args(argv)
