@@ -7,7 +7,7 @@ prints no result is a crash. The summary (parsed, invalid with reason classes, o
 round trips, generated and importable) goes to ``docs/corpus.md`` between the generated-block
 markers, with the command that produced it.
 
-    python tests/corpus/harness.py [--limit N] [--workers 2] [--timeout 120] [--write-docs]
+    python tests/corpus/harness.py [--limit N] [--workers 2] [--timeout 300] [--write-docs]
 
 ``--limit N`` (or ``XC_CORPUS_LIMIT=N``) runs an evenly spaced, deterministic sample of N specs.
 Progress: a bar on a terminal; in CI (``CI`` set) or without a terminal, one quiet line per 10 %.
@@ -116,7 +116,7 @@ def run_all(
     specs: Iterable[Path],
     *,
     workers: int = 2,
-    timeout: float = 120.0,
+    timeout: float = 300.0,
     on_result: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
     specs = list(specs)
