@@ -218,7 +218,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
         return None
     if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
         return None
-    if ref.method != "get" and shape.items is None and not strong:
+    if ref.method != "get" and shape.items is None and not strong and not positioned:
         return None
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
