@@ -20,9 +20,10 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from fetch import ROOT, github_spec
 
@@ -38,8 +39,7 @@ _VALIDATE_ONLY = (
 )
 
 
-@dataclass
-class Run:
+class Run(NamedTuple):
     name: str
     wall_s: float
     cpu_s: float
@@ -50,8 +50,9 @@ class Run:
 
 def _measure(name: str, cmd: list[str], note: str = "") -> Run:
     """Run ``cmd`` once; wall clock around the child, CPU and peak RSS from its own rusage."""
+    errfile = tempfile.TemporaryFile()  # a file, not a pipe: a chatty child must not block
     started = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=ROOT)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=errfile, cwd=ROOT)
     deadline = started + TIMEOUT_S
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -64,16 +65,19 @@ def _measure(name: str, cmd: list[str], note: str = "") -> Run:
             break
         time.sleep(0.05)
     wall = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    if proc.returncode not in (0, 1) and not note:
+    code = os.waitstatus_to_exitcode(status)
+    proc.returncode = code  # we reaped the child ourselves; tell Popen
+    errfile.seek(0)
+    stderr = errfile.read().decode(errors="replace")
+    errfile.close()
+    if code not in (0, 1) and not note:
         note = "failed: " + stderr.strip().splitlines()[-1][:120] if stderr.strip() else "failed"
     return Run(
         name,
         wall,
         usage.ru_utime + usage.ru_stime,
         usage.ru_maxrss / 1024,  # kilobytes on Linux
-        proc.returncode,
+        code,
         note,
     )
 

@@ -22,6 +22,7 @@ still leave a usable document (duplicate keys, dangling local refs) travel in
 
 from __future__ import annotations
 
+import bisect
 import json
 import os
 import re
@@ -130,19 +131,23 @@ def load_spec(
     limits = limits or Limits.from_env()
     p = Path(path)
     origin = str(path)
-    data, lines, notes = load_data(p, origin, limits)
+    refs: list[tuple[str, str]] = []
+    data, lines, notes = load_data(p, origin, limits, refs_out=refs)
     _require_openapi(data, origin, lines)
     doc = SourceDoc(path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes))
-    ref_notes = check_refs(doc, allow_external_refs=allow_external_refs, limits=limits)
+    ref_notes = check_refs(doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs)
     if ref_notes:
         doc = SourceDoc(p, data, lines, origin, {}, doc.diagnostics + tuple(ref_notes))
     return doc
 
 
 def load_data(
-    path: Path, origin: str, limits: Limits
+    path: Path, origin: str, limits: Limits, *, refs_out: list[tuple[str, str]] | None = None
 ) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
-    """Read and parse ``path`` (any JSON-shaped root); used for specs, overlays and ref targets."""
+    """Read and parse ``path`` (any JSON-shaped root); used for specs, overlays and ref targets.
+
+    With ``refs_out``, every ``$ref`` found is appended to it (saves the caller a walk).
+    """
     text = _read_text(path, origin, limits)
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
@@ -160,9 +165,14 @@ def load_data(
         except RecursionError:
             raise _too_deep(origin, limits, None) from None
         else:
-            _check_depth(data, origin, limits)
+            refs = _walk(data, origin, limits)
+            if refs_out is not None:
+                refs_out.extend(refs)
             return data, LazyJsonLines(text), []
-    return _YamlBuilder(origin, limits).build(text)
+    data, lines, notes = _YamlBuilder(origin, limits).build(text)
+    if refs_out is not None:
+        refs_out.extend(_walk(data, origin, limits))
+    return data, lines, notes
 
 
 def _read_text(path: Path, origin: str, limits: Limits) -> str:
@@ -214,18 +224,39 @@ def _too_deep(origin: str, limits: Limits, line: int | None) -> InputError:
     )
 
 
-def _check_depth(data: Any, origin: str, limits: Limits) -> None:
-    """Iterative depth check for parsed JSON (json.loads itself only stops near ~1000 levels)."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+def _walk(data: Any, origin: str, limits: Limits) -> list[tuple[str, str]]:
+    """One iterative pass: enforce the depth cap and collect every string ``$ref``.
+
+    Pointers are kept as linked ``(parent, token)`` chains and spelled out only for the
+    ``$ref`` objects, so a 10 MB document is walked without building a string per node.
+    """
+    refs: list[tuple[str, str]] = []
     limit = limits.max_depth
+    stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
     while stack:
-        node, depth = stack.pop()
+        node, depth, chain = stack.pop()
         if depth > limit:
             raise _too_deep(origin, limits, None)
         if isinstance(node, dict):
-            stack.extend((v, depth + 1) for v in node.values() if isinstance(v, (dict, list)))
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                refs.append((_spell(chain), ref))
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    stack.append((v, depth + 1, (chain, k)))
         elif isinstance(node, list):
-            stack.extend((v, depth + 1) for v in node if isinstance(v, (dict, list)))
+            for i, v in enumerate(node):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, depth + 1, (chain, i)))
+    return refs
+
+
+def _spell(chain: Any) -> str:
+    tokens: list[Any] = []
+    while chain is not None:
+        chain, token = chain
+        tokens.append(token)
+    return pointer_join("", *reversed(tokens))
 
 
 def _require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
@@ -527,31 +558,98 @@ _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:
 
 
 class LazyJsonLines(Mapping[str, int]):
-    """JSON pointer -> line of a key, built by one tokenizer pass the first time it is read.
+    """JSON pointer -> line of a key, found on demand by walking the text along the pointer.
 
-    ``json.loads`` gives no positions; scanning a 10 MB document takes about a second, so a
-    clean check never pays for it.
+    ``json.loads`` gives no positions. Instead of tokenizing the whole document up front, a
+    lookup indexes only the containers on the pointer's path: each key of such a container is
+    recorded with its line and the position of its value, and sibling values are skipped by
+    the C JSON scanner. Indexed containers are cached, so a few hundred diagnostics cost about
+    one extra parse of the document, and a clean check pays nothing. Iterating the mapping
+    (rare) falls back to a full tokenizer pass.
     """
 
     def __init__(self, text: str):
-        self._text: str | None = text
-        self._map: dict[str, int] | None = None
+        self._text = text
+        self._children: dict[str, dict[str, tuple[int, int]]] = {}
+        self._newlines: list[int] | None = None
+        self._full: dict[str, int] | None = None
 
-    def _lines(self) -> dict[str, int]:
-        if self._map is None:
-            assert self._text is not None
-            self._map = _scan_json_lines(self._text)
-            self._text = None
-        return self._map
+    def __getitem__(self, pointer: str) -> int:
+        if not pointer.startswith("/"):
+            raise KeyError(pointer)
+        current, pos, line = "", _skip_ws(self._text, 0), 0
+        for raw in pointer[1:].split("/"):
+            token = raw.replace("~1", "/").replace("~0", "~")
+            children = self._index(current, pos)
+            if token not in children:
+                raise KeyError(pointer)
+            line, pos = children[token]
+            current = f"{current}/{raw}"
+        return line
 
-    def __getitem__(self, key: str) -> int:
-        return self._lines()[key]
+    def _line_at(self, pos: int) -> int:
+        if self._newlines is None:
+            self._newlines = [m.start() for m in re.finditer("\n", self._text)]
+        return bisect.bisect_left(self._newlines, pos) + 1
+
+    def _index(self, pointer: str, pos: int) -> dict[str, tuple[int, int]]:
+        """Keys (or indexes) of the container at ``pos`` -> (line, position of the value)."""
+        cached = self._children.get(pointer)
+        if cached is not None:
+            return cached
+        text = self._text
+        out: dict[str, tuple[int, int]] = {}
+        opener = text[pos : pos + 1]
+        if opener in ("{", "["):
+            try:
+                self._fill(out, text, pos, opener == "[")
+            except (ValueError, IndexError, StopIteration):
+                pass  # the text parsed once already; stay silent rather than guess
+        self._children[pointer] = out
+        return out
+
+    def _fill(self, out: dict[str, tuple[int, int]], text: str, pos: int, is_list: bool) -> None:
+        close = "]" if is_list else "}"
+        pos = _skip_ws(text, pos + 1)
+        index = 0
+        while text[pos] != close:
+            if is_list:
+                key, key_pos = str(index), pos
+                index += 1
+            else:
+                m = _JSON_STRING.match(text, pos)
+                if m is None:
+                    return
+                raw = m.group()[1:-1]
+                key = json.loads(m.group()) if "\\" in raw else raw
+                key_pos = pos
+                pos = _skip_ws(text, m.end())
+                pos = _skip_ws(text, pos + 1)  # the colon
+            out[key] = (self._line_at(key_pos), pos)
+            _, end = _SCAN(text, pos)
+            pos = _skip_ws(text, end)
+            if text[pos] == ",":
+                pos = _skip_ws(text, pos + 1)
+
+    def _all(self) -> dict[str, int]:
+        if self._full is None:
+            self._full = _scan_json_lines(self._text)
+        return self._full
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._lines())
+        return iter(self._all())
 
     def __len__(self) -> int:
-        return len(self._lines())
+        return len(self._all())
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_WS = re.compile(r"[ \t\n\r]*")
+_SCAN = json.JSONDecoder().scan_once
+
+
+def _skip_ws(text: str, pos: int) -> int:
+    return _WS.match(text, pos).end()  # type: ignore[union-attr]
 
 
 def _scan_json_lines(text: str) -> dict[str, int]:
@@ -636,7 +734,11 @@ def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
 
 
 def check_refs(
-    doc: SourceDoc, *, allow_external_refs: bool = False, limits: Limits | None = None
+    doc: SourceDoc,
+    *,
+    allow_external_refs: bool = False,
+    limits: Limits | None = None,
+    refs: list[tuple[str, str]] | None = None,
 ) -> list[Diagnostic]:
     """Apply the ``$ref`` policy; raises :class:`InputError` for refused or cyclic refs."""
     limits = limits or Limits.from_env()
@@ -645,11 +747,14 @@ def check_refs(
     local: dict[str, str] = {}
     checked_files: set[Path] = set()
     base = doc.path.resolve().parent
-    for pointer, ref in iter_refs(doc.data):
+    resolvable: dict[str, bool] = {}
+    for pointer, ref in refs if refs is not None else iter_refs(doc.data):
         at = pointer_join(pointer, "$ref")
         if ref.startswith("#"):
             local[pointer] = ref
-            if not resolve_pointer(doc.data, unquote(ref[1:]))[0]:
+            if ref not in resolvable:
+                resolvable[ref] = resolve_pointer(doc.data, unquote(ref[1:]))[0]
+            if not resolvable[ref]:
                 notes.append(
                     doc.diag(
                         at,

@@ -615,10 +615,10 @@ class _Context:
                 )
         elif expr.source in ("request.query", "request.path"):
             where_in = expr.source.split(".")[1]
-            paths = self.data.get("paths") or {}
+            paths = self.data.get("paths")
             path_item = None
             for p, _m, op, _ptr in iter_operations(self.data):
-                if op is operation:
+                if op is operation and isinstance(paths, Mapping):
                     path_item = paths.get(p)
             if (where_in, expr.name) not in parameters(self.data, path_item, operation):
                 yield self.d(where, "XC122", f"{expr}: no such {where_in} parameter")

@@ -77,7 +77,7 @@ def _lookup(
     active = active | {key}
     results: list[Found] = []
     for combinator in ("allOf", "anyOf", "oneOf"):
-        for sub in schema.get(combinator) or ():
+        for sub in _seq(schema.get(combinator)):
             results.append(_lookup(document, sub, tokens, budget, active))
     head, rest = tokens[0], tokens[1:]
     props = schema.get("properties")
@@ -165,9 +165,16 @@ def parameters(
 ) -> dict[tuple[str, str], Mapping[str, Any]]:
     """``(in, name) -> parameter`` for the operation, path-level parameters included."""
     out: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for source in (path_item or {}, operation):
-        for raw in source.get("parameters") or ():
+    for source in (path_item, operation):
+        if not isinstance(source, Mapping):
+            continue
+        for raw in _seq(source.get("parameters")):
             param = deref(document, raw)
             if isinstance(param, Mapping) and isinstance(param.get("name"), str):
                 out[(str(param.get("in")), param["name"])] = param
     return out
+
+
+def _seq(value: Any) -> list[Any]:
+    """``value`` if it is a list, else nothing (the OpenAPI validator reports the wrong type)."""
+    return value if isinstance(value, list) else []

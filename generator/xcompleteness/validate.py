@@ -10,6 +10,7 @@ instead of a traceback.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -58,6 +59,19 @@ def _locating(base: type[Any]) -> type[Any]:
     return type(f"Locating{base.__name__}", (base,), {"__call__": __call__})
 
 
+RESOLVED_CACHE_SIZE = 65_536
+"""jsonschema-path's resolved-path cache. The library default is 128 entries, which a large
+spec thrashes; this size is a documented setting of the library and does not change verdicts
+(the data is static and only local files resolve). ``OPENAPI_SPEC_VALIDATOR_RESOLVED_CACHE_MAXSIZE``
+still wins when set."""
+
+
+def _cache_size() -> int:
+    if os.environ.get("OPENAPI_SPEC_VALIDATOR_RESOLVED_CACHE_MAXSIZE"):
+        return OpenAPISpecValidatorSettings().resolved_cache_maxsize
+    return RESOLVED_CACHE_SIZE
+
+
 def _validator(base: type[SpecValidator], *, speedup: bool) -> type[SpecValidator]:
     validators = {}
     for name, cls in base.keyword_validators.items():
@@ -101,7 +115,7 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
         doc.data,
         base_uri=doc.path.resolve().as_uri(),
         handlers=FILE_ONLY_HANDLERS,
-        resolved_cache_maxsize=OpenAPISpecValidatorSettings().resolved_cache_maxsize,
+        resolved_cache_maxsize=_cache_size(),
     )
     out: list[Diagnostic] = []
     dangling = any(d.code == DANGLING_REF for d in doc.diagnostics)
