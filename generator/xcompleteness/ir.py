@@ -429,6 +429,8 @@ class _Builder:
             body_model = self.model_for(
                 body_schema, cls + "Request", pointer_join(pointer, "requestBody")
             )
+        if kind == "mutation":
+            self.check_evidence_fields(contract, body_fields, pointer)
         status, resp_schema = self.success(op)
         item_model = envelope = response_model = None
         if kind in LISTING_KINDS:
@@ -478,6 +480,25 @@ class _Builder:
             reasons=reasons,
             warnings=warnings,
         )
+
+    def check_evidence_fields(
+        self, contract: Mapping[str, Any], body_fields: tuple[FieldIR, ...], pointer: str
+    ) -> None:
+        """The request model must carry the evidence fields the declaration points at."""
+        names = {f.name for f in body_fields}
+        mutation = contract.get("mutation") or {}
+        for key in ("ids", "token"):
+            expr = mutation.get(key)
+            if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
+                continue
+            field_name = _unescape(expr.partition("#/")[2].split("/")[0])
+            if field_name not in names:
+                self.warn(
+                    pointer_join(contract.get("pointer") or pointer, "evidence", key),
+                    "XC603",
+                    f"evidence {key} {expr} is not a property of the JSON request body schema",
+                    "declare it in the request body so the request model carries it",
+                )
 
     def parameters(
         self, path_item: Mapping[str, Any], op: Mapping[str, Any], pointer: str
