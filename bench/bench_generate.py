@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CACHE = ROOT / ".cache" / "bench-generate"
 PEER = "openapi-python-client"
-PEER_VERSION = "0.28.0"
+PEER_VERSION = "0.29.1"
 PACKAGE = "github_bench"
 
 

@@ -5,11 +5,9 @@ enforced when it is built (``complete_page`` / ``partial_page``) and when it is 
 (``model_validate``), so an invalid envelope cannot exist. Use them as FastAPI ``response_model``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from ._items import (
     Repository,
@@ -50,6 +48,8 @@ ListRepositoriesReason = Annotated[
 class ListRepositoriesPage(Envelope):
     """One page of listRepositories (GET /orgs/{org}/repos), with its completeness."""
 
+    model_config = ConfigDict(defer_build=True)
+
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
         {"MORE_PAGES_AVAILABLE", "RATE_LIMITED", "VISIBILITY_RESTRICTED"}
     )
@@ -72,6 +72,8 @@ SearchRepositoriesReason = Annotated[
 
 class SearchRepositoriesPage(Envelope):
     """One page of searchRepositories (GET /search/repositories), with its completeness."""
+
+    model_config = ConfigDict(defer_build=True)
 
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
         {

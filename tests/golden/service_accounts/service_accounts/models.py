@@ -5,8 +5,6 @@ enforced when it is built (``complete_page`` / ``partial_page``) and when it is 
 (``model_validate``), so an invalid envelope cannot exist. Use them as FastAPI ``response_model``.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -58,7 +56,7 @@ __all__ = [
 class ShardRebalancingReason(Reason):
     """a shard is moving; its rows are skipped until the move ends"""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
 
     code: Literal["SHARD_REBALANCING"] = "SHARD_REBALANCING"
     shard: str
@@ -78,6 +76,8 @@ ListServiceAccountsWarning = StaleIndex
 
 class ListServiceAccountsPage(Envelope):
     """One page of listServiceAccounts (GET /service-accounts), with its completeness."""
+
+    model_config = ConfigDict(defer_build=True)
 
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
         {
@@ -112,6 +112,8 @@ SearchServiceAccountsWarning = StaleIndex
 class SearchServiceAccountsPage(Envelope):
     """One page of searchServiceAccounts (GET /service-accounts/search), with its completeness."""
 
+    model_config = ConfigDict(defer_build=True)
+
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
         {
             "CURSOR_EXPIRED",
@@ -132,6 +134,8 @@ class SearchServiceAccountsPage(Envelope):
 
 class GetServiceAccountResult(GetServiceAccountResponse):
     """The response of getServiceAccount with the map of fields it left out, and why."""
+
+    model_config = ConfigDict(defer_build=True)
 
     omitted_fields: (
         dict[str, Literal["FORBIDDEN", "NOT_PRESENT", "NOT_REQUESTED", "SOURCE_FAILED"]] | None
