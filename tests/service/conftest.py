@@ -63,6 +63,7 @@ def service(config: ServiceConfig, store: Store, generated):
     from service.runner import start_in_thread
     from service.wire import Wire
 
+    config.admin_token = "admin-secret"  # the fault-injection hook (tests/service/test_http.py)
     app = create_app(config, Wire.from_package(GEN_PACKAGE, config.secret))
     running = start_in_thread(app)
     yield running

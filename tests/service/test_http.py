@@ -293,3 +293,21 @@ def test_generated_client_complete_walk_then_archive_with_its_evidence(service, 
         done = client.archive_service_accounts(ids=orphans, evidence=result.evidence)
     assert sorted(done.archived) == sorted(orphans)
     assert all(store.get(i).status == "archived" for i in orphans)
+
+
+def test_admin_hook_breaks_a_shard_and_moves_a_credential(service):
+    with httpx.Client(base_url=service.base_url) as http:
+        denied = http.post("/_admin/shards/shard-0", json={"down": True}, headers=AUDITOR)
+        assert denied.status_code == 403
+        admin = {"Authorization": "Bearer admin-secret"}
+        assert http.post("/_admin/shards/shard-0", json={"down": True}, headers=admin).json()[
+            "down"
+        ]
+        body = http.get("/service-accounts", headers=AUDITOR).json()
+        assert [r["source"] for r in body["incomplete_reasons"] if "source" in r] == ["shard-0"]
+        moved = http.post(
+            "/_admin/tokens/new-token", json={"name": "n", "teams": ["data"]}, headers=admin
+        )
+        assert moved.json()["teams"] == ["data"]
+        page = http.get("/service-accounts", headers={"Authorization": "Bearer new-token"}).json()
+        assert page["items"] and "VISIBILITY_RESTRICTED" in codes(page)
