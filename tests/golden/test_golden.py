@@ -143,3 +143,18 @@ def test_imports_in_a_fresh_process(generated) -> None:
         check=False,
     )
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_public_modules_have_a_sorted_complete_all(generated) -> None:
+    _, package, (out, _) = generated
+    for name in ("__init__.py", "models.py", "server.py"):
+        tree = ast.parse((out / package / name).read_text(encoding="utf-8"))
+        exported = next(
+            ast.literal_eval(node.value)
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        )
+        assert exported == sorted(exported), name
+        defined = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
+        assert defined <= set(exported), f"{name} defines {sorted(defined - set(exported))}"

@@ -26,13 +26,13 @@ from ._runtime.tokens import TokenSigner
 from .models import PAGE_MODELS, RESULT_MODELS
 
 __all__ = [
-    "PAGE_MODELS",
-    "RESULT_MODELS",
     "CursorExpiredError",
     "CursorInvalidError",
     "EvidenceRejectedError",
     "ListingTokens",
     "MutationEvidence",
+    "PAGE_MODELS",
+    "RESULT_MODELS",
     "Service",
     "ServiceError",
 ]
