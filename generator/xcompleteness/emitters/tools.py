@@ -5,7 +5,7 @@ valid for every target and unique). The JSON files are built as dicts by
 :mod:`xcompleteness.emitters.tool_schemas` and written with sorted keys, so the output is
 byte-identical between runs; only ``mcp_server.py``, ``__init__.py`` and ``AGENT_RULES.md`` are
 rendered from templates (``templates/tools/``), and none of them inlines spec text except through
-the escapers (Python) or :func:`tool_schemas.quoted` (Markdown).
+the escapers (Python) or :func:`md_data` (Markdown: neutralised, quoted, in a code span).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from xcompleteness.emitters import tool_schemas as ts
-from xcompleteness.ir import OperationIR, SpecIR
+from xcompleteness.ir import SpecIR
 from xcompleteness.render import Renderer
 
 TOOLS = PurePosixPath("tools")
@@ -142,4 +142,4 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
     }
 
 
-__all__ = ["OperationIR", "dump", "emit", "md_data", "rules_context", "tool_defs"]
+__all__ = ["dump", "emit", "md_data", "rules_context", "tool_defs"]
