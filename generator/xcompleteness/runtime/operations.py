@@ -105,9 +105,16 @@ class _ClientCore:
         self.base_url = httpx.URL(str(base_url).rstrip("/") + "/")
         self.headers = dict(headers or {})
         self.timeout = timeout
+        self._urls: dict[str, httpx.URL] = {}
 
     def url(self, path: str) -> httpx.URL:
-        return self.base_url.join(path.lstrip("/"))
+        """The absolute URL of ``path`` (cached: parsing URLs is a visible cost per page)."""
+        cached = self._urls.get(path)
+        if cached is None:
+            if len(self._urls) > 1024:
+                self._urls.clear()
+            cached = self._urls[path] = self.base_url.join(path.lstrip("/"))
+        return cached
 
     def same_origin(self, url: str) -> httpx.URL:
         """A next link to follow; refused unless it stays on the base URL's origin and path."""
@@ -160,7 +167,7 @@ class BaseClient(_ClientCore):
             method.upper(),
             url,
             params=_query(params),
-            headers={**self.headers, **(headers or {})},
+            headers={**self.headers, **headers} if headers else self.headers or None,
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
@@ -207,7 +214,7 @@ class AsyncBaseClient(_ClientCore):
             method.upper(),
             url,
             params=_query(params),
-            headers={**self.headers, **(headers or {})},
+            headers={**self.headers, **headers} if headers else self.headers or None,
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
@@ -231,7 +238,7 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
 def _timeout(default: Any, remaining: float | None) -> Any:
     """The request timeout: the client's, shortened to what is left of a walk's deadline."""
     if remaining is None:
-        return default
+        return httpx.USE_CLIENT_DEFAULT
     remaining = max(0.001, remaining)
     if isinstance(default, (int, float)):
         return min(float(default), remaining)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import json
 import math
 import time
@@ -141,8 +142,16 @@ def _reason(
     message: str | None = None,
 ) -> Reason:
     """A reason as its typed model (``reason.limit`` ...) when the details fit, else open."""
-    raw = {k: v for k, v in (details or {}).items() if k not in _RESERVED}
+    if not details and message is None:
+        return _bare_reason(code, origin)
+    raw = {k: v for k, v in details.items() if k not in _RESERVED}
     return make_reason({"code": code, "message": message, **raw}, origin=origin)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=256)
+def _bare_reason(code: str, origin: str) -> Reason:
+    """Reasons without details (MORE_PAGES_AVAILABLE on every page) are frozen: build them once."""
+    return make_reason({"code": code}, origin=origin)  # type: ignore[arg-type]
 
 
 def _warning(code: str, details: Mapping[str, Any], message: str | None) -> Warning:
@@ -555,12 +564,18 @@ class _Core:
         plan = self.plan
         view = resp
         adapter = plan.mode == "adapter"
+        ok = 200 <= resp.status < 300
+        if ok and not adapter:  # the common case: a native page, no error body to read
+            if resp.body is MISSING:
+                raise _Violation("the response body is not JSON")
+            self.retries = 0
+            return _Step(page=self._native_page(resp, view))
         sent_cursor = self.pages > 0 or self.cursor is not None
-        err = _error_code(resp.body)
+        err = None if ok else _error_code(resp.body)
         expired = (
             (resp.status == 410 and (sent_cursor or err == CURSOR_EXPIRED))
             or (resp.status == 400 and err == "CURSOR_INVALID")
-            or (not 200 <= resp.status < 300 and err == CURSOR_EXPIRED)
+            or (not ok and err == CURSOR_EXPIRED)
             or self._holds(CURSOR_EXPIRED, view)
         )
         if expired:
@@ -569,7 +584,7 @@ class _Core:
             return _Step()
         if resp.status == 429 or self._holds(RATE_LIMITED, view):
             return self._rate_limited(resp)
-        if not 200 <= resp.status < 300:
+        if not ok:
             mapped = self._mapped_error(resp, view, err)
             if not mapped:
                 raise ApiError(resp.status, resp.body, pages_read=self.pages)
@@ -580,7 +595,7 @@ class _Core:
         if resp.body is MISSING:
             raise _Violation("the response body is not JSON")
         self.retries = 0
-        page = self._adapter_page(resp, view) if adapter else self._native_page(resp, view)
+        page = self._adapter_page(resp, view)
         return _Step(page=page)
 
     def _holds(self, code: str, view: ResponseView) -> bool:
