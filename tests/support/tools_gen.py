@@ -1,59 +1,31 @@
-"""Generate a package for the tools tests, with or without ``xcompleteness.check`` available.
+"""Generate packages for the tools tests through the real pipeline (check -> IR -> emit -> ruff).
 
-Uses the real pipeline (``support.gen.generate_example``) when the check stage exists; before it
-lands, it builds the CheckResult from the real loader, vocabulary registry and contract
-normaliser, then runs the real ``generate_from_check`` (IR -> emitters -> ruff).
+``generate_spec(spec, dest, package)`` writes any spec; ``generate_for_tools(name, ...)`` an
+example. Each tools test package has its own name (``xct_*``) so module caches never clash with
+other areas.
 """
 
 from __future__ import annotations
 
-import importlib.util
-from dataclasses import dataclass, field
-from pathlib import Path
+import json
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from support.gen import generate_example
 from support.paths import EXAMPLES
 
-
-@dataclass
-class _Check:
-    doc: Any
-    contracts: dict[str, dict]
-    registry: Any
-    diagnostics: list = field(default_factory=list)
-
-
-def _fallback_check(spec: Path) -> _Check:
-    from xcompleteness.contract import iter_operations, normalize, operation_ref
-    from xcompleteness.load import load_spec
-    from xcompleteness.vocabulary import load_registry
-
-    doc = load_spec(spec)
-    registry = load_registry(doc.data)
-    contracts = {}
-    for path, method, op, pointer in iter_operations(doc):
-        decl = op.get("x-completeness")
-        if isinstance(decl, dict) and isinstance(op.get("operationId"), str):
-            ref = operation_ref(path, method, op, pointer)
-            contracts[op["operationId"]] = normalize(decl, op=ref, registry=registry)
-    return _Check(doc, contracts, registry.to_canonical())
+TOOLS_SPECS = Path(__file__).resolve().parents[1] / "tools" / "specs"
+TOOLS_PACKAGES: dict[str, Path | None] = {
+    "xct_items": TOOLS_SPECS / "items.yaml",
+    "xct_hostile": TOOLS_SPECS / "hostile.yaml",
+    "xct_svc": None,  # examples/service_accounts
+}
 
 
-def generate_for_tools(name: str, dest: Path, package: str) -> Path:
-    """Generate ``examples/<name>`` as ``package`` into ``dest``."""
-    if importlib.util.find_spec("xcompleteness.check") is not None:
-        return generate_example(name, dest, package=package)
-    return generate_spec(EXAMPLES / name / "openapi.yaml", dest, package)
-
-
-def generation_files(spec: Path, package: str) -> dict:
+def generation_files(spec: Path, package: str) -> dict[PurePosixPath, str]:
     """The generated files (relative to OUT) of ``spec``, without touching the disk."""
-    from xcompleteness.generate import generate, generate_from_check
+    from xcompleteness.generate import generate
 
-    if importlib.util.find_spec("xcompleteness.check") is not None:
-        return generate(spec, (), package).files
-    return generate_from_check(_fallback_check(spec), package).files
+    return generate(spec, (), package).files
 
 
 def generate_spec(spec: Path, dest: Path, package: str) -> Path:
@@ -64,16 +36,11 @@ def generate_spec(spec: Path, dest: Path, package: str) -> Path:
     return Path(dest)
 
 
-TOOLS_SPECS = Path(__file__).resolve().parents[1] / "tools" / "specs"
-TOOLS_PACKAGES: dict[str, Path | None] = {
-    "xct_items": TOOLS_SPECS / "items.yaml",
-    "xct_hostile": TOOLS_SPECS / "hostile.yaml",
-    "xct_svc": None,  # examples/service_accounts
-}
+def generate_for_tools(name: str, dest: Path, package: str) -> Path:
+    """Generate ``examples/<name>/openapi.yaml`` as ``package`` into ``dest``."""
+    return generate_spec(EXAMPLES / name / "openapi.yaml", dest, package)
 
 
 def load_tools_json(folder: Path, name: str) -> Any:
     """``NAME/tools/<name>`` parsed."""
-    import json
-
     return json.loads((folder / "tools" / name).read_text(encoding="utf-8"))
