@@ -86,12 +86,12 @@ def test_snapshot_read_ignores_later_writes(store: Store, scanner: Scanner):
     snap = store.current_version()
     store.update("svc-0007", owner="new")  # an orphan gets an owner
     store.put([Account("svc-0999", "late", "infra", None)])
-    store.archive(["svc-0014"])
+    store.archive(["svc-0042"])
     _, then = walk(scanner, Query(status="active"), snap)
     _, now = walk(scanner, Query(status="active"), store.current_version())
-    assert "svc-0007" in orphans(then) and "svc-0014" in orphans(then)
+    assert "svc-0007" in orphans(then) and "svc-0042" in orphans(then)
     assert "svc-0999" not in orphans(then)
-    assert "svc-0007" not in orphans(now) and "svc-0014" not in orphans(now)
+    assert "svc-0007" not in orphans(now) and "svc-0042" not in orphans(now)
     assert "svc-0999" in orphans(now)
     assert store.get("svc-0007", snapshot=snap).owner is None
     assert store.get("svc-0007").owner == "new"

@@ -13,8 +13,8 @@ PEOPLE = ("ana", "bo", "chen", "dara", "eli", "fay")
 
 
 def status_of(n: int) -> str:
-    """Two in five accounts are active, two disabled, one archived."""
-    return ("archived", "disabled", "active", "disabled", "active")[n % 5]
+    """One in five accounts is active, three disabled, one archived."""
+    return ("archived", "disabled", "active", "disabled", "disabled")[n % 5]
 
 
 def demo_accounts(count: int = 200, *, orphan_every: int = 7) -> list[Account]:
