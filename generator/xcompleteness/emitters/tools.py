@@ -30,7 +30,7 @@ def _code(code: Any) -> str:
 
 
 def dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
 
 
 def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
