@@ -251,7 +251,15 @@ class EvidenceKeeper:
 
 
 def _plain(obj: Any) -> Any:
-    """JSON-able form of pydantic models, enums and containers."""
+    """JSON-able form of pydantic models, dataclasses, enums and containers."""
+    if obj is None or type(obj) in _SCALARS:
+        return obj
+    if type(obj) is dict:
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if type(obj) in (list, tuple):
+        return [_plain(v) for v in obj]
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
     if hasattr(obj, "model_dump"):
         return obj.model_dump(mode="json", by_alias=True, exclude_none=False)
     if callable(getattr(obj, "to_dict", None)):
@@ -264,9 +272,10 @@ def _plain(obj: Any) -> Any:
         return [_plain(v) for v in obj]
     if hasattr(obj, "value") and isinstance(obj.value, str):
         return obj.value
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
     return obj
+
+
+_SCALARS = (str, int, bool)
 
 
 def _get(obj: Any, key: str, default: Any = None) -> Any:
@@ -277,9 +286,16 @@ def _get(obj: Any, key: str, default: Any = None) -> Any:
 
 def item_id(item: Any, pointer: str) -> str | None:
     """The id at JSON pointer ``pointer`` inside one item, as a string (None when absent)."""
-    node = _plain(item)
-    for raw in [t for t in pointer.split("/")[1:]] if pointer else []:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    return _id_at(item, _tokens(pointer))
+
+
+def _tokens(pointer: str) -> tuple[str, ...]:
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+
+
+def _id_at(item: Any, tokens: tuple[str, ...]) -> str | None:
+    node = item if isinstance(item, (Mapping, list)) else _plain(item)
+    for token in tokens:
         if isinstance(node, Mapping) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
@@ -681,7 +697,8 @@ class ToolHost:
         ) or tool.operation in self._evidence_sources
         if env["status"] == "complete" and mints and resumed is None:
             id_pointer = str(contract.get("id") or "/id")
-            ids = [item_id(i, id_pointer) for i in env["data"][key]]
+            tokens = _tokens(id_pointer)
+            ids = [_id_at(i, tokens) for i in env["data"][key]]
             if all(i is not None for i in ids) and len(ids) <= MAX_EVIDENCE_IDS:
                 ttl = (contract.get("evidence") or {}).get("ttl_seconds") or 600
                 api_token = _get(result, "evidence")
