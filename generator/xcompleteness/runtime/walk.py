@@ -29,7 +29,14 @@ import functools
 import json
 import math
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    Awaitable,
+    Callable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -650,12 +657,54 @@ class _Core:
 
     def _native_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
         plan, body = self.plan, resp.body
+        if self.parse_page is not None:
+            # The generated envelope model enforces invariants 1-5 and the declared codes; the
+            # rules below only run to say precisely which one a rejected page broke.
+            try:
+                envelope = self.parse_page(body)
+            except Exception as exc:
+                self._check_native(body)
+                raise _Violation(f"the envelope does not match its model: {exc}") from exc
+            reasons = list(envelope.incomplete_reasons)
+            warnings = list(envelope.warnings)
+            for entry in reasons:
+                if entry.code not in plan.declared:
+                    raise _Violation(f"undeclared reason code {entry.code}")
+            for entry in warnings:
+                if entry.code not in plan.warning_codes:
+                    raise _Violation(f"undeclared warning code {entry.code}")
+            items = list(envelope.items)
+            raw_items = self._items(view)
+            scope = envelope.scope
+            snapshot = scope.snapshot if scope is not None else None
+            evidence = envelope.evidence
+        else:
+            reasons, warnings = self._check_native(body)
+            envelope = body
+            raw_items = self._items(view)
+            items = self._typed(raw_items)
+            scope = body.get("scope")
+            snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
+            evidence = body.get("evidence")
+        more = any(r.code == MORE for r in reasons)
+        nxt = self._next(view, raw_items) if more else None
+        if plan.style in ("cursor", "link-header") and not plan.last_item:
+            has_next = _value(plan.next, view) not in (None, "")
+            if has_next != more:
+                raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
+        return self._accept(resp, items, reasons, warnings, more, nxt, snapshot, evidence, envelope)
+
+    def _check_native(self, body: Any) -> tuple[list[Reason], list[Warning]]:
+        """The wire rules of a native page, each with its own message (raises _Violation)."""
+        plan = self.plan
         if not isinstance(body, Mapping):
             raise _Violation("the envelope is not a JSON object")
         complete = body.get("complete")
         if not isinstance(complete, bool):
             raise _Violation("the envelope has no boolean 'complete'")
         raw_reasons = body.get("incomplete_reasons") or []
+        if isinstance(raw_reasons, list):  # a bare code (the essay's fixtures) reads as {code}
+            raw_reasons = [{"code": r} if isinstance(r, str) else r for r in raw_reasons]
         if not isinstance(raw_reasons, list) or not all(
             isinstance(r, Mapping) and isinstance(r.get("code"), str) for r in raw_reasons
         ):
@@ -668,28 +717,10 @@ class _Core:
             reasons.append(_reason(raw["code"], "server", details, raw.get("message")))
         if complete == bool(reasons):
             raise _Violation("'complete' disagrees with 'incomplete_reasons'")
-        more = any(r.code == MORE for r in reasons)
         warnings = self._warnings(body.get("warnings"))
-        raw_items = self._items(view)
-        envelope = body
-        if self.parse_page is not None:
-            try:
-                envelope = self.parse_page(body)
-            except Exception as exc:
-                raise _Violation(f"the envelope does not match its model: {exc}") from exc
-            items = list(envelope.items)
-        else:
-            items = self._typed(raw_items)
-        nxt = self._next(view, raw_items) if more else None
-        if plan.style in ("cursor", "link-header") and not plan.last_item:
-            has_next = _value(plan.next, view) not in (None, "")
-            if has_next != more:
-                raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
-        scope = body.get("scope")
-        snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
-        return self._accept(
-            resp, items, reasons, warnings, more, nxt, snapshot, body.get("evidence"), envelope
-        )
+        if not isinstance(self.plan.items.evaluate(response=ResponseView(200, {}, body)), list):
+            raise _Violation("the items location does not hold a list")
+        return reasons, warnings
 
     def _warnings(self, raw: Any) -> list[Warning]:
         if raw is None:
@@ -1029,7 +1060,7 @@ class AsyncWalker(_WalkerBase):
         self.fetch = fetch
         self.sleep = sleep
 
-    async def _pages(self, core: _Core) -> AsyncIterator[Page]:
+    async def _pages(self, core: _Core) -> AsyncGenerator[Page, None]:
         while (request := core.next_request()) is not None:
             try:
                 response = await self.fetch(request)
@@ -1044,8 +1075,12 @@ class AsyncWalker(_WalkerBase):
 
     async def page(self, params: Mapping[str, Any] | None = None, *, resume: Any = None) -> Page:
         core = self._core(params, Limits(max_pages=1), resume)
-        async for page in self._pages(core):
-            return page
+        pages = self._pages(core)
+        try:
+            async for page in pages:
+                return page
+        finally:
+            await pages.aclose()  # finalise the generator now, not at garbage collection
         raise _no_page(core)
 
     async def collect(
