@@ -13,7 +13,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from xcompleteness.check import check_spec
 from xcompleteness.diagnostics import ExitCode, InputError, exit_code_for
 
