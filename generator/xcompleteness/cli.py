@@ -14,7 +14,14 @@ import sys
 from collections.abc import Sequence
 
 from xcompleteness._version import __version__
-from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity, render_json, render_text
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    ExitCode,
+    InputError,
+    Severity,
+    render_json,
+    render_text,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -63,15 +70,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="date used for review-by checks (default: the current date), for reproducible CI",
     )
 
-    audit = sub.add_parser("audit", help="find list/search/aggregate operations without a declaration")
+    audit = sub.add_parser(
+        "audit", help="find list/search/aggregate operations without a declaration"
+    )
     _common(audit)
     audit.add_argument("--emit-overlay", metavar="FILE", help="write a draft Overlay 1.0 file")
 
     gen = sub.add_parser("generate", help="generate models, client, tools and MCP server")
     _common(gen)
     gen.add_argument("-o", "--output", required=True, metavar="OUT", help="output folder")
-    gen.add_argument("--package", default=None, metavar="NAME", help="package name (default: from title)")
-    gen.add_argument("--check", action="store_true", help="compare with disk; exit 1 with a diff on drift")
+    gen.add_argument(
+        "--package", default=None, metavar="NAME", help="package name (default: from title)"
+    )
+    gen.add_argument(
+        "--check", action="store_true", help="compare with disk; exit 1 with a diff on drift"
+    )
     return parser
 
 
