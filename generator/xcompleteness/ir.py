@@ -250,7 +250,9 @@ class _Builder:
         self.doc_src = check_result.doc
         self.doc: Mapping[str, Any] = check_result.doc.data
         self.file = getattr(check_result.doc, "origin", "") or str(check_result.doc.path)
-        self.lines: Mapping[str, int] = getattr(check_result.doc, "lines", {}) or {}
+        # never ``or {}``: truth-testing a lazy line map (overlay.py) walks all of it
+        lines = getattr(check_result.doc, "lines", None)
+        self.lines: Mapping[str, int] = lines if lines is not None else {}
         self.contracts: Mapping[str, Mapping[str, Any]] = check_result.contracts
         self.registry = registry_dict(check_result.registry)
         self.package = package
