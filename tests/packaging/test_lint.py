@@ -1,4 +1,4 @@
-"""The project's own code stays ruff-clean (the generated code has its own checks in tests/golden)."""
+"""The project's own code stays ruff-clean (generated code is checked in tests/golden)."""
 
 import subprocess
 import sys
