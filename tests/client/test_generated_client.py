@@ -207,3 +207,47 @@ def test_real_uvicorn_on_loopback_with_faults(pkg):
         partial = client.list_items.collect(limit=10)
     assert partial.codes == ["CURSOR_EXPIRED"] and partial.continuation.kind == "restart"
     assert len(partial.items) == 20
+
+
+FAULT_CASES = {
+    "shard fails after another returned data": (
+        Faults(shard_down_from=2),
+        lambda r: r.codes == ["SOURCE_UNAVAILABLE"] and r.reasons[0].source == "shard-1",
+    ),
+    "permission revoked mid-scan": (
+        Faults(revoke_from=3),
+        lambda r: r.codes == ["VISIBILITY_RESTRICTED"],
+    ),
+    "pages cut by byte size": (
+        Faults(max_bytes=150),
+        lambda r: r.complete and len(r.items) == 40 and r.pages > 4,
+    ),
+    "empty first page with more pages": (
+        Faults(empty_first_page=True),
+        lambda r: r.complete and len(r.items) == 40,
+    ),
+    "rate limited past the deadline": (
+        Faults(rate_limit={2: 120}),
+        lambda r: r.codes == ["RATE_LIMITED"] and r.continuation.seconds == 120,
+    ),
+    "undeclared code": (
+        Faults(undeclared_code_at=2),
+        lambda r: r.codes == ["CONTRACT_VIOLATION"] and "SHARD_REBALANCING" in r.reasons[0].what,
+    ),
+}
+
+
+def test_fault_matrix_over_real_uvicorn(pkg):
+    """One loopback server, each fault in turn, through the generated client."""
+    client_mod, _ = pkg
+    coll = FaultyCollection(40)
+    failures = []
+    with serve(make_app(coll)) as base, client_mod.Client(base) as client:
+        for case, (faults, expect) in FAULT_CASES.items():
+            coll.faults, coll.requests = faults, 0
+            result = client.list_items.collect(limit=10, deadline=20)
+            if not expect(result):
+                failures.append((case, result.codes, len(result.items)))
+            if not result.complete:
+                assert result.continuation is not None and result.reasons
+    assert failures == []
