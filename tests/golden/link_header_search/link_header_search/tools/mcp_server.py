@@ -3,8 +3,8 @@
 Run it with ``python -m link_header_search.tools.mcp_server --base-url URL [--header 'K: V']...
 [--http HOST:PORT]`` (stdio unless ``--http``; HTTP binds loopback only). Every tool answer is the
 completeness envelope of ``mcp.json``'s ``outputSchema``, as ``structuredContent`` and as the
-same JSON in a text block. The logic (envelopes, evidence, refusals) is in ``_runtime/tooling.py``;
-this module only wires it to the official MCP SDK.
+same JSON in a text block. The logic (envelopes, evidence, refusals) is in ``_runtime/tooling.py``
+and its siblings; this module only wires it to the official MCP SDK.
 
 Evidence tokens are signed with ``XCOMPLETENESS_MCP_SECRET`` (hex, at least 16 bytes) when set,
 else with a random per-process secret (tokens then die with the process).
@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._runtime.tooling import EvidenceKeeper, ToolHost, principal_of
+from .._runtime.evidence import EvidenceKeeper, principal_of
+from .._runtime.tooling import ToolHost
 from ..client import Client
 
 HERE = Path(__file__).resolve().parent
