@@ -56,6 +56,7 @@ class Arg:
     name: str
     location: str  # path | query | header | cookie | body
     type_hint: str
+    required: bool = False  # path parameters: a call without them cannot be sent
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,10 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     out = []
     for p in op.parameters:
         py = names.claim(p.py_name, origin=f"{op.pointer} parameter {p.name}")
-        out.append(Arg(py, p.name, p.location, p.type_hint))
+        # A path parameter is a required keyword unless it was renamed: then callers that pass
+        # it by its spec name (``**{"org-name": ...}``, as the MCP server does) must still work.
+        required = p.location == "path" and py == p.name
+        out.append(Arg(py, p.name, p.location, p.type_hint, required))
     if op.is_mutation or not op.is_listing:
         for f in op.body_fields:
             py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")

@@ -257,6 +257,8 @@ class _Request:
         self.parameters = tuple(parameters)
         self.by_python = {py: (name, loc) for py, name, loc in self.parameters}
         self.by_name = {name: (name, loc) for _, name, loc in self.parameters}
+        # No path or header parameters: every value is a query parameter (the common listing).
+        self.query_only = all(loc in ("query", "cookie") for _, _, loc in self.parameters)
 
     def spec_params(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
@@ -358,6 +360,8 @@ class _ListingBase:
                 {k: v for k, v in req.params.items() if self._is_header(k) or self._is_path(k)}
             )
             return self._client.same_origin(req.url), {}, headers
+        if self._request.query_only:
+            return self._client.url(self._request.path), req.params, {}
         path, query, headers, rest = self._request.split(req.params)
         query.update(rest)  # the walk's own cursor/offset/page/size parameters are query ones
         return self._client.url(path), query, headers

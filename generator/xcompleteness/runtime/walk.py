@@ -408,6 +408,17 @@ def _retry_after(headers: Mapping[str, str], now: float) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def _position_number(value: Any, name: str) -> int:
+    """An offset or page number to start from (a resumed continuation carries it as text)."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number to resume from, got {value!r}") from None
+    if number < 0:
+        raise ValueError(f"{name} must not be negative, got {number}")
+    return number
+
+
 def _error_code(body: Any) -> str | None:
     if isinstance(body, Mapping):
         err = body.get("error")
@@ -479,10 +490,12 @@ class _Core:
         if isinstance(resume, Continuation):
             resume = resume.cursor
         if plan.style == "offset" and plan.req_offset:
-            self.offset = int(resume if resume is not None else self.params.get(plan.req_offset, 0))
+            start = resume if resume is not None else self.params.get(plan.req_offset, 0)
+            self.offset = _position_number(start, plan.req_offset)
             self.params.pop(plan.req_offset, None)
         elif plan.style == "page" and plan.req_page:
-            self.page_no = int(resume if resume is not None else self.params.get(plan.req_page, 1))
+            start = resume if resume is not None else self.params.get(plan.req_page, 1)
+            self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
         elif resume is not None:
             if plan.style == "link-header" and str(resume).startswith(("http://", "https://")):
