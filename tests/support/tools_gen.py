@@ -17,6 +17,7 @@ TOOLS_SPECS = Path(__file__).resolve().parents[1] / "tools" / "specs"
 TOOLS_PACKAGES: dict[str, Path | None] = {
     "xct_items": TOOLS_SPECS / "items.yaml",
     "xct_hostile": TOOLS_SPECS / "hostile.yaml",
+    "xct_recheck": TOOLS_SPECS / "recheck.yaml",
     "xct_svc": None,  # examples/service_accounts
 }
 

@@ -38,7 +38,7 @@ def pkg(generated):
     return SimpleNamespace(
         out=out,
         server=importlib.import_module("xct_items.tools.mcp_server"),
-        tooling=importlib.import_module("xct_items._runtime.tooling"),
+        evidence=importlib.import_module("xct_items._runtime.evidence"),
         decide=importlib.import_module("xct_items._runtime.decide"),
     )
 
@@ -234,7 +234,7 @@ def _refusal_case(pkg, case):
     elif case == "expired":
 
         def setup(host):
-            host.keeper = pkg.tooling.EvidenceKeeper(SECRET, host.keeper.principal, clock=clock)
+            host.keeper = pkg.evidence.EvidenceKeeper(SECRET, host.keeper.principal, clock=clock)
 
         async def body(agent):
             token = (await listed(agent))["evidence"]
@@ -488,15 +488,18 @@ def test_the_tools_package_loads_its_definitions_and_rules(pkg):
         tools.load("../../etc/passwd")
 
 
-def test_a_destructive_mutation_without_evidence_listing_is_refused_and_a_harmless_one_runs(pkg):
+def test_a_rechecked_purge_runs_only_on_an_existing_item_and_a_harmless_one_runs(pkg):
     api = ToolsApi(5)
 
     async def body(agent):
-        purge = await agent.call("purge_item", id="item-0000001", evidence=None)
+        gone = await agent.call("purge_item", id="item-9999999")
+        purge = await agent.call("purge_item", id="item-0000001")
         label = await agent.call("label_items", ids=["item-0000001"], label="x")
-        return purge, label
+        return gone, purge, label
 
-    purge, label = session(pkg, api, body)
-    assert purge["error"]["reasons"] == ["EVIDENCE_UNSUPPORTED"] and api.purge_calls == []
+    gone, purge, label = session(pkg, api, body)
+    assert gone["error"]["reasons"] == ["TARGET_NOT_FOUND"]
+    assert gone["approval"]["target_scope"]["recheck_tool"] == "get_item"
+    assert purge["status"] == "complete" and api.purge_calls == ["item-0000001"]
     assert label["status"] == "complete" and label["data"]["response"] == {"labelled": 1}
     assert api.label_calls == [{"ids": ["item-0000001"], "label": "x"}]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from xcompleteness.emitters.tool_schemas import output_schema
 from xcompleteness.runtime.envelope import ToolResult
-from xcompleteness.runtime.tooling import tool_result
+from xcompleteness.runtime.tool_result import tool_result
 
 DECLARED = ["MORE_PAGES_AVAILABLE", "RESULT_LIMIT_REACHED", "VISIBILITY_RESTRICTED"]
 SCHEMA = Draft202012Validator(output_schema(DECLARED, ["STALE_INDEX"]))

@@ -13,7 +13,7 @@ from support.tools_gen import TOOLS_PACKAGES as PACKAGES
 from support.tools_gen import TOOLS_SPECS as SPECS
 from support.tools_gen import generation_files
 from support.tools_gen import load_tools_json as load_json
-from xcompleteness.runtime.tooling import validate
+from xcompleteness.runtime.validation import validate
 
 NAMES = sorted(PACKAGES)
 
@@ -89,7 +89,9 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         if contract["kind"] == "mutation":
             assert hints["readOnlyHint"] is False
             assert hints["destructiveHint"] is bool(contract["destructive"])
-            gated = bool(contract["destructive"] or (contract["mutation"] or {}).get("from"))
+            mutation = contract["mutation"] or {}
+            rechecked = mutation.get("recheck_each_target") and not mutation.get("from")
+            gated = bool(contract["destructive"] or mutation.get("from")) and not rechecked
             assert ("evidence" in tool["inputSchema"]["properties"]) is gated
         else:
             assert hints["readOnlyHint"] is True

@@ -20,34 +20,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from xcompleteness.runtime.approval import WHY
+from xcompleteness.runtime.contract import CLIENT_CODES as _CLIENT_CODES
+from xcompleteness.runtime.contract import CONTINUATION_KINDS
+
 STATUS = ("complete", "partial", "error")
-CLIENT_CODES = (
-    "CLIENT_DEADLINE_EXCEEDED",
-    "CLIENT_ITEM_LIMIT",
-    "CLIENT_PAGE_LIMIT",
-    "CONTRACT_VIOLATION",
-)
-CONTINUATION_KINDS = (
-    "next_cursor",
-    "retry_after",
-    "narrow_query",
-    "retry_with_deadline",
-    "restart",
-    "none",
-)
-REFUSAL_CODES = (
-    "EVIDENCE_MISSING",
-    "EVIDENCE_INVALID",
-    "EVIDENCE_EXPIRED",
-    "EVIDENCE_WRONG_OPERATION",
-    "EVIDENCE_WRONG_PRINCIPAL",
-    "EVIDENCE_ALREADY_USED",
-    "EVIDENCE_UNKNOWN",
-    "EVIDENCE_VOIDED_BY_WARNING",
-    "EVIDENCE_UNSUPPORTED",
-    "TARGETS_OUTSIDE_EVIDENCE",
-    "TARGETS_MISSING",
-)
+CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
+REFUSAL_CODES = tuple(WHY)
 CONTROL_ARGS = ("max_pages", "deadline_s", "continuation")
 MUTATION_ARGS = ("evidence",)
 META_JSON_ARGS = "x-completeness/json_args"
@@ -294,8 +273,13 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
 
 
 def needs_evidence(op: Any) -> bool:
-    """A mutation takes ``evidence`` when it declares a listing for it or is destructive."""
+    """A mutation takes ``evidence`` when it declares a listing for it or is destructive.
+
+    A ``recheck`` mutation re-reads its targets instead, so it takes no evidence argument.
+    """
     mutation = op.contract.get("mutation") or {}
+    if mutation.get("recheck_each_target") and not mutation.get("from"):
+        return False
     return bool(op.is_mutation and (mutation.get("from") or op.contract.get("destructive")))
 
 
@@ -477,6 +461,14 @@ def description(op: Any, listing_tool: Mapping[str, str]) -> str:
                 f"{kind} tool. Requires 'evidence' from a complete result of {source_tool}; "
                 "every target id must be in that result. Otherwise it is refused before any API "
                 "call, with an approval prompt."
+            )
+        elif (contract.get("mutation") or {}).get("recheck_each_target"):
+            each = str(contract["mutation"]["recheck_each_target"])
+            read_tool = listing_tool.get(each, "the declared single-read tool")
+            parts.append(
+                f"{kind} tool. Before any API call the server re-reads every target id with "
+                f"{read_tool}; it proceeds only if every target exists and reads complete, "
+                "otherwise it is refused with the failing ids and an approval prompt."
             )
         elif contract.get("destructive"):
             parts.append(

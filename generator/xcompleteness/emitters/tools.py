@@ -91,6 +91,7 @@ def rules_context(spec: SpecIR) -> list[dict[str, Any]]:
                 else "",
                 "snapshot": scope.get("snapshot") if scope.get("snapshot") in SNAPSHOTS else "none",
                 "from_tool": _tool_of(spec, mutation.get("from")),
+                "recheck_tool": _tool_of(spec, mutation.get("recheck_each_target")),
                 "void_on_warnings": [_code(w) for w in mutation.get("void_on_warnings") or []],
                 "evidence": bool((op.contract.get("evidence") or {}).get("mint")),
             }

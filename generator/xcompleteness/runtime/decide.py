@@ -11,7 +11,8 @@ dict with ``complete`` and ``incomplete_reasons``) and a collect result object (
 ``items``, ``complete``, ``reasons``, ``continuation``, ``warnings``). Anything it cannot read is
 treated as an error result, never as a complete one.
 
-Standard library only: this module is copied verbatim into every generated package.
+Standard library only (plus the sibling ``contract`` table and ``plain`` id reader): this module
+is copied verbatim into every generated package.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .contract import STANDARD_CONTINUATIONS
+from .plain import get, item_id
 
 __all__ = [
     "COMPLETING_CONTINUATIONS",
@@ -53,22 +57,6 @@ class Intent(str, enum.Enum):
     DESTRUCTIVE_ON_UNLISTED_COMPLEMENT = "destructive_on_unlisted_complement"
     """Mutate everything the listing did *not* return (the cleanup of the essay)."""
 
-
-STANDARD_CONTINUATIONS: Mapping[str, str] = {
-    "MORE_PAGES_AVAILABLE": "next_cursor",
-    "RESULT_LIMIT_REACHED": "narrow_query",
-    "TIME_BUDGET_EXCEEDED": "retry_with_deadline",
-    "SOURCE_UNAVAILABLE": "retry_after",
-    "VISIBILITY_RESTRICTED": "none",
-    "RATE_LIMITED": "retry_after",
-    "CURSOR_EXPIRED": "restart",
-    "SNAPSHOT_CHANGED": "restart",
-    "CLIENT_PAGE_LIMIT": "next_cursor",
-    "CLIENT_ITEM_LIMIT": "next_cursor",
-    "CLIENT_DEADLINE_EXCEEDED": "retry_with_deadline",
-    "CONTRACT_VIOLATION": "none",
-}
-"""Reason code -> the continuation kind that resolves it (DESIGN.md §3.4)."""
 
 COMPLETING_CONTINUATIONS = frozenset(
     {"next_cursor", "retry_with_deadline", "retry_after", "restart"}
@@ -182,7 +170,7 @@ def decide(
             "destructive.listed.no_targets",
             "no target ids were named; a destructive action must name its targets",
         )
-    listed = {_item_id(item, id_pointer) for item in view.items}
+    listed = {item_id(item, id_pointer) for item in view.items}
     outside = tuple(sorted(str(t) for t in targets if str(t) not in listed))
     if outside:
         return Decision(
@@ -364,7 +352,7 @@ def _codes(entries: Any) -> tuple[str, ...]:
         return ()
     out: list[str] = []
     for entry in entries:
-        code = entry if isinstance(entry, str) else _get(entry, "code")
+        code = entry if isinstance(entry, str) else get(entry, "code")
         if hasattr(code, "value"):
             code = code.value
         if isinstance(code, str):
@@ -375,31 +363,7 @@ def _codes(entries: Any) -> tuple[str, ...]:
 def _kind(continuation: Any) -> str | None:
     if continuation is None:
         return None
-    kind = continuation if isinstance(continuation, str) else _get(continuation, "kind")
+    kind = continuation if isinstance(continuation, str) else get(continuation, "kind")
     if hasattr(kind, "value"):
         kind = kind.value
     return kind if isinstance(kind, str) else None
-
-
-def _get(obj: Any, key: str) -> Any:
-    if isinstance(obj, Mapping):
-        return obj.get(key)
-    return getattr(obj, key, None)
-
-
-def _item_id(item: Any, pointer: str) -> str | None:
-    """Resolve an RFC 6901 pointer inside one item (dict or pydantic model); ``None`` if absent."""
-    node = item
-    if hasattr(node, "model_dump"):
-        node = node.model_dump(mode="json", by_alias=True)
-    if not pointer:
-        return None if isinstance(node, (Mapping, list)) else str(node)
-    for raw in pointer.lstrip("/").split("/"):
-        token = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return None if node is None or isinstance(node, (Mapping, list)) else str(node)
