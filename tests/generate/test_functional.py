@@ -5,9 +5,9 @@ The service is what an API owner would write: envelopes as ``response_model``, c
 evidence from ``server.Service``, typed errors mapped by one exception handler.
 """
 
+import contextlib
 import importlib
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -29,7 +29,8 @@ ACCOUNTS = [
 ]
 
 
-def build_app(pkg: str) -> Any:
+def build_app(pkg: str, *, drifted: bool = False) -> Any:
+    """The service; ``drifted`` makes the listing bypass the models (a negative control)."""
     models = importlib.import_module(f"{pkg}.models")
     server = importlib.import_module(f"{pkg}.server")
     svc = server.Service(SECRET)
@@ -55,6 +56,8 @@ def build_app(pkg: str) -> Any:
         owner: str | None = None,
         time_budget_ms: int | None = None,
     ) -> Any:
+        if drifted:
+            return JSONResponse({"items": [{"id": 7}], "complete": "yes"})
         tokens = svc.list_service_accounts
         query = {"status": status, "owner": owner}
         start = 0
@@ -124,22 +127,64 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def base_url(svc) -> Iterator[str]:
+@contextlib.contextmanager
+def _serve(app: Any) -> Iterator[str]:
+    """Real uvicorn on 127.0.0.1 (free port) in a thread; bounded start and stop."""
     import uvicorn
 
     port = _free_port()
-    config = uvicorn.Config(build_app("gen_svc"), host="127.0.0.1", port=port, log_level="error")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="error"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:
         assert time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def base_url(svc) -> Iterator[str]:
+    with _serve(build_app("gen_svc")) as url:
+        yield url
+
+
+def _schemathesis(spec: Path, url: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            str(Path(sys.executable).parent / "schemathesis"),
+            "run",
+            str(spec),
+            "--url",
+            url,
+            "--mode",
+            "positive",
+            "--phases",
+            "examples,fuzzing",
+            "--checks",
+            "not_a_server_error,status_code_conformance,content_type_conformance,"
+            "response_schema_conformance",
+            "--seed",
+            "1",
+            "--workers",
+            "1",
+            "--request-timeout",
+            "10",
+            "--generation-database",
+            "none",
+            "--no-color",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=spec.parent,
+        check=False,
+    )
 
 
 def test_listing_walks_to_a_complete_result_and_evidence_is_honoured(base_url: str) -> None:
@@ -170,38 +215,17 @@ def test_listing_walks_to_a_complete_result_and_evidence_is_honoured(base_url: s
 def test_schemathesis_against_the_augmented_document(base_url: str, svc_out: Path) -> None:
     spec = svc_out / "gen_svc" / "openapi.augmented.json"
     assert json.loads(spec.read_text())["paths"]["/service-accounts"]["get"]["responses"]["410"]
-    proc = subprocess.run(
-        [
-            str(Path(sys.executable).parent / "schemathesis"),
-            "run",
-            str(spec),
-            "--url",
-            base_url,
-            "--mode",
-            "positive",
-            "--phases",
-            "examples,fuzzing",
-            "--checks",
-            "not_a_server_error,status_code_conformance,content_type_conformance,"
-            "response_schema_conformance",
-            "--max-examples",
-            "15",
-            "--seed",
-            "1",
-            "--workers",
-            "1",
-            "--request-timeout",
-            "10",
-            "--generation-database",
-            "none",
-            "--no-color",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=240,
-        cwd=svc_out,
-        env={**os.environ, "SCHEMATHESIS_HOOKS": ""},
-        check=False,
-    )
+    proc = _schemathesis(spec, base_url, "--max-examples", "15")
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     assert "No issues found" in proc.stdout, proc.stdout[-2000:]
+
+
+def test_schemathesis_catches_a_service_that_drifts_from_the_envelope(svc, svc_out: Path) -> None:
+    """Negative control: the same check fails when a listing bypasses the generated models."""
+    spec = svc_out / "gen_svc" / "openapi.augmented.json"
+    with _serve(build_app("gen_svc", drifted=True)) as url:
+        proc = _schemathesis(
+            spec, url, "--max-examples", "3", "--include-path", "/service-accounts"
+        )
+    assert proc.returncode != 0
+    assert "Response violates schema" in proc.stdout, proc.stdout[-2000:]
