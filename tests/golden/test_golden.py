@@ -8,6 +8,7 @@ For every case in ``refresh.CASES`` the CLI generates the example twice, in fres
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -158,3 +159,13 @@ def test_public_modules_have_a_sorted_complete_all(generated) -> None:
         assert exported == sorted(exported), name
         defined = {n.name for n in tree.body if isinstance(n, ast.ClassDef)}
         assert defined <= set(exported), f"{name} defines {sorted(defined - set(exported))}"
+
+
+def test_augmented_document_is_valid_openapi(generated) -> None:
+    from openapi_spec_validator import validate
+
+    _, package, (out, _) = generated
+    doc = json.loads((out / package / "openapi.augmented.json").read_text(encoding="utf-8"))
+    validate(doc)
+    envelopes = [name for name in doc["components"]["schemas"] if name.endswith("Page")]
+    assert envelopes, "every listing's envelope is in components"
