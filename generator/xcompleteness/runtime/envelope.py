@@ -446,28 +446,9 @@ class Envelope(BaseModel):
 
     @classmethod
     def _check_codes(cls, reasons: Any, warnings: Any) -> None:
-        allowed = cls.declared_reasons
-        for entry in reasons if isinstance(reasons, (list, tuple)) else ():
-            code = _code_of(entry)
-            if code is None:
-                continue
-            if cls.client_codes_allowed and code in CLIENT_CODES:
-                continue
-            if allowed is not None and code not in allowed:
-                raise PydanticCustomError(
-                    CONTRACT_VIOLATION,
-                    "undeclared incomplete reason code {code}; declared: {declared}",
-                    {"code": code, "declared": ", ".join(sorted(allowed)) or "none"},
-                )
-        allowed = cls.declared_warnings
-        for entry in warnings if isinstance(warnings, (list, tuple)) else ():
-            code = _code_of(entry)
-            if code is not None and allowed is not None and code not in allowed:
-                raise PydanticCustomError(
-                    CONTRACT_VIOLATION,
-                    "undeclared warning code {code}; declared: {declared}",
-                    {"code": code, "declared": ", ".join(sorted(allowed)) or "none"},
-                )
+        skip = CLIENT_CODES if cls.client_codes_allowed else frozenset()
+        _reject_undeclared(reasons, cls.declared_reasons, skip, "incomplete reason")
+        _reject_undeclared(warnings, cls.declared_warnings, frozenset(), "warning")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -543,6 +524,22 @@ class Envelope(BaseModel):
                 "evidence": None,
             }
         )
+
+
+def _reject_undeclared(
+    entries: Any, allowed: frozenset[str] | None, skip: frozenset[str], what: str
+) -> None:
+    """Invariant 4: raise a CONTRACT_VIOLATION for the first code outside ``allowed``."""
+    if allowed is None or not isinstance(entries, (list, tuple)):
+        return
+    for entry in entries:
+        code = _code_of(entry)
+        if code is not None and code not in skip and code not in allowed:
+            raise PydanticCustomError(
+                CONTRACT_VIOLATION,
+                "undeclared " + what + " code {code}; declared: {declared}",
+                {"code": code, "declared": ", ".join(sorted(allowed)) or "none"},
+            )
 
 
 def _code_of(entry: Any) -> str | None:

@@ -16,7 +16,7 @@ import httpx
 
 from .plain import get, plain
 
-__all__ = ["api_error", "error_result", "tool_result"]
+__all__ = ["api_error", "error_result", "single_result", "tool_result"]
 
 _RESERVED_REASON_KEYS = {"code", "origin", "message", "details"}
 
@@ -129,6 +129,22 @@ def tool_result(
             "continuation": continuation,
         },
         "warnings": [_warning(w) for w in (get(result, "warnings") or [])],
+        "evidence": None,
+    }
+
+
+def single_result(key: str, response: Any) -> dict[str, Any]:
+    """The envelope of one answered request (a single read or a mutation's response).
+
+    Complete by construction: nothing was paged, so there is no coverage to lose; the answer is
+    under ``data[key]`` (a scalar answer as ``{"value": ...}``, so ``data`` stays an object).
+    """
+    data = plain(response)
+    return {
+        "status": "complete",
+        "data": {key: data if isinstance(data, (dict, list)) else {"value": data}},
+        "completeness": {"complete": True, "reasons": [], "scope": None, "continuation": None},
+        "warnings": [],
         "evidence": None,
     }
 

@@ -22,7 +22,7 @@ from typing import Any
 from .approval import refusal
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
-from .plain import get, id_at, plain, pointer_tokens
+from .plain import get, id_at, pointer_tokens
 from .recheck import (
     MAX_RECHECK_TARGETS,
     RecheckFailure,
@@ -30,7 +30,7 @@ from .recheck import (
     recheck_targets,
     target_param,
 )
-from .tool_result import api_error, error_result, tool_result
+from .tool_result import api_error, error_result, single_result, tool_result
 from .validation import validate
 
 __all__ = ["LISTING_KINDS", "ToolHost"]
@@ -271,26 +271,11 @@ class ToolHost:
         body.update(extra or {})
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         call = getattr(self.client, tool.client_attr)
-        data = plain(call(params=params, **body) if params else call(**body))
-        return {
-            "status": "complete",
-            "data": {"response": data if isinstance(data, (dict, list)) else {"value": data}},
-            "completeness": {"complete": True, "reasons": [], "scope": None, "continuation": None},
-            "warnings": [],
-            "evidence": None,
-        }
+        return single_result("response", call(params=params, **body) if params else call(**body))
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
-        response = getattr(self.client, tool.client_attr)(params=params)
-        data = plain(response)
-        return {
-            "status": "complete",
-            "data": {"item": data if isinstance(data, (dict, list)) else {"value": data}},
-            "completeness": {"complete": True, "reasons": [], "scope": None, "continuation": None},
-            "warnings": [],
-            "evidence": None,
-        }
+        return single_result("item", getattr(self.client, tool.client_attr)(params=params))
 
 
 def _api_mints(contract: Mapping[str, Any]) -> bool:
