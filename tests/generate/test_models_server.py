@@ -204,3 +204,35 @@ def test_evidence_verified_at_mutation_time(models, server) -> None:
     assert reason(token=stale.evidence, snapshot=None) == "voided_by_warning"
     clock.now += 601
     assert reason() == "expired"
+
+
+@pytest.fixture(scope="module")
+def repos(tmp_path_factory: pytest.TempPathFactory):
+    from support.gen import generate_example, import_generated
+
+    out = generate_example(
+        "link_header_search", tmp_path_factory.mktemp("repos"), package="gen_repos"
+    )
+    import_generated(out, "gen_repos")
+    return importlib.import_module("gen_repos.models")
+
+
+def test_adapter_pages_keep_codes_strict_but_details_open(repos) -> None:
+    """Adapter mode: native signals rarely carry details (GitHub's incomplete_results has no
+    budget), so a declared code without them is kept as an open Reason; typed when they fit."""
+    Page = repos.SearchRepositoriesPage
+    body = {
+        "items": [],
+        "complete": False,
+        "incomplete_reasons": [{"code": "TIME_BUDGET_EXCEEDED"}],
+    }
+    page = Page.model_validate(body)
+    assert page.incomplete_reasons[0].code == "TIME_BUDGET_EXCEEDED"
+    typed = Page.model_validate(
+        {**body, "incomplete_reasons": [{"code": "RESULT_LIMIT_REACHED", "limit": 1000}]}
+    )
+    assert type(typed.incomplete_reasons[0]).__name__ == "ResultLimitReached"
+    with pytest.raises(ValidationError):
+        Page.model_validate({**body, "incomplete_reasons": [{"code": "SOURCE_UNAVAILABLE"}]})
+    with pytest.raises(ValidationError):  # listRepositories declares no TIME_BUDGET_EXCEEDED
+        repos.ListRepositoriesPage.model_validate(body)
