@@ -102,7 +102,11 @@ def generate_from_check(
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
     for emitter_name, module in loaded:
-        for rel, text in module.emit(ir, renderer).items():
+        try:
+            emitted = module.emit(ir, renderer)
+        except emitters.EmitError as exc:
+            raise GenerationRefused(exc.diagnostics) from None
+        for rel, text in emitted.items():
             path = PurePosixPath(name) / _safe_rel(emitter_name, PurePosixPath(rel))
             if path in files:
                 raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")

@@ -110,3 +110,16 @@ def test_example_ir_shape() -> None:
     custom = next(c for c in ir.reason_codes if c.code == "SHARD_REBALANCING")
     assert (custom.standard, custom.class_name) == (False, "ShardRebalancingReason")
     assert [f.name for f in custom.detail_fields] == ["shard"]
+
+
+def test_a_schema_the_model_library_refuses_is_a_diagnostic_not_a_traceback() -> None:
+    """A remote ``$ref`` reaching datamodel-code-generator is refused (never fetched) as XC603."""
+    from xcompleteness.emitters import EmitError
+    from xcompleteness.emitters.items import items_source
+
+    ir = build_ir(check_spec(EXAMPLES / "service_accounts" / "openapi.yaml"), "svc")
+    remote = {"$ref": "http://127.0.0.1:9/never-fetched.json"}
+    broken = replace(ir, model_schemas={**ir.model_schemas, "Broken": remote})
+    with pytest.raises(EmitError) as exc:
+        items_source(broken)
+    assert [d.code for d in exc.value.diagnostics] == ["XC603"]

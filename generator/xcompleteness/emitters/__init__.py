@@ -16,8 +16,19 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from types import ModuleType
+
+from xcompleteness.diagnostics import Diagnostic
+
+
+class EmitError(Exception):
+    """An emitter cannot model part of the spec; carries the diagnostics (generation is refused)."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
+        self.diagnostics = tuple(diagnostics)
+        super().__init__("; ".join(d.message for d in self.diagnostics))
+
 
 ORDER: tuple[str, ...] = (
     "package",
