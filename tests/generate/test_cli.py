@@ -69,3 +69,14 @@ def test_default_package_name_comes_from_the_title(tmp_path: Path) -> None:
         main(["generate", str(EXAMPLES / "service_accounts" / "openapi.yaml"), "-o", str(out)]) == 0
     )
     assert (out / "service_accounts" / "server.py").is_file()
+
+
+def test_overlay_form_generates_the_same_package_as_the_inline_form() -> None:
+    from xcompleteness.generate import generate_files
+
+    folder = EXAMPLES / "link_header_search"
+    inline = generate_files(folder / "openapi.yaml", (), "repos")
+    overlaid = generate_files(folder / "base.yaml", [folder / "overlay.yaml"], "repos")
+    assert sorted(inline) == sorted(overlaid)
+    different = [str(p) for p in inline if inline[p] != overlaid[p]]
+    assert different == []
