@@ -16,22 +16,30 @@ json_values = st.recursive(
     max_leaves=20,
 )
 codes = st.sampled_from(["MORE_PAGES_AVAILABLE", "SOURCE_UNAVAILABLE", "NOPE", "CURSOR_EXPIRED"])
-envelope_like = st.fixed_dictionaries(
+items = st.lists(st.fixed_dictionaries({"id": st.text(max_size=4)}), max_size=3)
+reason_lists = st.lists(st.fixed_dictionaries({"code": codes}) | codes | json_values, max_size=3)
+extras = {
+    "next_cursor": st.none() | st.text(max_size=4) | json_values,
+    "scope": st.fixed_dictionaries({"snapshot": st.none() | st.text(max_size=3)}) | json_values,
+    "warnings": st.lists(json_values, max_size=2),
+    "total_count": st.integers(0, 2000) | json_values,
+    "incomplete_results": st.booleans() | json_values,
+}
+# Mostly well-formed envelopes with one thing wrong, plus shapeless JSON.
+plausible = st.fixed_dictionaries(
+    {"items": items, "complete": st.booleans()},
+    optional={"incomplete_reasons": reason_lists, **extras},
+)
+hostile = st.fixed_dictionaries(
     {},
     optional={
-        "items": st.lists(st.fixed_dictionaries({"id": st.text(max_size=4)}), max_size=3)
-        | json_values,
+        "items": items | json_values,
         "complete": st.booleans() | json_values,
-        "incomplete_reasons": st.lists(
-            st.fixed_dictionaries({"code": codes}) | codes | json_values, max_size=3
-        ),
-        "next_cursor": st.none() | st.text(max_size=4) | json_values,
-        "scope": st.fixed_dictionaries({"snapshot": st.none() | st.text(max_size=3)}) | json_values,
-        "warnings": st.lists(json_values, max_size=2),
-        "total_count": st.integers(0, 2000) | json_values,
-        "incomplete_results": st.booleans() | json_values,
+        "incomplete_reasons": reason_lists | json_values,
+        **extras,
     },
 )
+envelope_like = plausible | hostile
 responses = st.tuples(
     st.sampled_from([200, 200, 200, 400, 410, 429, 500]),
     st.dictionaries(
