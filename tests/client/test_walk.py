@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import time
 
 import httpx
 import pytest
@@ -570,3 +571,29 @@ def test_the_declared_deadline_parameter_is_sent_when_the_caller_sets_a_deadline
     assert result.complete and seen[0] == {"limit": "5", "time_budget_ms": "2500"}
     listing._collect(listing._prepare({}, None, {}, 600), Limits(), None)
     assert seen[1]["time_budget_ms"] == "30000"  # capped at the declared max
+
+
+def test_each_page_gets_the_remaining_deadline_as_its_server_budget():
+    from xcompleteness.runtime.operations import BaseClient, Listing
+
+    budgets = []
+    pages = iter(
+        [
+            envelope(["a"], reasons=["MORE_PAGES_AVAILABLE"], next_cursor="c2"),
+            envelope(["b"], reasons=["MORE_PAGES_AVAILABLE"], next_cursor="c3"),
+            envelope(["c"]),
+        ]
+    )
+
+    def handler(request):
+        budgets.append(int(request.url.params["time_budget_ms"]))
+        time.sleep(0.02)
+        return httpx.Response(200, json=next(pages))
+
+    contract = native_contract()
+    contract["deadline"] = {"param": "time_budget_ms", "unit": "ms", "default": 2000, "max": 30000}
+    client = BaseClient("http://api.test", transport=httpx.MockTransport(handler))
+    listing = Listing(client, contract, parameters=[("limit", "limit", "query")])
+    result = listing._collect(listing._prepare({}, None, {}, 5.0), Limits(deadline=5.0), None)
+    assert result.complete and len(budgets) == 3
+    assert budgets[0] <= 5000 and budgets[0] > budgets[1] > budgets[2] > 4000

@@ -360,11 +360,33 @@ class _ListingBase:
                 {k: v for k, v in req.params.items() if self._is_header(k) or self._is_path(k)}
             )
             return self._client.same_origin(req.url), {}, headers
+        params = self._budget(req)
         if self._request.query_only:
-            return self._client.url(self._request.path), req.params, {}
-        path, query, headers, rest = self._request.split(req.params)
+            return self._client.url(self._request.path), params, {}
+        path, query, headers, rest = self._request.split(params)
         query.update(rest)  # the walk's own cursor/offset/page/size parameters are query ones
         return self._client.url(path), query, headers
+
+    def _budget(self, req: PageRequest) -> Mapping[str, Any]:
+        """Cap the declared server time-budget parameter at what is left of the walk's deadline.
+
+        Every page gets the remaining time, not the whole deadline again, so a server that uses
+        its budget to the end still leaves the walk time to report (and the server says
+        TIME_BUDGET_EXCEEDED itself instead of being cut off).
+        """
+        dl = self._deadline_param
+        name = dl.get("param") if dl else None
+        if req.timeout is None or not name or name not in req.params:
+            return req.params
+        ms = dl.get("unit", "ms") == "ms"
+        left = max(0.0, req.timeout) * (1000.0 if ms else 1.0)
+        try:
+            current = float(req.params[name])
+        except (TypeError, ValueError):
+            return req.params
+        if current <= left:
+            return req.params
+        return {**req.params, name: int(left) if ms else left}
 
     def _is_header(self, name: str) -> bool:
         return self._request.by_name.get(name, (name, None))[1] == "header"
