@@ -251,3 +251,20 @@ def test_fault_matrix_over_real_uvicorn(pkg):
             if not result.complete:
                 assert result.continuation is not None and result.reasons
     assert failures == []
+
+
+def test_async_client_over_real_uvicorn(pkg):
+    client_mod, _ = pkg
+    coll = FaultyCollection(70, faults=Faults(revoke_from=2, rate_limit={3: 0}))
+
+    async def main():
+        async with client_mod.AsyncClient(base) as client:
+            result = await client.list_items.collect(limit=10, max_pages=5)
+            more = await client.list_items.collect(limit=10, continuation=result.continuation)
+            return result, more
+
+    with serve(make_app(coll)) as base:
+        result, more = asyncio.run(main())
+    assert result.codes == ["VISIBILITY_RESTRICTED", "CLIENT_PAGE_LIMIT"]
+    assert result.continuation.kind == "next_cursor" and result.pages == 5
+    assert more.codes == ["VISIBILITY_RESTRICTED"] and more.continuation.kind == "none"
