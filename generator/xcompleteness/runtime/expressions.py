@@ -334,6 +334,13 @@ class RequestView:
 _HEADER_NAME = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _PARAM_NAME = re.compile(r"[^\s]+")
 _REL_NAME = re.compile(r"[^\s\"',;<>]+")
+_NAMED_SOURCES: Final = (
+    # (source, key after it, allowed name, what the name is): $response.header.X-Rate ...
+    ("response", "header", _HEADER_NAME, "header"),
+    ("response", "link", _REL_NAME, "link relation"),
+    ("request", "query", _PARAM_NAME, "query parameter"),
+    ("request", "path", _PARAM_NAME, "path parameter"),
+)
 
 #: The expression sources, in the order they are documented.
 SOURCES: Final = (
@@ -436,22 +443,10 @@ def _parse_expression_cached(text: str) -> Expression:
         rest = text[len(prefix) :]
         if rest.startswith("body"):
             return Expression(f"{source}.body", pointer=_parse_body_pointer(rest[4:], text))
-        if source == "response" and rest.startswith("header"):
-            return Expression(
-                "response.header", name=_parse_named(rest[6:], text, _HEADER_NAME, "header")
-            )
-        if source == "response" and rest.startswith("link"):
-            return Expression(
-                "response.link", name=_parse_named(rest[4:], text, _REL_NAME, "link relation")
-            )
-        if source == "request" and rest.startswith("query"):
-            return Expression(
-                "request.query", name=_parse_named(rest[5:], text, _PARAM_NAME, "query parameter")
-            )
-        if source == "request" and rest.startswith("path"):
-            return Expression(
-                "request.path", name=_parse_named(rest[4:], text, _PARAM_NAME, "path parameter")
-            )
+        for src, key, pattern, what in _NAMED_SOURCES:
+            if source == src and rest.startswith(key):
+                name = _parse_named(rest[len(key) :], text, pattern, what)
+                return Expression(f"{src}.{key}", name=name)
         break
     raise ExpressionError(
         f"{text!r} is not a supported runtime expression; use one of {_SUPPORTED}"

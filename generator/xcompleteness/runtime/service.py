@@ -26,7 +26,8 @@ web framework maps it in one handler, e.g. FastAPI::
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -143,7 +144,10 @@ class ListingTokens:
 
         Raises :class:`CursorExpiredError` or :class:`CursorInvalidError`; never restarts.
         """
-        try:
+        with _typed_token_errors(
+            "the cursor has expired; restart the listing",
+            "the cursor is not valid for this listing",
+        ):
             return self.signer.verify_cursor(
                 cursor,
                 operation=self.operation,
@@ -151,14 +155,6 @@ class ListingTokens:
                 query_exclude=self.paging_params,
                 principal=principal,
             )
-        except TokenExpired as exc:
-            raise CursorExpiredError(
-                "the cursor has expired; restart the listing", reason=exc.reason
-            ) from None
-        except TokenError as exc:
-            raise CursorInvalidError(
-                "the cursor is not valid for this listing", reason=exc.reason
-            ) from None
 
     # -- snapshots -------------------------------------------------------------------------
 
@@ -184,7 +180,7 @@ class ListingTokens:
         self, token: str, *, query: Mapping[str, Any] | None = None, principal: str | None = None
     ) -> str | None:
         """The snapshot inside a snapshot token (raises CursorInvalid/Expired like a cursor)."""
-        try:
+        with _typed_token_errors("the snapshot has expired", "the snapshot token is not valid"):
             claims = self.signer.verify(
                 token,
                 purpose="snapshot",
@@ -193,10 +189,6 @@ class ListingTokens:
                 query_exclude=self.paging_params,
                 principal=principal,
             )
-        except TokenExpired as exc:
-            raise CursorExpiredError("the snapshot has expired", reason=exc.reason) from None
-        except TokenError as exc:
-            raise CursorInvalidError("the snapshot token is not valid", reason=exc.reason) from None
         return claims.snapshot
 
     # -- evidence --------------------------------------------------------------------------
@@ -280,3 +272,14 @@ class MutationEvidence:
             )
         except (TokenMismatch, EvidenceVoided, TokenError) as exc:
             raise EvidenceRejectedError(str(exc), reason=exc.reason) from None
+
+
+@contextlib.contextmanager
+def _typed_token_errors(expired: str, invalid: str) -> Iterator[None]:
+    """Map token failures to the typed errors a service answers with (410 / 400); never restart."""
+    try:
+        yield
+    except TokenExpired as exc:
+        raise CursorExpiredError(expired, reason=exc.reason) from None
+    except TokenError as exc:
+        raise CursorInvalidError(invalid, reason=exc.reason) from None
