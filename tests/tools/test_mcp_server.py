@@ -503,3 +503,34 @@ def test_a_rechecked_purge_runs_only_on_an_existing_item_and_a_harmless_one_runs
     assert purge["status"] == "complete" and api.purge_calls == ["item-0000001"]
     assert label["status"] == "complete" and label["data"]["response"] == {"labelled": 1}
     assert api.label_calls == [{"ids": ["item-0000001"], "label": "x"}]
+
+
+SEARCH = {"page": None, "deadline_s": None}  # the API pages by 30
+
+
+def _ids(sc):
+    return [i["id"] for i in sc["data"]["items"]]
+
+
+def test_a_link_header_listing_resumes_from_its_continuation_to_the_end(pkg):
+    """A link-header listing has no cursor parameter: its continuation cursor is the next URL.
+    The server hands it to ``collect(continuation=...)``; writing it into a parameter would
+    silently restart from the first page."""
+
+    async def body(agent):
+        first = await agent.call("search_items", max_pages=1, continuation=None, **SEARCH)
+        cursor = first["completeness"]["continuation"]["cursor"]
+        second = await agent.call("search_items", max_pages=2, continuation=cursor, **SEARCH)
+        cursor = second["completeness"]["continuation"]["cursor"]
+        rest = await agent.call("search_items", max_pages=None, continuation=cursor, **SEARCH)
+        return first, second, rest
+
+    first, second, rest = session(pkg, ToolsApi(100), body)
+    assert first["status"] == "partial"
+    assert first["completeness"]["continuation"]["kind"] == "next_cursor"
+    assert [r["code"] for r in first["completeness"]["reasons"]] == ["CLIENT_PAGE_LIMIT"]
+    assert second["status"] == "partial"
+    assert rest["status"] == "complete" and rest["completeness"]["continuation"] is None
+    assert (len(_ids(first)), len(_ids(second)), len(_ids(rest))) == (30, 60, 10)
+    seen = _ids(first) + _ids(second) + _ids(rest)
+    assert seen == [f"item-{i:07d}" for i in range(100)]  # continues in order, none repeated
