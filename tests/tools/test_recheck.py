@@ -29,6 +29,9 @@ WIDGETS: dict[str, dict[str, Any]] = {
     "w-unasked": {"id": "w-unasked", "omitted_fields": {"owner": "NOT_REQUESTED"}},
     "w-hidden": {"id": "w-hidden", "owner": None, "omitted_fields": {"owner": "FORBIDDEN"}},
     "w-shard": {"id": "w-shard", "omitted_fields": {"owner": "SOURCE_FAILED"}},
+    "w-absent": {"id": "w-absent", "omitted_fields": {"owner": "NOT_PRESENT"}},
+    "w-both": {"id": "w-both", "omitted_fields": {"owner": "FORBIDDEN", "tag": "SOURCE_FAILED"}},
+    "w-garbled": {"id": "w-garbled", "omitted_fields": None},
 }
 BROKEN = "w-broken"  # the read answers 500
 
@@ -146,3 +149,38 @@ def test_the_recheck_tool_takes_no_evidence_and_says_what_it_rereads(generated):
     assert delete["annotations"]["destructiveHint"] is True
     rules = (generated["xct_recheck"] / "tools" / "AGENT_RULES.md").read_text()
     assert "Re-reads every target with `get_widget` first" in rules
+
+
+@pytest.mark.parametrize(
+    ("widget", "codes", "details", "continuation"),
+    [
+        ("w-hidden", ["VISIBILITY_RESTRICTED"], [{"excluded": "fields: owner"}], "none"),
+        ("w-shard", ["SOURCE_UNAVAILABLE"], [{"source": "fields: owner"}], "retry_after"),
+        (
+            "w-both",
+            ["VISIBILITY_RESTRICTED", "SOURCE_UNAVAILABLE"],
+            [{"excluded": "fields: owner"}, {"source": "fields: tag"}],
+            "retry_after",
+        ),
+    ],
+)
+def test_a_single_read_missing_forbidden_or_failed_fields_is_partial(
+    server_mod, widget, codes, details, continuation
+):
+    """Omitted fields must say why, and a read with a gap is never "complete"."""
+    sc = call(server_mod, WidgetsApi(), "get_widget", id=widget)
+    assert sc["status"] == "partial" and sc["completeness"]["complete"] is False
+    assert [r["code"] for r in sc["completeness"]["reasons"]] == codes
+    assert [r["details"] for r in sc["completeness"]["reasons"]] == details
+    assert all(r["origin"] == "server" for r in sc["completeness"]["reasons"])
+    assert "owner" in sc["completeness"]["reasons"][0]["message"]
+    assert sc["completeness"]["continuation"] == {"kind": continuation}
+    assert sc["data"]["item"]["id"] == widget  # what was read is still returned
+
+
+@pytest.mark.parametrize("widget", ["w-1", "w-unasked", "w-absent", "w-garbled"])
+def test_a_single_read_not_requested_or_not_present_fields_stays_complete(server_mod, widget):
+    """NOT_REQUESTED (the caller asked for less) and NOT_PRESENT (no value) are no gap."""
+    sc = call(server_mod, WidgetsApi(), "get_widget", id=widget)
+    assert sc["status"] == "complete" and sc["completeness"]["complete"] is True
+    assert sc["completeness"]["reasons"] == [] and sc["completeness"]["continuation"] is None

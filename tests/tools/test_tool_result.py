@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from xcompleteness.emitters.tool_schemas import output_schema
 from xcompleteness.runtime.envelope import ToolResult
-from xcompleteness.runtime.tool_result import tool_result
+from xcompleteness.runtime.tool_result import single_result, tool_result
 
 DECLARED = ["MORE_PAGES_AVAILABLE", "RESULT_LIMIT_REACHED", "VISIBILITY_RESTRICTED"]
 SCHEMA = Draft202012Validator(output_schema(DECLARED, ["STALE_INDEX"]))
@@ -69,3 +69,27 @@ def test_the_tool_envelope_keeps_the_invariants_whatever_the_result_claims(
     assert env["data"]["items"] == items and comp["scope"] == {"snapshot": "s-1"}
     SCHEMA.validate(env)
     ToolResult.model_validate(env)
+
+
+MAP = "$response.body#/omitted_fields"
+
+
+def test_a_single_read_with_an_unreadable_omission_map_fails_closed_as_partial():
+    """A map that is not an object says nothing about which fields are missing: never complete."""
+    for body in ({"id": "a", "omitted_fields": ["owner"]}, {"id": "a", "omitted_fields": "x"}):
+        env = single_result("item", body, omitted_fields=MAP)
+        assert env["status"] == "partial" and env["completeness"]["complete"] is False
+        assert [r["code"] for r in env["completeness"]["reasons"]] == ["CONTRACT_VIOLATION"]
+        assert env["completeness"]["continuation"] == {"kind": "none"}
+        ToolResult.model_validate(env)
+    bad_expr = single_result("item", {"id": "a"}, omitted_fields="$response.header.x-omitted")
+    assert bad_expr["status"] == "partial"  # a map outside the body cannot be read: fail closed
+
+
+def test_a_single_read_without_a_declared_map_or_without_gaps_is_complete():
+    assert single_result("item", {"id": "a"})["status"] == "complete"
+    unasked = {"id": "a", "omitted_fields": {"owner": "NOT_REQUESTED", "tag": "NOT_PRESENT"}}
+    assert single_result("item", unasked, omitted_fields=MAP)["status"] == "complete"
+    assert single_result("item", {"id": "a", "omitted_fields": None}, omitted_fields=MAP)[
+        "completeness"
+    ]["complete"]

@@ -18,6 +18,7 @@ from typing import Any
 from xcompleteness.emitters import tool_schemas as ts
 from xcompleteness.ir import SpecIR
 from xcompleteness.render import Renderer
+from xcompleteness.runtime.recheck import OMISSION_REASONS
 
 TOOLS = PurePosixPath("tools")
 SNAPSHOTS = ("none", "request", "token")
@@ -31,6 +32,15 @@ def _code(code: Any) -> str:
 
 def dump(obj: Any) -> str:
     return json.dumps(obj, indent=2, sort_keys=True) + "\n"
+
+
+def reason_codes(op: Any) -> list[str]:
+    """The reasons a tool can report: the declared ones, plus, for a single read with an
+    omitted-fields map, the codes a FORBIDDEN / SOURCE_FAILED field is reported as."""
+    codes = [r.code for r in op.reasons]
+    if op.contract.get("omitted_fields"):
+        codes += [c for c in OMISSION_REASONS.values() if c not in codes]
+    return codes
 
 
 def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
@@ -56,7 +66,7 @@ def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
                 "name": op.tool_name,
                 "description": ts.description(op, listing_tool),
                 "parameters": params,
-                "output": ts.output_schema([r.code for r in op.reasons], warning_codes),
+                "output": ts.output_schema(reason_codes(op), warning_codes),
                 "annotations": ts.annotations(op),
                 "meta": meta,
             }
@@ -82,7 +92,7 @@ def rules_context(spec: SpecIR) -> list[dict[str, Any]]:
                 "listing": op.is_listing,
                 "mutation": op.is_mutation,
                 "destructive": bool(op.contract.get("destructive")),
-                "reasons": [_code(r.code) for r in op.reasons],
+                "reasons": [_code(c) for c in reason_codes(op)],
                 "warnings": [_code(w.code) for w in op.warnings],
                 "resource": md_data(scope.get("resource"), 80) if scope.get("resource") else "",
                 "covers": md_data(scope.get("covers"), 200) if scope.get("covers") else "",

@@ -26,8 +26,10 @@ from .plain import plain
 
 __all__ = [
     "INCOMPLETE_OMISSIONS",
+    "OMISSION_REASONS",
     "MAX_RECHECK_TARGETS",
     "RecheckFailure",
+    "field_gaps",
     "read_failure",
     "recheck_targets",
     "target_param",
@@ -36,7 +38,11 @@ __all__ = [
 MAX_RECHECK_TARGETS = 200
 """Above this many targets no re-read starts (one API call each); the call is refused, whole."""
 
-INCOMPLETE_OMISSIONS = frozenset({"FORBIDDEN", "SOURCE_FAILED"})
+OMISSION_REASONS = {"FORBIDDEN": "VISIBILITY_RESTRICTED", "SOURCE_FAILED": "SOURCE_UNAVAILABLE"}
+"""The standard reason code a single read reports for each incomplete field omission: the
+credential may not read the field (a visibility limit) / the source holding it did not answer."""
+
+INCOMPLETE_OMISSIONS = frozenset(OMISSION_REASONS)
 """Field omissions that make a read incomplete: the caller cannot see all of the target.
 NOT_REQUESTED and NOT_PRESENT describe the request or the object, not a gap in the answer."""
 
@@ -104,8 +110,17 @@ def read_failure(
 
 def _incomplete_fields(body: Any, expr: str | None) -> list[str] | None:
     """``field=REASON`` for every FORBIDDEN/SOURCE_FAILED omission; None if the map is malformed."""
+    gaps = field_gaps(body, expr)
+    return None if gaps is None else sorted(f"{k}={v}" for k, v in gaps.items())
+
+
+def field_gaps(body: Any, expr: str | None) -> dict[str, str] | None:
+    """{field: FORBIDDEN|SOURCE_FAILED} from a read's declared omission map; None if malformed.
+
+    ``body`` is the plain (JSON) response body; ``expr`` the contract's ``omitted_fields``.
+    """
     if not expr:
-        return []
+        return {}
     try:
         parsed = parse_expression(expr)
     except ExpressionError:
@@ -114,7 +129,7 @@ def _incomplete_fields(body: Any, expr: str | None) -> list[str] | None:
         return None  # the typed read keeps only the body: a map elsewhere is unseen (fail closed)
     found = parsed.evaluate(ResponseView(200, {}, body))
     if found is MISSING or found is None:
-        return []  # no map: nothing was omitted
+        return {}  # no map: nothing was omitted
     if not isinstance(found, Mapping):
         return None
-    return sorted(f"{k}={v}" for k, v in found.items() if str(v) in INCOMPLETE_OMISSIONS)
+    return {str(k): str(v) for k, v in found.items() if str(v) in INCOMPLETE_OMISSIONS}

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 
 from .plain import get, plain
+from .recheck import OMISSION_REASONS, field_gaps
 
 __all__ = ["api_error", "error_result", "single_result", "tool_result"]
 
@@ -133,20 +134,73 @@ def tool_result(
     }
 
 
-def single_result(key: str, response: Any) -> dict[str, Any]:
+def single_result(key: str, response: Any, *, omitted_fields: str | None = None) -> dict[str, Any]:
     """The envelope of one answered request (a single read or a mutation's response).
 
-    Complete by construction: nothing was paged, so there is no coverage to lose; the answer is
+    Nothing was paged, so there is no coverage to lose -- except fields the answer itself says
+    it left out. ``omitted_fields`` is the read's declared omission map (``$response.body#/...``):
+    a FORBIDDEN or SOURCE_FAILED field makes the read partial (invariant: status is never
+    "complete" for partial data); NOT_REQUESTED and NOT_PRESENT keep it complete. The answer is
     under ``data[key]`` (a scalar answer as ``{"value": ...}``, so ``data`` stays an object).
     """
     data = plain(response)
+    reasons = _omission_reasons(field_gaps(data, omitted_fields))
+    complete = not reasons
     return {
-        "status": "complete",
+        "status": "complete" if complete else "partial",
         "data": {key: data if isinstance(data, (dict, list)) else {"value": data}},
-        "completeness": {"complete": True, "reasons": [], "scope": None, "continuation": None},
+        "completeness": {
+            "complete": complete,
+            "reasons": reasons,
+            "scope": None,
+            "continuation": None if complete else _omission_continuation(reasons),
+        },
         "warnings": [],
         "evidence": None,
     }
+
+
+_OMISSION_TEXT = {
+    "FORBIDDEN": "the credential may not read field(s): ",
+    "SOURCE_FAILED": "the source holding field(s) did not answer: ",
+}
+
+
+def _omission_reasons(gaps: Mapping[str, str] | None) -> list[dict[str, Any]]:
+    """One reason per omission kind, naming its fields (VISIBILITY_RESTRICTED/SOURCE_UNAVAILABLE).
+
+    An unreadable omission map is a CONTRACT_VIOLATION: fail closed, never complete.
+    """
+    if gaps is None:
+        what = "the field-omission map is unreadable"
+        return [
+            {
+                "code": "CONTRACT_VIOLATION",
+                "origin": "client",
+                "details": {"what": what},
+                "message": None,
+            }
+        ]
+    out = []
+    for omission, code in OMISSION_REASONS.items():
+        fields = ", ".join(sorted(f for f, why in gaps.items() if why == omission))[:300]
+        if fields:
+            key = "excluded" if code == "VISIBILITY_RESTRICTED" else "source"
+            out.append(
+                {
+                    "code": code,
+                    "origin": "server",
+                    "details": {key: f"fields: {fields}"},
+                    "message": _OMISSION_TEXT[omission] + fields,
+                }
+            )
+    return out
+
+
+def _omission_continuation(reasons: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """Retrying may fill a field whose source failed; a forbidden field stays hidden."""
+    codes = {r["code"] for r in reasons}
+    return {"kind": "retry_after" if "SOURCE_UNAVAILABLE" in codes else "none"}
 
 
 def error_result(

@@ -275,7 +275,9 @@ class ToolHost:
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
-        return single_result("item", getattr(self.client, tool.client_attr)(params=params))
+        omitted = (self.contracts.get(tool.operation) or {}).get("omitted_fields")
+        response = getattr(self.client, tool.client_attr)(params=params)
+        return single_result("item", response, omitted_fields=omitted)
 
 
 def _api_mints(contract: Mapping[str, Any]) -> bool:
