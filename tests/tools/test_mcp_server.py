@@ -534,3 +534,57 @@ def test_a_link_header_listing_resumes_from_its_continuation_to_the_end(pkg):
     assert (len(_ids(first)), len(_ids(second)), len(_ids(rest))) == (30, 60, 10)
     seen = _ids(first) + _ids(second) + _ids(rest)
     assert seen == [f"item-{i:07d}" for i in range(100)]  # continues in order, none repeated
+
+
+class SlowPages(ToolsApi):
+    """Answers slowly (``delay`` seconds, while ``slow``): every page after the first, or all."""
+
+    def __init__(self, n: int, delay: float, *, first_too: bool = False) -> None:
+        super().__init__(n)
+        self.delay = delay
+        self.slow = True
+        self.first_too = first_too
+
+    def native(self, params):
+        if self.slow and (self.first_too or params.get("cursor")):
+            time.sleep(self.delay)
+        return super().native(params)
+
+
+def test_a_page_answering_past_the_deadline_gives_partial_with_client_deadline_exceeded(pkg):
+    """``deadline_s`` bounds the whole walk: the HTTP timeout gives the walk a grace to report,
+    so a slow page ends the walk with CLIENT_DEADLINE_EXCEEDED -- never an API_UNAVAILABLE
+    error that throws away the pages already read -- and the continuation resumes it."""
+    api = SlowPages(120, delay=2.5)
+
+    async def body(agent):
+        started = time.monotonic()
+        first = await agent.call("list_items", max_pages=None, deadline_s=1.0, continuation=None)
+        took = time.monotonic() - started
+        api.slow = False
+        cursor = first["completeness"]["continuation"]["cursor"]
+        rest = await agent.call("list_items", max_pages=None, deadline_s=None, continuation=cursor)
+        return first, took, rest
+
+    first, took, rest = session(pkg, api, body)
+    assert first["status"] == "partial" and first["evidence"] is None
+    assert _ids(first) == [f"item-{i:07d}" for i in range(50)]  # the first page is kept
+    [reason] = first["completeness"]["reasons"]
+    assert (reason["code"], reason["origin"]) == ("CLIENT_DEADLINE_EXCEEDED", "client")
+    assert reason["details"] == {"deadline_s": 1.0}
+    assert first["completeness"]["continuation"]["kind"] == "next_cursor"
+    assert took < 2.4  # bounded by the deadline (+ grace), not by the slow page
+    assert rest["status"] == "complete"
+    assert _ids(rest) == [f"item-{i:07d}" for i in range(50, 120)]
+
+
+def test_a_first_page_past_the_deadline_is_partial_with_a_retry_with_deadline(pkg):
+    """Nothing read and no cursor to resume from: the continuation says retry with more time."""
+
+    async def body(agent):
+        return await agent.call("list_items", max_pages=None, deadline_s=0.5, continuation=None)
+
+    sc = session(pkg, SlowPages(10, delay=2.0, first_too=True), body)
+    assert sc["status"] == "partial" and sc["data"]["items"] == []
+    assert [r["code"] for r in sc["completeness"]["reasons"]] == ["CLIENT_DEADLINE_EXCEEDED"]
+    assert sc["completeness"]["continuation"] == {"kind": "retry_with_deadline"}

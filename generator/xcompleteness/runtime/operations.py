@@ -28,6 +28,7 @@ from .walk import (
     CollectResult,
     Continuation,
     FetchRefused,
+    FetchTimedOut,
     ItemStream,
     Limits,
     PageRequest,
@@ -55,6 +56,15 @@ Param = tuple[str, str, str]
 """One parameter: (python keyword, name in the spec, location: path|query|header|cookie)."""
 
 DEFAULT_TIMEOUT = 30.0
+
+DEADLINE_GRACE_S = 0.25
+"""A walk's request may run this long past the walk's deadline before it is cut off. The walk
+then ends with CLIENT_DEADLINE_EXCEEDED (items kept, a continuation); without the grace the HTTP
+timeout and the deadline race, and an API answering right at the deadline is lost to a timeout."""
+
+SERVER_MARGIN_S = 0.25
+"""The declared server time budget is the walk's remaining time minus this (at most a fifth of
+it), so a server that spends its whole budget still answers before the walk's deadline."""
 
 
 class EvidenceRejected(ApiError):
@@ -236,10 +246,11 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 
 def _timeout(default: Any, remaining: float | None) -> Any:
-    """The request timeout: the client's, shortened to what is left of a walk's deadline."""
+    """The request timeout: the client's, shortened to what is left of a walk's deadline plus
+    :data:`DEADLINE_GRACE_S` (the walk, not the transport, reports the deadline)."""
     if remaining is None:
         return httpx.USE_CLIENT_DEFAULT
-    remaining = max(0.001, remaining)
+    remaining = max(0.0, remaining) + DEADLINE_GRACE_S
     if isinstance(default, (int, float)):
         return min(float(default), remaining)
     return remaining
@@ -370,16 +381,17 @@ class _ListingBase:
     def _budget(self, req: PageRequest) -> Mapping[str, Any]:
         """Cap the declared server time-budget parameter at what is left of the walk's deadline.
 
-        Every page gets the remaining time, not the whole deadline again, so a server that uses
-        its budget to the end still leaves the walk time to report (and the server says
-        TIME_BUDGET_EXCEEDED itself instead of being cut off).
+        Every page gets the remaining time (less :data:`SERVER_MARGIN_S`), not the whole
+        deadline again, so a server that uses its budget to the end still leaves the walk time to
+        report (and the server says TIME_BUDGET_EXCEEDED itself instead of being cut off).
         """
         dl = self._deadline_param
         name = dl.get("param") if dl else None
         if req.timeout is None or not name or name not in req.params:
             return req.params
         ms = dl.get("unit", "ms") == "ms"
-        left = max(0.0, req.timeout) * (1000.0 if ms else 1.0)
+        left = max(0.0, req.timeout)
+        left = (left - min(SERVER_MARGIN_S, left / 5)) * (1000.0 if ms else 1.0)
         try:
             current = float(req.params[name])
         except (TypeError, ValueError):
@@ -409,9 +421,14 @@ class Listing(_ListingBase):
 
     def _fetch(self, req: PageRequest) -> ResponseView:
         url, query, headers = self._target(req)
-        return self._sync_client.send(
-            self._request.method, url, params=query, headers=headers, timeout=req.timeout
-        )
+        try:
+            return self._sync_client.send(
+                self._request.method, url, params=query, headers=headers, timeout=req.timeout
+            )
+        except httpx.TimeoutException as exc:
+            if req.timeout is None:
+                raise
+            raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
     def _walker(self) -> Walker:
         return Walker(self._contract, self._fetch, **self._walk_options())
@@ -443,9 +460,14 @@ class AsyncListing(_ListingBase):
 
     async def _fetch(self, req: PageRequest) -> ResponseView:
         url, query, headers = self._target(req)
-        return await self._async_client.send(
-            self._request.method, url, params=query, headers=headers, timeout=req.timeout
-        )
+        try:
+            return await self._async_client.send(
+                self._request.method, url, params=query, headers=headers, timeout=req.timeout
+            )
+        except httpx.TimeoutException as exc:
+            if req.timeout is None:
+                raise
+            raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
     def _walker(self) -> AsyncWalker:
         return AsyncWalker(self._contract, self._fetch, **self._walk_options())

@@ -67,6 +67,7 @@ __all__ = [
     "Continuation",
     "ContractError",
     "FetchRefused",
+    "FetchTimedOut",
     "ItemStream",
     "Limits",
     "Page",
@@ -116,6 +117,19 @@ _MAX_RETRIES_PER_PAGE = 3
 
 class ContractError(ValueError):
     """The contract cannot drive a walk (no terminal signal, bad expression); a generator bug."""
+
+
+class FetchTimedOut(Exception):
+    """Raised by a fetcher whose request timed out; ``original`` is the transport's exception.
+
+    When the walk's own deadline has passed by then, the walk ends with CLIENT_DEADLINE_EXCEEDED
+    (the items read so far kept, a continuation to resume from); otherwise the timeout was not
+    the deadline's doing and ``original`` is raised.
+    """
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(str(original))
+        self.original = original
 
 
 class FetchRefused(Exception):
@@ -556,6 +570,20 @@ class _Core:
     def refused(self, what: str) -> None:
         """The fetcher refused to send the request: a violation, never a silent end."""
         self._violation(what)
+
+    def timed_out(self) -> bool:
+        """A request timed out: True (and the walk ends on its deadline) if the deadline passed."""
+        remaining = self._remaining()
+        if remaining is None or remaining > 0:
+            return False
+        if self._position() is not None:
+            self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=self.limits.deadline)
+            return True
+        # Nothing to resume from yet (the first page timed out): retry with more time.
+        self._add(_reason(CLIENT_DEADLINE_EXCEEDED, "client", {"deadline_s": self.limits.deadline}))
+        self.stop_continuation = Continuation(kind="retry_with_deadline")
+        self.finished = True
+        return True
 
     # -- endings ----------------------------------------------------------------------
 
@@ -1006,6 +1034,10 @@ class Walker(_WalkerBase):
             except FetchRefused as exc:
                 core.refused(str(exc))
                 continue
+            except FetchTimedOut as exc:
+                if core.timed_out():
+                    continue
+                raise exc.original from None
             step = core.feed(response)
             if step.sleep is not None:
                 self.sleep(step.sleep)
@@ -1080,6 +1112,10 @@ class AsyncWalker(_WalkerBase):
             except FetchRefused as exc:
                 core.refused(str(exc))
                 continue
+            except FetchTimedOut as exc:
+                if core.timed_out():
+                    continue
+                raise exc.original from None
             step = core.feed(response)
             if step.sleep is not None:
                 await self.sleep(step.sleep)
