@@ -4,11 +4,13 @@
 ``x-todo`` list (the vocabulary allows ``x-`` keys, so a draft validates). Until a person settles
 them, each entry is one warning, so ``check --strict`` fails on an unreviewed draft and ``check``
 on spec plus draft lists exactly the work left. A string value that starts with ``TODO`` anywhere
-inside a declaration is reported the same way (people write those by hand).
+inside a declaration is reported the same way (people write those by hand); only upper-case
+``TODO`` as a word counts, so a resource called ``todo`` is not one.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -17,6 +19,8 @@ from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 TODO_CODE = "XC900"
 TODO_KEY = "x-todo"
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+# Upper-case TODO as a word: a resource named "todo" (a to-do app's listing) is not a marker.
+_TODO_TEXT = re.compile(r"\s*TODO\b")
 _HINT = "settle it and delete the entry (x-todo lists what a draft could not infer)"
 
 
@@ -66,7 +70,7 @@ def _todos(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, str]]
     if depth > 32:
         return
     if isinstance(node, str):
-        if node.lstrip().upper().startswith("TODO"):
+        if _TODO_TEXT.match(node):
             yield pointer, node
     elif isinstance(node, dict):
         for key, value in node.items():

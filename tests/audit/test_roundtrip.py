@@ -136,3 +136,19 @@ def test_unwritable_draft_path_is_a_diagnostic(
     out = capsys.readouterr().out
     assert code == 2
     assert [d["code"] for d in json.loads(out)["diagnostics"]] == ["XC901"]
+
+
+def test_only_upper_case_todo_words_are_markers() -> None:
+    from types import SimpleNamespace
+
+    from xcompleteness.rules_todo import todo_diagnostics
+
+    decl = {
+        "kind": "collection",
+        "scope": {"resource": "todo", "visibility": "TODO: who?", "covers": "TODOS"},
+    }
+    doc = SimpleNamespace(
+        data={"paths": {"/todo": {"get": {"x-completeness": decl}}}}, lines={}, origin="t.yaml"
+    )
+    [diag] = todo_diagnostics(doc)
+    assert diag.pointer == "/paths/~1todo/get/x-completeness/scope/visibility"
