@@ -588,3 +588,15 @@ def test_a_first_page_past_the_deadline_is_partial_with_a_retry_with_deadline(pk
     assert sc["status"] == "partial" and sc["data"]["items"] == []
     assert [r["code"] for r in sc["completeness"]["reasons"]] == ["CLIENT_DEADLINE_EXCEEDED"]
     assert sc["completeness"]["continuation"] == {"kind": "retry_with_deadline"}
+
+
+def test_a_client_timeout_shorter_than_the_deadline_stays_an_api_failure(pkg):
+    """Only the walk's own deadline becomes CLIENT_DEADLINE_EXCEEDED; an HTTP timeout hit while
+    the deadline still has time left is the API failing to answer (API_UNAVAILABLE)."""
+    with serve(make_tools_app(SlowPages(120, delay=2.0))) as url:
+        host = pkg.server.build_host(url, ALICE, secret=SECRET, timeout=0.3)
+        env, is_error = host.call(
+            "list_items", {"max_pages": None, "deadline_s": 30.0, "continuation": None}
+        )
+    assert is_error and env["status"] == "error"
+    assert env["error"]["code"] == "API_UNAVAILABLE" and "Timeout" in env["error"]["message"]
