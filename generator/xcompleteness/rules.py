@@ -13,16 +13,15 @@ answer (an open schema, an external ``$ref``) is no finding.
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xcompleteness.audit_scan import undeclared_listings
 from xcompleteness.contract import iter_operations
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules_locations import (
     Found,
-    deref,
     parameters,
     request_schemas,
     response_headers,
@@ -86,11 +85,6 @@ ENVELOPE_FIELDS = frozenset(
 )
 """Top-level envelope fields a native service returns (written in by the generator)."""
 
-_PAGING_PARAMS = re.compile(
-    r"^(cursor|page|page_?token|next_?token|offset|per_?page|page_?size|starting_after|"
-    r"ending_before|after|before|continuation_?token|marker|skip)$",
-    re.IGNORECASE,
-)
 _LISTING = frozenset({"collection", "search", "aggregate"})
 
 
@@ -152,20 +146,19 @@ class _Context:
                 seen.setdefault(op_id, pointer)
 
     def undeclared_listings(self) -> Iterator[Diagnostic]:
-        paths = self.data.get("paths") if isinstance(self.data, Mapping) else None
-        for path, method, operation, pointer in iter_operations(self.data):
-            if method != "get" or "x-completeness" in operation:
-                continue
-            item = paths.get(path) if isinstance(paths, Mapping) else None
-            why = _looks_like_listing(self.data, item, operation)
-            if why:
-                yield self.d(
-                    pointer,
-                    "XC100",
-                    f"GET {path} looks like a listing ({why}) but declares no x-completeness",
-                    "declare kind, scope, pagination and reasons (xcompleteness audit "
-                    "drafts an overlay), or kind: resource if it is a single read",
-                )
+        # The one list-likeness heuristic, shared with ``audit`` (audit_scan), so that check on a
+        # spec plus audit's draft overlay reports exactly the draft's TODOs and nothing else.
+        for pointer, why in sorted(undeclared_listings(self.data).items()):
+            parts = _split(pointer) or ()
+            method = parts[2].upper() if len(parts) > 2 else "GET"
+            path = parts[1] if len(parts) > 1 else "?"
+            yield self.d(
+                pointer,
+                "XC100",
+                f"{method} {path} looks like a listing ({why}) but declares no x-completeness",
+                "declare kind, scope, pagination and reasons (xcompleteness audit "
+                "drafts an overlay), or kind: resource if it is a single read",
+            )
 
     # ---------------------------------------------------------------- per-contract rules
 
@@ -640,28 +633,6 @@ def _review_dates(doc: SourceDoc, registry: Any, today: _dt.date) -> Iterator[Di
             + ", then move review-by forward or retire the code",
             severity=RULES["XC119"][0],
         )
-
-
-def _looks_like_listing(document: Any, path_item: Any, operation: Mapping[str, Any]) -> str:
-    """A small heuristic (audit.py has the full one): why this GET looks like a listing."""
-    for loc, name in parameters(
-        document, path_item if isinstance(path_item, Mapping) else None, operation
-    ):
-        if loc == "query" and _PAGING_PARAMS.match(name):
-            return f"pagination parameter {name!r}"
-    for schema in response_schemas(document, operation, success_only=True):
-        resolved = deref(document, schema)
-        if not isinstance(resolved, Mapping):
-            continue
-        if resolved.get("type") == "array":
-            return "returns an array"
-        props = resolved.get("properties")
-        if isinstance(props, Mapping) and len(props) <= 5:  # a wrapper, not a rich resource
-            for name, sub in props.items():
-                sub = deref(document, sub)
-                if isinstance(sub, Mapping) and sub.get("type") == "array":
-                    return f"returns an object wrapping the array {name!r}"
-    return ""
 
 
 def _split(pointer: str) -> tuple[str, ...] | None:

@@ -101,3 +101,22 @@ def test_adapter_overlay_checks_and_generates(github: Path, tmp_path: Path) -> N
         timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_check_on_spec_plus_audit_draft_reports_exactly_the_todos(
+    github: Path, tmp_path: Path
+) -> None:
+    """check and audit share one list-likeness heuristic: only the draft's TODOs remain."""
+    draft = tmp_path / "draft.yaml"
+    proc = subprocess.run(
+        [sys.executable, "-m", "xcompleteness", "audit", str(github), "--emit-overlay", str(draft)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 1, proc.stderr  # undeclared listings found
+    result = check_spec(github, [draft])
+    codes = {d.code for d in result.diagnostics}
+    assert codes == {"XC900"}, sorted(d.render() for d in result.diagnostics if d.code != "XC900")[
+        :10
+    ]
