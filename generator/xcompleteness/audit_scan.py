@@ -147,8 +147,14 @@ def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRe
                 continue
             op_ptr = pointer_join(item_ptr, method)
             own = _parameters(op.get("parameters"), pointer_join(op_ptr, "parameters"), walker)
-            merged = {(p.get("name"), p.get("in")): (p, ptr) for p, ptr in shared + own}
+            merged = {(p["name"], _location(p)): (p, ptr) for p, ptr in shared + own}
             yield OperationRef(method, path, op_ptr, op, tuple(merged.values()))
+
+
+def _location(parameter: dict[str, Any]) -> str | None:
+    """The parameter's ``in``; None when a malformed spec puts something other than text there."""
+    where = parameter.get("in")
+    return where if isinstance(where, str) else None
 
 
 def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:

@@ -170,3 +170,21 @@ def test_cli_on_odd_files_never_prints_a_traceback(tmp_path: Path) -> None:
             assert "XC000" not in proc.stderr + proc.stdout, name  # no internal error either
     proc = _cli(str(tmp_path / "missing.yaml"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
+
+
+def test_a_parameter_whose_location_is_not_text_is_no_crash():
+    """Found by check's mangled-spec fuzzing once XC100 started sharing audit's heuristic."""
+    from xcompleteness.audit_scan import undeclared_listings
+
+    doc = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/things": {
+                "get": {
+                    "parameters": [{"name": "page", "in": ["query"]}],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+    }
+    assert isinstance(undeclared_listings(doc), dict)
