@@ -18,6 +18,7 @@ from xcompleteness.naming import NameRegistry
 from xcompleteness.render import Renderer
 
 TEMPLATE = "package/client.py.jinja"
+OP_TEMPLATE = "package/_ops/operation.py.jinja"
 OWN_KEYWORDS = ("self", "max_pages", "max_items", "deadline", "continuation", "params", "more")
 """Keywords the generated methods use themselves; a parameter with one of these names is renamed
 (``deadline_``) and stays reachable by its spec name through ``params={...}``."""
@@ -45,6 +46,12 @@ MODULE_NAMES = (
     "Client",
     "AsyncClient",
     "CONTRACTS",
+    "functools",
+    "importlib",
+    "TYPE_CHECKING",
+    "_operation",
+    "limits",
+    "models",
 )
 
 
@@ -134,5 +141,14 @@ def views(spec: SpecIR) -> list[OpView]:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    source = renderer.render(TEMPLATE, spec=spec, ops=views(spec))
-    return {PurePosixPath("client.py"): source}
+    """``client.py`` plus one ``_ops/<attr>.py`` per operation, imported on first use.
+
+    The operation classes make up most of a large client; keeping them out of ``client.py``
+    lets ``import NAME`` and ``Client(...)`` stay cheap for a caller who uses a few operations.
+    """
+    ops = views(spec)
+    out = {PurePosixPath("client.py"): renderer.render(TEMPLATE, spec=spec, ops=ops)}
+    out[PurePosixPath("_ops/__init__.py")] = renderer.render("package/_ops/__init__.py.jinja")
+    for op in ops:
+        out[PurePosixPath(f"_ops/{op.attr}.py")] = renderer.render(OP_TEMPLATE, op=op)
+    return out

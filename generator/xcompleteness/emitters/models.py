@@ -1,5 +1,8 @@
 """``NAME/models.py`` (typed envelopes, code models, results) and ``NAME/_items.py``.
 
+``models.py`` is a lazy facade (PEP 562 ``__getattr__``) over ``_models.py``, which holds the
+classes: importing the package must not build models no call has touched.
+
 The envelope logic (invariants 1-5, builders ``complete_page`` / ``partial_page``) lives once in
 ``_runtime/envelope.py``; what this emitter adds is only what one spec decides:
 
@@ -153,8 +156,10 @@ def context(spec: SpecIR) -> dict[str, Any]:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
+    ctx = context(spec)
     return {
         PurePosixPath("_items.py"): items_source(spec),
         PurePosixPath(f"{BASE_MODULE}.py"): BASE_SOURCE,
-        PurePosixPath("models.py"): renderer.render("package/models.py.jinja", **context(spec)),
+        PurePosixPath("_models.py"): renderer.render("package/_models.py.jinja", **ctx),
+        PurePosixPath("models.py"): renderer.render("package/models.py.jinja", **ctx),
     }

@@ -3,24 +3,32 @@
 Every listing has a ``<Operation>Page`` envelope: invariants 1-5 of the x-completeness contract are
 enforced when it is built (``complete_page`` / ``partial_page``) and when it is parsed
 (``model_validate``), so an invalid envelope cannot exist. Use them as FastAPI ``response_model``.
+
+The models live in ``_models.py`` and are loaded on first attribute access (PEP 562), so importing
+the package does not build hundreds of pydantic classes a caller may never touch.
 """
 
-from typing import Annotated, ClassVar
+from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from ._items import (
-    Repository,
-)
-from ._runtime.envelope import (
-    Envelope,
-    MorePagesAvailable,
-    RateLimited,
-    Reason,
-    ResultLimitReached,
-    TimeBudgetExceeded,
-    VisibilityRestricted,
-)
+if TYPE_CHECKING:
+    from ._models import (
+        PAGE_MODELS,
+        RESULT_MODELS,
+        Envelope,
+        ListRepositoriesPage,
+        ListRepositoriesReason,
+        MorePagesAvailable,
+        RateLimited,
+        Repository,
+        ResultLimitReached,
+        SearchRepositoriesPage,
+        SearchRepositoriesReason,
+        TimeBudgetExceeded,
+        VisibilityRestricted,
+    )
 
 __all__ = [
     "Envelope",
@@ -39,62 +47,14 @@ __all__ = [
 ]
 
 
-ListRepositoriesReason = Annotated[
-    MorePagesAvailable | RateLimited | VisibilityRestricted | Reason,
-    Field(union_mode="left_to_right"),
-]
+def __getattr__(name: str) -> Any:
+    """Load ``_models`` on first use and hand out the requested model."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("._models", __package__), name)
+    globals()[name] = value
+    return value
 
 
-class ListRepositoriesPage(Envelope):
-    """One page of listRepositories (GET /orgs/{org}/repos), with its completeness."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {"MORE_PAGES_AVAILABLE", "RATE_LIMITED", "VISIBILITY_RESTRICTED"}
-    )
-    declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
-
-    items: list[Repository]
-    incomplete_reasons: list[ListRepositoriesReason] = Field(default_factory=list)
-
-
-SearchRepositoriesReason = Annotated[
-    MorePagesAvailable
-    | TimeBudgetExceeded
-    | ResultLimitReached
-    | RateLimited
-    | VisibilityRestricted
-    | Reason,
-    Field(union_mode="left_to_right"),
-]
-
-
-class SearchRepositoriesPage(Envelope):
-    """One page of searchRepositories (GET /search/repositories), with its completeness."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {
-            "MORE_PAGES_AVAILABLE",
-            "RATE_LIMITED",
-            "RESULT_LIMIT_REACHED",
-            "TIME_BUDGET_EXCEEDED",
-            "VISIBILITY_RESTRICTED",
-        }
-    )
-    declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
-
-    items: list[Repository]
-    incomplete_reasons: list[SearchRepositoriesReason] = Field(default_factory=list)
-
-
-PAGE_MODELS: dict[str, type[Envelope]] = {
-    "listRepositories": ListRepositoriesPage,
-    "searchRepositories": SearchRepositoriesPage,
-}
-"""operationId -> envelope model of every listing."""
-
-RESULT_MODELS: dict[str, type[BaseModel]] = {}
-"""operationId -> result model (response + omitted_fields) of every single read."""
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -11,8 +11,10 @@ CURSOR_INVALID, 409 EVIDENCE_REJECTED. Build responses with the envelopes of ``m
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ._runtime.service import (
     CursorExpiredError,
@@ -23,7 +25,9 @@ from ._runtime.service import (
     ServiceError,
 )
 from ._runtime.tokens import TokenSigner
-from .models import PAGE_MODELS, RESULT_MODELS
+
+if TYPE_CHECKING:
+    from .models import PAGE_MODELS, RESULT_MODELS
 
 __all__ = [
     "CursorExpiredError",
@@ -36,6 +40,13 @@ __all__ = [
     "Service",
     "ServiceError",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``PAGE_MODELS`` / ``RESULT_MODELS`` load the models on first use, not at import."""
+    if name not in ("PAGE_MODELS", "RESULT_MODELS"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(".models", __package__), name)
 
 
 class Service:

@@ -3,29 +3,41 @@
 Every listing has a ``<Operation>Page`` envelope: invariants 1-5 of the x-completeness contract are
 enforced when it is built (``complete_page`` / ``partial_page``) and when it is parsed
 (``model_validate``), so an invalid envelope cannot exist. Use them as FastAPI ``response_model``.
+
+The models live in ``_models.py`` and are loaded on first attribute access (PEP 562), so importing
+the package does not build hundreds of pydantic classes a caller may never touch.
 """
 
-from typing import Annotated, ClassVar, Literal
+from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from ._items import (
-    ArchiveServiceAccountsRequest,
-    ArchiveServiceAccountsResponse,
-    GetServiceAccountResponse,
-    ServiceAccount,
-)
-from ._runtime.envelope import (
-    CursorExpired,
-    Envelope,
-    MorePagesAvailable,
-    Reason,
-    ResultLimitReached,
-    SourceUnavailable,
-    StaleIndex,
-    TimeBudgetExceeded,
-    VisibilityRestricted,
-)
+if TYPE_CHECKING:
+    from ._models import (
+        PAGE_MODELS,
+        RESULT_MODELS,
+        ArchiveServiceAccountsRequest,
+        ArchiveServiceAccountsResponse,
+        CursorExpired,
+        Envelope,
+        GetServiceAccountResponse,
+        GetServiceAccountResult,
+        ListServiceAccountsPage,
+        ListServiceAccountsReason,
+        ListServiceAccountsWarning,
+        MorePagesAvailable,
+        ResultLimitReached,
+        SearchServiceAccountsPage,
+        SearchServiceAccountsReason,
+        SearchServiceAccountsWarning,
+        ServiceAccount,
+        ShardRebalancingReason,
+        SourceUnavailable,
+        StaleIndex,
+        TimeBudgetExceeded,
+        VisibilityRestricted,
+    )
 
 __all__ = [
     "ArchiveServiceAccountsRequest",
@@ -53,102 +65,14 @@ __all__ = [
 ]
 
 
-class ShardRebalancingReason(Reason):
-    """a shard is moving; its rows are skipped until the move ends"""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)
-
-    code: Literal["SHARD_REBALANCING"] = "SHARD_REBALANCING"
-    shard: str
-
-
-ListServiceAccountsReason = Annotated[
-    MorePagesAvailable
-    | ResultLimitReached
-    | TimeBudgetExceeded
-    | SourceUnavailable
-    | VisibilityRestricted
-    | CursorExpired,
-    Field(discriminator="code"),
-]
-ListServiceAccountsWarning = StaleIndex
+def __getattr__(name: str) -> Any:
+    """Load ``_models`` on first use and hand out the requested model."""
+    if name not in __all__:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module("._models", __package__), name)
+    globals()[name] = value
+    return value
 
 
-class ListServiceAccountsPage(Envelope):
-    """One page of listServiceAccounts (GET /service-accounts), with its completeness."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {
-            "CURSOR_EXPIRED",
-            "MORE_PAGES_AVAILABLE",
-            "RESULT_LIMIT_REACHED",
-            "SOURCE_UNAVAILABLE",
-            "TIME_BUDGET_EXCEEDED",
-            "VISIBILITY_RESTRICTED",
-        }
-    )
-    declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
-
-    items: list[ServiceAccount]
-    incomplete_reasons: list[ListServiceAccountsReason] = Field(default_factory=list)
-    warnings: list[ListServiceAccountsWarning] = Field(default_factory=list)
-
-
-SearchServiceAccountsReason = Annotated[
-    MorePagesAvailable
-    | ResultLimitReached
-    | TimeBudgetExceeded
-    | SourceUnavailable
-    | ShardRebalancingReason
-    | VisibilityRestricted
-    | CursorExpired,
-    Field(discriminator="code"),
-]
-SearchServiceAccountsWarning = StaleIndex
-
-
-class SearchServiceAccountsPage(Envelope):
-    """One page of searchServiceAccounts (GET /service-accounts/search), with its completeness."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {
-            "CURSOR_EXPIRED",
-            "MORE_PAGES_AVAILABLE",
-            "RESULT_LIMIT_REACHED",
-            "SHARD_REBALANCING",
-            "SOURCE_UNAVAILABLE",
-            "TIME_BUDGET_EXCEEDED",
-            "VISIBILITY_RESTRICTED",
-        }
-    )
-    declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
-
-    items: list[ServiceAccount]
-    incomplete_reasons: list[SearchServiceAccountsReason] = Field(default_factory=list)
-    warnings: list[SearchServiceAccountsWarning] = Field(default_factory=list)
-
-
-class GetServiceAccountResult(GetServiceAccountResponse):
-    """The response of getServiceAccount with the map of fields it left out, and why."""
-
-    model_config = ConfigDict(defer_build=True)
-
-    omitted_fields: (
-        dict[str, Literal["FORBIDDEN", "NOT_PRESENT", "NOT_REQUESTED", "SOURCE_FAILED"]] | None
-    ) = None
-
-
-PAGE_MODELS: dict[str, type[Envelope]] = {
-    "listServiceAccounts": ListServiceAccountsPage,
-    "searchServiceAccounts": SearchServiceAccountsPage,
-}
-"""operationId -> envelope model of every listing."""
-
-RESULT_MODELS: dict[str, type[BaseModel]] = {
-    "getServiceAccount": GetServiceAccountResult,
-}
-"""operationId -> result model (response + omitted_fields) of every single read."""
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
