@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.load import resolve_pointer
 
 _MAX_REF_HOPS = 64
 _MAX_DEPTH = 8
@@ -39,17 +40,7 @@ class SchemaWalker:
         found: Located | None = None
         if ref.startswith("#"):
             pointer = unquote(ref[1:])
-            node: Any = self._doc
-            ok = pointer == "" or pointer.startswith("/")
-            for raw in pointer.split("/")[1:] if ok and pointer else []:
-                token = raw.replace("~1", "/").replace("~0", "~")
-                if isinstance(node, dict) and token in node:
-                    node = node[token]
-                elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                    node = node[int(token)]
-                else:
-                    ok = False
-                    break
+            ok, node = resolve_pointer(self._doc, pointer)
             if ok:
                 found = (node, pointer)
         self._cache[ref] = found

@@ -51,6 +51,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, Field, TypeAdapter
 
+from xcompleteness import load
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
@@ -174,16 +175,8 @@ def resolve_pointer(doc: Any, ref: str) -> Any:
     """Follow a local ``#/a/b`` reference; returns None when it does not resolve."""
     if not ref.startswith("#"):
         return None
-    node = doc
-    for raw in ref[1:].split("/")[1:]:
-        token = _unescape(raw)
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+    found, node = load.resolve_pointer(doc, ref[1:])
+    return node if found else None
 
 
 def deref(doc: Any, node: Any, limit: int = 32) -> Any:
