@@ -1,7 +1,7 @@
 """``xcompleteness audit``: list-like operations without a declaration, and a draft overlay.
 
 The command loads the spec (and any ``--overlay`` files) through the same front pipeline as
-``check``, runs the analysis of :mod:`xcompleteness.audit_scan` on the resulting document, prints
+``check``, runs the analysis of :mod:`xcompleteness.listlike` on the resulting document, prints
 one entry per undeclared list, search or aggregate operation (why it looks list-like, its
 pagination style, the native completeness signals it shows with their JSON pointers, and the TODOs
 its draft leaves), and with ``--emit-overlay FILE`` writes the draft Overlay 1.0 file of
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.audit_scan import Finding, operation_ids, scan
 from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.listlike import Finding, operation_ids, scan
 from xcompleteness.load import load_spec
 from xcompleteness.overlay import apply_overlays
 

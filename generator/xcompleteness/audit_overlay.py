@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from xcompleteness.audit_scan import Finding, Signal
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.listlike import Finding, Signal
 
 TODO_KEY = "x-todo"
 _NON_IDENT = re.compile(r"[^a-z0-9]+")

@@ -1,4 +1,4 @@
-"""The vocabulary audit recognises: pagination parameters, native completeness signals, wrappers.
+"""What the list-likeness heuristic (``listlike``) recognises: paging parameters, signals, wrappers.
 
 Kept as plain data so the heuristics are reviewable in one place and tests can name what they
 expect. Names are compared case-insensitively with ``-``, ``_``, ``.``, ``@`` and ``$`` removed,

@@ -1,11 +1,13 @@
 """Find list, search and aggregate operations in a plain OpenAPI document and read their signals.
 
-This is the analysis half of ``xcompleteness audit``; it works on the parsed document (plain dicts),
-so it runs the same on a spec loaded by ``load_spec``, on one with overlays applied, or on a test's
-literal dict. One :class:`Finding` per list-like operation says why it looks list-like, where its
-items sit, how it paginates (``cursor``, ``link-header``, ``offset``, ``page``, ``none`` or
-``unknown``) and which native completeness signals its response shows, each with the JSON pointer of
-the node that shows it. Draft declarations are built from findings in ``audit_overlay``.
+The one list-likeness heuristic: ``check`` (rule XC100) and ``audit`` both call it, and it
+imports no ``audit*`` module (a test keeps check's import graph free of them). It works on the
+parsed document (plain dicts), so it runs the same on a spec loaded by ``load_spec``, on one with
+overlays applied, or on a test's literal dict. One :class:`Finding` per list-like operation says
+why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
+``offset``, ``page``, ``none`` or ``unknown``) and which native completeness signals its response
+shows, each with the JSON pointer of the node that shows it. ``audit_overlay`` builds draft
+declarations from findings.
 
 What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
 "there are none"):
@@ -26,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from xcompleteness import audit_signals as sig
-from xcompleteness.audit_schema import Located, SchemaWalker
+from xcompleteness import listlike_words as sig
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.schema_walk import Located, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 STYLES = ("cursor", "link-header", "offset", "page", "none", "unknown")
