@@ -1,7 +1,7 @@
 """``xcompleteness audit``: list-like operations without a declaration, and a draft overlay.
 
 The command loads the spec (and any ``--overlay`` files) through the same front pipeline as
-``check``, runs the analysis of :mod:`xcompleteness.audit_scan` on the resulting document, prints
+``check``, runs the analysis of :mod:`xcompleteness.listlike` on the resulting document, prints
 one entry per undeclared list, search or aggregate operation (why it looks list-like, its
 pagination style, the native completeness signals it shows with their JSON pointers, and the TODOs
 its draft leaves), and with ``--emit-overlay FILE`` writes the draft Overlay 1.0 file of
@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.audit_scan import Finding, operation_ids, scan
 from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.listlike import Excluded, Finding, operation_ids, scan_all
 from xcompleteness.load import load_spec
 from xcompleteness.overlay import apply_overlays
 
@@ -48,8 +48,16 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
 class AuditReport:
     """What one audit found: every list-like operation, and the drafts for the undeclared ones."""
 
-    def __init__(self, origin: str, title: str, operation_ids: list[str], findings: list[Finding]):
+    def __init__(
+        self,
+        origin: str,
+        title: str,
+        operation_ids: list[str],
+        findings: list[Finding],
+        excluded: list[Excluded] | None = None,
+    ):
         self.origin = origin
+        self.excluded = list(excluded or [])
         self.title = title
         self.operation_ids = operation_ids
         self.operations = len(operation_ids)
@@ -74,6 +82,7 @@ class AuditReport:
             "undeclared": entries,
             "todos": sum(len(e["todos"]) for e in entries),
             "overlay": self.overlay,
+            "excluded": [e.to_json() for e in self.excluded],
         }
 
     def to_text(self) -> str:
@@ -91,6 +100,9 @@ class AuditReport:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):
                 lines.append(f"    TODO {todo}")
+        for e in self.excluded:
+            label = e.operation_id or "(no operationId)"
+            lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
         if self.overlay:
             total = sum(len(self.todos(f)) for f in self.undeclared)
             lines.append(
@@ -105,11 +117,13 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
     """Audit a parsed document (no I/O): the core of ``run_audit``, used by tests and the corpus."""
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
+    findings, excluded = scan_all(data)
     return AuditReport(
         origin,
         title if isinstance(title, str) and title else "this API",
         operation_ids(data),
-        scan(data),
+        findings,
+        excluded,
     )
 
 

@@ -21,8 +21,9 @@ from typing import Any
 
 import yaml
 
-from xcompleteness.audit_scan import Finding, Signal
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.listlike import Finding, Signal
+from xcompleteness.listlike_words import ITEM_ID_CURSORS, fold
 
 TODO_KEY = "x-todo"
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
@@ -100,7 +101,11 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
         token = f.signal("next_token")
         if token is not None:
             nxt: Any = token.expression
-        elif f.signal("has_more") is not None and f.id is not None:
+        elif (
+            f.signal("has_more") is not None
+            and f.id is not None
+            and fold(f.request["cursor"]) in ITEM_ID_CURSORS
+        ):
             nxt = {"last-item": f.id}  # Stripe style: the cursor is the last item's id
         else:
             todos.append(

@@ -32,7 +32,8 @@ a stable interface for the model, server, client and tool emitters — add field
 ``ParamIR`` / ``FieldIR``
     ``name`` (as in the spec), ``py_name`` (python-safe alias), ``type_hint`` (a Python
     annotation built only from builtins/``Any`` — never spec text), ``required``, ``location``
-    (params: query/path/header/cookie), ``schema`` (resolved JSON Schema), ``description``.
+    (params: query/path/header/cookie), ``schema`` (resolved JSON Schema), ``description``;
+    params also ``style`` and ``explode`` (OpenAPI serialisation, defaults filled in).
 
 ``CodeIR``
     ``code``, ``class_name`` (pydantic class in models.py), ``details`` (JSON Schema of the detail
@@ -55,6 +56,7 @@ from xcompleteness import load
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
+from xcompleteness.runtime.parameters import DEFAULT_STYLE, STYLES
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
@@ -86,6 +88,16 @@ class ParamIR:
     required: bool
     schema: Mapping[str, Any] = field(default_factory=dict)
     description: str = ""
+    style: str = ""
+    """OpenAPI ``style`` (the location's default when the spec gives none or an unknown one)."""
+    explode: bool = False
+    """OpenAPI ``explode`` (default: true for ``form``, false otherwise)."""
+
+    @property
+    def default_serialisation(self) -> bool:
+        """True when style and explode are the location's OpenAPI defaults."""
+        default = DEFAULT_STYLE.get(self.location, "form")
+        return self.style == default and self.explode == (default == "form")
 
 
 @dataclass(frozen=True)
@@ -507,6 +519,9 @@ class _Builder:
         out = []
         for (loc, name), p in merged.items():
             schema = deref(self.doc, p.get("schema", {}))
+            style = p.get("style") if p.get("style") in STYLES.get(loc, ()) else None
+            style = style or DEFAULT_STYLE.get(loc, "form")
+            explode = p.get("explode")
             out.append(
                 ParamIR(
                     name=name,
@@ -516,6 +531,8 @@ class _Builder:
                     required=bool(p.get("required")) or loc == "path",
                     schema=schema,
                     description=str(p.get("description") or ""),
+                    style=style,
+                    explode=explode if isinstance(explode, bool) else style == "form",
                 )
             )
         self.diags.extend(names.diagnostics)

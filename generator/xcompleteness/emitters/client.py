@@ -64,6 +64,11 @@ class Arg:
     location: str  # path | query | header | cookie | body
     type_hint: str
     required: bool = False  # path parameters: a call without them cannot be sent
+    style: str = ""
+    explode: bool = False
+    default_serialisation: bool = True
+    """Style and explode are written into the parameter tuple only when they are not the
+    location's OpenAPI defaults (the runtime fills those in), so most tuples stay three long."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,18 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
         # A path parameter is a required keyword unless it was renamed: then callers that pass
         # it by its spec name (``**{"org-name": ...}``, as the MCP server does) must still work.
         required = p.location == "path" and py == p.name
-        out.append(Arg(py, p.name, p.location, p.type_hint, required))
+        out.append(
+            Arg(
+                py,
+                p.name,
+                p.location,
+                p.type_hint,
+                required,
+                p.style,
+                p.explode,
+                p.default_serialisation,
+            )
+        )
     if op.is_mutation or not op.is_listing:
         for f in op.body_fields:
             py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
 from .expressions import ResponseView
+from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
 from .walk import (
     ApiError,
     AsyncItemStream,
@@ -52,8 +52,10 @@ __all__ = [
     "WalkFailed",
 ]
 
-Param = tuple[str, str, str]
-"""One parameter: (python keyword, name in the spec, location: path|query|header|cookie)."""
+Param = tuple[Any, ...]
+"""One parameter: (python keyword, name in the spec, location: path|query|header|cookie[, style
+[, explode]]). Style and explode are OpenAPI's (see :mod:`.parameters`); left out, they are the
+location's defaults (form/explode for query and cookie, simple for path and header)."""
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -126,6 +128,20 @@ class _ClientCore:
             cached = self._urls[path] = self.base_url.join(path.lstrip("/"))
         return cached
 
+    def merged_headers(self, headers: Mapping[str, str] | None) -> dict[str, str] | None:
+        """The client's headers, then the request's; a request ``Cookie`` joins the client's."""
+        if not headers:
+            return self.headers or None
+        out = {**self.headers, **headers}
+        cookie = headers.get("Cookie")
+        if cookie is not None:
+            own = [k for k in self.headers if k.lower() == "cookie"]
+            out.pop("Cookie")
+            for k in own:
+                out.pop(k, None)
+            out["Cookie"] = "; ".join([*(self.headers[k] for k in own), cookie])
+        return out
+
     def same_origin(self, url: str) -> httpx.URL:
         """A next link to follow; refused unless it stays on the base URL's origin and path."""
         target = self.base_url.join(url)
@@ -177,7 +193,7 @@ class BaseClient(_ClientCore):
             method.upper(),
             url,
             params=_query(params),
-            headers={**self.headers, **headers} if headers else self.headers or None,
+            headers=self.merged_headers(headers),
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
@@ -224,7 +240,7 @@ class AsyncBaseClient(_ClientCore):
             method.upper(),
             url,
             params=_query(params),
-            headers={**self.headers, **headers} if headers else self.headers or None,
+            headers=self.merged_headers(headers),
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
@@ -260,16 +276,19 @@ def _timeout(default: Any, remaining: float | None) -> Any:
 
 
 class _Request:
-    """How one operation's arguments become a request: path, query and header parameters."""
+    """How one operation's arguments become a request: path, query, header and cookie parameters,
+    each serialised by its OpenAPI style and explode (:mod:`.parameters`)."""
 
     def __init__(self, method: str, path: str, parameters: Sequence[Param]) -> None:
         self.method = method
         self.path = path
-        self.parameters = tuple(parameters)
-        self.by_python = {py: (name, loc) for py, name, loc in self.parameters}
-        self.by_name = {name: (name, loc) for _, name, loc in self.parameters}
-        # No path or header parameters: every value is a query parameter (the common listing).
-        self.query_only = all(loc in ("query", "cookie") for _, _, loc in self.parameters)
+        self.specs = tuple(ParamSpec.of(p) for p in parameters)
+        self.by_python = {s.python: (s.name, s.location) for s in self.specs}
+        self.by_name = {s.name: (s.name, s.location) for s in self.specs}
+        self.spec_of = {s.name: s for s in self.specs}
+        # No path, header or cookie parameters: every value is a query parameter (the common
+        # listing), so the split below is skipped.
+        self.query_only = all(s.location == "query" for s in self.specs)
 
     def spec_params(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
@@ -292,28 +311,46 @@ class _Request:
                     out[name] = value
         return out
 
-    def split(
-        self, values: Mapping[str, Any]
-    ) -> tuple[str, dict[str, Any], dict[str, str], dict[str, Any]]:
-        """(path, query, headers, unplaced) for {spec name: value}."""
+    def query(self, values: Mapping[str, Any]) -> str:
+        """The encoded query of {spec name: value}; names the table does not know (the walk's
+        own cursor, offset, page and size when the spec does not declare them) are form."""
+        fragments: list[str] = []
+        for name, value in values.items():
+            spec = self.spec_of.get(name) or ParamSpec(name, name, "query", "form", True)
+            fragments.extend(query_fragments(spec, value))
+        return "&".join(fragments)
+
+    def split(self, values: Mapping[str, Any]) -> tuple[str, str, dict[str, str], dict[str, Any]]:
+        """(path, encoded query, headers, unplaced) for {spec name: value}."""
         path = self.path
         query: dict[str, Any] = {}
         headers: dict[str, str] = {}
+        cookies: list[tuple[ParamSpec, Any]] = []
         rest: dict[str, Any] = {}
         for name, value in values.items():
-            loc = self.by_name.get(name, (name, None))[1]
-            if loc == "path":
-                path = path.replace("{" + name + "}", quote(str(value), safe=""))
-            elif loc == "header":
-                headers[name] = str(value)
-            elif loc in ("query", "cookie"):
+            spec = self.spec_of.get(name)
+            loc = spec.location if spec is not None else None
+            if spec is not None and loc == "path":
+                path = path.replace("{" + name + "}", path_value(spec, value))
+            elif spec is not None and loc == "header":
+                headers[name] = header_value(spec, value)
+            elif loc == "cookie":
+                cookies.append((spec, value))  # a Cookie header: never in the URL or its logs
+            elif loc == "query":
                 query[name] = value
             else:
                 rest[name] = value  # walk-added (cursor, offset) or body fields
-        missing = [n for n, loc in self.by_name.values() if loc == "path" and n not in values]
+        if cookies:
+            headers["Cookie"] = cookie_header(cookies)
+        missing = [s.name for s in self.specs if s.location == "path" and s.name not in values]
         if missing:
             raise TypeError(f"missing path parameter(s): {', '.join(missing)}")
-        return path, query, headers, rest
+        return path, self.query(query), headers, rest
+
+
+def _with_query(url: httpx.URL, query: str) -> httpx.URL:
+    """``url`` with an already encoded query (httpx keeps it byte for byte)."""
+    return url.copy_with(query=query.encode("ascii")) if query else url
 
 
 # --------------------------------------------------------------------------- listings
@@ -364,19 +401,21 @@ class _ListingBase:
             values[dl["param"]] = int(budget) if dl.get("unit", "ms") == "ms" else budget
         return values
 
-    def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, Any], dict[str, str]]:
+    def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, str]]:
         if req.url is not None:
-            # path parameters ride along only to satisfy split(); the Link URL already has them
+            # path parameters ride along only to satisfy split(); the next URL already has them
             _, _, headers, _ = self._request.split(
                 {k: v for k, v in req.params.items() if self._is_header(k) or self._is_path(k)}
             )
-            return self._client.same_origin(req.url), {}, headers
+            return self._client.same_origin(req.url), headers
         params = self._budget(req)
         if self._request.query_only:
-            return self._client.url(self._request.path), params, {}
+            query = self._request.query(params)
+            return _with_query(self._client.url(self._request.path), query), {}
         path, query, headers, rest = self._request.split(params)
-        query.update(rest)  # the walk's own cursor/offset/page/size parameters are query ones
-        return self._client.url(path), query, headers
+        if rest:  # the walk's own cursor/offset/page/size parameters are query ones
+            query = "&".join(q for q in (query, self._request.query(rest)) if q)
+        return _with_query(self._client.url(path), query), headers
 
     def _budget(self, req: PageRequest) -> Mapping[str, Any]:
         """Cap the declared server time-budget parameter at what is left of the walk's deadline.
@@ -401,7 +440,7 @@ class _ListingBase:
         return {**req.params, name: int(left) if ms else left}
 
     def _is_header(self, name: str) -> bool:
-        return self._request.by_name.get(name, (name, None))[1] == "header"
+        return self._request.by_name.get(name, (name, None))[1] in ("header", "cookie")
 
     def _is_path(self, name: str) -> bool:
         return self._request.by_name.get(name, (name, None))[1] == "path"
@@ -420,10 +459,10 @@ class Listing(_ListingBase):
         self._sync_client = client
 
     def _fetch(self, req: PageRequest) -> ResponseView:
-        url, query, headers = self._target(req)
+        url, headers = self._target(req)
         try:
             return self._sync_client.send(
-                self._request.method, url, params=query, headers=headers, timeout=req.timeout
+                self._request.method, url, headers=headers, timeout=req.timeout
             )
         except httpx.TimeoutException as exc:
             if req.timeout is None:
@@ -459,10 +498,10 @@ class AsyncListing(_ListingBase):
         self._async_client = client
 
     async def _fetch(self, req: PageRequest) -> ResponseView:
-        url, query, headers = self._target(req)
+        url, headers = self._target(req)
         try:
             return await self._async_client.send(
-                self._request.method, url, params=query, headers=headers, timeout=req.timeout
+                self._request.method, url, headers=headers, timeout=req.timeout
             )
         except httpx.TimeoutException as exc:
             if req.timeout is None:
@@ -529,7 +568,7 @@ class _CallBase:
 
     def _build(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
-    ) -> tuple[httpx.URL, dict[str, Any], dict[str, str], Any]:
+    ) -> tuple[httpx.URL, dict[str, str], Any]:
         body: dict[str, Any] = {}
         rest_more: dict[str, Any] = {}
         for key, value in {**typed, **more}.items():
@@ -542,7 +581,8 @@ class _CallBase:
                 rest_more[key] = value
         values = self._request.spec_params({}, params, rest_more)
         path, query, headers, _ = self._request.split(values)
-        return self._client.url(path), query, headers, (body if self._body else None)
+        url = _with_query(self._client.url(path), query)
+        return url, headers, (body if self._body else None)
 
     def _result(self, response: ResponseView) -> Any:
         raise_for_error(response.status, response.body)
@@ -561,11 +601,9 @@ class Call(_CallBase):
     def _call(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
     ) -> Any:
-        url, query, headers, body = self._build(typed, params, more)
+        url, headers, body = self._build(typed, params, more)
         return self._result(
-            self._sync_client.send(
-                self._request.method, url, params=query, headers=headers, json=body
-            )
+            self._sync_client.send(self._request.method, url, headers=headers, json=body)
         )
 
 
@@ -579,11 +617,9 @@ class AsyncCall(_CallBase):
     async def _call(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
     ) -> Any:
-        url, query, headers, body = self._build(typed, params, more)
+        url, headers, body = self._build(typed, params, more)
         return self._result(
-            await self._async_client.send(
-                self._request.method, url, params=query, headers=headers, json=body
-            )
+            await self._async_client.send(self._request.method, url, headers=headers, json=body)
         )
 
 

@@ -1,11 +1,13 @@
 """Find list, search and aggregate operations in a plain OpenAPI document and read their signals.
 
-This is the analysis half of ``xcompleteness audit``; it works on the parsed document (plain dicts),
-so it runs the same on a spec loaded by ``load_spec``, on one with overlays applied, or on a test's
-literal dict. One :class:`Finding` per list-like operation says why it looks list-like, where its
-items sit, how it paginates (``cursor``, ``link-header``, ``offset``, ``page``, ``none`` or
-``unknown``) and which native completeness signals its response shows, each with the JSON pointer of
-the node that shows it. Draft declarations are built from findings in ``audit_overlay``.
+The one list-likeness heuristic: ``check`` (rule XC100) and ``audit`` both call it, and it
+imports no ``audit*`` module (a test keeps check's import graph free of them). It works on the
+parsed document (plain dicts), so it runs the same on a spec loaded by ``load_spec``, on one with
+overlays applied, or on a test's literal dict. One :class:`Finding` per list-like operation says
+why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
+``offset``, ``page``, ``none`` or ``unknown``) and which native completeness signals its response
+shows, each with the JSON pointer of the node that shows it. ``audit_overlay`` builds draft
+declarations from findings.
 
 What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
 "there are none"):
@@ -26,9 +28,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from xcompleteness import audit_signals as sig
-from xcompleteness.audit_schema import Located, SchemaWalker
+from xcompleteness import listlike_words as sig
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.schema_walk import Located, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 STYLES = ("cursor", "link-header", "offset", "page", "none", "unknown")
@@ -178,13 +180,47 @@ def operation_ids(document: Any) -> list[str]:
 
 def scan(document: Any) -> list[Finding]:
     """All list-like operations of ``document``, in document order (declared ones included)."""
+    return scan_all(document)[0]
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """An operation the heuristic leaves out on purpose, and why (reported, never drafted).
+
+    ``source`` is ``declared`` (its ``x-completeness`` says ``kind: none`` with a ``why``) or
+    ``stream`` (its success response is a stream: Kubernetes ``watch``, server-sent events).
+    """
+
+    method: str
+    path: str
+    pointer: str
+    operation_id: str | None
+    source: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "path": self.path,
+            "pointer": self.pointer,
+            "operation_id": self.operation_id,
+            "source": self.source,
+            "why": self.why,
+        }
+
+
+def scan_all(document: Any) -> tuple[list[Finding], list[Excluded]]:
+    """List-like operations and the operations excluded with a reason, in document order."""
     walker = SchemaWalker(document)
-    out: list[Finding] = []
+    found: list[Finding] = []
+    excluded: list[Excluded] = []
     for ref in iter_operations(document, walker):
-        finding = scan_operation(ref, walker)
-        if finding is not None:
-            out.append(finding)
-    return out
+        result = scan_operation(ref, walker)
+        if isinstance(result, Finding):
+            found.append(result)
+        elif isinstance(result, Excluded):
+            excluded.append(result)
+    return found, excluded
 
 
 def undeclared_listings(document: Any) -> dict[str, str]:
@@ -196,23 +232,57 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     return {f.pointer: "; ".join(f.why) for f in scan(document) if not f.declared}
 
 
-def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
-    """The finding for one operation, or None when it does not look list-like."""
+def _declared_none(op: dict[str, Any]) -> str | None:
+    """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
+    decl = op.get("x-completeness")
+    if isinstance(decl, dict) and decl.get("kind") == "none":
+        why = decl.get("why")
+        return why if isinstance(why, str) and why.strip() else "(no reason given)"
+    return None
+
+
+def _stream_media(op: dict[str, Any], walker: SchemaWalker, pointer: str) -> str | None:
+    """The first streaming media type among the success responses, if any."""
+    responses = op.get("responses")
+    if not isinstance(responses, dict):
+        return None
+    for code, resp in responses.items():
+        if str(code)[:1] != "2":
+            continue
+        resp, _ = walker.deref(resp, pointer_join(pointer, "responses", str(code)))
+        content = resp.get("content") if isinstance(resp, dict) else None
+        names = list(content) if isinstance(content, dict) else []
+        produces = op.get("produces")  # Swagger 2.0
+        names += [n for n in produces if isinstance(n, str)] if isinstance(produces, list) else []
+        for name in names:
+            if not isinstance(name, str):
+                continue
+            base, _, params = name.partition(";")
+            if base.strip().lower() in sig.STREAM_MEDIA or "stream=" in params.replace(" ", ""):
+                return name
+    return None
+
+
+def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:
+    """The finding for one operation, an exclusion with its reason, or None (not list-like)."""
     op = ref.operation
     op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
-    roles = _param_roles(ref.parameters)
+    declared_none = _declared_none(op)
+    if declared_none is not None:
+        return Excluded(ref.method, ref.path, ref.pointer, op_id, "declared", declared_none)
+    roles = _param_roles(ref.parameters, walker)
     status, body, headers = _success_response(op, ref.pointer, walker)
-    positioned = any(r in roles for r in ("cursor", "offset", "page"))
+    positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     shape = _body_shape(body, walker, ref.path, positioned) if body is not None else _Shape()
     signals = list(shape.signals) + _header_signals(headers, walker)
     words = sig.words(ref.path) | sig.words(op_id or "")
-    searchy = bool(words & sig.SEARCH_WORDS)
+    searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
     if shape.items is not None:
         why.append(shape.why)
-    for role in ("cursor", "offset", "page"):
+    for role in ("cursor", "offset", "page", "page_token"):
         if role in roles:
-            why.append(f"{role} parameter {roles[role]}")
+            why.append(f"{role.replace('_', ' ')} parameter {roles[role]}")
     paging = [s for s in signals if s.kind in _PAGING_KINDS]
     strong = [s for s in paging if shape.items is not None or s.kind in _STRONG_KINDS]
     why.extend(f"signal {s.name}" for s in strong[:3])
@@ -226,6 +296,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
         return None
     if ref.method != "get" and shape.items is None and not strong and not positioned:
         return None
+    if _single_read(ref.path, shape, signals, positioned):
+        return None
+    stream = _stream(op, walker, ref.pointer, shape)
+    if stream is not None:
+        return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
         kind = "aggregate" if not searchy else kind
@@ -248,6 +323,46 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
     )
 
 
+def _single_read(path: str, shape: _Shape, signals: list[Signal], positioned: bool) -> bool:
+    """A path ending in ``{param}`` reads one object unless its own top level pages an array.
+
+    Stripe's ``/v1/files/{file}`` nests a list object (``links.has_more``) inside the file,
+    Kubernetes' ``roles/{name}`` carries a ``rules`` array, DigitalOcean's
+    ``/v2/volumes/{volume_id}/actions/{action_id}`` takes stray ``page`` parameters: all single
+    reads. An array body, an array with paging beside it (a position parameter, a paging signal
+    or a total, as on GitHub's git trees with ``truncated``), or an object with several arrays
+    and a position parameter (GitHub's commit with paged ``files``) still makes a listing.
+    """
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not (last.startswith("{") and last.endswith("}")) or shape.items == "$response.body#":
+        return False  # a bare array body is a list wherever it sits
+    if shape.items is None:  # paged parts of one object (GitHub's commit files) stay, with TODOs
+        return not (positioned and shape.containers)
+    paged = any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
+    return not (positioned or paged)
+
+
+def _stream(op: dict[str, Any], walker: SchemaWalker, pointer: str, shape: _Shape) -> str | None:
+    """Why the operation is a stream (excluded), or None.
+
+    Kubernetes marks watches with ``x-kubernetes-action: watch|watchlist``; elsewhere a success
+    response whose media types include a stream (``;stream=watch``, ``text/event-stream``...)
+    and whose JSON body has no items array is a stream. A list whose media types *also* offer a
+    stream (Kubernetes lists take ``?watch=true``) stays a listing.
+    """
+    action = op.get("x-kubernetes-action")
+    media = _stream_media(op, walker, pointer)
+    if isinstance(action, str) and action in sig.STREAM_ACTIONS:
+        return (
+            f"streaming response (x-kubernetes-action: {action}"
+            + (f", {media}" if media else "")
+            + "): a watch never ends, so completeness does not apply"
+        )
+    if media is not None and shape.items is None:
+        return f"streaming response ({media}): a stream never ends, so completeness does not apply"
+    return None
+
+
 def _listy_name(op_id: str | None, path: str) -> bool:
     last = path.rstrip("/").rsplit("/", 1)[-1].lower()
     return last in ("list", "_list", "batch_get") or (op_id or "").lower().startswith("list")
@@ -256,22 +371,30 @@ def _listy_name(op_id: str | None, path: str) -> bool:
 # -- parameters ---------------------------------------------------------------------------------
 
 
-def _param_roles(params: tuple[Located, ...]) -> dict[str, str]:
-    """Pagination role -> query parameter name (first match wins; size by preference order)."""
+def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str, str]:
+    """Pagination role -> query parameter name (first match wins; size by preference order).
+
+    An offset or page parameter must be a number: a text ``page`` is a token (Stripe's search
+    ``page`` is the ``next_page`` of the previous response; role ``page_token``), and a time
+    (``start`` described as a timestamp, or formatted as a date) is a filter, not a position.
+    """
     roles: dict[str, str] = {}
     sizes: list[str] = []
     cursors: list[str] = []
-    for p, _ in params:
+    for p, ptr in params:
         if p.get("in") != "query":
             continue
         name = p["name"]
         key = sig.fold(name)
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
-        elif key in sig.OFFSET_PARAMS:
-            roles.setdefault("offset", name)
-        elif key in sig.PAGE_PARAMS:
-            roles.setdefault("page", name)
+        elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
+            role = "offset" if key in sig.OFFSET_PARAMS else "page"
+            kind = _position_kind(p, ptr, walker, role)
+            if kind == "number":
+                roles.setdefault(role, name)
+            elif kind == "text" and role == "page":
+                roles.setdefault("page_token", name)
         elif key in sig.SIZE_PARAMS:
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
@@ -280,6 +403,21 @@ def _param_roles(params: tuple[Located, ...]) -> dict[str, str]:
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
+
+
+def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str) -> str:
+    """``number`` (a position), ``text`` (a token, or unknown) or ``time`` (a window)."""
+    schema = p.get("schema", p)  # Swagger 2.0 puts type and format on the parameter itself
+    node, _ = walker.deref(schema, ptr)
+    fmt = node.get("format") if isinstance(node, dict) else None
+    text = p.get("description") if isinstance(p.get("description"), str) else ""
+    timed = role == "offset" and bool(sig.words(text) & sig.TIME_WORDS)
+    if fmt in ("date", "date-time", "time") or timed:
+        return "time"
+    types = walker.types(schema, ptr)
+    if not types or types & {"integer", "number"}:
+        return "number"
+    return "text"
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -537,12 +675,15 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request
+    if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token
+        request["cursor"] = roles["page_token"]
+        return "cursor", request
     if "offset" in roles:
         request["offset"] = roles["offset"]
         return "offset", request
     if "page" in roles:
         request["page"] = roles["page"]
         return "page", request
-    if kinds & {"next_link", "next_token", "has_more", "total_pages"}:
+    if "page_token" in roles or kinds & {"next_link", "next_token", "has_more", "total_pages"}:
         return "unknown", request
     return "none", request
