@@ -321,3 +321,37 @@ SCENARIOS = {
     ],
     "github": [github_search_drift_walk, github_listing_walk, github_mcp_walk],
 }
+
+# What each scenario walks to its expected end, and through which door (docs/corpus.md counts the
+# operations of the scenarios that pass: tests/realapi/measure.py).
+WALKED: dict[str, tuple[str, tuple[str, ...]]] = {
+    "stripe_customers_walk": ("client", ("GetCustomers",)),
+    "stripe_created_filter_walk": ("client", ("GetCustomers", "GetCharges")),
+    "stripe_search_walk": ("client", ("GetCustomersSearch", "GetChargesSearch")),
+    "stripe_mcp_walk": ("mcp", ("GetCustomers", "GetCharges")),
+    "do_listings_walk": (
+        "client",
+        ("droplets_list", "sshKeys_list", "volumes_list", "domains_list"),
+    ),
+    "do_filtered_walk": ("client", ("droplets_list",)),
+    "do_resume_walk": ("client", ("droplets_list",)),
+    "do_mcp_walk": ("mcp", ("droplets_list", "volumes_list")),
+    "k8s_listings_walk": (
+        "client",
+        (
+            "listCoreV1NamespacedPod",
+            "listCoreV1PodForAllNamespaces",
+            "listCoreV1Namespace",
+            "listCoreV1NamespacedConfigMap",
+        ),
+    ),
+    "k8s_expired_continue_walk": ("client", ("listCoreV1Namespace",)),
+    "k8s_snapshot_walk": ("client", ("listCoreV1NamespacedConfigMap",)),
+    "k8s_mcp_walk": ("mcp", ("listCoreV1Namespace", "listCoreV1PodForAllNamespaces")),
+    "github_search_drift_walk": ("client", ("search/repos",)),
+    "github_listing_walk": (
+        "client",
+        ("repos/list-for-org", "actions/list-workflow-runs-for-repo"),
+    ),
+    "github_mcp_walk": ("mcp", ("search/repos",)),
+}
