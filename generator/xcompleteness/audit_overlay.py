@@ -97,6 +97,14 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
             out["request"] = size
         out["response"] = {"next": "$response.link.next"}
         return out
+    if f.style == "next-url":
+        link = next(s for s in f.signals if s.kind == "next_link")
+        reasons.append(_more({"present": link.expression}))
+        out = {"style": "next-url"}
+        if size:
+            out["request"] = size
+        out["response"] = {"next": link.expression}
+        return out
     if f.style == "cursor":
         token = f.signal("next_token")
         if token is not None:

@@ -5,9 +5,9 @@ imports no ``audit*`` module (a test keeps check's import graph free of them). I
 parsed document (plain dicts), so it runs the same on a spec loaded by ``load_spec``, on one with
 overlays applied, or on a test's literal dict. One :class:`Finding` per list-like operation says
 why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
-``offset``, ``page``, ``none`` or ``unknown``) and which native completeness signals its response
-shows, each with the JSON pointer of the node that shows it. ``audit_overlay`` builds draft
-declarations from findings.
+``next-url``, ``offset``, ``page``, ``none`` or ``unknown``) and which native completeness
+signals its response shows, each with the JSON pointer of the node that shows it.
+``audit_overlay`` builds draft declarations from findings.
 
 What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
 "there are none"):
@@ -24,6 +24,7 @@ What makes an operation list-like (false alarms cost a reviewer's time, misses c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,7 @@ from xcompleteness.diagnostics import pointer_join
 from xcompleteness.schema_walk import Located, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-STYLES = ("cursor", "link-header", "offset", "page", "none", "unknown")
+STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
     {
         "has_more",
@@ -655,12 +656,27 @@ def _typed_signal(
         return None
     if kind in ("next_token", "next_link") and types and not types & {"string", "integer"}:
         return None
+    if kind == "next_link" and types and "string" not in types:
+        return None  # a next URL is a string; a number there is a page number, not a link
     return Signal(kind, name, _body_expr(rel), sptr)
 
 
 def _is_url(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
+    """A URL by its format, by an example that is one, or by a description that says so
+    (Spotify's ``next``: "URL to the next page of items")."""
     node, _ = walker.deref(sub, sptr)
-    return isinstance(node, dict) and node.get("format") in ("uri", "url", "uri-reference")
+    if not isinstance(node, dict):
+        return False
+    if node.get("format") in ("uri", "url", "uri-reference"):
+        return True
+    example = node.get("example")
+    if isinstance(example, str) and example.startswith(("http://", "https://", "/")):
+        return True
+    description = node.get("description")
+    return isinstance(description, str) and bool(_URL_WORDS.search(description))
+
+
+_URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)
 
 
 # -- pagination style ---------------------------------------------------------------------------
@@ -672,6 +688,12 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "link_header" in kinds:
         request.update({k: roles[k] for k in ("page",) if k in roles})
         return "link-header", request
+    if "next_token" not in kinds and "offset" not in roles and "page" not in roles:
+        # Azure nextLink, OData @odata.nextLink (its $skiptoken is inside the URL), Spotify next
+        if any(
+            s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+        ):
+            return "next-url", request
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request
