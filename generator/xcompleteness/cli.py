@@ -41,6 +41,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--format", choices=("text", "json"), default="text", help="diagnostic format")
     p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress line and no summary (progress shows only on a terminal, not in CI)",
+    )
+    p.add_argument(
         "--allow-external-refs",
         action="store_true",
         help="allow $refs to other files inside the spec's folder (never the network)",
@@ -68,6 +74,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="YYYY-MM-DD",
         help="date used for review-by checks (default: the current date), for reproducible CI",
+    )
+    check.add_argument(
+        "--show-effective",
+        metavar="OPERATION_ID",
+        help="print the declaration of one operation with the document defaults merged in",
     )
 
     audit = sub.add_parser(

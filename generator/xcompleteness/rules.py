@@ -129,7 +129,10 @@ class _Context:
         seen: dict[str, str] = {}
         for _path, _method, operation, pointer in iter_operations(self.data):
             op_id = operation.get("operationId")
-            declared = "x-completeness" in operation
+            decl = operation.get("x-completeness")
+            declared = decl is not None and not (
+                isinstance(decl, dict) and decl.get("kind") == "none"
+            )
             if isinstance(op_id, str) and op_id in seen and declared:
                 yield self.d(
                     pointer_join(pointer, "operationId"),
