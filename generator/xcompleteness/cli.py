@@ -96,7 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--check", action="store_true", help="compare with disk; exit 1 with a diff on drift"
     )
+    _register_testkit(sub)
     return parser
+
+
+def _register_testkit(sub: argparse._SubParsersAction) -> None:
+    """``mock`` and ``verify`` (docs/testing.md); their logic lives in mock.py / verify.py."""
+    mock = sub.add_parser("mock", help="serve a spec's listings on loopback with injected faults")
+    _common(mock)
+    mock.add_argument("--faults", metavar="PLAN", default=None, help="fault plan (YAML or JSON)")
+    mock.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
+    mock.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -110,6 +120,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from xcompleteness.audit import run_audit
 
             return int(run_audit(args))
+        if args.command == "mock":
+            from xcompleteness.mock import run_mock
+
+            return int(run_mock(args))
+        if args.command == "verify":
+            from xcompleteness.verify import run_verify
+
+            return int(run_verify(args))
         from xcompleteness.generate import run_generate
 
         return int(run_generate(args))
