@@ -5,9 +5,9 @@ imports no ``audit*`` module (a test keeps check's import graph free of them). I
 parsed document (plain dicts), so it runs the same on a spec loaded by ``load_spec``, on one with
 overlays applied, or on a test's literal dict. One :class:`Finding` per list-like operation says
 why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
-``offset``, ``page``, ``none`` or ``unknown``) and which native completeness signals its response
-shows, each with the JSON pointer of the node that shows it. ``audit_overlay`` builds draft
-declarations from findings.
+``next-url``, ``offset``, ``page``, ``none`` or ``unknown``) and which native completeness
+signals its response shows, each with the JSON pointer of the node that shows it.
+``audit_overlay`` builds draft declarations from findings.
 
 What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
 "there are none"):
@@ -24,16 +24,19 @@ What makes an operation list-like (false alarms cost a reviewer's time, misses c
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from xcompleteness import listlike_words as sig
+from xcompleteness import pagination_imports
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.pagination_imports import Imported
 from xcompleteness.schema_walk import Located, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-STYLES = ("cursor", "link-header", "offset", "page", "none", "unknown")
+STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
     {
         "has_more",
@@ -93,6 +96,9 @@ class Finding:
     signals: tuple[Signal, ...] = ()
     status: str | None = None
     declared: bool = False
+    item_fields: tuple[str, ...] = ()
+    imported: Imported | None = None
+    """Pagination read from another tool's extension (``x-ms-pageable``...), if any."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -118,6 +124,7 @@ class Finding:
             "signals": [s.to_json() for s in self.signals],
             "status": self.status,
             "declared": self.declared,
+            "imported": self.imported.to_json() if self.imported else None,
         }
 
 
@@ -290,21 +297,26 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
+    queries = {p["name"] for p, _ in ref.parameters if p.get("in") == "query"}
+    imported = pagination_imports.read(op, queries)
+    if imported is not None:  # the spec says so itself: a listing, whatever its shape
+        why.insert(0, f"{imported.source} extension")
     if not why:
-        return None
-    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
-        return None
-    if ref.method != "get" and shape.items is None and not strong and not positioned:
-        return None
-    if _single_read(ref.path, shape, signals, positioned):
         return None
     stream = _stream(op, walker, ref.pointer, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
+    if imported is None and _not_a_listing(ref, shape, strong, positioned, searchy, signals):
+        return None
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
         kind = "aggregate" if not searchy else kind
     style, request = _style(roles, signals)
+    if imported is not None:
+        style, request = imported.style, dict(imported.request)
+        if imported.items is not None and imported.items != shape.items:
+            shape.items, shape.id, shape.item_fields = imported.items, None, ()
+            shape.items_pointer = None
     return Finding(
         method=ref.method,
         path=ref.path,
@@ -320,7 +332,27 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         signals=tuple(signals),
         status=status,
         declared="x-completeness" in op,
+        item_fields=shape.item_fields,
+        imported=imported,
     )
+
+
+def _not_a_listing(
+    ref: OperationRef,
+    shape: _Shape,
+    strong: list[Signal],
+    positioned: bool,
+    searchy: bool,
+    signals: list[Signal],
+) -> bool:
+    """List-shaped, but not a listing: a mutation not named like one, or a single read."""
+    op_id = ref.operation.get("operationId")
+    op_id = op_id if isinstance(op_id, str) else None
+    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
+        return True
+    if ref.method != "get" and shape.items is None and not strong and not positioned:
+        return True
+    return _single_read(ref.path, shape, signals, positioned)
 
 
 def _single_read(path: str, shape: _Shape, signals: list[Signal], positioned: bool) -> bool:
@@ -494,6 +526,7 @@ class _Shape:
     signals: list[Signal] = field(default_factory=list)
     aggregate: bool = False
     containers: str = ""  # "several arrays" / "a map": list-shaped but no single items location
+    item_fields: tuple[str, ...] = ()  # property names of one item
 
 
 def _body_expr(pointer: str) -> str:
@@ -508,6 +541,7 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         item = walker.array_items(schema, ptr)
         shape.items_pointer = item[1] if item else None
         shape.id = _id_pointer(item, walker)
+        shape.item_fields = _field_names(item, walker)
         return shape
     props = walker.properties(schema, ptr)
     if not props:
@@ -541,6 +575,7 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         shape.items, shape.why = _body_expr(rel), f"object wrapping an array at {rel}"
         shape.items_pointer = item[1] if item else None
         shape.id = _id_pointer(item, walker)
+        shape.item_fields = _field_names(item, walker)
         skip = rel
     shape.signals = _body_signals(props, walker, "", skip, depth=0)
     shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
@@ -592,6 +627,10 @@ def _wrapped_array(
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
+    return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
 
 
 def _id_pointer(item: Located | None, walker: SchemaWalker) -> str | None:
@@ -655,12 +694,27 @@ def _typed_signal(
         return None
     if kind in ("next_token", "next_link") and types and not types & {"string", "integer"}:
         return None
+    if kind == "next_link" and types and "string" not in types:
+        return None  # a next URL is a string; a number there is a page number, not a link
     return Signal(kind, name, _body_expr(rel), sptr)
 
 
 def _is_url(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
+    """A URL by its format, by an example that is one, or by a description that says so
+    (Spotify's ``next``: "URL to the next page of items")."""
     node, _ = walker.deref(sub, sptr)
-    return isinstance(node, dict) and node.get("format") in ("uri", "url", "uri-reference")
+    if not isinstance(node, dict):
+        return False
+    if node.get("format") in ("uri", "url", "uri-reference"):
+        return True
+    example = node.get("example")
+    if isinstance(example, str) and example.startswith(("http://", "https://", "/")):
+        return True
+    description = node.get("description")
+    return isinstance(description, str) and bool(_URL_WORDS.search(description))
+
+
+_URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)
 
 
 # -- pagination style ---------------------------------------------------------------------------
@@ -672,6 +726,12 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "link_header" in kinds:
         request.update({k: roles[k] for k in ("page",) if k in roles})
         return "link-header", request
+    if "next_token" not in kinds and "offset" not in roles and "page" not in roles:
+        # Azure nextLink, OData @odata.nextLink (its $skiptoken is inside the URL), Spotify next
+        if any(
+            s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+        ):
+            return "next-url", request
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request

@@ -1,4 +1,4 @@
-"""Semantic rules over canonical contracts: stable codes ``XC100``-``XC125``.
+"""Semantic rules over canonical contracts: stable codes ``XC100``-``XC125`` and ``XC140``.
 
 The JSON Schema in ``spec_ext/`` says whether a declaration is well formed; these rules say
 whether it is *true of this spec*: the locations it names exist, the codes it uses are known,
@@ -27,6 +27,7 @@ from xcompleteness.rules_locations import (
     response_headers,
     response_schemas,
     schema_lookup,
+    schema_types_at,
 )
 from xcompleteness.runtime.expressions import (
     Expression,
@@ -67,6 +68,7 @@ RULES: dict[str, tuple[Severity, str]] = {
         W,
         "a declared code that is client-only (origin: client) appears among server reasons",
     ),
+    "XC140": (E, "a next-url pagination location is not a string in the response schema"),
 }
 """Every rule code with its severity and one-line meaning (docs/cli.md lists the same)."""
 
@@ -127,7 +129,10 @@ class _Context:
         seen: dict[str, str] = {}
         for _path, _method, operation, pointer in iter_operations(self.data):
             op_id = operation.get("operationId")
-            declared = "x-completeness" in operation
+            decl = operation.get("x-completeness")
+            declared = decl is not None and not (
+                isinstance(decl, dict) and decl.get("kind") == "none"
+            )
             if isinstance(op_id, str) and op_id in seen and declared:
                 yield self.d(
                     pointer_join(pointer, "operationId"),
@@ -320,7 +325,7 @@ class _Context:
             req = pg.get("request") if pg else {}
             if (
                 pg is None
-                or (style in ("cursor", "link-header") and not has_next)
+                or (style in ("cursor", "link-header", "next-url") and not has_next)
                 or (style in ("offset", "page") and not (req.get("offset") or req.get("page")))
             ):
                 i = _index_of(c, "MORE_PAGES_AVAILABLE")
@@ -370,6 +375,8 @@ class _Context:
             yield from self._response_location(
                 operation, expr, where, "XC105", native=native, success=True
             )
+            if key == "next" and pg.get("style") == "next-url":
+                yield from self._next_url(operation, expr, where)
         last = resp.get("next_last_item")
         items = self._expr(c.get("items") or "", pointer_join(at, "items"), "response")
         if last and isinstance(items, Expression) and items.source == "response.body":
@@ -381,6 +388,25 @@ class _Context:
                 "XC105",
                 "last-item",
             )
+
+    def _next_url(
+        self, operation: Mapping[str, Any], expr: Expression, where: str
+    ) -> Iterator[Diagnostic]:
+        """A next-url walk follows a URL: the body location must be able to hold a string."""
+        if expr.source != "response.body":
+            return  # the JSON Schema already says next-url reads the body (XC049)
+        for schema in response_schemas(self.data, operation, success_only=True):
+            types = schema_types_at(self.data, schema, expr.pointer)
+            if types and "string" not in types:
+                kinds = ", ".join(sorted(types))
+                yield self.d(
+                    where,
+                    "XC140",
+                    f"next-url location {expr} is {kinds} in the response schema, not a URL string",
+                    "point at the string field that holds the next page's URL "
+                    "(e.g. /paging/next/link, not the /paging/next object)",
+                )
+                return
 
     def _when(
         self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str

@@ -107,6 +107,43 @@ def _lookup(
     return Found.UNKNOWN
 
 
+def schema_types_at(document: Any, schema: Any, tokens: tuple[str, ...]) -> frozenset[str] | None:
+    """The JSON types declared for the value at ``tokens``; None when a schema there is open
+    (no ``type``) or the walk gives up. Follows ``$ref``, combinators and ``properties``."""
+    types: set[str] = set()
+    open_ = [False]
+    budget = [_MAX_STEPS]
+
+    def visit(node: Any, toks: tuple[str, ...], depth: int) -> None:
+        budget[0] -= 1
+        if budget[0] <= 0 or depth > _MAX_DEPTH:
+            open_[0] = True
+            return
+        if isinstance(node, Mapping) and "$ref" in node:
+            node = deref(document, node)
+        if not isinstance(node, Mapping):
+            open_[0] = open_[0] or node is not False
+            return
+        subs = [sub for c in ("allOf", "anyOf", "oneOf") for sub in _seq(node.get(c))]
+        for sub in subs:
+            visit(sub, toks, depth + 1)
+        if toks:
+            props = node.get("properties")
+            if isinstance(props, Mapping) and toks[0] in props:
+                visit(props[toks[0]], toks[1:], depth + 1)
+            return
+        declared = node.get("type")
+        if isinstance(declared, str):
+            types.add(declared)
+        elif isinstance(declared, list):
+            types.update(str(t) for t in declared)
+        elif not subs:
+            open_[0] = True
+
+    visit(schema, tokens, 0)
+    return None if open_[0] else frozenset(types)
+
+
 def response_schemas(
     document: Any, operation: Mapping[str, Any], *, success_only: bool
 ) -> Iterator[Any]:

@@ -71,4 +71,3 @@ def test_the_static_import_graph_of_check_has_no_audit_module() -> None:
     # and the audit side really is separate: audit imports the shared heuristic, not vice versa
     assert "xcompleteness.listlike" in _imports("xcompleteness.audit")
     assert {p.stem for p in PACKAGE.glob("audit*.py")} == {"audit", "audit_overlay"}
-

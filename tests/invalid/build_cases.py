@@ -63,6 +63,14 @@ def _recheck_listing(d: dict[str, Any]) -> None:
     decl["recheck"] = {"each-target": "listThings"}
 
 
+def _next_url(pointer: str) -> dict[str, Any]:
+    return {
+        "style": "next-url",
+        "request": {"size": "per_page"},
+        "response": {"next": "$response.body#" + pointer},
+    }
+
+
 def _recursive_schema(d: dict[str, Any]) -> None:
     d["components"]["schemas"]["Thing"]["properties"]["children"] = {
         "type": "array",
@@ -205,6 +213,20 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
     "rule_XC125_client_code_on_server": (
         lambda d: _xc(d, "/things")["reasons"].append("CLIENT_PAGE_LIMIT"),
         {"exit": 0, "diagnostics": [["XC125", LIST + "/reasons/3"]]},
+    ),
+    "rule_XC140_next_url_not_a_string": (
+        lambda d: _xc(d, "/search").__setitem__("pagination", _next_url("/total_count")),
+        {"exit": 1, "diagnostics": [["XC140", SEARCH + "/pagination/response/next"]]},
+    ),
+    "rule_XC105_next_url_missing": (
+        lambda d: _xc(d, "/search").__setitem__("pagination", _next_url("/nextLink")),
+        {"exit": 1, "diagnostics": [["XC105", SEARCH + "/pagination/response/next"]]},
+    ),
+    "vocab_next_url_reads_a_header": (
+        lambda d: _xc(d, "/search").__setitem__(
+            "pagination", {"style": "next-url", "response": {"next": "$response.link.next"}}
+        ),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/next"]]},
     ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),

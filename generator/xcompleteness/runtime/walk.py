@@ -90,6 +90,10 @@ CONTRACT_VIOLATION = "CONTRACT_VIOLATION"
 CURSOR_EXPIRED = "CURSOR_EXPIRED"
 SNAPSHOT_CHANGED = "SNAPSHOT_CHANGED"
 RATE_LIMITED = "RATE_LIMITED"
+URL_STYLES = frozenset({"link-header", "next-url"})
+"""Styles whose next page is a URL the fetcher follows (only on the base URL's origin)."""
+NEXT_STYLES = frozenset({"cursor", *URL_STYLES})
+"""Styles that read a next cursor or URL from ``pagination.response.next``."""
 CLIENT_CODES = frozenset(
     {CLIENT_PAGE_LIMIT, CLIENT_ITEM_LIMIT, CLIENT_DEADLINE_EXCEEDED, CONTRACT_VIOLATION}
 )
@@ -381,7 +385,7 @@ class _Plan:
         more = self.decl(MORE)
         if more is not None and more.when is not None:
             return
-        if self.style in ("cursor", "link-header") and self.next is None and not self.last_item:
+        if self.style in NEXT_STYLES and self.next is None and not self.last_item:
             raise ContractError(f"{self.operation_id}: no next cursor or link location declared")
         if self.style == "offset" and self.total is None:
             raise ContractError(f"{self.operation_id}: offset style without a declared total")
@@ -391,6 +395,11 @@ class _Plan:
     @property
     def last_item(self) -> bool:
         return self.next_last_item is not None
+
+    @property
+    def follows_url(self) -> bool:
+        """The next page is a URL to follow (``Link: rel=next`` or a body ``nextLink``)."""
+        return self.style in URL_STYLES and self.req_cursor is None and not self.last_item
 
     def decl(self, code: str) -> _ReasonDecl | None:
         return next((r for r in self.reasons if r.code == code), None)
@@ -512,8 +521,10 @@ class _Core:
             self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
         elif resume is not None:
-            if plan.style == "link-header" and str(resume).startswith(("http://", "https://")):
-                self.url = str(resume)
+            if plan.follows_url and (
+                plan.style == "next-url" or str(resume).startswith(("http://", "https://"))
+            ):
+                self.url = str(resume)  # a next URL (Link header or body): same origin only
             elif plan.req_cursor:
                 self.params[plan.req_cursor] = str(resume)
         if plan.req_cursor and plan.req_cursor in self.params:
@@ -729,7 +740,7 @@ class _Core:
             evidence = body.get("evidence")
         more = any(r.code == MORE for r in reasons)
         nxt = self._next(view, raw_items) if more else None
-        if plan.style in ("cursor", "link-header") and not plan.last_item:
+        if plan.style in NEXT_STYLES and not plan.last_item:
             has_next = _value(plan.next, view) not in (None, "")
             if has_next != more:
                 raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
@@ -827,7 +838,7 @@ class _Core:
         decl = plan.decl(MORE)
         if decl is not None and decl.when is not None:
             return bool(decl.when.holds(view))
-        if plan.style in ("cursor", "link-header"):
+        if plan.style in NEXT_STYLES:
             if plan.last_item:
                 return returned > 0
             return _value(plan.next, view) not in (None, "")
@@ -863,6 +874,8 @@ class _Core:
             value = resolve_pointer(raw_items[-1], plan.next_last_item)
             return None if value is MISSING or value is None else str(value)
         value = _value(plan.next, view)
+        if plan.style == "next-url" and value is not None and not isinstance(value, str):
+            raise _Violation("the next page's URL in the body is not a string")
         return None if value in (None, "") else str(value)
 
     def _accept(
@@ -926,8 +939,8 @@ class _Core:
             self.offset = int(nxt)
         elif plan.style == "page":
             self.page_no = int(nxt)
-        elif plan.style == "link-header" and plan.req_cursor is None and not plan.last_item:
-            self.url = nxt
+        elif plan.follows_url:
+            self.url = nxt  # the fetcher follows it only on the base URL's origin
         else:
             self.url = None
             if plan.req_cursor:
