@@ -54,7 +54,7 @@ from urllib.parse import unquote
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import load
-from xcompleteness.audit_schema import SchemaWalker
+from xcompleteness.schema_walk import SchemaWalker
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
