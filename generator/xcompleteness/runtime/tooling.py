@@ -148,11 +148,13 @@ class ToolHost:
         deadline = args.get("deadline_s")
         deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
+        keywords, rest = op.split_arguments(params)  # required path parameters are keywords
         result = op.collect(
             max_pages=int(max_pages),
             deadline=min(deadline, self.max_deadline_s),
             continuation=resumed,
-            params=params,
+            params=rest,
+            **keywords,
         )
         scope = {k: v for k, v in (contract.get("scope") or {}).items() if v is not None}
         key = _resource_key(scope.get("resource"))
