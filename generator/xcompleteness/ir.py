@@ -54,12 +54,12 @@ from urllib.parse import unquote
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import load
-from xcompleteness.audit_schema import SchemaWalker
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, STYLES
+from xcompleteness.schema_walk import SchemaWalker
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
