@@ -56,7 +56,7 @@ from xcompleteness import load
 from xcompleteness.audit_schema import SchemaWalker
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
+from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
@@ -482,7 +482,7 @@ class _Builder:
                 )
             )
             return None
-        py_name = self.ops_names.claim(snake(op_id), origin=pointer)
+        py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
         cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
         kind = str(contract.get("kind"))
         params = self.parameters(path_item, op, pointer)
