@@ -22,6 +22,7 @@ import io
 import re
 import subprocess
 import tempfile
+import threading
 import tokenize
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -76,6 +77,10 @@ def format_source(text: str, name: str = "generated.py") -> str:
         return out
 
 
+_AST_LOCK = threading.Lock()
+"""CPython 3.11 (before 3.11.8) can fail ``ast.parse`` run in two threads at once
+("AST constructor recursion depth mismatch", gh-106905); files are formatted in threads."""
+
 _PIECE = re.compile(r"\S+\s*|\s+")
 
 
@@ -122,7 +127,9 @@ def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
         if after is not None and after.type == tokenize.STRING:
             continue
         indent = len(lines[row - 1]) - len(lines[row - 1].lstrip())
-        pieces = _pieces(ast.literal_eval(tok.string), max(width - indent - 12, 20))
+        with _AST_LOCK:
+            value = ast.literal_eval(tok.string)
+        pieces = _pieces(value, max(width - indent - 12, 20))
         edits.append((tok.start, tok.end, "(" + "\n".join(map(ascii, pieces)) + ")"))
     if not edits:
         return text
@@ -131,7 +138,8 @@ def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
         out[r0 - 1] = out[r0 - 1][:c0] + new + out[r0 - 1][c1:]
     result = "\n".join(out) + ("\n" if text.endswith("\n") else "")
     try:
-        same = ast.dump(ast.parse(result)) == ast.dump(ast.parse(text))
+        with _AST_LOCK:
+            same = ast.dump(ast.parse(result)) == ast.dump(ast.parse(text))
     except SyntaxError:
         return text
     return result if same else text
