@@ -6,9 +6,15 @@ tokenizer reads back as the original string, and never as code: no quote, backsl
 (``\\r``, U+2028 ...) or brace in the input can end the literal, docstring or comment early.
 
 - :func:`py_str`   a complete string literal (``'...'``), round-trips via ``ast.literal_eval``;
-- :func:`py_doc`   a complete docstring literal (``\"\"\"...\"\"\"``), multi-line, round-trips;
+- :func:`py_doc`   a complete docstring literal (``\"\"\"...\"\"\"``), wrapped to the line length,
+  round-trips;
 - :func:`py_comment` the text after ``# `` on one line;
-- :func:`py_ident` an identifier that the naming authority already produced (checked, not fixed).
+- :func:`py_ident` an identifier that the naming authority already produced (checked, not fixed);
+- :func:`toml_str` a TOML basic string (the generated ``pyproject.toml``), round-trips via
+  ``tomllib`` (lone surrogates, which TOML cannot hold, become U+FFFD).
+
+Markdown (README.md, AGENT_RULES.md) gets spec text only through ``md_data`` in
+:mod:`xcompleteness.emitters.tools`: neutralised, JSON-quoted, in a code span.
 """
 
 from __future__ import annotations
@@ -32,38 +38,89 @@ def py_str(text: str) -> str:
     return ascii(text)
 
 
-def py_doc(text: str) -> str:
-    """A one-line triple-quoted docstring literal whose value is exactly ``text``.
+DOC_WIDTH = 100
+"""The line length of generated code (ruff's ``--line-length``); docstrings are wrapped to it."""
 
-    Line breaks are written as ``\\n`` escapes and edge whitespace as ``\\x20``: formatters
-    (ruff) re-indent and strip multi-line docstrings, which would change the text. Quotes,
-    backslashes and non-printable characters are escaped.
-    """
-    out = []
+
+def _doc_units(text: str) -> list[str]:
+    """``text`` as escaped units, one per character (never split inside an escape)."""
+    units = []
     for ch in text:
         if ch == "\n":
-            out.append("\\n")
+            units.append("\\n")
         elif ch == "\t":
-            out.append("\\t")
+            units.append("\\t")
         elif ch == "\\":
-            out.append("\\\\")
+            units.append("\\\\")
         elif ch == '"':
-            out.append('\\"')
+            units.append('\\"')
         elif ch.isprintable() and ch.isascii():
-            out.append(ch)
+            units.append(ch)
         else:
-            out.append(_escape_char(ch))
-    body = "".join(out)
-    stripped = body.strip(" ")
-    lead = len(body) - len(body.lstrip(" "))
-    trail = len(body) - len(body.rstrip(" ")) if stripped else 0
-    body = "\\x20" * lead + stripped + "\\x20" * trail
-    return '"""' + body + '"""'
+            units.append(_escape_char(ch))
+    lead = len(text) - len(text.lstrip(" "))
+    trail = len(text) - len(text.rstrip(" ")) if text.strip(" ") else 0
+    for i in [*range(lead), *range(len(units) - trail, len(units))]:
+        units[i] = "\\x20"  # formatters strip edge whitespace of docstrings
+    return units
 
 
-def py_comment(text: str) -> str:
-    """Text safe to follow ``# `` on one source line (no line breaks survive)."""
-    return "".join(ch if ch.isprintable() and ch.isascii() else _escape_char(ch) for ch in text)
+def _wrap_units(units: list[str], first: int, rest: int, last: int) -> list[str]:
+    """Greedy lines of at most ``first``/``rest`` characters (the last at most ``last``),
+    broken after a space where possible and after every ``\\n`` escape."""
+    lines: list[str] = []
+    line: list[str] = []
+    size = 0
+    cut = -1  # index in ``line`` after which a break reads well
+    for index, unit in enumerate(units):
+        budget = first if not lines else rest
+        if line and size + len(unit) > budget:
+            keep = line[: cut + 1] if cut >= 0 else line
+            lines.append("".join(keep))
+            line = line[cut + 1 :] if cut >= 0 else []
+            size = sum(len(u) for u in line)
+            cut = -1
+        line.append(unit)
+        size += len(unit)
+        if unit == "\\n" and index < len(units) - 1:  # the source mirrors the text's lines
+            lines.append("".join(line))
+            line, size, cut = [], 0, -1
+        elif unit == " ":
+            cut = len(line) - 1
+    tail = "".join(line)
+    limit = last if lines else min(last, first - 2)  # the closing quotes replace the backslash
+    if len(tail) > limit and len(line) > 1:
+        lines.extend(_wrap_units(line, limit, limit, limit))
+    else:
+        lines.append(tail)
+    return lines
+
+
+def py_doc(text: str, indent: int = 8, width: int = DOC_WIDTH) -> str:
+    """A triple-quoted docstring literal whose value is exactly ``text``, in lines <= ``width``.
+
+    ``indent`` is the column the docstring starts at. Line breaks of the text are written as
+    ``\\n`` escapes and edge whitespace as ``\\x20``: formatters (ruff) re-indent and strip
+    multi-line docstrings, which would change the text. A text too long for one line is wrapped
+    with backslash-newline continuations (the backslash and the newline are not part of the
+    value) whose lines start at column 0, where no formatter re-indents them. Quotes, backslashes
+    and non-printable characters are escaped.
+    """
+    units = _doc_units(text)
+    first = width - indent - 3
+    if sum(len(u) for u in units) <= first - 3:
+        return '"""' + "".join(units) + '"""'
+    lines = _wrap_units(units, first - 1, width - 1, width - 3)
+    return '"""' + "\\\n".join(lines) + '"""'
+
+
+def py_comment(text: str, limit: int | None = None) -> str:
+    """Text safe to follow ``# `` on one source line (no line breaks survive), cut to ``limit``
+    characters (ending in ``...``) when given, so the comment fits the line length."""
+    out = "".join(ch if ch.isprintable() and ch.isascii() else _escape_char(ch) for ch in text)
+    if limit is not None and len(out) > limit:
+        out = out[: max(limit - 3, 0)] + "..."
+    return out
 
 
 def py_ident(name: str) -> str:
@@ -71,3 +128,24 @@ def py_ident(name: str) -> str:
     if not (name.isidentifier() and name.isascii()) or keyword.iskeyword(name):
         raise ValueError(f"not a safe identifier (use xcompleteness.naming): {name!r}")
     return name
+
+
+def toml_str(text: str) -> str:
+    """A TOML basic string whose value is ``text`` (ASCII-only output, one line)."""
+    if not isinstance(text, str):
+        raise TypeError(f"toml_str expects str, got {type(text).__name__}")
+    out = ['"']
+    for ch in text:
+        code = ord(ch)
+        if ch in ('"', "\\"):
+            out.append("\\" + ch)
+        elif 0x20 <= code < 0x7F:
+            out.append(ch)
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\\uFFFD")  # not a Unicode scalar value: TOML cannot hold it
+        elif code < 0x10000:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(f"\\U{code:08X}")
+    out.append('"')
+    return "".join(out)

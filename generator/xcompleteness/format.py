@@ -1,22 +1,39 @@
 """Format generated Python in memory with ruff, under an explicit configuration.
 
 Why: generated code must be ruff-clean and byte-identical on every machine. We pipe each file
-through ``ruff check --select I,F401 --fix -`` (sort imports, drop unused ones) and then
+through ``ruff check --select I,F401,UP --fix -`` (sort imports, drop unused ones, modern
+annotations such as ``X | None`` where datamodel-code-generator writes ``Optional[X]``) and then
 ``ruff format -`` with ``--isolated`` (no user ``pyproject.toml``/``ruff.toml`` is read) and the
 few settings we rely on passed on the command line, from an empty working folder. Files copied
 verbatim (the ``_runtime/`` package) and non-Python files are left untouched. A file ruff cannot
 parse is a generator bug: :class:`FormatError` names it instead of writing broken code.
+
+ruff never splits a string literal, so a line that is still longer than the line length because
+of one (datamodel-code-generator's ``Field(description="...")`` holds the spec's text verbatim)
+gets that literal rewritten as a parenthesised implicit concatenation of pieces, then formatted
+again: the value is the same constant (checked by comparing the two ASTs; on any difference the
+file is kept as it was). Docstrings are wrapped by :func:`xcompleteness.escape.py_doc` instead.
 """
 
 from __future__ import annotations
 
+import ast
+import io
+import re
 import subprocess
 import tempfile
+import threading
+import tokenize
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import PurePosixPath
 
-RUFF_SETTINGS = ("--isolated", "--line-length", "100", "--target-version", "py310")
+LINE_LENGTH = 100
+RUFF_SETTINGS = ("--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py310")
+FIX_RULES = "I,F401,UP"
+LINT_RULES = ("E", "F", "W", "I", "B", "UP")
+"""The rules the generated tree is clean under (the generator's own; written into the generated
+``pyproject.toml`` so ``ruff check`` in the generated project uses them)."""
 VERBATIM_DIR = "_runtime"
 
 
@@ -46,12 +63,86 @@ def _run(args: list[str], text: str, name: str, cwd: str) -> str:
 
 
 def format_source(text: str, name: str = "generated.py") -> str:
-    """Return ``text`` with imports fixed and ruff formatting applied."""
+    """Return ``text`` with imports fixed, ruff formatting applied and long strings split."""
     with tempfile.TemporaryDirectory(prefix="xc-ruff-") as cwd:
         fixed = _run(
-            ["check", "--select", "I,F401", "--fix", "--exit-zero", "--quiet"], text, name, cwd
+            ["check", "--select", FIX_RULES, "--fix", "--exit-zero", "--quiet"], text, name, cwd
         )
-        return _run(["format", "--quiet"], fixed, name, cwd)
+        out = _run(["format", "--quiet"], fixed, name, cwd)
+        for _ in range(3):  # a split string can move right once more when reformatted
+            split = split_long_strings(out)
+            if split == out:
+                break
+            out = _run(["format", "--quiet"], split, name, cwd)
+        return out
+
+
+_AST_LOCK = threading.Lock()
+"""CPython 3.11 (before 3.11.8) can fail ``ast.parse`` run in two threads at once
+("AST constructor recursion depth mismatch", gh-106905); files are formatted in threads."""
+
+_PIECE = re.compile(r"\S+\s*|\s+")
+
+
+def _pieces(value: str, budget: int) -> list[str]:
+    """``value`` in pieces whose ``ascii`` form fits ``budget``, cut at word ends if possible."""
+    out: list[str] = []
+    current = ""
+    for word in _PIECE.findall(value):
+        for ch in [word] if len(ascii(word)) <= budget else list(word):
+            if current and len(ascii(current + ch)) > budget:
+                out.append(current)
+                current = ""
+            current += ch
+    if current:
+        out.append(current)
+    return out
+
+
+def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
+    """Rewrite plain one-line string literals on too-long lines as ``("piece" "piece" ...)``.
+
+    Only non-docstring literals without a prefix (no f-, b-, r-strings), not already part of an
+    implicit concatenation, are touched; the result must parse to the same AST, else ``text`` is
+    returned unchanged.
+    """
+    lines = text.splitlines()
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    skip = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
+    significant = [t for t in tokens if t.type not in skip]
+    edits: list[tuple[tuple[int, int], tuple[int, int], str]] = []
+    for i, tok in enumerate(significant):
+        row = tok.start[0]
+        if tok.type != tokenize.STRING or row != tok.end[0] or len(lines[row - 1]) <= width:
+            continue
+        if tok.string[0] not in "'\"" or tok.string[:3] in ('"""', "'''"):
+            continue
+        before = significant[i - 1] if i else None
+        after = significant[i + 1] if i + 1 < len(significant) else None
+        if before is None or before.type in (tokenize.NEWLINE, tokenize.STRING):
+            continue  # a docstring or an expression statement, or a concatenation already
+        if after is not None and after.type == tokenize.STRING:
+            continue
+        indent = len(lines[row - 1]) - len(lines[row - 1].lstrip())
+        with _AST_LOCK:
+            value = ast.literal_eval(tok.string)
+        pieces = _pieces(value, max(width - indent - 12, 20))
+        edits.append((tok.start, tok.end, "(" + "\n".join(map(ascii, pieces)) + ")"))
+    if not edits:
+        return text
+    out = list(lines)
+    for (r0, c0), (_, c1), new in reversed(edits):
+        out[r0 - 1] = out[r0 - 1][:c0] + new + out[r0 - 1][c1:]
+    result = "\n".join(out) + ("\n" if text.endswith("\n") else "")
+    try:
+        with _AST_LOCK:
+            same = ast.dump(ast.parse(result)) == ast.dump(ast.parse(text))
+    except SyntaxError:
+        return text
+    return result if same else text
 
 
 def needs_format(path: PurePosixPath) -> bool:

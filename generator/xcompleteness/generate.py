@@ -109,8 +109,9 @@ def generate_from_check(
             emitted = module.emit(ir, renderer)
         except emitters.EmitError as exc:
             raise GenerationRefused(exc.diagnostics) from None
+        base = PurePosixPath() if getattr(module, "OUT_RELATIVE", False) else PurePosixPath(name)
         for rel, text in emitted.items():
-            path = PurePosixPath(name) / _safe_rel(emitter_name, PurePosixPath(rel))
+            path = base / _safe_rel(emitter_name, PurePosixPath(rel))
             if path in files:
                 raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
             files[path] = text

@@ -12,7 +12,10 @@ a stable interface for the model, server, client and tool emitters — add field
     path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
     declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``),
     ``reason_codes`` / ``warning_codes`` (every :class:`CodeIR` used, sorted by code),
-    ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas).
+    ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas,
+    classes datamodel-code-generator renamed: ``XC610``/``XC611``), ``item_models``
+    (:class:`xcompleteness.datamodels.ItemModels`: ``_items.py`` and the class it holds for each
+    ``model_schemas`` key; ``item_class(name)`` answers it).
 
 ``OperationIR``
     ``operation_id``, ``py_name`` (snake case of operationId, unique in the package),
@@ -22,8 +25,9 @@ a stable interface for the model, server, client and tool emitters — add field
     ``description``, ``parameters`` (:class:`ParamIR`, path-level merged with operation-level),
     ``body_fields`` (:class:`FieldIR` of a JSON request body), ``body_required``, ``body_model``
     (class name of the request model or None), ``success_status`` (first 2xx, e.g. ``"200"``),
-    ``item_model`` (class name, or None when the items are untyped), ``envelope_model`` (class
-    name of the generated wrapper: ``<Op>Page`` envelope for listings, ``<Op>Result`` (response
+    ``item_model`` (public class name in models.py, or None when the items are untyped; found
+    through ``allOf``/``anyOf``/``oneOf`` like audit does), ``envelope_model`` (class name of
+    the generated wrapper: ``<Op>Page`` envelope for listings, ``<Op>Result`` (response
     model + ``omitted_fields``) for resources, None for mutations), ``response_model`` (class of
     the spec's own success body for non-listings, or None),
     ``reasons`` / ``warnings`` (:class:`CodeIR` declared by this operation, declaration order).
@@ -56,7 +60,7 @@ from pydantic import BaseModel, Field, TypeAdapter
 from xcompleteness import load
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
+from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, STYLES
 from xcompleteness.schema_walk import SchemaWalker
@@ -494,7 +498,7 @@ class _Builder:
                 )
             )
             return None
-        py_name = self.ops_names.claim(snake(op_id), origin=pointer)
+        py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
         cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
         kind = str(contract.get("kind"))
         params = self.parameters(path_item, op, pointer)

@@ -64,14 +64,38 @@ def snake(text: str) -> str:
     return name
 
 
+CLASS_NAME_MAX = 72
+"""Longer class names are cut and given a short stable hash: ``class <name><suffix>(`` must fit
+the generated code's line length (100) with the suffixes the generator adds (``Page``,
+``Response`` ...)."""
+
+
 def pascal(text: str) -> str:
     """``list-service accounts`` -> ``ListServiceAccounts``; always a safe class name."""
     words = _ascii_words(text)
     name = "".join(w[:1].upper() + w[1:] for w in words) or "X"
     if name[0].isdigit():
         name = "N" + name
+    if len(name) > CLASS_NAME_MAX:
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8].upper()
+        name = name[: CLASS_NAME_MAX - 8] + digest  # no "_": model libraries would drop it
     if name in RESERVED:
         name += "_"
+    return name
+
+
+ATTR_NAME_MAX = 64
+
+
+def attr_name(text: str) -> str:
+    """An operation's attribute and module name: :func:`snake`, long names cut and hashed.
+
+    ``self.<name> = ...`` and ``from ._ops.<name> import (`` must fit the line length (100).
+    """
+    name = snake(text)
+    if len(name) > ATTR_NAME_MAX:
+        digest = hashlib.sha256(name.encode()).hexdigest()[:8]
+        name = name[: ATTR_NAME_MAX - 9].rstrip("_") + "_" + digest
     return name
 
 

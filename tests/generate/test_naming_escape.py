@@ -8,10 +8,14 @@ import keyword
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from xcompleteness.escape import py_comment, py_doc, py_ident, py_str
+from xcompleteness.escape import DOC_WIDTH, py_comment, py_doc, py_ident, py_str, toml_str
+from xcompleteness.format import format_source
 from xcompleteness.naming import (
+    ATTR_NAME_MAX,
+    CLASS_NAME_MAX,
     TOOL_NAME,
     NameRegistry,
+    attr_name,
     check_package_name,
     pascal,
     snake,
@@ -110,3 +114,57 @@ def test_py_ident_refuses_unsafe_names() -> None:
     for bad in ("a-b", "class", "x; import os", "é"):
         with pytest.raises(ValueError):
             py_ident(bad)
+
+
+@given(st.text(), st.sampled_from([0, 4, 8, 12]))
+def test_docstrings_fit_the_line_length_and_round_trip(text: str, indent: int) -> None:
+    doc = py_doc(text, indent)
+    assert ast.literal_eval(doc) == text
+    lines = (" " * indent + doc).split("\n")
+    assert max(len(line) for line in lines) <= DOC_WIDTH
+    module = ast.parse(f"def f():\n{' ' * max(indent, 4)}{doc}\n")
+    assert ast.get_docstring(module.body[0], clean=False) == text  # type: ignore[arg-type]
+
+
+def test_wrapped_docstrings_survive_ruff_format() -> None:
+    """The continuation lines start at column 0, where ruff leaves them (value unchanged)."""
+    texts = [*NASTY, "word " * 60, "x" * 250, '"quoted" ' * 30, "a\\b " * 40, " edge  " * 30]
+    source = "class A:\n" + "".join(
+        f"    def f{i}(self):\n        {py_doc(t)}\n\n" for i, t in enumerate(texts)
+    )
+    formatted = format_source(source, "docs.py")
+    namespace: dict = {}
+    exec(compile(formatted, "docs.py", "exec"), namespace)  # noqa: S102 - our own test input
+    for i, text in enumerate(texts):
+        assert getattr(namespace["A"], f"f{i}").__doc__ == text
+    assert max(len(line) for line in formatted.splitlines()) <= DOC_WIDTH
+
+
+def test_long_string_literals_are_split_without_changing_values() -> None:
+    value = "Current balance, if any, being stored on the customer. " * 6
+    word = "x" * 230
+    source = f"from pydantic import Field\n\nA = Field(description={value!r})\nB = [{word!r}]\n"
+    formatted = format_source(source, "split.py")
+    assert max(len(line) for line in formatted.splitlines()) <= DOC_WIDTH
+    assert ast.dump(ast.parse(formatted)) == ast.dump(ast.parse(source))
+
+
+@given(st.text())
+def test_toml_strings_round_trip(text: str) -> None:
+    tomllib = pytest.importorskip("tomllib")
+    expected = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    assert tomllib.loads(f"x = {toml_str(text)}")["x"] == expected
+
+
+def test_comments_are_cut_to_a_limit() -> None:
+    assert py_comment("a" * 200, 20) == "a" * 17 + "..."
+    assert py_comment("short", 20) == "short"
+
+
+def test_long_class_and_attribute_names_are_cut_with_a_stable_hash() -> None:
+    long = "customer_balance_resource_cash_balance_transaction_resource_funded_" * 3
+    assert len(pascal(long)) == CLASS_NAME_MAX and pascal(long) == pascal(long)
+    assert pascal(long).isidentifier() and "_" not in pascal(long)
+    assert pascal(long) != pascal(long + "x")
+    assert len(attr_name(long)) <= ATTR_NAME_MAX and attr_name(long).isidentifier()
+    assert attr_name("listThings") == "list_things"

@@ -5,7 +5,9 @@ Contract for every emitter module ``xcompleteness.emitters.<name>``::
     def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]
 
 Paths are RELATIVE TO THE PACKAGE FOLDER (``models.py``, ``tools/mcp.json``); the pipeline
-prefixes ``NAME/`` and refuses absolute paths, ``..`` and two emitters claiming one path.
+prefixes ``NAME/`` and refuses absolute paths, ``..`` and two emitters claiming one path. An
+emitter whose module sets ``OUT_RELATIVE = True`` (``project``: ``pyproject.toml``,
+``README.md``) gives paths relative to OUT instead.
 Emitters are pure (no disk writes, no network); formatting happens later in :mod:`format`.
 
 ``client`` and ``tools`` are built by other modules; while such a module does not exist the
@@ -32,6 +34,7 @@ class EmitError(Exception):
 
 ORDER: tuple[str, ...] = (
     "package",
+    "project",
     "runtime_copy",
     "models",
     "server",

@@ -132,7 +132,12 @@ def context(spec: SpecIR) -> dict[str, Any]:
         for op in spec.listings
     ]
     results = [r for r in (_result(spec, op) for op in spec.operations) if r is not None]
-    item_sources = [{"name": name, "generated": spec.item_class(name)} for name in item_imports]
+    item_plain = [name for name in item_imports if spec.item_class(name) == name]
+    item_renamed = [
+        {"name": name, "generated": spec.item_class(name)}
+        for name in item_imports
+        if spec.item_class(name) != name
+    ]
     exported = sorted(
         {*item_imports, *runtime_imports, "Envelope", "PAGE_MODELS", "RESULT_MODELS"}
         | {c.class_name for c in (*custom_reasons, *custom_warnings)}
@@ -150,7 +155,8 @@ def context(spec: SpecIR) -> dict[str, Any]:
         ],
         "runtime_imports": runtime_imports,
         "item_imports": item_imports,
-        "item_sources": item_sources,
+        "item_plain": item_plain,
+        "item_renamed": item_renamed,
         "listings": listings,
         "results": results,
         "exported": exported,

@@ -110,7 +110,8 @@ SearchServiceAccountsWarning = StaleIndex
 
 
 class SearchServiceAccountsPage(Envelope):
-    """One page of searchServiceAccounts (GET /service-accounts/search), with its completeness."""
+    """One page of searchServiceAccounts (GET /service-accounts/search), with its \
+completeness."""
 
     model_config = ConfigDict(defer_build=True)
 
