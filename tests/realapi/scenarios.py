@@ -39,8 +39,9 @@ def _typed(items: list[Any]) -> None:
     assert items, "no items to check"
     first = items[0]
     assert not isinstance(first, (dict, str)), type(first)
-    assert hasattr(first, "model_fields"), type(first)
-    assert getattr(type(first), "__pydantic_root_model__", False) is False, type(first)
+    model = type(first)
+    assert getattr(model, "model_fields", None), model
+    assert getattr(model, "__pydantic_root_model__", False) is False, model
 
 
 # -- Stripe ----------------------------------------------------------------------------------
