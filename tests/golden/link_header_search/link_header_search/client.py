@@ -69,6 +69,7 @@ class Client(BaseClient):
         http_client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -76,6 +77,7 @@ class Client(BaseClient):
             http_client=http_client,
             transport=transport,
             timeout=timeout,
+            strict_items=strict_items,
         )
 
     @functools.cached_property
@@ -100,6 +102,7 @@ class AsyncClient(AsyncBaseClient):
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -107,6 +110,7 @@ class AsyncClient(AsyncBaseClient):
             http_client=http_client,
             transport=transport,
             timeout=timeout,
+            strict_items=strict_items,
         )
 
     @functools.cached_property

@@ -77,6 +77,7 @@ class Client(BaseClient):
         http_client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -84,6 +85,7 @@ class Client(BaseClient):
             http_client=http_client,
             transport=transport,
             timeout=timeout,
+            strict_items=strict_items,
         )
 
     @functools.cached_property
@@ -118,6 +120,7 @@ class AsyncClient(AsyncBaseClient):
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
         super().__init__(
             base_url,
@@ -125,6 +128,7 @@ class AsyncClient(AsyncBaseClient):
             http_client=http_client,
             transport=transport,
             timeout=timeout,
+            strict_items=strict_items,
         )
 
     @functools.cached_property

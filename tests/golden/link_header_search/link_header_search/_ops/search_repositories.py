@@ -41,6 +41,7 @@ class SearchRepositoriesOperation(Listing):
     def page(
         self,
         *,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -62,7 +63,8 @@ class SearchRepositoriesOperation(Listing):
                 params,
                 more,
                 None,
-            )
+            ),
+            strict_items,
         )
 
     def collect(
@@ -72,6 +74,7 @@ class SearchRepositoriesOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -96,6 +99,7 @@ class SearchRepositoriesOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_items(
@@ -105,6 +109,7 @@ class SearchRepositoriesOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -129,6 +134,7 @@ class SearchRepositoriesOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_pages(
@@ -138,6 +144,7 @@ class SearchRepositoriesOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -162,6 +169,7 @@ class SearchRepositoriesOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     stream = iter_items
@@ -188,6 +196,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
     async def page(
         self,
         *,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -209,7 +218,8 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
                 params,
                 more,
                 None,
-            )
+            ),
+            strict_items,
         )
 
     async def collect(
@@ -219,6 +229,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -243,6 +254,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_items(
@@ -252,6 +264,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -276,6 +289,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_pages(
@@ -285,6 +299,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         sort: str | None = None,
         order: str | None = None,
@@ -309,6 +324,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     stream = iter_items

@@ -40,6 +40,7 @@ class SearchServiceAccountsOperation(Listing):
     def page(
         self,
         *,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -59,7 +60,8 @@ class SearchServiceAccountsOperation(Listing):
                 params,
                 more,
                 None,
-            )
+            ),
+            strict_items,
         )
 
     def collect(
@@ -69,6 +71,7 @@ class SearchServiceAccountsOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -91,6 +94,7 @@ class SearchServiceAccountsOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_items(
@@ -100,6 +104,7 @@ class SearchServiceAccountsOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -122,6 +127,7 @@ class SearchServiceAccountsOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_pages(
@@ -131,6 +137,7 @@ class SearchServiceAccountsOperation(Listing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -153,6 +160,7 @@ class SearchServiceAccountsOperation(Listing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     stream = iter_items
@@ -178,6 +186,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
     async def page(
         self,
         *,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -197,7 +206,8 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
                 params,
                 more,
                 None,
-            )
+            ),
+            strict_items,
         )
 
     async def collect(
@@ -207,6 +217,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -229,6 +240,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_items(
@@ -238,6 +250,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -260,6 +273,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     def iter_pages(
@@ -269,6 +283,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         max_items: int | None = None,
         deadline: float | None = None,
         continuation: Continuation | str | None = None,
+        strict_items: bool | None = None,
         q: str | None = None,
         cursor: str | None = None,
         limit: int | None = None,
@@ -291,6 +306,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
             ),
             limits(max_pages, max_items, deadline),
             continuation,
+            strict_items,
         )
 
     stream = iter_items
