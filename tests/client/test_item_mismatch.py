@@ -102,3 +102,36 @@ def test_strict_items_names_the_item_in_the_violation():
 def test_per_call_strict_items_overrides_the_walker_default():
     result = walk([envelope([bad(0)])]).collect({}, strict_items=True)
     assert result.codes == ["CONTRACT_VIOLATION"]
+
+
+# -- item 8: errors tell what broke ------------------------------------------------------------
+
+
+def test_walk_failed_names_the_rule_and_shows_the_what():
+    from xcompleteness.runtime.walk import WalkFailed
+
+    page = {**envelope([good(0)]), "complete": "yes"}
+    with pytest.raises(WalkFailed) as err:
+        walk([page]).page({})
+    assert str(err.value) == (
+        "no page could be read: CONTRACT_VIOLATION: the envelope has no boolean 'complete'"
+    )
+    assert err.value.what == "the envelope has no boolean 'complete'"
+    assert err.value.codes == ["CONTRACT_VIOLATION"]
+
+
+def test_walk_failed_for_a_strict_item_names_the_item():
+    from xcompleteness.runtime.walk import WalkFailed
+
+    with pytest.raises(WalkFailed, match=r"CONTRACT_VIOLATION: strict_items: item 1 does not"):
+        walk([envelope([good(0), bad(1)])], strict_items=True).page({})
+
+
+def test_walk_failed_shows_details_and_message_of_other_reasons():
+    from xcompleteness.runtime.walk import WalkFailed
+
+    expired = (410, {}, {"error": {"code": "CURSOR_EXPIRED", "message": "gone"}})
+    walker = Walker(native_contract(), scripted([expired]), parse_page=ItemsPage.model_validate)
+    with pytest.raises(WalkFailed) as err:
+        walker.page({}, resume="c9")
+    assert str(err.value) == "no page could be read: CURSOR_EXPIRED" and err.value.what is None

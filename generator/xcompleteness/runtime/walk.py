@@ -1462,12 +1462,40 @@ class AsyncWalker(_WalkerBase):
 
 
 class WalkFailed(RuntimeError):
-    """``page()`` could not read a page; ``result`` says why (reasons, continuation)."""
+    """``page()`` could not read a page; ``result`` says why (reasons, continuation).
+
+    The message names every reason and what it says: a contract violation shows its ``what``
+    (which rule the response broke), e.g. ``no page could be read: CONTRACT_VIOLATION: the
+    envelope has no boolean 'complete'``; other reasons show their message or details.
+    """
 
     def __init__(self, result: StreamResult) -> None:
-        codes = ", ".join(r.code for r in result.reasons) or "no page"
-        super().__init__(f"no page could be read: {codes}")
+        described = "; ".join(_describe(r) for r in result.reasons) or "no reason given"
+        super().__init__(f"no page could be read: {described}"[:2000])
         self.result = result
+
+    @property
+    def codes(self) -> list[str]:
+        return self.result.codes
+
+    @property
+    def what(self) -> str | None:
+        """The ``what`` of the contract violation that stopped the walk, if one did."""
+        reason = self.result.reason(CONTRACT_VIOLATION)
+        return None if reason is None else reason.details.get("what")
+
+
+def _describe(reason: Reason) -> str:
+    """One reason for a human: ``CODE: what`` for a violation, else ``CODE (details): message``."""
+    details = reason.details
+    if reason.code == CONTRACT_VIOLATION and details.get("what"):
+        return f"{reason.code}: {details['what']}"
+    text = reason.code
+    if details:
+        text += " (" + ", ".join(f"{k}={v}" for k, v in sorted(details.items())) + ")"
+    if reason.message:
+        text += f": {reason.message}"
+    return text
 
 
 def _no_page(core: _Core) -> WalkFailed:
