@@ -179,3 +179,22 @@ def test_the_stream_reports_the_warning_at_its_end(served):
     items = list(stream)
     assert len(items) == TOTAL
     assert [w.index for w in _mismatches(stream.result)] == sorted(BROKEN)
+
+
+def test_the_async_client_resumes_and_warns_the_same(pkg):
+    import asyncio
+
+    fake = Fake()
+
+    async def run(base: str):
+        async with pkg.AsyncClient(base) as client:
+            first = await client.droplets_list.collect(max_pages=1, per_page=20)
+            rest = await client.droplets_list.collect(continuation=first.continuation,
+                                                      per_page=20)
+            return first, rest
+
+    with serve(fake.app()) as base:
+        first, rest = asyncio.run(run(base))
+    assert rest.complete is True and fake.pages == [1, 2, 3]
+    assert len(first.items) + len(rest.items) == TOTAL
+    assert [w.index for w in [*first.warnings, *rest.warnings]] == [7, 11]  # 31 is rest's 11th
