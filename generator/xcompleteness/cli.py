@@ -97,6 +97,12 @@ def _register_testkit(sub: argparse._SubParsersAction) -> None:
     mock.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
     mock.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
 
+    verify = sub.add_parser("verify", help="drive a live API read-only and report violations")
+    _common(verify)
+    from xcompleteness.verify import add_arguments
+
+    add_arguments(verify)
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
