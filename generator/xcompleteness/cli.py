@@ -85,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--check", action="store_true", help="compare with disk; exit 1 with a diff on drift"
     )
+    gen.add_argument(
+        "--tests", action="store_true", help="also write OUT/tests/: contract tests on the mock"
+    )
     _register_testkit(sub)
     return parser
 

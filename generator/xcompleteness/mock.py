@@ -144,6 +144,10 @@ class MockApi:
                 )
             )
         self.models = ir.model_schemas
+        self.code_details: dict[str, dict[str, Any]] = {}
+        for code in ir.reason_codes:
+            made = self._made(code.details, f"reason:{code.code}").make(0)
+            self.code_details[code.code] = made if isinstance(made, dict) else {}
         self._lock = threading.Lock()
         self.reset()
 
@@ -182,6 +186,17 @@ class MockApi:
                     return self._single(op, match)
         return 404, {}, _error("NOT_FOUND", f"no declared operation answers {method} {path}")
 
+    def _made(self, schema: Any, operation: str) -> ItemFactory:
+        return ItemFactory(
+            schema or {},
+            self.models,
+            operation=operation,
+            seed=self.plan.seed,
+            id_pointer=None,
+            prefix="x",
+            set_id=False,
+        )
+
     def _single(self, op: Operation, match: re.Match[str]) -> Answer:
         factory = ItemFactory(
             op.response_schema,
@@ -214,7 +229,8 @@ class MockApi:
                 err["error"]["reason"] = "invalid"
                 return 409, {}, err
             self.minted.discard(given)
-        return 200, {}, {}
+        body = self._made(op.response_schema, op.id).make(len(self.calls))
+        return 200, {}, body if isinstance(body, dict) else {}
 
     # -- listings ----------------------------------------------------------------------------
 
@@ -286,7 +302,12 @@ class MockApi:
                 snapshot += 1
             if code is None or code == MORE or code not in op.declared():
                 continue
-            details = {**DEFAULT_DETAILS.get(code, {}), **op.details(code), **fault.details}
+            details = {
+                **self.code_details.get(code, {}),
+                **DEFAULT_DETAILS.get(code, {}),
+                **op.details(code),
+                **fault.details,
+            }
             if fault.kind == "cap":
                 details["limit"] = fault.limit or details.get("limit", 1000)
                 capped = True

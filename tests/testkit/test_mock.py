@@ -63,8 +63,10 @@ def test_each_native_fault_reaches_the_client_as_its_reason(svc, fault, code, co
     assert result.evidence is None
     if continuation:
         kinds = {result.continuation.kind} if result.continuation else set()
-        assert continuation in kinds or continuation == "retry_after" and "retry_after" in str(
-            result.continuation
+        assert (
+            continuation in kinds
+            or continuation == "retry_after"
+            and "retry_after" in str(result.continuation)
         ), result.continuation
 
 
@@ -190,9 +192,7 @@ def _run(*args, plan=None, tmp_path=None):
         ("faults: [\n", "XC003", "plan.yaml"),
     ],
 )
-def test_a_bad_plan_exits_2_with_a_located_diagnostic_and_no_traceback(
-    tmp_path, plan, code, where
-):
+def test_a_bad_plan_exits_2_with_a_located_diagnostic_and_no_traceback(tmp_path, plan, code, where):
     proc = _run(SVC_SPEC, "--port", "0", plan=plan, tmp_path=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert code in proc.stderr and where in proc.stderr, proc.stderr
