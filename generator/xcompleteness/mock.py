@@ -742,6 +742,9 @@ def run_mock(args: argparse.Namespace) -> ExitCode:
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it: without, uvicorn's h11 answers wait ~40 ms for the
+        # peer's delayed ACK (Nagle), a 5x slower mock (bench/bench_testkit.py).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((args.host, args.port))
         sock.listen(128)
     except OSError as exc:
