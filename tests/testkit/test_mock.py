@@ -221,3 +221,35 @@ def test_check_stays_importable_without_the_mock_dependencies():
     code = code.replace("['check', ", "['mock', '--port', '0', ")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 2 and "XC705" in proc.stderr, proc.stderr
+
+
+def test_deletes_between_pages_make_a_live_offset_skip_items(svc):
+    plan = (
+        "items: 20\nfaults:\n"
+        "  - {operation: listServiceAccounts, kind: delete, count: 2, page: 2}\n"
+    )
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        one = httpx.get(f"{url}/service-accounts", params={"limit": 5}).json()
+        two = httpx.get(
+            f"{url}/service-accounts", params={"limit": 5, "cursor": one["next_cursor"]}
+        ).json()
+    first, second = [i["id"] for i in one["items"]], [i["id"] for i in two["items"]]
+    # two rows behind the position vanished, so the live offset now lands two rows further on
+    assert second[0] == "service-accounts-00007" and first[-1] == "service-accounts-00004"
+
+
+def test_an_adapter_condition_the_mock_cannot_make_hold_is_refused_with_xc704(tmp_path):
+    original = (
+        "{code: TIME_BUDGET_EXCEEDED, when: {equals: [$response.body#/incomplete_results, true]}}"
+    )
+    changed = (
+        "{code: TIME_BUDGET_EXCEEDED, when: {equals: [$response.body#/incomplete_results,"
+        " $response.body#/total_count]}}"
+    )
+    text = GH_SPEC.read_text(encoding="utf-8")
+    assert original in text
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(text.replace(original, changed), encoding="utf-8")
+    plan = "faults:\n  - {operation: searchRepositories, kind: time-budget}\n"
+    proc = _run(spec, "--port", "0", plan=plan, tmp_path=tmp_path)
+    assert proc.returncode == 2 and "XC704" in proc.stderr and "#/faults/0" in proc.stderr
