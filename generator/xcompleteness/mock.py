@@ -263,7 +263,11 @@ class MockApi:
                 state = _unb64(str(raw))
             except (ValueError, binascii.Error, UnicodeDecodeError):
                 return None
-            return state if isinstance(state, dict) and "o" in state else None
+            fields = ("o", "p", "n", "s")
+            ok = isinstance(state, dict) and all(
+                isinstance(state.get(k, 0), int) and state.get(k, 0) >= 0 for k in fields
+            )
+            return state if ok and "o" in state else None
         for key in ("offset", "page"):
             name = request.get(key)
             if name and str(query.get(name, "")).isdigit():

@@ -347,6 +347,10 @@ class Verifier:
         complete = body.get("complete")
         reasons = body.get("incomplete_reasons") or []
         warnings = body.get("warnings") or []
+        if not isinstance(reasons, list) or not isinstance(warnings, list):
+            self.report(contract, "XC710", f"{where}: incomplete_reasons and warnings are lists")
+            reasons = reasons if isinstance(reasons, list) else []
+            warnings = warnings if isinstance(warnings, list) else []
         codes = [r.get("code") for r in reasons if isinstance(r, Mapping)]
         nxt = body.get("next_cursor")
         if not isinstance(complete, bool):
@@ -382,7 +386,8 @@ class Verifier:
             self.report(contract, "XC718", f"{where}: the items location does not hold a list")
             return None
         walk.complete = complete is True
-        snapshot = (body.get("scope") or {}).get("snapshot") if isinstance(body, Mapping) else None
+        scope = body.get("scope")
+        snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
         return items, (str(nxt) if nxt not in (None, "") else None), snapshot
 
     def _adapter_page(

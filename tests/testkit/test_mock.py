@@ -165,12 +165,23 @@ def test_adapter_rate_limit_is_a_403_with_remaining_zero_or_a_429(gh):
 
 
 def _run(*args, plan=None, tmp_path=None):
-    argv = [sys.executable, "-m", "xcompleteness", "mock", *map(str, args)]
+    """``xcompleteness mock ...`` through the CLI entry point, in process: every input problem is
+    refused before anything is served, so ``main`` returns (the happy path runs as a real child
+    process above)."""
+    import contextlib
+    import io
+
+    from xcompleteness.cli import main
+
+    argv = ["mock", *map(str, args)]
     if plan is not None:
         path = tmp_path / "plan.yaml"
         path.write_text(plan, encoding="utf-8")
         argv += ["--faults", str(path)]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(argv)
+    return subprocess.CompletedProcess(argv, code, "", err.getvalue())
 
 
 @pytest.mark.parametrize(

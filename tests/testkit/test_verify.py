@@ -171,3 +171,45 @@ def test_a_malformed_auth_header_exits_2(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["verify", str(SVC_SPEC), "--base-url", "http://x", "--auth-header", "nocolon"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"complete": "yes", "incomplete_reasons": "nope", "scope": [1], "items": 5},
+        {"complete": False, "incomplete_reasons": [1, "x"], "warnings": {}, "items": []},
+        [1, 2, 3],
+        "not an envelope",
+    ],
+)
+def test_a_hostile_api_gives_findings_never_a_traceback(body, capsys):
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def answer(request):
+        return JSONResponse(body)
+
+    app = Starlette(routes=[Route("/{path:path}", answer)])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    try:
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        exit_code, diags = _verify(SVC_SPEC, url, "--param", "q=a", capsys=capsys)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    assert exit_code == 1
+    assert {d["code"] for d in diags} <= {"XC710", "XC711", "XC718"}
+    assert "XC000" not in {d["code"] for d in diags}
