@@ -132,6 +132,25 @@ def test_a_scalar_in_a_deep_object_parameter_is_a_plain_pair(pkg, server):
     assert log[0]["query"] == "created=1700000000&limit=10"
 
 
+def test_the_async_client_serialises_the_same_way(pkg, server):
+    import asyncio
+
+    package, _ = pkg
+    base, log = server
+    log.clear()
+
+    async def run():
+        async with package.AsyncClient(base) as client:
+            return await client.list_customers.collect(
+                created={"gte": 1}, expand=["a"], tags=["x", "y"], session="s", limit=5
+            )
+
+    result = asyncio.run(run())
+    assert result.complete is True and len(result.items) == 5
+    assert log[0]["query"] == "created[gte]=1&expand[]=a&tags=x,y&limit=5"
+    assert log[0]["cookie"] == "session=s"
+
+
 def test_cookie_parameters_join_the_clients_own_cookie_header(pkg, server):
     package, _ = pkg
     base, log = server
