@@ -1,7 +1,7 @@
 """``xcompleteness audit``: list-like operations without a declaration, and a draft overlay.
 
 The command loads the spec (and any ``--overlay`` files) through the same front pipeline as
-``check``, runs the analysis of :mod:`xcompleteness.audit_scan` on the resulting document, prints
+``check``, runs the analysis of :mod:`xcompleteness.listlike` on the resulting document, prints
 one entry per undeclared list, search or aggregate operation (why it looks list-like, its
 pagination style, the native completeness signals it shows with their JSON pointers, and the TODOs
 its draft leaves), and with ``--emit-overlay FILE`` writes the draft Overlay 1.0 file of
@@ -18,38 +18,63 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.audit_scan import Finding, operation_ids, scan
+from xcompleteness.contract import document_defaults
 from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.listlike import Excluded, Finding, operation_ids, scan_all
 from xcompleteness.load import load_spec
 from xcompleteness.overlay import apply_overlays
+from xcompleteness.progress import Progress, stage
 
 
 def run_audit(args: argparse.Namespace) -> ExitCode:
-    doc = load_spec(args.spec, allow_external_refs=getattr(args, "allow_external_refs", False))
-    doc = apply_overlays(doc, getattr(args, "overlay", None) or [])
-    report = audit_document(doc.data, origin=doc.origin)
-    target = getattr(args, "emit_overlay", None)
-    if target and report.undeclared:  # an overlay needs at least one action (Overlay 1.0)
-        draft = draft_overlay(report.findings, report.title, report.operation_ids)
-        _write(Path(target), dump_overlay(draft))
-        report.overlay = str(target)
+    quiet = bool(getattr(args, "quiet", False))
+    with Progress("audit", quiet=quiet):
+        stage("loading the spec")
+        doc = load_spec(args.spec, allow_external_refs=getattr(args, "allow_external_refs", False))
+        stage("applying overlays")
+        doc = apply_overlays(doc, getattr(args, "overlay", None) or [])
+        stage("scanning operations")
+        report = audit_document(doc.data, origin=doc.origin)
+        target = getattr(args, "emit_overlay", None)
+        if target and report.undeclared:  # an overlay needs at least one action (Overlay 1.0)
+            stage("writing the draft")
+            draft = draft_overlay(
+                report.findings, report.title, report.operation_ids, report.defaults
+            )
+            _write(Path(target), dump_overlay(draft))
+            report.overlay = str(target)
     if getattr(args, "format", "text") == "json":
         print(json.dumps(report.to_json(), indent=2, sort_keys=True))
     else:
         print(report.to_text())
+        if not quiet:
+            print(report.summary(), file=sys.stderr)
     return ExitCode.FINDINGS if report.undeclared else ExitCode.OK
 
 
 class AuditReport:
     """What one audit found: every list-like operation, and the drafts for the undeclared ones."""
 
-    def __init__(self, origin: str, title: str, operation_ids: list[str], findings: list[Finding]):
+    def __init__(
+        self,
+        origin: str,
+        title: str,
+        operation_ids: list[str],
+        findings: list[Finding],
+        excluded: list[Excluded] | None = None,
+        defaults: Mapping[str, Any] | None = None,
+    ):
         self.origin = origin
+        self.excluded = list(excluded or [])
+        self.defaults = defaults
         self.title = title
         self.operation_ids = operation_ids
         self.operations = len(operation_ids)
@@ -58,7 +83,36 @@ class AuditReport:
         self.overlay: str | None = None
 
     def todos(self, f: Finding) -> list[str]:
-        return list(draft_declaration(f)[TODO_KEY])
+        return list(draft_declaration(f, self.defaults)[TODO_KEY])
+
+    def summary(self) -> str:
+        """One paragraph: what was found, drafted, left open, excluded or imported, and why."""
+        todos = sum(len(self.todos(f)) for f in self.undeclared)
+        per = f"{todos / len(self.undeclared):.2f}" if self.undeclared else "0"
+        parts = [
+            f"summary: {self.operations} operation(s), {len(self.findings)} list-like "
+            f"({len(self.findings) - len(self.undeclared)} declared, "
+            f"{len(self.undeclared)} drafted with {todos} TODO(s), {per} per draft)"
+        ]
+        imported = Counter(f.imported.source for f in self.undeclared if f.imported)
+        if imported:
+            parts.append(
+                "pagination imported from "
+                + ", ".join(f"{src} ({n})" for src, n in sorted(imported.items()))
+            )
+        if self.defaults is not None:
+            parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        streams = sum(e.source == "stream" for e in self.excluded)
+        ignored = sum(e.source == "declared" for e in self.excluded)
+        if streams:
+            parts.append(f"excluded {streams} stream(s) (a stream never ends)")
+        if ignored:
+            parts.append(f"excluded {ignored} operation(s) declared kind: none")
+        if self.overlay:
+            parts.append(f"draft written to {self.overlay}")
+        elif self.undeclared:
+            parts.append("no draft written (use --emit-overlay FILE)")
+        return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         entries = []
@@ -74,6 +128,8 @@ class AuditReport:
             "undeclared": entries,
             "todos": sum(len(e["todos"]) for e in entries),
             "overlay": self.overlay,
+            "excluded": [e.to_json() for e in self.excluded],
+            "summary": self.summary(),
         }
 
     def to_text(self) -> str:
@@ -91,6 +147,9 @@ class AuditReport:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):
                 lines.append(f"    TODO {todo}")
+        for e in self.excluded:
+            label = e.operation_id or "(no operationId)"
+            lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
         if self.overlay:
             total = sum(len(self.todos(f)) for f in self.undeclared)
             lines.append(
@@ -105,11 +164,14 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
     """Audit a parsed document (no I/O): the core of ``run_audit``, used by tests and the corpus."""
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
+    findings, excluded = scan_all(data)
     return AuditReport(
         origin,
         title if isinstance(title, str) and title else "this API",
         operation_ids(data),
-        scan(data),
+        findings,
+        excluded,
+        document_defaults(data),
     )
 
 

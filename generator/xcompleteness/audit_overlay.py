@@ -16,30 +16,45 @@ leaving the declaration invalid: the draft must pass ``check`` apart from its TO
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import yaml
 
-from xcompleteness.audit_scan import Finding, Signal
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.listlike import Finding, Signal
+from xcompleteness.listlike_words import ITEM_ID_CURSORS, fold
+from xcompleteness.pagination_imports import supported_styles
 
 TODO_KEY = "x-todo"
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def draft_declaration(f: Finding) -> dict[str, Any]:
-    """The draft ``x-completeness`` object for one finding (TODOs under ``x-todo``)."""
-    todos: list[str] = [
-        "visibility: say in scope.visibility whose view a complete answer covers, and add "
-        "{code: VISIBILITY_RESTRICTED, when: always} if the credential can hide objects"
-    ]
-    decl: dict[str, Any] = {
-        "kind": f.kind,
-        "mode": "adapter",
-        "scope": {"resource": resource_name(f.path), "snapshot": "none"},
-    }
+def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The draft ``x-completeness`` object for one finding (TODOs under ``x-todo``).
+
+    ``defaults`` is the document's ``x-completeness-defaults``: what it answers (visibility,
+    snapshot, mode, and the audit-only ``drafts`` answers) is inherited, not asked again.
+    """
+    defaults = defaults if isinstance(defaults, Mapping) else {}
+    scope_defaults = defaults.get("scope") if isinstance(defaults.get("scope"), Mapping) else {}
+    drafts = defaults.get("drafts") if isinstance(defaults.get("drafts"), Mapping) else {}
+    todos: list[str] = []
+    if "visibility" not in scope_defaults:
+        todos.append(
+            "visibility: say in scope.visibility whose view a complete answer covers, and add "
+            "{code: VISIBILITY_RESTRICTED, when: always} if the credential can hide objects "
+            "(or answer it once for every listing in x-completeness-defaults)"
+        )
+    decl: dict[str, Any] = {"kind": f.kind}
+    if defaults.get("mode") != "adapter":
+        decl["mode"] = "adapter"
+    decl["scope"] = {"resource": resource_name(f.path)}
+    if "snapshot" not in scope_defaults:
+        decl["scope"]["snapshot"] = "none"
+    if f.imported is not None:
+        return _imported_declaration(f, decl, todos)
     if f.items is not None:
         decl["items"] = f.items
     else:
@@ -53,20 +68,84 @@ def draft_declaration(f: Finding) -> dict[str, Any]:
             "operationId: the operation had none and a declaration needs one; the draft sets "
             "one (drafted from method and path), rename it if you like"
         )
-    if f.id is not None:
-        decl["id"] = f.id
-    else:
-        where = f" in {f.items_pointer}" if f.items_pointer else ""
-        todos.append(f"id: no id-like field in the item schema{where}; set id to a unique field")
+    _id(f, decl, todos, drafts)
     reasons: list[dict[str, Any]] = []
-    pagination = _pagination(f, reasons, todos)
+    pagination = _pagination(f, reasons, todos, drafts)
     if pagination is not None:
         decl["pagination"] = pagination
-    _signal_reasons(f, reasons, todos)
+    _signal_reasons(f, reasons, todos, drafts)
     if reasons:
         decl["reasons"] = reasons
     decl[TODO_KEY] = todos
     return decl
+
+
+def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) -> dict[str, Any]:
+    """A draft whose pagination comes from the spec's own extension (``f.imported``)."""
+    imp = f.imported
+    assert imp is not None
+    decl["x-drafted-from"] = imp.source
+    if f.items is not None:
+        decl["items"] = f.items
+    else:
+        decl["items"] = "$response.body#"
+        todos.append(f"items: {imp.source} names no items array; point items at the results")
+    if f.operation_id is None:
+        todos.append(
+            "operationId: the operation had none and a declaration needs one; the draft sets "
+            "one (drafted from method and path), rename it if you like"
+        )
+    _id(f, decl, todos, {})
+    reasons: list[dict[str, Any]] = []
+    size = {"size": imp.request["size"]} if "size" in imp.request else {}
+    if imp.style not in supported_styles():
+        todos.append(
+            f"pagination: {imp.source} says the next page's URL is at {imp.next}; this build's "
+            f"vocabulary has no {imp.style} style, so the walk is left undeclared"
+        )
+    elif imp.style == "none":
+        decl["pagination"] = {"style": "none"}
+    elif imp.style in ("next-url", "cursor"):
+        pagination: dict[str, Any] = {"style": imp.style}
+        request = {k: v for k, v in imp.request.items() if k in ("cursor", "size")}
+        if request:
+            pagination["request"] = request
+        pagination["response"] = {"next": imp.next}
+        decl["pagination"] = pagination
+        reasons.append(_more(imp.more_when))
+    else:  # offset, page
+        pagination = {"style": imp.style, "request": {imp.style: imp.request[imp.style], **size}}
+        if imp.pages is not None:
+            pagination["response"] = {"pages": imp.pages}
+        elif imp.total is not None:
+            pagination["response"] = {"total": imp.total}
+        if "response" not in pagination and imp.more_when is None:
+            todos.append(
+                f"pagination: {imp.source} declares {imp.style} pagination with no total and no "
+                "'more' flag (it stops on an empty page, which x-completeness never takes as the "
+                f"end); add response.total or a MORE_PAGES_AVAILABLE when"
+            )
+        else:
+            decl["pagination"] = pagination
+            reasons.append(_more(imp.more_when))
+    _signal_reasons(f, reasons, todos, {})
+    if reasons:
+        decl["reasons"] = reasons
+    decl[TODO_KEY] = todos
+    return decl
+
+
+def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str, Any]) -> None:
+    if f.id is not None:
+        decl["id"] = f.id
+        return
+    answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
+    chosen = next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
+    if chosen is not None:
+        decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
+        return
+    where = f" in {f.items_pointer}" if f.items_pointer else ""
+    todos.append(f"id: no id-like field in the item schema{where}; set id to a unique field")
 
 
 def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -87,7 +166,9 @@ def _more_when(f: Finding) -> dict[str, Any] | None:
     return None
 
 
-def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> dict | None:
+def _pagination(
+    f: Finding, reasons: list[dict[str, Any]], todos: list[str], drafts: Mapping[str, Any]
+) -> dict | None:
     size = {"size": f.request["size"]} if "size" in f.request else {}
     if f.style == "link-header":
         reasons.append(_more({"present": "$response.link.next"}))
@@ -108,7 +189,11 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
         token = f.signal("next_token")
         if token is not None:
             nxt: Any = token.expression
-        elif f.signal("has_more") is not None and f.id is not None:
+        elif (
+            f.signal("has_more") is not None
+            and f.id is not None
+            and fold(f.request["cursor"]) in ITEM_ID_CURSORS
+        ):
             nxt = {"last-item": f.id}  # Stripe style: the cursor is the last item's id
         else:
             todos.append(
@@ -142,10 +227,11 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
         reasons.append(_more(when))
         return out
     if f.style == "none":
-        todos.append(
-            "pagination: no pagination seen; confirm one response holds every item, or declare "
-            "{code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
-        )
+        if drafts.get("unpaginated") != "complete":
+            todos.append(
+                "pagination: no pagination seen; confirm one response holds every item, or "
+                "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
+            )
         return {"style": "none"}
     seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"
     todos.append(
@@ -155,7 +241,9 @@ def _pagination(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> 
     return None
 
 
-def _signal_reasons(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> None:
+def _signal_reasons(
+    f: Finding, reasons: list[dict[str, Any]], todos: list[str], drafts: Mapping[str, Any]
+) -> None:
     for s in f.signals:
         if s.kind in ("incomplete_results", "timed_out"):
             reasons.append(
@@ -172,6 +260,18 @@ def _signal_reasons(f: Finding, reasons: list[dict[str, Any]], todos: list[str])
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
     total = f.signal("total")
+    limit = drafts.get("search-limit")
+    if f.kind == "search" and total is not None and limit == "none":
+        return  # answered in x-completeness-defaults.drafts: searches have no fixed cap
+    if f.kind == "search" and total is not None and isinstance(limit, int) and limit > 0:
+        reasons.append(
+            {
+                "code": "RESULT_LIMIT_REACHED",
+                "limit": limit,
+                "when": {"gt": [total.expression, limit]},
+            }
+        )
+        return
     if f.kind == "search" and total is not None:
         todos.append(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
@@ -214,18 +314,24 @@ def operation_target(path: str, method: str) -> str:
     return f"$.paths[{jsonpath_name(path)}].{method}"
 
 
-def draft_overlay(findings: list[Finding], title: str, taken: Iterable[str] = ()) -> dict[str, Any]:
+def draft_overlay(
+    findings: list[Finding],
+    title: str,
+    taken: Iterable[str] = (),
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """An Overlay 1.0 document declaring every undeclared finding.
 
     ``taken`` holds the document's existing operationIds: an operation without one gets a drafted
-    id (declarations need one) that collides with none of them.
+    id (declarations need one) that collides with none of them. ``defaults`` is the document's
+    ``x-completeness-defaults`` (what it answers is not asked again).
     """
     used = set(taken)
     actions = []
     for f in findings:
         if f.declared:
             continue
-        decl = draft_declaration(f)
+        decl = draft_declaration(f, defaults)
         label = f.operation_id or f"{f.method.upper()} {f.path}"
         update: dict[str, Any] = {}
         if f.operation_id is None:
@@ -234,8 +340,9 @@ def draft_overlay(findings: list[Finding], title: str, taken: Iterable[str] = ()
         actions.append(
             {
                 "target": operation_target(f.path, f.method),
-                "description": f"{label}: {f.kind}, {f.style} pagination, "
-                f"{len(decl[TODO_KEY])} TODO(s)",
+                "description": f"{label}: {f.kind}, {f.style} pagination"
+                + (f" (from {f.imported.source})" if f.imported else "")
+                + f", {len(decl[TODO_KEY])} TODO(s)",
                 "update": update,
             }
         )
@@ -260,12 +367,12 @@ def _unique(name: str, used: set[str]) -> str:
     return candidate
 
 
-def todo_pointers(findings: list[Finding]) -> list[str]:
+def todo_pointers(findings: list[Finding], defaults: Mapping[str, Any] | None = None) -> list[str]:
     """JSON pointers (in the spec with the draft applied) of every TODO the draft writes."""
     out = []
     for f in findings:
         if not f.declared:
-            n = len(draft_declaration(f)[TODO_KEY])
+            n = len(draft_declaration(f, defaults)[TODO_KEY])
             base = pointer_join(f.pointer, "x-completeness", TODO_KEY)
             out.extend(pointer_join(base, i) for i in range(n))
     return out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as _dt
+import json
 import os
 import sys
 from collections.abc import Sequence
@@ -27,8 +28,10 @@ from xcompleteness.diagnostics import (
 )
 from xcompleteness.load import SourceDoc, load_spec
 from xcompleteness.overlay import apply_overlays
+from xcompleteness.progress import stage
 
 DECLARATION_KEY = "x-completeness"
+DEFAULTS_KEY = "x-completeness-defaults"
 
 
 @dataclass
@@ -54,7 +57,9 @@ def check_spec(
     today: _dt.date | None = None,
 ) -> CheckResult:
     """Run the whole front pipeline on ``spec`` (raises InputError for unusable input)."""
+    stage("loading the spec")
     doc = load_spec(spec, allow_external_refs=allow_external_refs)
+    stage("applying overlays")
     doc = apply_overlays(doc, list(overlays))
     # Imported here: unusable input is reported before the validator stack is even loaded.
     from xcompleteness import vocabulary
@@ -62,11 +67,14 @@ def check_spec(
     from xcompleteness.validate import validate_openapi
 
     diagnostics: list[Diagnostic] = list(doc.diagnostics)
+    stage("validating the OpenAPI document")
     diagnostics.extend(validate_openapi(doc))
+    stage("validating declarations")
     vocab = vocabulary.validate_declarations(doc)
     diagnostics.extend(vocab)
     registry = vocabulary.load_registry(doc.data)
     contracts = _contracts(doc, vocab, registry)
+    stage("running rules")
     diagnostics.extend(run_rules(doc, contracts, registry, today=today))
     diagnostics.extend(_todo_diagnostics(doc))
     return CheckResult(
@@ -81,20 +89,34 @@ def _contracts(
     doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any
 ) -> dict[str, dict[str, Any]]:
     """Normalize every declaration the vocabulary stage found no error in."""
-    from xcompleteness.contract import iter_operations, normalize, operation_ref
+    from xcompleteness.contract import (
+        NOT_A_LISTING,
+        document_defaults,
+        effective_declaration,
+        iter_operations,
+        normalize,
+        operation_ref,
+    )
 
     bad = [d.pointer for d in vocab if d.severity is Severity.ERROR]
+    if any(p.startswith("/" + DEFAULTS_KEY) for p in bad):
+        return {}  # a broken defaults block would change every listing: nothing is trusted
+    defaults = document_defaults(doc.data)
     contracts: dict[str, dict[str, Any]] = {}
     for path, method, operation, pointer in iter_operations(doc.data):
         decl = operation.get(DECLARATION_KEY)
         op_id = operation.get("operationId")
         if not isinstance(decl, dict) or not isinstance(op_id, str) or op_id in contracts:
             continue  # missing and duplicate operationIds are rule findings (XC101/XC102)
+        if decl.get("kind") == NOT_A_LISTING:
+            continue  # recorded as not a listing: no contract, nothing generated
         at = pointer_join(pointer, DECLARATION_KEY)
         if any(p == at or p.startswith(at + "/") for p in bad):
             continue
         ref = operation_ref(path, method, operation, pointer)
-        contracts[op_id] = normalize(decl, op=ref, registry=registry)
+        contracts[op_id] = normalize(
+            effective_declaration(decl, defaults), op=ref, registry=registry
+        )
     return contracts
 
 
@@ -124,28 +146,105 @@ def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic
 
 def run_check(args: argparse.Namespace) -> ExitCode:
     """CLI entry for ``xcompleteness check`` (exit codes: docs/cli.md)."""
+    from xcompleteness.progress import Progress
+
+    quiet = bool(getattr(args, "quiet", False))
     today = getattr(args, "today", None)
-    result = check_spec(
-        args.spec,
-        args.overlay,
-        allow_external_refs=getattr(args, "allow_external_refs", False),
-        today=_dt.date.fromisoformat(today) if isinstance(today, str) else today,
-    )
+    with Progress("check", quiet=quiet):
+        result = check_spec(
+            args.spec,
+            args.overlay,
+            allow_external_refs=getattr(args, "allow_external_refs", False),
+            today=_dt.date.fromisoformat(today) if isinstance(today, str) else today,
+        )
     strict = bool(getattr(args, "strict", False))
+    show = getattr(args, "show_effective", None)
+    effective = show_effective(result, show) if show is not None else None
+    if isinstance(effective, Diagnostic):
+        print(render_text([effective]), file=sys.stderr)
+        return ExitCode.UNUSABLE
     if args.format == "json":
-        print(render_json(result.diagnostics))
+        if effective is None:
+            print(render_json(result.diagnostics))
+        else:
+            out = json.loads(render_json(result.diagnostics))
+            out["effective"] = effective
+            print(json.dumps(out, indent=2, sort_keys=True))
     else:
+        if effective is not None:
+            print(_yaml(effective), end="")
         if result.diagnostics:
             print(render_text(result.diagnostics), file=sys.stderr)
-        print(_summary(result), file=sys.stderr)
+        if not quiet:
+            print(_summary(result), file=sys.stderr)
     return exit_code_for(result.diagnostics, strict=strict)
 
 
+def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | Diagnostic:
+    """The merged declaration of one operation, what the defaults added, and its contract."""
+    from xcompleteness.contract import (
+        defaulted_keys,
+        document_defaults,
+        effective_declaration,
+        iter_operations,
+    )
+
+    for _path, _method, operation, pointer in iter_operations(result.doc.data):
+        if operation.get("operationId") != operation_id:
+            continue
+        decl = operation.get(DECLARATION_KEY)
+        merged = effective_declaration(decl, document_defaults(result.doc.data))
+        return {
+            "operation_id": operation_id,
+            "pointer": pointer_join(pointer, DECLARATION_KEY),
+            "declared": decl is not None,
+            "effective": merged,
+            "from_defaults": defaulted_keys(decl, merged),
+            "contract": result.contracts.get(operation_id),
+        }
+    return Diagnostic(
+        file=result.doc.origin,
+        pointer="",
+        code="XC150",
+        severity=Severity.ERROR,
+        message=f"--show-effective: no operation has operationId {operation_id!r}",
+        hint="give the operationId exactly as the spec spells it",
+    )
+
+
+def _yaml(value: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=100)
+
+
 def _summary(result: CheckResult) -> str:
+    """One paragraph: the counts, and what was skipped or defaulted and why."""
+    from xcompleteness.contract import NOT_A_LISTING, document_defaults, iter_operations
+
     errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     declared = len(result.contracts)
-    return (
+    ignored = 0
+    for _path, _method, operation, _pointer in iter_operations(result.doc.data):
+        decl = operation.get(DECLARATION_KEY)
+        ignored += isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING
+    undeclared = sum(d.code == "XC100" for d in result.diagnostics)
+    todos = sum(d.code == "XC900" for d in result.diagnostics)
+    parts = [
         f"{result.doc.origin}: {errors} error(s), {warnings} warning(s); "
         f"{declared} declaration(s) checked"
-    )
+    ]
+    if document_defaults(result.doc.data) is not None:
+        listings = sum(1 for c in result.contracts.values() if c.get("kind") in _LISTINGS)
+        parts.append(f"x-completeness-defaults merged into {listings} listing(s)")
+    if ignored:
+        parts.append(f"{ignored} operation(s) declared kind: none (not listings, not checked)")
+    if undeclared:
+        parts.append(f"{undeclared} listing(s) without a declaration (XC100)")
+    if todos:
+        parts.append(f"{todos} TODO(s) left in drafts (XC900)")
+    return "; ".join(parts)
+
+
+_LISTINGS = frozenset({"collection", "search", "aggregate"})

@@ -41,6 +41,12 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--format", choices=("text", "json"), default="text", help="diagnostic format")
     p.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress line and no summary (progress shows only on a terminal, not in CI)",
+    )
+    p.add_argument(
         "--allow-external-refs",
         action="store_true",
         help="allow $refs to other files inside the spec's folder (never the network)",
@@ -69,6 +75,11 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="YYYY-MM-DD",
         help="date used for review-by checks (default: the current date), for reproducible CI",
     )
+    check.add_argument(
+        "--show-effective",
+        metavar="OPERATION_ID",
+        help="print the declaration of one operation with the document defaults merged in",
+    )
 
     audit = sub.add_parser(
         "audit", help="find list/search/aggregate operations without a declaration"
@@ -85,7 +96,17 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--check", action="store_true", help="compare with disk; exit 1 with a diff on drift"
     )
+    _register_testkit(sub)
     return parser
+
+
+def _register_testkit(sub: argparse._SubParsersAction) -> None:
+    """``mock`` and ``verify`` (docs/testing.md); their logic lives in mock.py / verify.py."""
+    mock = sub.add_parser("mock", help="serve a spec's listings on loopback with injected faults")
+    _common(mock)
+    mock.add_argument("--faults", metavar="PLAN", default=None, help="fault plan (YAML or JSON)")
+    mock.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
+    mock.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -99,6 +120,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from xcompleteness.audit import run_audit
 
             return int(run_audit(args))
+        if args.command == "mock":
+            from xcompleteness.mock import run_mock
+
+            return int(run_mock(args))
+        if args.command == "verify":
+            from xcompleteness.verify import run_verify
+
+            return int(run_verify(args))
         from xcompleteness.generate import run_generate
 
         return int(run_generate(args))

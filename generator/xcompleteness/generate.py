@@ -28,6 +28,7 @@ from xcompleteness.diagnostics import (
 from xcompleteness.format import format_files
 from xcompleteness.ir import SpecIR, build_ir
 from xcompleteness.naming import check_package_name, default_package_name
+from xcompleteness.progress import stage
 from xcompleteness.render import Renderer
 
 
@@ -83,6 +84,7 @@ def generate_from_check(
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
     name = _package_for(result, package)
+    stage("building the IR")
     ir = build_ir(result, name)
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
@@ -102,6 +104,7 @@ def generate_from_check(
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
     for emitter_name, module in loaded:
+        stage(f"rendering {emitter_name}")
         try:
             emitted = module.emit(ir, renderer)
         except emitters.EmitError as exc:
@@ -112,6 +115,7 @@ def generate_from_check(
                 raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
             files[path] = text
             owner[path] = emitter_name
+    stage("formatting")
     return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir)
 
 
@@ -140,6 +144,43 @@ def generate_files(
     return generate(spec, overlays, package, allow_external_refs=allow_external_refs).files
 
 
+def summary(gen: Generation) -> str:
+    """What was generated and what was skipped, and why (one paragraph)."""
+    from collections import Counter
+
+    from xcompleteness.contract import NOT_A_LISTING, iter_operations
+
+    kinds = Counter(str(op.kind) for op in gen.ir.operations)
+    made = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
+    total = skipped_none = undeclared = 0
+    names: list[str] = []
+    for _path, _method, operation, _pointer in iter_operations(gen.ir.document):
+        total += 1
+        decl = operation.get("x-completeness")
+        if isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING:
+            skipped_none += 1
+            op_id = operation.get("operationId")
+            names.append(op_id if isinstance(op_id, str) else "(no operationId)")
+        elif decl is None:
+            undeclared += 1
+    listings = sum(d.code == "XC100" for d in gen.diagnostics)
+    parts = [f"summary: {len(gen.ir.operations)} of {total} operation(s) generated ({made})"]
+    if undeclared:
+        why = (
+            f"; {listings} look like listings (XC100): run xcompleteness audit" if listings else ""
+        )
+        parts.append(
+            f"{undeclared} without a declaration skipped (only declared operations are "
+            f"generated{why})"
+        )
+    if skipped_none:
+        shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+        parts.append(
+            f"skipped {skipped_none} operation(s) declared kind: none (not listings: {shown})"
+        )
+    return "; ".join(parts)
+
+
 def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
     if not diagnostics:
         return
@@ -151,15 +192,18 @@ def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
 
 def run_generate(args: argparse.Namespace) -> ExitCode:
     """CLI entry: exit 0 written/in sync, 1 spec errors or drift (``--check``), 2 unusable."""
+    from xcompleteness.progress import Progress
     from xcompleteness.write import diff_tree, write_tree
 
+    quiet = bool(getattr(args, "quiet", False))
     try:
-        gen = generate(
-            args.spec,
-            args.overlay,
-            args.package,
-            allow_external_refs=getattr(args, "allow_external_refs", False),
-        )
+        with Progress("generate", quiet=quiet):
+            gen = generate(
+                args.spec,
+                args.overlay,
+                args.package,
+                allow_external_refs=getattr(args, "allow_external_refs", False),
+            )
     except GenerationRefused as exc:
         _emit(exc.diagnostics, args.format)
         return ExitCode.FINDINGS
@@ -180,6 +224,8 @@ def run_generate(args: argparse.Namespace) -> ExitCode:
         f"{len(report.removed)} removed)",
         file=sys.stderr,
     )
+    if not quiet:
+        print(summary(gen), file=sys.stderr)
     for rel in report.kept:
         print(
             f"kept {rel}: edited by hand since it was generated; remove it yourself",

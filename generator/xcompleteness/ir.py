@@ -49,14 +49,17 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
+from urllib.parse import unquote
 
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import load
+from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, STYLES
+from xcompleteness.schema_walk import SchemaWalker
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
@@ -170,10 +173,20 @@ class SpecIR:
     reason_codes: tuple[CodeIR, ...]
     warning_codes: tuple[CodeIR, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    item_models: ItemModels | None = None
+    """``_items.py`` and the class datamodel-code-generator gave each ``model_schemas`` key
+    (None only for an IR built by hand); ``_models.py`` imports ``item_class(name)`` as
+    ``name``."""
 
     @property
     def listings(self) -> tuple[OperationIR, ...]:
         return tuple(op for op in self.operations if op.is_listing)
+
+    def item_class(self, name: str) -> str:
+        """The class in ``_items.py`` that models schema ``name`` (a ``model_schemas`` key)."""
+        if self.item_models is None:
+            return name
+        return self.item_models.classes.get(name, name)
 
 
 # ----------------------------------------------------------------------------- schema helpers
@@ -187,7 +200,7 @@ def resolve_pointer(doc: Any, ref: str) -> Any:
     """Follow a local ``#/a/b`` reference; returns None when it does not resolve."""
     if not ref.startswith("#"):
         return None
-    found, node = load.resolve_pointer(doc, ref[1:])
+    found, node = load.resolve_pointer(doc, unquote(ref[1:]))
     return node if found else None
 
 
@@ -222,16 +235,21 @@ def py_type(doc: Any, schema: Any, depth: int = 0) -> str:
     return "Any"
 
 
-def _schema_at_body_pointer(doc: Any, schema: Any, pointer: str) -> Any:
-    """The schema of the value at ``pointer`` inside a body described by ``schema``."""
-    node = deref(doc, schema)
+def _schema_at_body_pointer(walker: SchemaWalker, schema: Any, pointer: str) -> Any:
+    """The schema of the value at ``pointer`` inside a body described by ``schema``.
+
+    Properties are looked up through ``allOf``/``anyOf``/``oneOf`` and local ``$ref``s (the
+    walker audit and check use), so ``allOf: [{properties: {droplets: ...}}, {$ref: meta}]``
+    finds ``droplets`` like audit does.
+    """
+    node: Any = schema
     for raw in [t for t in pointer.split("/")[1:]]:
         token = _unescape(raw)
-        props = node.get("properties", {}) if isinstance(node, Mapping) else {}
+        props = walker.properties(node)
         if token in props:
-            node = deref(doc, props[token])
-        elif node.get("type") == "array" and token.isdigit():
-            node = deref(doc, node.get("items", {}))
+            node = props[token][0]
+        elif token.isdigit() and (found := walker.array_items(node, "")) is not None:
+            node = found[0]
         else:
             return None
     return node
@@ -271,7 +289,10 @@ class _Builder:
         self.tools = NameRegistry("the tool names", self.file)
         self.component_class: dict[str, str] = {}
         self.model_schemas: dict[str, Mapping[str, Any]] = {}
+        self.schema_origin: dict[str, str] = {}
+        """class name -> JSON pointer of the spec schema it models (for diagnostics)."""
         self.codes: dict[tuple[str, str], CodeIR] = {}
+        self.walker = SchemaWalker(self.doc)
 
     def warn(self, pointer: str, code: str, message: str, hint: str = "") -> None:
         self.diags.append(
@@ -350,6 +371,7 @@ class _Builder:
                 pascal(name), origin=pointer_join("/components/schemas", name), style="pascal"
             )
             self.component_class[name] = cls
+            self.schema_origin[cls] = pointer_join("/components/schemas", name)
             raw = self.doc.get("components", {}).get("schemas", {}).get(name, {})
             self.model_schemas[cls] = {}  # placeholder breaks reference cycles
             self.model_schemas[cls] = self.rewrite(raw, pointer_join("/components/schemas", name))
@@ -401,8 +423,59 @@ class _Builder:
             if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
                 return self.component(name)
         cls = self.classes.claim(wanted, origin=pointer, style="pascal")
+        self.schema_origin[cls] = pointer
         self.model_schemas[cls] = self.rewrite(schema, pointer)
         return cls
+
+    # -- the generated item models
+    def spec_pointer(self, ref: str) -> str:
+        """The spec pointer a sub-document location (``#/components/schemas/Cls/..``) came from."""
+        if not ref.startswith(PREFIX):
+            return ref
+        cls, _, rest = ref[len(PREFIX) :].partition("/")
+        base = self.schema_origin.get(cls)
+        if base is None:
+            return pointer_join("/components/schemas", cls)
+        return base + ("/" + rest if rest else "")
+
+    def item_models(self) -> ItemModels | None:
+        """Run datamodel-code-generator once; report every schema whose class is renamed."""
+        try:
+            schemas = dict(sorted(self.model_schemas.items()))
+            models = model_items(schemas, str(self.doc.get("openapi") or ""))
+        except ModelsRefused as exc:
+            self.diags.append(
+                Diagnostic(
+                    file=self.file,
+                    pointer="/components/schemas",
+                    code="XC603",
+                    severity=Severity.ERROR,
+                    message=str(exc),
+                    hint="simplify the schemas the declarations reach, or report the construct",
+                )
+            )
+            return None
+        for name, cls in models.renamed().items():
+            pointer = self.schema_origin.get(name, pointer_join("/components/schemas", name))
+            what = f"the schema at {pointer} is modelled by {cls!r} in _items.py, not {name!r}"
+            hint = (
+                f"nothing to do: models.py and the pages import {cls} under the name {name}; "
+                "rename the schema to keep the two names equal"
+            )
+            holder = models.holders.get(name)
+            if holder is not None:
+                holder_pointer = self.spec_pointer(holder)
+                self.warn(
+                    pointer,
+                    "XC610",
+                    f"{what}: datamodel-code-generator gave {name!r} to the schema at "
+                    f"{holder_pointer}",
+                    hint,
+                )
+            else:
+                rules = "datamodel-code-generator's naming rules"
+                self.warn(pointer, "XC611", f"{what} ({rules})", hint)
+        return models
 
     # -- operations
     def operation(self, op_id: str, contract: Mapping[str, Any]) -> OperationIR | None:
@@ -556,13 +629,14 @@ class _Builder:
             return None
         expr = str(contract.get("items") or "$response.body#/items")
         pointer = expr.split("#", 1)[1] if "#" in expr else ""
-        node: Any = _schema_at_body_pointer(self.doc, resp_schema, pointer)
-        root = deref(self.doc, resp_schema)
-        if node is None and root.get("type") == "array":
-            node = root  # the response schema declares only the items
-        if not isinstance(node, Mapping) or "items" not in node:
+        walker = self.walker
+        node: Any = _schema_at_body_pointer(walker, resp_schema, pointer)
+        if node is None and walker.is_array(resp_schema):
+            node = resp_schema  # the response schema declares only the items
+        if node is None:
             return None
-        return node["items"]
+        found = walker.array_items(node, "")
+        return None if found is None else found[0]
 
 
 @functools.lru_cache(maxsize=4096)
@@ -603,6 +677,7 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         ),
     )
     ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
+    item_models = b.item_models()
     info = b.doc.get("info") or {}
     diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics
     reason_codes = tuple(
@@ -624,4 +699,5 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         reason_codes=reason_codes,
         warning_codes=warning_codes,
         diagnostics=tuple(sorted(diags)),
+        item_models=item_models,
     )

@@ -16,9 +16,9 @@ import datetime as _dt
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from xcompleteness.audit_scan import undeclared_listings
 from xcompleteness.contract import iter_operations
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.listlike import undeclared_listings
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules_locations import (
     Found,
@@ -129,7 +129,10 @@ class _Context:
         seen: dict[str, str] = {}
         for _path, _method, operation, pointer in iter_operations(self.data):
             op_id = operation.get("operationId")
-            declared = "x-completeness" in operation
+            decl = operation.get("x-completeness")
+            declared = decl is not None and not (
+                isinstance(decl, dict) and decl.get("kind") == "none"
+            )
             if isinstance(op_id, str) and op_id in seen and declared:
                 yield self.d(
                     pointer_join(pointer, "operationId"),
@@ -148,7 +151,7 @@ class _Context:
                 seen.setdefault(op_id, pointer)
 
     def undeclared_listings(self) -> Iterator[Diagnostic]:
-        # The one list-likeness heuristic, shared with ``audit`` (audit_scan), so that check on a
+        # The one list-likeness heuristic, shared with ``audit`` (listlike.py), so that check on a
         # spec plus audit's draft overlay reports exactly the draft's TODOs and nothing else.
         for pointer, why in sorted(undeclared_listings(self.data).items()):
             parts = _split(pointer) or ()

@@ -47,7 +47,12 @@ from typing import Any, Protocol
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from xcompleteness.contract import iter_operations
+from xcompleteness.contract import (
+    DEFAULTS_KEY,
+    document_defaults,
+    effective_declaration,
+    iter_operations,
+)
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.resources import load_json
 
@@ -312,6 +317,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     registry = load_registry(data)
     decl_validator = _validator(DECLARATION_SCHEMA)
+    defaults = _defaults_block(doc, out)
     for _path, _method, operation, op_pointer in iter_operations(data):
         if DECLARATION_KEY not in operation:
             continue
@@ -320,6 +326,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         if _too_deep(decl):
             out.append(_depth_diag(doc, pointer))
             continue
+        decl = effective_declaration(decl, defaults)  # what check and generate will read
         out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
         out.extend(_deadline_diagnostics(doc, decl, pointer))
@@ -330,6 +337,31 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         else:
             out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
     return out
+
+
+def _defaults_block(doc: _SourceLike, out: list[Diagnostic]) -> Mapping[str, Any] | None:
+    """Validate ``x-completeness-defaults`` into ``out``; return the block to merge (or None)."""
+    raw = doc.data.get(DEFAULTS_KEY)
+    if raw is None:
+        return None
+    pointer = pointer_join("", DEFAULTS_KEY)
+    if _too_deep(raw):
+        out.append(_depth_diag(doc, pointer))
+        return None
+    out.extend(_schema_diagnostics(doc, _defaults_validator(), _plain(raw), pointer))
+    # Merged even when invalid (best effort, like normalize): leaving it out would report every
+    # listing that relies on it as well; check builds no contract until the block is fixed.
+    return document_defaults(doc.data)
+
+
+@cache
+def _defaults_validator() -> jsonschema.Draft202012Validator:
+    """The ``documentDefaults`` definition of the declaration schema, as a root schema."""
+    schema = load_json(DECLARATION_SCHEMA)
+    root = {"$ref": "#/$defs/documentDefaults", "$defs": schema["$defs"]}
+    return jsonschema.Draft202012Validator(
+        root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
 
 
 def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:

@@ -14,9 +14,9 @@ import pytest
 import yaml
 from support.paths import ROOT
 from xcompleteness.audit_overlay import todo_pointers
-from xcompleteness.audit_scan import scan
 from xcompleteness.check import check_spec
 from xcompleteness.cli import main
+from xcompleteness.listlike import scan
 from xcompleteness.load import load_spec
 
 SPECS = [

@@ -119,7 +119,7 @@ def test_a_schema_the_model_library_refuses_is_a_diagnostic_not_a_traceback() ->
 
     ir = build_ir(check_spec(EXAMPLES / "service_accounts" / "openapi.yaml"), "svc")
     remote = {"$ref": "http://127.0.0.1:9/never-fetched.json"}
-    broken = replace(ir, model_schemas={**ir.model_schemas, "Broken": remote})
+    broken = replace(ir, model_schemas={**ir.model_schemas, "Broken": remote}, item_models=None)
     with pytest.raises(EmitError) as exc:
         items_source(broken)
     assert [d.code for d in exc.value.diagnostics] == ["XC603"]

@@ -35,7 +35,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"bad XC_SERVICE_* configuration: {exc!r}", file=sys.stderr)
         return 2
     sys.path.insert(0, args.generated)
-    wire = Wire.from_package(args.package, config.secret)
+    wire = Wire.from_package(args.package, config.secret, store=config.token_store_url())
     seed(Store(config).open(), args.seed)
     serve_forever(create_app(config, wire))
     return 0

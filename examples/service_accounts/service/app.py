@@ -175,6 +175,17 @@ def create_app(config: ServiceConfig, wire: Wire) -> FastAPI:
 
     if config.admin_token:
         _admin_routes(app, config)
+
+        @app.post("/_admin/evidence/revoke")
+        def revoke_evidence(
+            body: Annotated[dict[str, Any], Body()],
+            authorization: Annotated[str | None, Header()] = None,
+        ) -> dict[str, Any]:
+            """Revoke an evidence token on every replica sharing the token store."""
+            if authorization != f"Bearer {config.admin_token}":
+                raise ApiError(403, "FORBIDDEN", "admin token required")
+            revoked = listings.revoke(ARCHIVE_OP, str(body.get("evidence") or ""))
+            return {"revoked": revoked}
     if config.bare_routes:
 
         @app.get("/_bare/service-accounts")

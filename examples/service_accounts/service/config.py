@@ -58,6 +58,13 @@ class ServiceConfig:
     secret: bytes = field(default_factory=lambda: secrets.token_bytes(32))
     admin_token: str | None = None  # enables the /_admin hook when set
     bare_routes: bool = False  # adds /_bare/service-accounts (the benchmark's no-contract peer)
+    # Where spent and revoked evidence is kept (a TokenStore URL); None: a SQLite file in
+    # data_dir, shared by every replica serving the same data_dir. redis://HOST:PORT/DB for
+    # replicas on several machines.
+    token_store: str | None = None
+
+    def token_store_url(self) -> str:
+        return self.token_store or f"sqlite:///{(self.data_dir / 'tokens.sqlite3').resolve()}"
 
     def shard(self, name: str) -> ShardConfig:
         for shard in self.shards:
@@ -87,7 +94,8 @@ def from_env(environ: dict[str, str] | None = None) -> ServiceConfig:
     ``XC_SERVICE_RESULT_LIMIT``;
     ``XC_SERVICE_BUDGET_MS`` default budget; ``XC_SERVICE_SECRET`` hex signing key;
     ``XC_SERVICE_ADMIN_TOKEN``; ``XC_SERVICE_TOKENS`` JSON ``{token: {name, teams}}``
-    (default: the demo tokens).
+    (default: the demo tokens); ``XC_SERVICE_TOKEN_STORE`` where spent evidence is kept
+    (``sqlite:///PATH`` or ``redis://HOST:PORT/DB``; default a SQLite file in the data folder).
     """
     env = dict(os.environ if environ is None else environ)
     count = int(env.get("XC_SERVICE_SHARDS", "4"))
@@ -113,6 +121,7 @@ def from_env(environ: dict[str, str] | None = None) -> ServiceConfig:
         result_limit=int(env.get("XC_SERVICE_RESULT_LIMIT", "1000")),
         default_budget_ms=int(env.get("XC_SERVICE_BUDGET_MS", "2000")),
         admin_token=env.get("XC_SERVICE_ADMIN_TOKEN") or None,
+        token_store=env.get("XC_SERVICE_TOKEN_STORE") or None,
     )
     if "XC_SERVICE_SECRET" in env:
         config.secret = bytes.fromhex(env["XC_SERVICE_SECRET"])

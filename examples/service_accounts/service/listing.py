@@ -9,7 +9,8 @@ the whole listing at the snapshot, checks it is exactly what the pages returned,
 evidence over that id set.
 
 The archive verifies the evidence with the generated ``MutationEvidence`` (signature, listing,
-principal and grants, expiry, every target inside the id set, voiding warnings), then re-checks
+principal and grants, expiry, every target inside the id set, voiding warnings, not spent or
+revoked on any replica sharing the token store), spends it, then re-checks
 each target under the writer lock: still there, not archived, unchanged since the evidenced
 snapshot, still visible to the caller. Any failure is a typed refusal and nothing is written.
 """
@@ -291,6 +292,10 @@ class Listings:
 
     # -- archive ---------------------------------------------------------------------------
 
+    def revoke(self, mutation: str, evidence: str) -> bool:
+        """Revoke ``evidence`` for ``mutation`` on every replica sharing the token store."""
+        return bool(self._helpers[mutation].revoke(evidence))
+
     def archive(
         self, mutation: str, ids: Sequence[str], evidence: Any, principal: Principal
     ) -> int:
@@ -301,9 +306,8 @@ class Listings:
         then nothing was written.
         """
         targets = list(dict.fromkeys(ids))
-        claims = self._helpers[mutation].verify(
-            evidence, ids=targets, principal=evidence_principal(principal)
-        )
+        helper = self._helpers[mutation]
+        claims = helper.verify(evidence, ids=targets, principal=evidence_principal(principal))
         snapshot = str(claims.snapshot or "")
         if not snapshot.startswith("v") or not snapshot[1:].isdigit():
             raise ListingError(409, "EVIDENCE_REJECTED", "the evidence has no snapshot", "invalid")
@@ -318,9 +322,15 @@ class Listings:
                 return "changed since the evidenced snapshot"
             return None
 
+        # Single use, across replicas: claim the evidence first (exactly one racing archive wins);
+        # give it back if nothing was written.
+        helper.spend(evidence, claims)
         try:
             return self.store.archive(targets, check=still_holds)
-        except Conflict as exc:
+        except BaseException as exc:
+            helper.release(evidence)
+            if not isinstance(exc, Conflict):
+                raise
             raise ListingError(
                 409, "EVIDENCE_REJECTED", f"{exc.account_id} {exc.why}", "target_changed"
             ) from exc

@@ -33,14 +33,16 @@ class Wire:
     models: ModuleType  # the generated NAME.models
 
     @classmethod
-    def from_package(cls, package: str, secret: bytes) -> Wire:
-        """Load ``package`` (already importable) and bind its token helpers to ``secret``."""
+    def from_package(cls, package: str, secret: bytes, *, store: str | None = None) -> Wire:
+        """Load ``package`` (already importable) and bind its token helpers to ``secret``;
+        ``store`` is the URL of the spent/revoked evidence store (default: this process only)."""
         root = importlib.import_module(package)
         data = json.loads((Path(root.__file__).parent / "_contracts.json").read_text("utf-8"))
         models = importlib.import_module(f"{package}.models")
         server = importlib.import_module(f"{package}.server")
         _complete_models(models)
-        return cls(server.Service(secret), server.ServiceError, data["contracts"], models)
+        service = server.Service(secret, store=store)
+        return cls(service, server.ServiceError, data["contracts"], models)
 
     # -- what the contract declares ----------------------------------------------------------
 

@@ -132,6 +132,7 @@ def context(spec: SpecIR) -> dict[str, Any]:
         for op in spec.listings
     ]
     results = [r for r in (_result(spec, op) for op in spec.operations) if r is not None]
+    item_sources = [{"name": name, "generated": spec.item_class(name)} for name in item_imports]
     exported = sorted(
         {*item_imports, *runtime_imports, "Envelope", "PAGE_MODELS", "RESULT_MODELS"}
         | {c.class_name for c in (*custom_reasons, *custom_warnings)}
@@ -149,6 +150,7 @@ def context(spec: SpecIR) -> dict[str, Any]:
         ],
         "runtime_imports": runtime_imports,
         "item_imports": item_imports,
+        "item_sources": item_sources,
         "listings": listings,
         "results": results,
         "exported": exported,

@@ -63,7 +63,7 @@ def _mutation(op: OperationIR) -> Helper | None:
         return None
     args = (
         f"operation={py_str(op.operation_id)}, from_operation={py_str(str(source))}, "
-        f"void_on_warnings={_tuple(mutation.get('void_on_warnings'))}"
+        f"void_on_warnings={_tuple(mutation.get('void_on_warnings'))}, store=self.store"
     )
     return Helper(op.py_name, "MutationEvidence", args, f"{op.method.upper()} {op.path}")
 

@@ -27,6 +27,7 @@ WHY = {
     "action declares",
     "EVIDENCE_WRONG_PRINCIPAL": "the evidence was minted for a different credential",
     "EVIDENCE_ALREADY_USED": "the evidence was already used by a completed mutation",
+    "EVIDENCE_REVOKED": "the evidence was revoked by an operator",
     "EVIDENCE_UNKNOWN": "this server no longer holds the API evidence that belongs to the token",
     "EVIDENCE_VOIDED_BY_WARNING": "the listing carried a warning this action declares as voiding",
     "EVIDENCE_UNSUPPORTED": "this action declares no listing its evidence may come from",

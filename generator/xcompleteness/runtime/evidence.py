@@ -10,7 +10,13 @@ listing: :meth:`EvidenceKeeper.mint` refuses one, and nothing else signs.
 
 The API's own evidence token (if the listing returned one) stays on the server, keyed by the
 token id; the mutation fills the body field declared by ``evidence.token`` with it, so the model
-never supplies it. Standard library only (plus the sibling ``tokens``).
+never supplies it.
+
+Spent token ids, revocations and the kept API tokens live in a :class:`~.store.TokenStore`
+(memory by default; a SQLite file or Redis shared by several MCP servers, so evidence spent on one
+is refused on every other and a restart forgets nothing). A mutation *claims* its token before it
+calls the API (of two servers racing on one token exactly one wins) and releases the claim if the
+call fails. Standard library only (plus the siblings ``tokens`` and ``store``).
 """
 
 from __future__ import annotations
@@ -19,13 +25,12 @@ import base64
 import hashlib
 import json
 import os
-import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .store import API, REVOKED, USED, MemoryStore, TokenStore
 from .tokens import TokenError, TokenExpired, TokenMismatch, TokenSigner
 
 __all__ = [
@@ -58,6 +63,7 @@ class EvidenceGrant:
     ids: frozenset[str]
     warnings: tuple[str, ...]
     api_token: str | None
+    expires_at: float = 0.0
 
 
 def _b64(data: bytes) -> str:
@@ -82,9 +88,10 @@ class EvidenceKeeper:
 
     The token (``TokenSigner``, purpose ``evidence``, the MCP server's own secret) binds the
     operation, a digest of the query, the principal, the sorted id set, the listing's warning
-    codes, issue and expiry times, and a random token id (in the token's data). Used token ids
-    and the API's own evidence are kept in bounded in-memory maps (one process; a restart
-    forgets them, which refuses, never authorises).
+    codes, issue and expiry times, and a random token id (in the token's data). Spent token
+    ids, revocations and the API's own evidence are kept in ``store`` (default: this process's
+    memory, forgotten on restart, which refuses, never authorises; share a SQLite file or Redis
+    between replicas, together with the secret).
     """
 
     def __init__(
@@ -93,14 +100,12 @@ class EvidenceKeeper:
         principal: str,
         *,
         clock: Callable[[], float] = time.time,
-        store_limit: int = 4096,
+        store: TokenStore | None = None,
     ) -> None:
         self._signer = TokenSigner(secret, clock=clock)
+        self._clock = clock
         self.principal = principal
-        self._limit = store_limit
-        self._api_tokens: OrderedDict[str, str] = OrderedDict()
-        self._used: OrderedDict[str, None] = OrderedDict()
-        self._lock = threading.Lock()
+        self.store: TokenStore = store if store is not None else MemoryStore(clock=clock)
 
     def mint(
         self,
@@ -136,10 +141,8 @@ class EvidenceKeeper:
             warnings=sorted({str(w.get("code")) for w in envelope.get("warnings") or []}),
         )
         if api_token is not None:
-            with self._lock:
-                self._api_tokens[jti] = api_token
-                while len(self._api_tokens) > self._limit:
-                    self._api_tokens.popitem(last=False)
+            expires = self._clock() + max(1.0, float(ttl_s)) + 1.0
+            self.store.claim(API, jti, expires_at=expires, value=api_token)
         return token
 
     def verify(
@@ -182,10 +185,11 @@ class EvidenceKeeper:
         if claims.ids is None or not isinstance(jti, str):
             raise Refused(["EVIDENCE_INVALID"])
         codes: list[str] = []
-        with self._lock:
-            if jti in self._used:
-                codes.append("EVIDENCE_ALREADY_USED")
-            api_token = self._api_tokens.get(jti)
+        if self.store.get(REVOKED, jti) is not None:
+            codes.append("EVIDENCE_REVOKED")
+        if self.store.get(USED, jti) is not None:
+            codes.append("EVIDENCE_ALREADY_USED")
+        api_token = self.store.get(API, jti)
         if set(claims.warnings) & set(void_on_warnings):
             codes.append("EVIDENCE_VOIDED_BY_WARNING")
         if needs_api_token and api_token is None and not codes:
@@ -202,12 +206,39 @@ class EvidenceKeeper:
                 codes.append("TARGETS_OUTSIDE_EVIDENCE")
         if codes:
             raise Refused(codes, outside=outside)
-        return EvidenceGrant(jti, claims.operation, ids, claims.warnings, api_token)
+        return EvidenceGrant(
+            jti, claims.operation, ids, claims.warnings, api_token, float(claims.expires_at)
+        )
+
+    def _expiry(self, grant: EvidenceGrant) -> float:
+        return grant.expires_at + 1.0 if grant.expires_at else self._clock() + 86_400.0
+
+    def claim(self, grant: EvidenceGrant) -> bool:
+        """Spend a verified token before its mutation runs; False when another call (on any
+        server sharing the store) already did: exactly one of racing callers gets True."""
+        return self.store.claim(USED, grant.jti, expires_at=self._expiry(grant))
+
+    def release(self, grant: EvidenceGrant) -> None:
+        """Undo :meth:`claim` when the mutation failed (the API refused or was unreachable)."""
+        self.store.release(USED, grant.jti)
 
     def consume(self, grant: EvidenceGrant) -> None:
-        """Mark a token used once its mutation succeeded (a second use is refused)."""
-        with self._lock:
-            self._used[grant.jti] = None
-            while len(self._used) > self._limit:
-                self._used.popitem(last=False)
-            self._api_tokens.pop(grant.jti, None)
+        """Mark a token used and drop its API evidence (a second use is refused)."""
+        self.claim(grant)
+        self.store.release(API, grant.jti)
+
+    def revoke(self, token: str) -> bool:
+        """Revoke an authentic evidence token everywhere the store is shared; False when it is
+        not an evidence token of this server (forged, malformed) or already past its expiry."""
+        try:
+            claims = self._signer.inspect(token)
+        except TokenError:
+            return False
+        data = claims.data if isinstance(claims.data, Mapping) else {}
+        jti = data.get("jti")
+        if claims.purpose != "evidence" or not isinstance(jti, str):
+            return False
+        if claims.expires_at <= self._clock():
+            return False
+        self.store.claim(REVOKED, jti, expires_at=claims.expires_at + 1.0)
+        return True

@@ -14,7 +14,13 @@ Rules enforced here:
   operation, its query (filters, not cursor/size), the principal, the snapshot and the id set;
 - at mutation time evidence is verified for purpose, operation, principal, snapshot, expiry,
   every target id inside the evidence, and no voiding warning; a failure raises
-  :class:`EvidenceRejectedError` (409 ``EVIDENCE_REJECTED`` with a stable ``reason``).
+  :class:`EvidenceRejectedError` (409 ``EVIDENCE_REJECTED`` with a stable ``reason``);
+- evidence is single use and revocable when a :class:`~.store.TokenStore` is given (the generated
+  ``Service`` always gives one): :meth:`MutationEvidence.spend` claims the token atomically before
+  the write (of two replicas racing on one token exactly one wins; the other gets
+  ``already_used``), :meth:`MutationEvidence.release` gives it back when nothing was written, and
+  :meth:`MutationEvidence.revoke` refuses it from then on (``revoked``) on every replica that
+  shares the store.
 
 Every error has ``status`` and :meth:`ServiceError.body` (the wire shape of DESIGN.md §4), so a
 web framework maps it in one handler, e.g. FastAPI::
@@ -27,10 +33,12 @@ web framework maps it in one handler, e.g. FastAPI::
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .store import REVOKED, USED, TokenStore
 from .tokens import (
     EvidenceVoided,
     TokenClaims,
@@ -47,6 +55,7 @@ __all__ = [
     "ListingTokens",
     "MutationEvidence",
     "ServiceError",
+    "token_key",
 ]
 
 
@@ -238,6 +247,7 @@ class MutationEvidence:
     operation: str
     from_operation: str
     void_on_warnings: tuple[str, ...] = ()
+    store: TokenStore | None = None
 
     def verify(
         self,
@@ -261,7 +271,7 @@ class MutationEvidence:
                 reason="missing",
             )
         try:
-            return self.signer.verify_evidence(
+            claims = self.signer.verify_evidence(
                 token,
                 operation=self.from_operation,
                 principal=principal,
@@ -272,6 +282,49 @@ class MutationEvidence:
             )
         except (TokenMismatch, EvidenceVoided, TokenError) as exc:
             raise EvidenceRejectedError(str(exc), reason=exc.reason) from None
+        if self.store is not None:
+            key = token_key(token)
+            if self.store.get(REVOKED, key) is not None:
+                raise EvidenceRejectedError("the evidence was revoked", reason="revoked")
+            if self.store.get(USED, key) is not None:
+                raise EvidenceRejectedError(
+                    "the evidence was already used by another mutation", reason="already_used"
+                )
+        return claims
+
+    def spend(self, token: str, claims: TokenClaims) -> None:
+        """Claim verified evidence for one write, atomically across every replica sharing the
+        store; raises :class:`EvidenceRejectedError` (``already_used``) for all but the first."""
+        if self.store is None:
+            return
+        if not self.store.claim(USED, token_key(token), expires_at=claims.expires_at + 1.0):
+            raise EvidenceRejectedError(
+                "the evidence was already used by another mutation", reason="already_used"
+            )
+
+    def release(self, token: str) -> None:
+        """Give spent evidence back when the write it was claimed for did not happen."""
+        if self.store is not None:
+            self.store.release(USED, token_key(token))
+
+    def revoke(self, token: str) -> bool:
+        """Refuse this evidence from now on, on every replica sharing the store. False when the
+        token is not authentic, not evidence, already expired, or no store is configured."""
+        if self.store is None:
+            return False
+        try:
+            claims = self.signer.inspect(token)
+        except TokenError:
+            return False
+        if claims.purpose != "evidence" or claims.expires_at <= self.signer.now():
+            return False
+        self.store.claim(REVOKED, token_key(token), expires_at=claims.expires_at + 1.0)
+        return True
+
+
+def token_key(token: str) -> str:
+    """The store key of a token: a digest (the store never holds a usable token)."""
+    return hashlib.sha256(str(token).encode("utf-8")).hexdigest()
 
 
 @contextlib.contextmanager

@@ -293,6 +293,15 @@ class TokenSigner:
             raise TokenInvalid("payload is not an object")
         return payload
 
+    def now(self) -> float:
+        """The signer's clock (tests inject one)."""
+        return self._clock()
+
+    def inspect(self, token: Any) -> TokenClaims:
+        """The claims of an authentic token without checking any binding or the expiry (for
+        revocation and diagnostics; never to authorise). Raises TokenInvalid when forged."""
+        return _claims(self._open(token))
+
     def verify(
         self,
         token: Any,

@@ -215,9 +215,15 @@ class ToolHost:
             )
         except Refused as exc:
             return refuse(exc.codes, exc.outside)
+        if not self.keeper.claim(grant):  # spent meanwhile, here or on another server
+            return refuse(["EVIDENCE_ALREADY_USED"])
         extra = {token_field: grant.api_token} if token_field and grant.api_token else {}
-        env = self._send(tool, args, extra)
-        self.keeper.consume(grant)  # only after the API accepted it; a failed call keeps it
+        try:
+            env = self._send(tool, args, extra)
+        except BaseException:
+            self.keeper.release(grant)  # the API did not act: a failed call keeps the token
+            raise
+        self.keeper.consume(grant)
         return env
 
     def _rechecked(

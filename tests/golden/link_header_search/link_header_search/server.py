@@ -7,6 +7,11 @@ each destructive mutation a ``MutationEvidence`` helper (``verify``). Failures r
 ``ServiceError`` subclasses carrying ``status`` and ``body()``: 410 CURSOR_EXPIRED, 400
 CURSOR_INVALID, 409 EVIDENCE_REJECTED. Build responses with the envelopes of ``models``
 (``complete_page`` / ``partial_page``).
+
+Evidence is single use and revocable through ``store``: a ``TokenStore`` or a URL
+(``sqlite:///PATH`` shared by replicas on one machine, ``redis://HOST:PORT/DB`` for many,
+``memory:`` for one process, the default). Call ``verify``, then ``spend`` just before the write
+(exactly one of racing replicas wins) and ``release`` if the write did not happen.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from ._runtime.service import (
     MutationEvidence,
     ServiceError,
 )
+from ._runtime.store import MemoryStore, TokenStore, open_store
 from ._runtime.tokens import TokenSigner
 
 if TYPE_CHECKING:
@@ -53,9 +59,18 @@ class Service:
     """Every operation's token helpers, sharing one signer."""
 
     def __init__(
-        self, secret: bytes | Sequence[bytes], *, clock: Callable[[], float] = time.time
+        self,
+        secret: bytes | Sequence[bytes],
+        *,
+        clock: Callable[[], float] = time.time,
+        store: TokenStore | str | None = None,
     ) -> None:
         self.signer = TokenSigner(secret, clock=clock)
+        if store is None:
+            store = MemoryStore(clock=clock)
+        elif isinstance(store, str):
+            store = open_store(store)
+        self.store: TokenStore = store
         # GET /orgs/{org}/repos
         self.list_repositories = ListingTokens(
             self.signer,

@@ -7,7 +7,11 @@ same JSON in a text block. The logic (envelopes, evidence, refusals) is in ``_ru
 and its siblings; this module only wires it to the official MCP SDK.
 
 Evidence tokens are signed with ``XCOMPLETENESS_MCP_SECRET`` (hex, at least 16 bytes) when set,
-else with a random per-process secret (tokens then die with the process).
+else with a random per-process secret (tokens then die with the process). Spent and revoked
+tokens live in the store named by ``--store URL`` or ``XCOMPLETENESS_MCP_STORE`` (``sqlite:///PATH``,
+``redis://HOST:PORT/DB``, ``memory:``); by default a SQLite file in the user's state folder when
+the secret is shared, else this process's memory. Servers sharing the secret and the store honour
+each other's single use.
 """
 
 from __future__ import annotations
@@ -22,12 +26,23 @@ from pathlib import Path
 from typing import Any
 
 from .._runtime.evidence import EvidenceKeeper, principal_of
+from .._runtime.store import StoreError, TokenStore, open_store
 from .._runtime.tooling import ToolHost
 from ..client import Client
 
 HERE = Path(__file__).resolve().parent
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 SECRET_ENV = "XCOMPLETENESS_MCP_SECRET"
+STORE_ENV = "XCOMPLETENESS_MCP_STORE"
+
+
+def default_store_url(shared_secret: bool) -> str:
+    """A SQLite file in the user's state folder when tokens outlive the process, else memory."""
+    if not shared_secret:
+        return "memory:"
+    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    name = "service_accounts-evidence.sqlite3"
+    return "sqlite:///" + str(Path(state) / "xcompleteness" / name)
 
 
 def _read_json(path: Path) -> Any:
@@ -39,14 +54,18 @@ def build_host(
     headers: dict[str, str] | None = None,
     *,
     secret: bytes | None = None,
+    store: TokenStore | str | None = None,
     **client_options: Any,
 ) -> ToolHost:
     """A :class:`ToolHost` over a generated Client for ``base_url``."""
     headers = dict(headers or {})
+    from_env = secret is None and bool(os.environ.get(SECRET_ENV))
     if secret is None:
         env = os.environ.get(SECRET_ENV)
         secret = bytes.fromhex(env) if env else secrets.token_bytes(32)
-    keeper = EvidenceKeeper(secret, principal_of(base_url, headers))
+    if store is None or isinstance(store, str):
+        store = open_store(store or os.environ.get(STORE_ENV) or default_store_url(from_env))
+    keeper = EvidenceKeeper(secret, principal_of(base_url, headers), store=store)
     client = Client(base_url, headers=headers, **client_options)
     tools = _read_json(HERE / "mcp.json")["tools"]
     contracts = _read_json(HERE.parent / "_contracts.json")["contracts"]
@@ -109,6 +128,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--base-url", required=True, help="base URL of the API")
     parser.add_argument("--header", action="append", type=_header, default=[], help="'Name: value'")
     parser.add_argument("--http", type=_address, default=None, metavar="HOST:PORT")
+    parser.add_argument("--store", default=None, metavar="URL", help="spent/revoked token store")
     return parser.parse_args(argv)
 
 
@@ -121,7 +141,12 @@ async def _serve_stdio(server: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
-    server = build_server(build_host(args.base_url, dict(args.header)))
+    try:
+        host = build_host(args.base_url, dict(args.header), store=args.store)
+    except StoreError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    server = build_server(host)
     if args.http is None:
         import anyio
 

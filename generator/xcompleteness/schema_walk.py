@@ -1,4 +1,4 @@
-"""Schema walking for ``audit``: local ``$ref`` resolution and merged properties, cycle-safe.
+"""Schema walking for ``listlike``: local ``$ref`` resolution and merged properties, cycle-safe.
 
 Audit reads response schemas of specs it has never seen (GitHub's ~10 MB description, thousands
 of real APIs). Every helper here is bounded: ``$ref`` chains stop on a cycle or after a fixed hop

@@ -1,4 +1,4 @@
-"""The vocabulary audit recognises: pagination parameters, native completeness signals, wrappers.
+"""What the list-likeness heuristic (``listlike``) recognises: paging parameters, signals, wrappers.
 
 Kept as plain data so the heuristics are reviewable in one place and tests can name what they
 expect. Names are compared case-insensitively with ``-``, ``_``, ``.``, ``@`` and ``$`` removed,
@@ -50,6 +50,9 @@ CURSOR_PARAMS = _keys(
     "offset_token",
     "x-ms-continuation",
 )
+# Cursors that take the id of the last item seen (``starting_after=cus_123``): a ``has_more`` flag
+# with one of these drafts ``response.next: {last-item: /id}``; any other cursor needs a next token.
+ITEM_ID_CURSORS = _keys("starting_after", "ending_before", "after", "since_id", "after_id")
 BACKWARD_CURSORS = _keys("before", "ending_before", "prev", "previous", "prev_cursor")
 OFFSET_PARAMS = _keys("offset", "skip", "$skip", "start", "start_index", "startIndex", "from")
 PAGE_PARAMS = _keys("page", "page_number", "pageNumber", "page_no", "pageNo", "page_num", "pg")
@@ -311,7 +314,31 @@ SIGNAL_HEADERS: dict[str, str] = {
 SEARCH_WORDS = frozenset(
     {"search", "searches", "query", "queries", "find", "lookup", "suggest", "autocomplete"}
 )
-AGGREGATE_PREFIXES = ("aggregat", "statistic", "stats", "histogram", "facet", "rollup")
+AGGREGATE_PREFIXES = (
+    "aggregat",
+    "statistic",
+    "stats",
+    "histogram",
+    "facet",
+    "rollup",
+)
+# Words in a parameter's description that make ``start``/``from`` a time window, not a position.
+TIME_WORDS = frozenset({"timestamp", "time", "date", "datetime", "epoch", "unix"})
+# Media types (or a ``stream=`` media-type parameter) of a response that never ends: Kubernetes
+# ``watch``, server-sent events, newline-delimited JSON. Completeness does not apply to a stream.
+STREAM_MEDIA = frozenset(
+    {
+        "text/event-stream",
+        "application/x-ndjson",
+        "application/ndjson",
+        "application/jsonl",
+        "application/x-jsonlines",
+        "application/jsonlines",
+        "application/stream+json",
+        "application/json-seq",
+    }
+)
+STREAM_ACTIONS = frozenset({"watch", "watchlist"})  # Kubernetes ``x-kubernetes-action``
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
@@ -319,7 +346,31 @@ _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 
 def words(text: str) -> set[str]:
     """Lower-case words of a path or operationId (``listRepos-for_org``: list repos for org)."""
-    return {w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w}
+    return set(word_list(text))
+
+
+def word_list(text: str) -> list[str]:
+    """The words of ``words`` in order (``GetChargesSearch``: get, charges, search)."""
+    return [w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w]
+
+
+def is_search(path: str, operation_id: str | None) -> bool:
+    """Whether a path or operationId names a search, not just a noun containing a search word.
+
+    A path segment must *start* with a search word (``/search/repositories``, ``/_search``,
+    ``searchUsers``), and an operationId must start or end with one, after an HTTP-verb prefix
+    (``search/repos``, ``GetChargesSearch``): ``/v1/sigma/scheduled_query_runs`` lists runs.
+    """
+    for segment in path.split("/"):
+        if "{" in segment:
+            continue
+        seg = word_list(segment)
+        if seg and seg[0] in SEARCH_WORDS:
+            return True
+    op = word_list(operation_id or "")
+    if op and op[0] in ("get", "post", "put", "list", "do"):
+        op = op[1:]
+    return bool(op) and (op[0] in SEARCH_WORDS or op[-1] in SEARCH_WORDS)
 
 
 AGGREGATE_FIELDS = _keys("aggregations", "aggs", "buckets", "facets", "histogram")

