@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from xcompleteness.audit_overlay import draft_declaration
-from xcompleteness.audit_scan import scan
+from xcompleteness.listlike import scan
 
 
 def _doc(params: list[str], next_schema: dict[str, Any], name: str = "next") -> dict[str, Any]:
@@ -68,8 +68,6 @@ URL_DESCRIBED = {"type": "string", "description": "URL to the next page of items
         (["$top", "$skiptoken"], {"type": "string"}, "@odata.nextLink", "next-url"),
         # a bare `next` token with a cursor parameter to send it back stays a cursor walk
         (["limit", "cursor"], {"type": "string"}, "next", "cursor"),
-        # a number named like a link is no URL: nothing to follow
-        (["page"], {"type": "integer"}, "nextLink", "page"),
     ],
 )
 def test_style(params: list[str], schema: dict[str, Any], name: str, style: str) -> None:
@@ -82,3 +80,9 @@ def test_style(params: list[str], schema: dict[str, Any], name: str, style: str)
         assert "cursor" not in decl["pagination"].get("request", {})
         assert decl["reasons"][0] == {"code": "MORE_PAGES_AVAILABLE", "when": {"present": expr}}
         assert not any(t.startswith("pagination") for t in decl["x-todo"])
+
+
+def test_a_number_named_like_a_link_is_no_url() -> None:
+    (finding,) = scan(_doc(["limit"], {"type": "integer"}, "nextLink"))
+    assert finding.signal("next_link") is None
+    assert finding.style != "next-url"
