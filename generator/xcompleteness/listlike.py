@@ -726,12 +726,14 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "link_header" in kinds:
         request.update({k: roles[k] for k in ("page",) if k in roles})
         return "link-header", request
-    if "next_token" not in kinds and "offset" not in roles and "page" not in roles:
-        # Azure nextLink, OData @odata.nextLink (its $skiptoken is inside the URL), Spotify next
-        if any(
-            s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
-        ):
-            return "next-url", request
+    token_walk = "next_token" in kinds and "cursor" in roles  # a token and where to send it
+    if not token_walk and any(
+        s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+    ):
+        # Azure nextLink, OData @odata.nextLink, Spotify next: the URL already carries the
+        # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
+        # total (@odata.count) is only sent on request, so an offset walk could not see its end
+        return "next-url", request
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request
