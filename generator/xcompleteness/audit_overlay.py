@@ -219,7 +219,14 @@ def _pagination(
         reasons.append(_more(when))
         return out
     if f.style == "none":
-        if drafts.get("unpaginated") != "complete":
+        total = f.signal("total", "total_pages")
+        if total is not None:  # a total beside the items hints at pages the spec does not name
+            todos.append(
+                f"pagination: no paging parameter, but the response carries {total.name} "
+                f"({total.expression}); confirm one response holds every item, or declare how "
+                "to get the next page"
+            )
+        elif drafts.get("unpaginated") != "complete":
             todos.append(
                 "pagination: no pagination seen; confirm one response holds every item, or "
                 "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"

@@ -279,7 +279,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     roles = _param_roles(ref.parameters, walker)
     status, body, headers = _success_response(op, ref.pointer, walker)
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
-    shape = _body_shape(body, walker, ref.path, positioned) if body is not None else _Shape()
+    # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
+    # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
+    listy = ref.method == "get" and "list" in sig.words(op_id or "")
+    shape = _body_shape(body, walker, ref.path, positioned, listy) if body is not None else _Shape()
     signals = list(shape.signals) + _header_signals(headers, walker)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
@@ -532,7 +535,9 @@ def _body_expr(pointer: str) -> str:
     return f"$response.body#{pointer}"
 
 
-def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool) -> _Shape:
+def _body_shape(
+    body: Located, walker: SchemaWalker, path: str, positioned: bool, listy: bool = False
+) -> _Shape:
     schema, ptr = walker.deref(*body)
     shape = _Shape()
     if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
@@ -552,7 +557,13 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         shape.containers = "several arrays in the response"
     resource_like = "id" in props and path.rstrip("/").endswith("}")
     found = _wrapped_array(
-        props, walker, "", strict_meta=False, resource_like=resource_like, positioned=positioned
+        props,
+        walker,
+        "",
+        strict_meta=False,
+        resource_like=resource_like,
+        positioned=positioned,
+        listy=listy,
     )
     if found is None and not resource_like:
         for name, (sub, sptr) in props.items():
@@ -589,6 +600,7 @@ def _wrapped_array(
     strict_meta: bool,
     resource_like: bool,
     positioned: bool,
+    listy: bool = False,
 ) -> tuple[str, Located | None] | None:
     """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
 
@@ -621,6 +633,8 @@ def _wrapped_array(
     if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
         chosen = named[0]
     elif len(arrays) == 1 and (not others or positioned or flagged):
+        chosen = arrays[0]
+    elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
         chosen = arrays[0]
     if chosen is None:
         return None
