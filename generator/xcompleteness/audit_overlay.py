@@ -262,7 +262,8 @@ def _signal_reasons(
     limit = drafts.get("search-limit")
     if f.kind == "search" and total is not None and limit == "none":
         return  # answered in x-completeness-defaults.drafts: searches have no fixed cap
-    if f.kind == "search" and total is not None and isinstance(limit, int) and limit > 0:
+    counted = isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
+    if f.kind == "search" and total is not None and counted:
         reasons.append(
             {
                 "code": "RESULT_LIMIT_REACHED",
