@@ -18,8 +18,12 @@ What makes an operation list-like (false alarms cost a reviewer's time, misses c
 * or a GET with a position parameter (cursor, offset, page) or a paging signal in its response
   (``has_more``, next links or tokens, a ``Link`` header, ``incomplete_results``, ...);
 * or any other method whose path or operationId says search/query/list and whose response shows
-  one of the above. A GET that reads one resource (path ends in ``{param}`` and the object has an
-  ``id``) is not a listing because one of its properties is an array.
+  one of the above;
+* or any operation carrying a pagination extension ``pagination_imports`` reads.
+
+A GET whose path ends in ``{param}`` reads one resource unless its own top level pages an array
+(``_single_read``). Streams (Kubernetes ``watch``, ``;stream=`` media, server-sent events) and
+declarations ``{kind: none, why}`` are :class:`Excluded` with their reason, never findings.
 """
 
 from __future__ import annotations
