@@ -1,6 +1,6 @@
 """Compute the per-spec table of docs/corpus.md ("Four real APIs, end to end").
 
-    .venv/bin/python tests/realapi/measure.py [--draft] [--markdown]
+    .venv/bin/python tests/realapi/measure.py [--full] [--write-docs]
 
 For Stripe, DigitalOcean, Kubernetes and GitHub (real descriptions, fetched into the ignored
 cache by bench/fetch.py) with the reviewed overlay from examples/:
@@ -12,9 +12,10 @@ cache by bench/fetch.py) with the reviewed overlay from examples/:
 - walked (client / MCP): operations of the scenarios in scenarios.py that pass against the API's
   loopback fake, through the generated client and through the generated MCP server.
 
-``--draft`` also generates each spec with the draft ``xcompleteness audit --emit-overlay`` writes
-(every list-like operation declared, TODOs unanswered) and reports declared / generated / typed
-for it: what the generator does at full coverage.
+``--full`` also generates each spec at full coverage and reports declared / generated / typed:
+with ``examples/<api>/overlay.full.yaml`` (every list-like operation the audit finds, TODOs
+answered by tests/realapi/answer_drafts.py) where there is one, else (GitHub) with the draft
+``xcompleteness audit --emit-overlay`` writes, TODOs unanswered.
 """
 
 from __future__ import annotations
@@ -50,9 +51,10 @@ def typed(page_model: type) -> bool:
     )
 
 
-def package_counts(gen: Generated) -> tuple[int, int]:
+def package_counts(gen: Generated) -> tuple[int, int, list[str]]:
     pages = gen.module("models").PAGE_MODELS
-    return len(pages), sum(1 for m in pages.values() if typed(m))
+    untyped = sorted(op for op, m in pages.items() if not typed(m))
+    return len(pages), len(pages) - len(untyped), untyped
 
 
 def declared(spec: Path, overlay: Path) -> int:
@@ -81,7 +83,10 @@ def walked(api: str, gen: Generated) -> tuple[set[str], set[str], list[str]]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--draft", action="store_true", help="also measure the audit drafts")
+    parser.add_argument("--full", action="store_true", help="also measure full coverage")
+    parser.add_argument(
+        "--write-docs", action="store_true", help="write the table into docs/corpus.md"
+    )
     args = parser.parse_args(argv)
     rows, notes = [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -92,15 +97,21 @@ def main(argv: list[str] | None = None) -> int:
                 api, generate_package(spec, overlay, Path(tmp) / api, f"m_{api}"), Path(tmp)
             )
             took = time.monotonic() - t0
-            n_gen, n_typed = package_counts(gen)
+            n_gen, n_typed, untyped = package_counts(gen)
             client, mcp, failed = walked(api, gen)
             rows.append(
                 f"| {api} | reviewed | {declared(spec, overlay)} | {n_gen} | {len(client)} | "
                 f"{len(mcp)} | {n_typed} / {n_gen} | {took:.0f} s |"
             )
             notes += [f"- {api}: failing scenario {f}" for f in failed]
-            if args.draft:
-                draft = Path(tmp) / f"{api}.draft.yaml"
+            notes += (
+                [f"- {api} (reviewed): untyped items in {', '.join(untyped)}"] if untyped else []
+            )
+            full = overlay.with_name("overlay.full.yaml")
+            if args.full and full.exists():
+                draft, label = full, "full (overlay.full.yaml)"
+            elif args.full:
+                draft, label = Path(tmp) / f"{api}.draft.yaml", "audit draft"
                 subprocess.run(
                     [
                         sys.executable,
@@ -114,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
                     capture_output=True,
                     check=False,
                 )
+            if args.full:
                 t0 = time.monotonic()
                 dgen = Generated(
                     api,
@@ -121,20 +133,29 @@ def main(argv: list[str] | None = None) -> int:
                     Path(tmp),
                 )
                 took = time.monotonic() - t0
-                d_gen, d_typed = package_counts(dgen)
+                d_gen, d_typed, d_untyped = package_counts(dgen)
                 rows.append(
-                    f"| {api} | audit draft | {declared(spec, draft)} | {d_gen} | – | – | "
+                    f"| {api} | {label} | {declared(spec, draft)} | {d_gen} | – | – | "
                     f"{d_typed} / {d_gen} | {took:.0f} s |"
                 )
-    print(
+                if d_untyped:
+                    notes.append(f"- {api} ({label}): untyped items in {', '.join(d_untyped)}")
+    lines = [
         "| spec | overlay | listings declared | generated | walked (client) | walked (MCP) "
-        "| typed items | generate |"
-    )
-    print("|---|---|---|---|---|---|---|---|")
-    print("\n".join(rows))
+        "| typed items | generate |",
+        "|---|---|---|---|---|---|---|---|",
+        *rows,
+    ]
     if notes:
-        print()
-        print("\n".join(notes))
+        lines += ["", *notes]
+    text = "\n".join(lines)
+    print(text)
+    if args.write_docs:
+        doc = HERE.parent.parent / "docs" / "corpus.md"
+        body = doc.read_text(encoding="utf-8")
+        start, end = "<!-- realapi:begin -->\n", "<!-- realapi:end -->"
+        head, rest = body.split(start, 1)
+        doc.write_text(head + start + text + "\n" + end + rest.split(end, 1)[1], encoding="utf-8")
     return 0
 
 

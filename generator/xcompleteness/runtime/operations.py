@@ -384,6 +384,24 @@ class _ListingBase:
         self._native = (contract.get("mode") or "native") == "native"
         self._deadline_param = contract.get("deadline") or None
 
+    def split_arguments(
+        self, arguments: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Arguments by spec name -> (keywords by Python name, the rest for ``params=``).
+
+        A caller holding spec names (the MCP tool host) passes the operation's own parameters as
+        keywords, so required ones (path parameters: ``namespace``, ``owner``) are satisfied.
+        """
+        keywords: dict[str, Any] = {}
+        rest: dict[str, Any] = {}
+        python_of = {s.name: s.python for s in self._request.specs}
+        for name, value in arguments.items():
+            if name in python_of:
+                keywords[python_of[name]] = value
+            else:
+                rest[name] = value
+        return keywords, rest
+
     def _walk_options(self) -> dict[str, Any]:
         if self._native:
             model = self._envelope_model

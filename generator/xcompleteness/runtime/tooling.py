@@ -14,7 +14,6 @@ wires :class:`ToolHost` to the MCP SDK; what it answers is built from the siblin
 
 from __future__ import annotations
 
-import inspect
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -149,12 +148,13 @@ class ToolHost:
         deadline = args.get("deadline_s")
         deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
+        keywords, rest = op.split_arguments(params)  # required path parameters are keywords
         result = op.collect(
             max_pages=int(max_pages),
             deadline=min(deadline, self.max_deadline_s),
             continuation=resumed,
-            params=params,
-            **_required_keywords(op.collect, params),
+            params=rest,
+            **keywords,
         )
         scope = {k: v for k, v in (contract.get("scope") or {}).items() if v is not None}
         key = _resource_key(scope.get("resource"))
@@ -286,26 +286,6 @@ class ToolHost:
         omitted = (self.contracts.get(tool.operation) or {}).get("omitted_fields")
         response = getattr(self.client, tool.client_attr)(params=params)
         return single_result("item", response, omitted_fields=omitted)
-
-
-def _required_keywords(fn: Any, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Values for ``fn``'s required keyword-only arguments (a listing's required path or query
-    parameters, typed by their Python names) taken from ``params`` (keyed by spec names)."""
-
-    def key(name: str) -> str:
-        return "".join(ch for ch in name.lower() if ch.isalnum())
-
-    by_key = {key(str(k)): v for k, v in params.items()}
-    out: dict[str, Any] = {}
-    try:
-        signature = inspect.signature(fn)
-    except (TypeError, ValueError):
-        return out
-    for name, parameter in signature.parameters.items():
-        wanted = parameter.kind is inspect.Parameter.KEYWORD_ONLY
-        if wanted and parameter.default is inspect.Parameter.empty and key(name) in by_key:
-            out[name] = by_key[key(name)]
-    return out
 
 
 def _api_mints(contract: Mapping[str, Any]) -> bool:
