@@ -65,7 +65,8 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC124": (E, "a reason or warning code is declared twice on one operation"),
     "XC125": (
         W,
-        "a declared code that is client-only (origin: client) appears among server reasons",
+        "a declared code that is client-only (origin: client) appears among server reasons or "
+        "warnings",
     ),
     "XC130": (
         W,
@@ -262,6 +263,13 @@ class _Context:
                 if self.registry.reason(code) is not None:
                     hint = f"{code} is a reason code: list it under reasons"
                 yield self.d(here, "XC111", f"unknown warning code {code!r}", hint)
+            elif self.registry.warning(code).origin == "client":
+                yield self.d(
+                    here,
+                    "XC125",
+                    f"{code} is a client warning; clients add it themselves",
+                    "remove it from the server's warnings",
+                )
 
     def _items_and_id(
         self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool
