@@ -170,7 +170,7 @@ def test_one_typed_page_carries_the_warning_too(served, pkg):
     assert [w.code for w in page.warnings] == ["ITEM_SCHEMA_MISMATCH"]
     assert page.warnings[0].index == 7
     assert isinstance(page.items[0], pkg.models.Droplet) and isinstance(page.items[7], dict)
-    assert page.model_dump(mode="json")["items"][7] == droplet(7)
+    assert page.model_dump(mode="json", warnings=False)["items"][7] == droplet(7)
 
 
 def test_the_stream_reports_the_warning_at_its_end(served):
