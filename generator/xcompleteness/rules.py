@@ -66,7 +66,8 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC124": (E, "a reason or warning code is declared twice on one operation"),
     "XC125": (
         W,
-        "a declared code that is client-only (origin: client) appears among server reasons",
+        "a declared code that is client-only (origin: client) appears among server reasons or "
+        "warnings",
     ),
     "XC140": (E, "a next-url pagination location is not a string in the response schema"),
     "XC130": (
@@ -267,6 +268,13 @@ class _Context:
                 if self.registry.reason(code) is not None:
                     hint = f"{code} is a reason code: list it under reasons"
                 yield self.d(here, "XC111", f"unknown warning code {code!r}", hint)
+            elif self.registry.warning(code).origin == "client":
+                yield self.d(
+                    here,
+                    "XC125",
+                    f"{code} is a client warning; clients add it themselves",
+                    "remove it from the server's warnings",
+                )
 
     def _items_and_id(
         self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool

@@ -170,7 +170,7 @@ def test_one_typed_page_carries_the_warning_too(served, pkg):
     assert [w.code for w in page.warnings] == ["ITEM_SCHEMA_MISMATCH"]
     assert page.warnings[0].index == 7
     assert isinstance(page.items[0], pkg.models.Droplet) and isinstance(page.items[7], dict)
-    assert page.model_dump(mode="json")["items"][7] == droplet(7)
+    assert page.model_dump(mode="json", warnings=False)["items"][7] == droplet(7)
 
 
 def test_the_stream_reports_the_warning_at_its_end(served):
@@ -198,3 +198,36 @@ def test_the_async_client_resumes_and_warns_the_same(pkg):
     assert rest.complete is True and fake.pages == [1, 2, 3]
     assert len(first.items) + len(rest.items) == TOTAL
     assert [w.index for w in [*first.warnings, *rest.warnings]] == [7, 11]  # 31 is rest's 11th
+
+
+def test_through_the_mcp_server_a_page_continuation_resumes_to_the_end(pkg):
+    """The model gets continuation.cursor (a client continuation) and hands it back: the MCP
+    listing tool ends at the total; a hand-edited continuation is INVALID_ARGUMENTS, not a walk."""
+    import anyio
+    from mcp import Client as McpClient
+
+    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
+    fake = Fake()
+    args = {"tag_name": None, "deadline_s": None}  # page and per_page are the walk's own
+
+    async def agent(server):
+        async with McpClient(server) as mcp:
+            first = await mcp.call_tool("droplets_list", {**args, "max_pages": 1,
+                                                          "continuation": None})
+            cursor = first.structured_content["completeness"]["continuation"]["cursor"]
+            rest = await mcp.call_tool("droplets_list", {**args, "max_pages": None,
+                                                         "continuation": cursor})
+            forged = cursor[:-3] + ("abc" if not cursor.endswith("abc") else "abd")
+            bad = await mcp.call_tool("droplets_list", {**args, "max_pages": None,
+                                                        "continuation": forged})
+            return first.structured_content, rest.structured_content, bad.structured_content
+
+    with serve(fake.app()) as base:
+        server = server_mod.build_server(server_mod.build_host(base, {}, secret=b"k" * 32))
+        first, rest, bad = anyio.run(agent, server)
+    assert first["status"] == "partial" and rest["status"] == "complete"
+    assert len(first["data"]["droplets"]) + len(rest["data"]["droplets"]) == TOTAL
+    assert fake.pages == [1, 2, 3]
+    assert [w["details"]["index"] for w in first["warnings"]] == [7]
+    assert bad["status"] == "error" and bad["error"]["code"] == "INVALID_ARGUMENTS"
+    assert "damaged" in bad["error"]["message"]

@@ -241,6 +241,10 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/next"]]},
     ),
+    "rule_XC125_client_warning_on_server": (
+        lambda d: _xc(d, "/things")["warnings"].append("ITEM_SCHEMA_MISMATCH"),
+        {"exit": 0, "diagnostics": [["XC125", LIST + "/warnings/1"]]},
+    ),
     "rule_XC130_adapter_cursor_authorization": (
         lambda d: _adapter_cursor(d, {"invalidated-by": ["filter", "authorization", "x-tenant"]}),
         {
