@@ -89,6 +89,7 @@ def _in_process(listings, wire, config) -> tuple[float, float]:
         Query(), snapshot=1, teams=principal.teams, after=None, limit=PAGE, budget_ms=5000
     )
     tokens = listings._helpers["listServiceAccounts"]
+    grants = {"authorization": principal.grants_digest()}  # declared cursor invalidator
     rounds = 300
 
     started = time.perf_counter()
@@ -98,8 +99,9 @@ def _in_process(listings, wire, config) -> tuple[float, float]:
             query={},
             principal=principal.name,
             snapshot=snapshot_name(1),
+            invalidators=grants,
         )
-        tokens.read_cursor(cursor, query={}, principal=principal.name)
+        tokens.read_cursor(cursor, query={}, principal=principal.name, invalidators=grants)
         page = Page(
             scan.items,
             [{"code": "MORE_PAGES_AVAILABLE"}],

@@ -142,7 +142,8 @@ class AuditReport:
             label = f.operation_id or "(no operationId)"
             lines.append(f"{f.method.upper()} {f.path}  {label}  kind={f.kind} style={f.style}")
             lines.append(f"    why: {'; '.join(f.why)}")
-            lines.append(f"    items: {f.items or '?'}  id: {f.id or '?'}")
+            drafted_id = draft_declaration(f, self.defaults).get("id")  # defaults may answer it
+            lines.append(f"    items: {f.items or '?'}  id: {drafted_id or '?'}")
             for s in f.signals:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):

@@ -227,7 +227,14 @@ def _pagination(
         reasons.append(_more(when))
         return out
     if f.style == "none":
-        if drafts.get("unpaginated") != "complete":
+        total = f.signal("total", "total_pages")
+        if total is not None:  # a total beside the items hints at pages the spec does not name
+            todos.append(
+                f"pagination: no paging parameter, but the response carries {total.name} "
+                f"({total.expression}); confirm one response holds every item, or declare how "
+                "to get the next page"
+            )
+        elif drafts.get("unpaginated") != "complete":
             todos.append(
                 "pagination: no pagination seen; confirm one response holds every item, or "
                 "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
@@ -263,7 +270,8 @@ def _signal_reasons(
     limit = drafts.get("search-limit")
     if f.kind == "search" and total is not None and limit == "none":
         return  # answered in x-completeness-defaults.drafts: searches have no fixed cap
-    if f.kind == "search" and total is not None and isinstance(limit, int) and limit > 0:
+    counted = isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
+    if f.kind == "search" and total is not None and counted:
         reasons.append(
             {
                 "code": "RESULT_LIMIT_REACHED",

@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--check", action="store_true", help="compare with disk; exit 1 with a diff on drift"
     )
+    gen.add_argument(
+        "--tests", action="store_true", help="also write OUT/tests/: contract tests on the mock"
+    )
     _register_testkit(sub)
     return parser
 
@@ -107,6 +110,12 @@ def _register_testkit(sub: argparse._SubParsersAction) -> None:
     mock.add_argument("--faults", metavar="PLAN", default=None, help="fault plan (YAML or JSON)")
     mock.add_argument("--port", type=int, required=True, help="TCP port (0 picks a free one)")
     mock.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+
+    verify = sub.add_parser("verify", help="drive a live API read-only and report violations")
+    _common(verify)
+    from xcompleteness.verify import add_arguments
+
+    add_arguments(verify)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -164,10 +164,10 @@ def defaulted_keys(decl: Any, effective: Any) -> list[str]:
     return out
 
 
-def _code_of(entry: Any) -> Any:
-    if isinstance(entry, Mapping):
-        return entry.get("code")
-    return entry
+def _code_of(entry: Any) -> str | None:
+    """The code of a bare or object reason; None for malformed entries (the schema reports them)."""
+    code = entry.get("code") if isinstance(entry, Mapping) else entry
+    return code if isinstance(code, str) else None
 
 
 def duration_seconds(value: Any) -> int | float | None:

@@ -8,6 +8,8 @@ tokenizer reads back as the original string, and never as code: no quote, backsl
 - :func:`py_str`   a complete string literal (``'...'``), round-trips via ``ast.literal_eval``;
 - :func:`py_doc`   a complete docstring literal (``\"\"\"...\"\"\"``), wrapped to the line length,
   round-trips;
+- :func:`py_docblock` a docstring literal written as real lines (what a reader sees with
+  ``help()``), stable under ruff format; its cleaned value (``inspect.cleandoc``) is the text;
 - :func:`py_comment` the text after ``# `` on one line;
 - :func:`py_ident` an identifier that the naming authority already produced (checked, not fixed);
 - :func:`toml_str` a TOML basic string (the generated ``pyproject.toml``), round-trips via
@@ -20,6 +22,7 @@ Markdown (README.md, AGENT_RULES.md) gets spec text only through ``md_data`` in
 from __future__ import annotations
 
 import keyword
+import textwrap
 
 
 def _escape_char(ch: str) -> str:
@@ -121,6 +124,76 @@ def py_comment(text: str, limit: int | None = None) -> str:
     if limit is not None and len(out) > limit:
         out = out[: max(limit - 3, 0)] + "..."
     return out
+
+
+def _doc_chars(line: str) -> str:
+    out = []
+    for ch in line:
+        if ch == "\t":
+            out.append("\\t")
+        elif ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch.isprintable() and ch.isascii():
+            out.append(ch)
+        else:
+            out.append(_escape_char(ch))
+    return "".join(out)
+
+
+def _wrap_line(line: str, room: int) -> list[str]:
+    """``line`` broken at spaces into parts of at most ``room`` characters (leading spaces kept)."""
+    if len(line) <= room:
+        return [line]
+    lead = line[: len(line) - len(line.lstrip(" "))]
+    parts = textwrap.wrap(
+        line.strip(" "),
+        room,
+        initial_indent=lead,
+        subsequent_indent=lead,
+        break_long_words=True,
+        break_on_hyphens=False,
+    )
+    return parts or [line]
+
+
+def py_docblock(text: str, indent: int = 0, width: int = DOC_WIDTH) -> str:
+    """A docstring literal with one source line per line of ``text`` (no ``\\n`` escapes).
+
+    ``indent`` is the column of the opening quotes. Lines are written the way ruff's docstring
+    formatter leaves them (trailing whitespace dropped, later lines dedented to ``indent``,
+    closing quotes on their own line), so formatting does not change the text a reader sees:
+    ``inspect.cleandoc(value)`` equals ``text`` with those normalisations. Only ``\\n`` (and
+    ``\\r\\n``) break lines; every other control or line-separator character, quote and
+    backslash is escaped, so nothing in ``text`` can end the literal or add code. Lines longer
+    than ``width`` are broken at spaces (a reader's text, not a value); where escapes still make
+    a line too long, the literal falls back to :func:`py_doc` (exact value, wrapped source).
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"py_docblock expects str, got {type(text).__name__}")
+    lines = [line.rstrip(" \t") for line in text.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[-1]:
+        lines.pop()
+    while lines and not lines[0].strip(" \t"):
+        lines.pop(0)
+    if len(lines) <= 1:
+        return py_doc(lines[0].strip(" ") if lines else "", indent, width)
+    first = lines[0].lstrip(" ")
+    rest = lines[1:]
+    depth = min((len(x) - len(x.lstrip(" ")) for x in rest if x.strip(" \t")), default=0)
+    pad = " " * indent
+    room = max(width - indent, 20)
+    head = _wrap_line(first, room - 3)
+    body = [_doc_chars(head[0])] + [pad + _doc_chars(part) for part in head[1:]]
+    for line in rest:
+        if not line.strip(" \t"):
+            body.append("")
+            continue
+        body.extend(pad + _doc_chars(part) for part in _wrap_line(line[depth:], room))
+    if len(body[0]) + indent + 3 > width or any(len(line) > width for line in body[1:]):
+        return py_doc(text, indent, width)
+    return '"""' + "\n".join(body) + "\n" + pad + '"""'
 
 
 def py_ident(name: str) -> str:

@@ -77,9 +77,16 @@ def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
 
 
 def generate_from_check(
-    result: Any, package: str | None = None, *, only: Collection[str] | None = None
+    result: Any,
+    package: str | None = None,
+    *,
+    only: Collection[str] | None = None,
+    tests: bool = False,
 ) -> Generation:
-    """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``."""
+    """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``.
+
+    ``tests``: also write the contract test suite ``tests/`` beside the package (docs/testing.md).
+    """
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
@@ -116,6 +123,11 @@ def generate_from_check(
                 raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
             files[path] = text
             owner[path] = emitter_name
+    if tests:
+        from xcompleteness.emitters.contract_tests import emit_tests
+
+        for rel, text in emit_tests(ir, renderer).items():
+            files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
     return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir)
 
@@ -126,12 +138,13 @@ def generate(
     package: str | None = None,
     *,
     allow_external_refs: bool = False,
+    tests: bool = False,
 ) -> Generation:
     """The whole pure pipeline from a spec path (raises InputError / GenerationRefused)."""
     from xcompleteness.check import check_spec
 
     result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-    return generate_from_check(result, package)
+    return generate_from_check(result, package, tests=tests)
 
 
 def generate_files(
@@ -204,6 +217,7 @@ def run_generate(args: argparse.Namespace) -> ExitCode:
                 args.overlay,
                 args.package,
                 allow_external_refs=getattr(args, "allow_external_refs", False),
+                tests=bool(getattr(args, "tests", False)),
             )
     except GenerationRefused as exc:
         _emit(exc.diagnostics, args.format)

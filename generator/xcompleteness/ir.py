@@ -62,7 +62,7 @@ from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_it
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
-from xcompleteness.runtime.parameters import DEFAULT_STYLE, STYLES
+from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 from xcompleteness.schema_walk import SchemaWalker
 
 LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
@@ -596,9 +596,14 @@ class _Builder:
         out = []
         for (loc, name), p in merged.items():
             schema = deref(self.doc, p.get("schema", {}))
-            style = p.get("style") if p.get("style") in STYLES.get(loc, ()) else None
+            style = p.get("style")
+            style = style if style in STYLES.get(loc, ()) and style != JSON_CONTENT else None
             style = style or DEFAULT_STYLE.get(loc, "form")
             explode = p.get("explode")
+            if "schema" not in p and _json_schema(self.doc, p.get("content")) is not None:
+                # ``content: {application/json: {schema}}``: the value is sent as JSON text
+                schema = deref(self.doc, _json_schema(self.doc, p.get("content")))
+                style, explode = JSON_CONTENT, False
             out.append(
                 ParamIR(
                     name=name,

@@ -18,8 +18,12 @@ What makes an operation list-like (false alarms cost a reviewer's time, misses c
 * or a GET with a position parameter (cursor, offset, page) or a paging signal in its response
   (``has_more``, next links or tokens, a ``Link`` header, ``incomplete_results``, ...);
 * or any other method whose path or operationId says search/query/list and whose response shows
-  one of the above. A GET that reads one resource (path ends in ``{param}`` and the object has an
-  ``id``) is not a listing because one of its properties is an array.
+  one of the above;
+* or any operation carrying a pagination extension ``pagination_imports`` reads.
+
+A GET whose path ends in ``{param}`` reads one resource unless its own top level pages an array
+(``_single_read``). Streams (Kubernetes ``watch``, ``;stream=`` media, server-sent events) and
+declarations ``{kind: none, why}`` are :class:`Excluded` with their reason, never findings.
 """
 
 from __future__ import annotations
@@ -280,7 +284,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     roles = _param_roles(ref.parameters, walker)
     status, body, headers = _success_response(op, ref.pointer, walker)
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
-    shape = _body_shape(body, walker, ref.path, positioned) if body is not None else _Shape()
+    # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
+    # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
+    listy = ref.method == "get" and "list" in sig.words(op_id or "")
+    shape = _body_shape(body, walker, ref.path, positioned, listy) if body is not None else _Shape()
     signals = list(shape.signals) + _header_signals(headers, walker)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
@@ -533,7 +540,9 @@ def _body_expr(pointer: str) -> str:
     return f"$response.body#{pointer}"
 
 
-def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool) -> _Shape:
+def _body_shape(
+    body: Located, walker: SchemaWalker, path: str, positioned: bool, listy: bool = False
+) -> _Shape:
     schema, ptr = walker.deref(*body)
     shape = _Shape()
     if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
@@ -553,7 +562,13 @@ def _body_shape(body: Located, walker: SchemaWalker, path: str, positioned: bool
         shape.containers = "several arrays in the response"
     resource_like = "id" in props and path.rstrip("/").endswith("}")
     found = _wrapped_array(
-        props, walker, "", strict_meta=False, resource_like=resource_like, positioned=positioned
+        props,
+        walker,
+        "",
+        strict_meta=False,
+        resource_like=resource_like,
+        positioned=positioned,
+        listy=listy,
     )
     if found is None and not resource_like:
         for name, (sub, sptr) in props.items():
@@ -590,6 +605,7 @@ def _wrapped_array(
     strict_meta: bool,
     resource_like: bool,
     positioned: bool,
+    listy: bool = False,
 ) -> tuple[str, Located | None] | None:
     """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
 
@@ -622,6 +638,8 @@ def _wrapped_array(
     if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
         chosen = named[0]
     elif len(arrays) == 1 and (not others or positioned or flagged):
+        chosen = arrays[0]
+    elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
         chosen = arrays[0]
     if chosen is None:
         return None
@@ -726,12 +744,14 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
     if "link_header" in kinds:
         request.update({k: roles[k] for k in ("page",) if k in roles})
         return "link-header", request
-    if "next_token" not in kinds and "offset" not in roles and "page" not in roles:
-        # Azure nextLink, OData @odata.nextLink (its $skiptoken is inside the URL), Spotify next
-        if any(
-            s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
-        ):
-            return "next-url", request
+    token_walk = "next_token" in kinds and "cursor" in roles  # a token and where to send it
+    if not token_walk and any(
+        s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+    ):
+        # Azure nextLink, OData @odata.nextLink, Spotify next: the URL already carries the
+        # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
+        # total (@odata.count) is only sent on request, so an offset walk could not see its end
+        return "next-url", request
     if "cursor" in roles:
         request["cursor"] = roles["cursor"]
         return "cursor", request

@@ -144,6 +144,10 @@ class MockApi:
                 )
             )
         self.models = ir.model_schemas
+        self.code_details: dict[str, dict[str, Any]] = {}
+        for code in ir.reason_codes:
+            made = self._made(code.details, f"reason:{code.code}").make(0)
+            self.code_details[code.code] = made if isinstance(made, dict) else {}
         self._lock = threading.Lock()
         self.reset()
 
@@ -182,6 +186,17 @@ class MockApi:
                     return self._single(op, match)
         return 404, {}, _error("NOT_FOUND", f"no declared operation answers {method} {path}")
 
+    def _made(self, schema: Any, operation: str) -> ItemFactory:
+        return ItemFactory(
+            schema or {},
+            self.models,
+            operation=operation,
+            seed=self.plan.seed,
+            id_pointer=None,
+            prefix="x",
+            set_id=False,
+        )
+
     def _single(self, op: Operation, match: re.Match[str]) -> Answer:
         factory = ItemFactory(
             op.response_schema,
@@ -214,7 +229,8 @@ class MockApi:
                 err["error"]["reason"] = "invalid"
                 return 409, {}, err
             self.minted.discard(given)
-        return 200, {}, {}
+        body = self._made(op.response_schema, op.id).make(len(self.calls))
+        return 200, {}, body if isinstance(body, dict) else {}
 
     # -- listings ----------------------------------------------------------------------------
 
@@ -247,7 +263,11 @@ class MockApi:
                 state = _unb64(str(raw))
             except (ValueError, binascii.Error, UnicodeDecodeError):
                 return None
-            return state if isinstance(state, dict) and "o" in state else None
+            fields = ("o", "p", "n", "s")
+            ok = isinstance(state, dict) and all(
+                isinstance(state.get(k, 0), int) and state.get(k, 0) >= 0 for k in fields
+            )
+            return state if ok and "o" in state else None
         for key in ("offset", "page"):
             name = request.get(key)
             if name and str(query.get(name, "")).isdigit():
@@ -286,7 +306,12 @@ class MockApi:
                 snapshot += 1
             if code is None or code == MORE or code not in op.declared():
                 continue
-            details = {**DEFAULT_DETAILS.get(code, {}), **op.details(code), **fault.details}
+            details = {
+                **self.code_details.get(code, {}),
+                **DEFAULT_DETAILS.get(code, {}),
+                **op.details(code),
+                **fault.details,
+            }
             if fault.kind == "cap":
                 details["limit"] = fault.limit or details.get("limit", 1000)
                 capped = True
@@ -721,6 +746,9 @@ def run_mock(args: argparse.Namespace) -> ExitCode:
     try:
         sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        # Accepted connections inherit it: without, uvicorn's h11 answers wait ~40 ms for the
+        # peer's delayed ACK (Nagle), a 5x slower mock (bench/bench_testkit.py).
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         sock.bind((args.host, args.port))
         sock.listen(128)
     except OSError as exc:

@@ -31,6 +31,7 @@ class ItemFactory:
         seed: int,
         id_pointer: str | None,
         prefix: str,
+        set_id: bool = True,
     ) -> None:
         self.schema = schema if isinstance(schema, Mapping) else {}
         self.models = models
@@ -39,6 +40,7 @@ class ItemFactory:
         self.id_tokens = _tokens(id_pointer or "/id")
         self.prefix = prefix
         self.integer_id = self._id_schema_type() == "integer"
+        self.set_id = set_id
 
     def item_id(self, index: int, tag: str = "") -> Any:
         if self.integer_id:
@@ -50,7 +52,8 @@ class ItemFactory:
         item = self._value(self.schema, rng, index, 0, "item")
         if not isinstance(item, dict):
             item = {}
-        _set(item, self.id_tokens, self.item_id(index, tag))
+        if self.set_id:
+            _set(item, self.id_tokens, self.item_id(index, tag))
         return item
 
     # -- schema walk -------------------------------------------------------------------------

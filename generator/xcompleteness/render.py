@@ -2,10 +2,10 @@
 
 Why these settings: ``StrictUndefined`` makes a missing IR attribute an error instead of an empty
 string in generated code; autoescape is off because the output is Python, not HTML — escaping of
-spec text is done explicitly with the ``py_str`` / ``py_doc`` / ``py_comment`` / ``py_ident``
-filters from :mod:`xcompleteness.escape`. Templates live in ``templates/`` and mirror the output
-tree (``templates/package/models.py.jinja`` renders ``NAME/models.py``); ``_``-prefixed files
-are partials.
+spec text is done explicitly with the ``py_str`` / ``py_doc`` / ``py_docblock`` / ``py_comment``
+/ ``py_ident`` filters from :mod:`xcompleteness.escape`. Templates live in ``templates/`` and
+mirror the output tree (``templates/package/models.py.jinja`` renders ``NAME/models.py``);
+``_``-prefixed files are partials.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from xcompleteness.escape import py_comment, py_doc, py_ident, py_str
+from xcompleteness.escape import py_comment, py_doc, py_docblock, py_ident, py_str
 from xcompleteness.resources import templates_dir
 
 
@@ -32,7 +32,11 @@ class Renderer:
             lstrip_blocks=True,
         )
         self.env.filters.update(
-            py_str=py_str, py_doc=py_doc, py_comment=py_comment, py_ident=py_ident
+            py_str=py_str,
+            py_doc=py_doc,
+            py_docblock=py_docblock,
+            py_comment=py_comment,
+            py_ident=py_ident,
         )
 
     def render(self, template: str, **ctx: Any) -> str:

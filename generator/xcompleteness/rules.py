@@ -1,4 +1,4 @@
-"""Semantic rules over canonical contracts: stable codes ``XC100``-``XC125`` and ``XC140``.
+"""Semantic rules over canonical contracts: codes ``XC100``-``XC125``, ``XC130``-``XC140``.
 
 The JSON Schema in ``spec_ext/`` says whether a declaration is well formed; these rules say
 whether it is *true of this spec*: the locations it names exist, the codes it uses are known,
@@ -66,9 +66,20 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC124": (E, "a reason or warning code is declared twice on one operation"),
     "XC125": (
         W,
-        "a declared code that is client-only (origin: client) appears among server reasons",
+        "a declared code that is client-only (origin: client) appears among server reasons or "
+        "warnings",
     ),
     "XC140": (E, "a next-url pagination location is not a string in the response schema"),
+    "XC130": (
+        W,
+        "an adapter cursor is invalidated by authorization or an x- value: documentation only "
+        "(the client cannot check it; the API must)",
+    ),
+    "XC131": (
+        W,
+        "an adapter cursor's frozen snapshot or ttl is documentation only (the client cannot "
+        "verify a foreign API's snapshot or cursor lifetime)",
+    ),
 }
 """Every rule code with its severity and one-line meaning (docs/cli.md lists the same)."""
 
@@ -257,6 +268,13 @@ class _Context:
                 if self.registry.reason(code) is not None:
                     hint = f"{code} is a reason code: list it under reasons"
                 yield self.d(here, "XC111", f"unknown warning code {code!r}", hint)
+            elif self.registry.warning(code).origin == "client":
+                yield self.d(
+                    here,
+                    "XC125",
+                    f"{code} is a client warning; clients add it themselves",
+                    "remove it from the server's warnings",
+                )
 
     def _items_and_id(
         self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool
@@ -353,6 +371,8 @@ class _Context:
                 "on-expiry: error but CURSOR_EXPIRED is not a declared reason",
                 "add CURSOR_EXPIRED to reasons (the expiry error carries it)",
             )
+        if not native and cursor:
+            yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
         params = parameters(self.data, item, operation)
         for key, name in (pg.get("request") or {}).items():
             if name and not any(n == name and loc in ("query", "header") for loc, n in params):
@@ -407,6 +427,39 @@ class _Context:
                     "(e.g. /paging/next/link, not the /paging/next object)",
                 )
                 return
+
+    def _adapter_cursor(self, cursor: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        """What an adapter's cursor contract says that no part of x-completeness can enforce.
+
+        The client walk enforces ``filter``, ``ordering`` and ``page-size`` itself (a resumed
+        walk with a changed parameter is refused); a native service enforces all of them through
+        the generated ``ListingTokens``. For an API we do not run, the rest is documentation.
+        """
+        for i, name in enumerate(cursor.get("invalidated_by") or ()):
+            if name == "authorization" or str(name).startswith("x-"):
+                yield self.d(
+                    pointer_join(at, "invalidated-by", i),
+                    "XC130",
+                    f"invalidated-by {name!r} is documentation only in adapter mode",
+                    "keep it to document the API, or drop it; only the API can refuse such a "
+                    "cursor (the walk reports its refusal as CURSOR_EXPIRED)",
+                )
+        if cursor.get("snapshot") == "frozen":
+            yield self.d(
+                pointer_join(at, "snapshot"),
+                "XC131",
+                "cursor.snapshot: frozen is documentation only in adapter mode",
+                "the client cannot verify a foreign API's snapshot; declare what the API "
+                "promises, knowing nothing checks it",
+            )
+        if cursor.get("ttl_seconds") is not None:
+            yield self.d(
+                pointer_join(at, "ttl"),
+                "XC131",
+                "cursor.ttl is documentation only in adapter mode",
+                "the walk reports an expired cursor when the API says so (map its status to "
+                "CURSOR_EXPIRED); it does not time cursors itself",
+            )
 
     def _when(
         self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str

@@ -185,7 +185,8 @@ class Registry:
         With ``used``, only those reason/warning codes plus every client code are kept, so a
         generated package carries what it can meet and nothing else.
         """
-        keep = None if used is None else set(used) | set(self.client_codes)
+        client_warnings = {c for c, i in self.warnings.items() if i.origin == "client"}
+        keep = None if used is None else set(used) | set(self.client_codes) | client_warnings
         return {
             "reasons": {
                 c: i.to_canonical()
@@ -223,7 +224,7 @@ def standard_registry() -> Registry:
             description=entry["description"],
             details=entry["details"],
             continuation=None,
-            origin="server",
+            origin=entry.get("origin", "server"),
             standard=True,
         )
         for code, entry in data["warnings"].items()

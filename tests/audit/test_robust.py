@@ -11,7 +11,7 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xcompleteness.audit_overlay import draft_overlay, dump_overlay
+from xcompleteness.audit_overlay import draft_declaration, draft_overlay, dump_overlay
 from xcompleteness.listlike import scan
 
 ARRAY = {"type": "array", "items": {"$ref": "#/components/schemas/A"}}
@@ -139,6 +139,32 @@ def test_random_documents_never_raise(doc: Any) -> None:
         findings = scan(candidate)
         text = dump_overlay(draft_overlay(findings, "t"))
         assert yaml.safe_load(text)["overlay"] == "1.0.0"
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON, JSON)
+def test_random_extensions_defaults_and_declarations_never_raise(value: Any, other: Any) -> None:
+    """Pagination extensions, x-completeness-defaults and kind: none of any shape are input too."""
+    op = {
+        "operationId": "listThings",
+        "x-ms-pageable": value,
+        "x-speakeasy-pagination": {"type": "cursor", "inputs": value, "outputs": other},
+        "x-fern-pagination": {"cursor": value, "next_cursor": other, "offset": other},
+        "x-pagination": {"style": "offset", "offset": value, "items": other},
+        "x-kubernetes-action": value,
+        "parameters": [{"name": "cursor", "in": "query"}, {"name": "page", "in": "query"}],
+        "responses": {
+            "200": {"content": {"application/json": {"schema": {"properties": {"data": ARRAY}}}}}
+        },
+    }
+    declared = dict(op, **{"x-completeness": {"kind": "none", "why": other}})
+    doc = {"paths": {"/things": {"get": op, "post": declared}}, "x-completeness-defaults": value}
+    findings = scan(doc)
+    defaults = {"drafts": {"id-fields": value, "search-limit": other, "unpaginated": value}}
+    text = dump_overlay(draft_overlay(findings, "t", defaults=defaults))
+    assert yaml.safe_load(text)["overlay"] == "1.0.0"
+    for f in findings:
+        draft_declaration(f, {"scope": value, "drafts": other, "mode": value})
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

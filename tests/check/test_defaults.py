@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from xcompleteness.check import check_spec
 from xcompleteness.contract import defaulted_keys, effective_declaration
 
@@ -156,3 +158,35 @@ def test_show_effective_of_an_unknown_operation_is_unusable_input() -> None:
     assert proc.returncode == 2
     assert "XC150" in proc.stderr and "noSuchOperation" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda kids: (
+        st.lists(kids, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["kind", "scope", "reasons", "warnings", "mode", "visibility", "code"])
+            | st.text(max_size=4),
+            kids,
+            max_size=5,
+        )
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON, _JSON, st.sampled_from(["collection", "search", "resource", "none", 3]))
+def test_the_merge_never_raises_and_never_changes_its_inputs(
+    decl: object, defaults: object, kind: object
+) -> None:
+    import copy
+
+    if isinstance(decl, dict):
+        decl = {**decl, "kind": kind}
+    before = (copy.deepcopy(decl), copy.deepcopy(defaults))
+    merged = effective_declaration(decl, defaults)  # type: ignore[arg-type]
+    defaulted_keys(decl, merged)
+    assert (decl, defaults) == before
+    if not isinstance(decl, dict) or kind not in ("collection", "search"):
+        assert merged == decl

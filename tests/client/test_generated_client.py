@@ -62,7 +62,9 @@ def test_one_attribute_per_operation_named_by_snake_case(pkg):
         for attr in ("list_items", "search_items", "get_item", "archive_items"):
             assert hasattr(client, attr)
     sig = inspect.signature(client_mod.Client)
-    assert list(sig.parameters) == ["base_url", "headers", "http_client", "transport", "timeout"]
+    assert list(sig.parameters) == [
+        "base_url", "headers", "http_client", "transport", "timeout", "strict_items"
+    ]  # fmt: skip
     collect = inspect.signature(client.list_items.collect).parameters
     assert {"max_pages", "max_items", "deadline", "cursor", "limit"} <= set(collect)
 

@@ -132,6 +132,36 @@ def test_a_scalar_in_a_deep_object_parameter_is_a_plain_pair(pkg, server):
     assert log[0]["query"] == "created=1700000000&limit=10"
 
 
+def test_the_async_client_serialises_the_same_way(pkg, server):
+    import asyncio
+
+    package, _ = pkg
+    base, log = server
+    log.clear()
+
+    async def run():
+        async with package.AsyncClient(base) as client:
+            return await client.list_customers.collect(
+                created={"gte": 1}, expand=["a"], tags=["x", "y"], session="s", limit=5
+            )
+
+    result = asyncio.run(run())
+    assert result.complete is True and len(result.items) == 5
+    assert log[0]["query"] == "created[gte]=1&expand[]=a&tags=x,y&limit=5"
+    assert log[0]["cookie"] == "session=s"
+
+
+def test_a_content_parameter_is_sent_as_json_text(pkg, server):
+    package, out = pkg
+    base, log = server
+    log.clear()
+    with package.Client(base) as client:
+        client.list_customers.page(where={"plan": "pro plus"}, limit=10)
+    assert log[0]["query"] == "limit=10&where=%7B%22plan%22%3A%22pro%20plus%22%7D"
+    text = (out / PACKAGE / "_ops" / "list_customers.py").read_text()
+    assert '("where", "where", "query", "application/json", False)' in text
+
+
 def test_cookie_parameters_join_the_clients_own_cookie_header(pkg, server):
     package, _ = pkg
     base, log = server
@@ -297,3 +327,6 @@ def test_headers_cookies_and_defaults():
     assert ParamSpec.of(("p", "p", "path", "deepObject", True)).style == "simple"
     assert query_fragments(ParamSpec("b", "b", "query", "form", True), False) == ["b=false"]
     assert query_fragments(ParamSpec("b", "b", "query", "form", True), None) == []
+    json_spec = ParamSpec.of(("h", "X-Filter", "header", "application/json", False))
+    assert header_value(json_spec, {"a": [1, True]}) == '{"a":[1,true]}'
+    assert path_value(ParamSpec("p", "p", "path", "application/json", False), [1]) == "%5B1%5D"

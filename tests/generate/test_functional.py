@@ -60,14 +60,25 @@ def build_app(pkg: str, *, drifted: bool = False) -> Any:
             return JSONResponse({"items": [{"id": 7}], "complete": "yes"})
         tokens = svc.list_service_accounts
         query = {"status": status, "owner": owner}
+        # the declared invalidated-by names authorization: this toy service's grants are the
+        # bearer token itself (a real one passes a fingerprint of the caller's grants)
+        grants = {"authorization": principal(request)}
         start = 0
         if cursor is not None:
-            start = tokens.read_cursor(cursor, query=query, principal=principal(request)).data
+            start = tokens.read_cursor(
+                cursor, query=query, principal=principal(request), invalidators=grants
+            ).data
         rows = [a for a in ACCOUNTS if status is None or a["status"] == status]
         page = rows[start : start + limit]
         scope = {"resource": "service_accounts", "snapshot": "s1"}
         if start + limit < len(rows):
-            nxt = tokens.mint_cursor(start + limit, query=query, principal=principal(request))
+            nxt = tokens.mint_cursor(
+                start + limit,
+                query=query,
+                principal=principal(request),
+                snapshot="s1",  # cursor.snapshot: frozen -- every page reads this snapshot
+                invalidators=grants,
+            )
             return models.ListServiceAccountsPage.partial_page(
                 page, next_cursor=nxt, scope=scope, page={"requested_size": limit}
             )

@@ -137,22 +137,31 @@ def test_cursor_round_trip_and_binding(server) -> None:
     svc = server.Service(SECRET, clock=clock)
     tokens = svc.list_service_accounts
     query = {"status": "active", "limit": 10}
-    cursor = tokens.mint_cursor({"after": "svc-9"}, query=query, principal="alice", snapshot="s1")
-    claims = tokens.read_cursor(cursor, query={"status": "active", "limit": 50}, principal="alice")
+    grants = {"authorization": "alice:infra"}  # declared invalidated-by: authorization
+    cursor = tokens.mint_cursor(
+        {"after": "svc-9"}, query=query, principal="alice", snapshot="s1", invalidators=grants
+    )
+    claims = tokens.read_cursor(
+        cursor, query={"status": "active", "limit": 50}, principal="alice", invalidators=grants
+    )
     assert claims.data == {"after": "svc-9"} and claims.snapshot == "s1"
     with pytest.raises(server.CursorInvalidError) as other_user:
-        tokens.read_cursor(cursor, query=query, principal="mallory")
+        tokens.read_cursor(cursor, query=query, principal="mallory", invalidators=grants)
     assert other_user.value.status == 400
     assert other_user.value.body()["error"]["code"] == "CURSOR_INVALID"
     with pytest.raises(server.CursorInvalidError):
-        tokens.read_cursor(cursor, query={"status": "disabled"}, principal="alice")
+        tokens.read_cursor(
+            cursor, query={"status": "disabled"}, principal="alice", invalidators=grants
+        )
     with pytest.raises(server.CursorInvalidError):
-        svc.search_service_accounts.read_cursor(cursor, query=query, principal="alice")
+        svc.search_service_accounts.read_cursor(
+            cursor, query=query, principal="alice", invalidators=grants
+        )
     with pytest.raises(server.CursorInvalidError):
-        tokens.read_cursor(cursor[:-2] + "xx", query=query, principal="alice")
+        tokens.read_cursor(cursor[:-2] + "xx", query=query, principal="alice", invalidators=grants)
     clock.now += 901
     with pytest.raises(server.CursorExpiredError) as expired:
-        tokens.read_cursor(cursor, query=query, principal="alice")
+        tokens.read_cursor(cursor, query=query, principal="alice", invalidators=grants)
     assert expired.value.status == 410
     assert expired.value.body() == {
         "error": {"code": "CURSOR_EXPIRED", "message": expired.value.message, "reason": "expired"}
@@ -195,7 +204,9 @@ def test_evidence_verified_at_mutation_time(models, server) -> None:
     assert reason(token="") == "missing"
     assert reason(token=page.evidence[:-3] + "abc") == "invalid"
     assert reason(warnings_seen=["STALE_INDEX"]) == "voided_by_warning"
-    cursor = svc.list_service_accounts.mint_cursor(1, principal="alice")
+    cursor = svc.list_service_accounts.mint_cursor(
+        1, principal="alice", snapshot="s1", invalidators={"authorization": "alice:infra"}
+    )
     assert reason(token=cursor) == "purpose_mismatch"
     stale = models.ListServiceAccountsPage.complete_page(
         [ITEM], warnings=[{"code": "STALE_INDEX", "source": "idx"}]

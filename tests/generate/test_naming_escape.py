@@ -168,3 +168,72 @@ def test_long_class_and_attribute_names_are_cut_with_a_stable_hash() -> None:
     assert pascal(long) != pascal(long + "x")
     assert len(attr_name(long)) <= ATTR_NAME_MAX and attr_name(long).isidentifier()
     assert attr_name("listThings") == "list_things"
+# -- py_docblock: real lines, no literal \n (issue 10 item 8) ----------------------------------
+
+MULTILINE = [
+    "Summary line\n\nA longer description\nover three lines.",
+    "Summary\n\n    indented code\n      more\n    back",
+    "trailing spaces   \nand tabs\t\t\nend",
+    '\n\n  leading blank lines, quotes """ and \\ backslash\n\n',
+    "a\r\nwindows\r\nlines",
+    "ends with a quote\"\nand another\"",
+    *NASTY,
+]
+
+
+def _expected(text: str) -> str:
+    """What a reader sees (``inspect.cleandoc``): trailing blanks and edge blank lines dropped."""
+    import inspect
+
+    lines = [line.rstrip(" \t") for line in text.replace("\r\n", "\n").split("\n")]
+    return inspect.cleandoc("\n".join(lines).strip("\n").lstrip(" "))
+
+
+def _docstrings(source: str) -> list[str]:
+    tree = ast.parse(source)
+    return [
+        ast.get_docstring(node, clean=False)  # type: ignore[misc]
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+    ]
+
+
+def test_py_docblock_is_stable_under_ruff_format_and_reads_as_the_text() -> None:
+    import inspect
+
+    from xcompleteness.escape import py_docblock
+    from xcompleteness.format import format_source
+
+    parts = [py_docblock(MULTILINE[0], 0), "", ""]
+    for k, text in enumerate(MULTILINE):
+        parts += [
+            f"class C{k}:",
+            f"    {py_docblock(text, 4)}",
+            "",
+            "    def f(self) -> None:",
+            f"        {py_docblock(text, 8)}",
+            "",
+            "",
+        ]
+    source = "\n".join(parts).rstrip("\n") + "\n"
+    assert format_source(source) == source  # ruff leaves it exactly as written
+    docs = _docstrings(source)
+    assert sorted(inspect.cleandoc(d) for d in docs[1:]) == sorted(
+        _expected(t) for t in MULTILINE for _ in (0, 1)
+    )
+    multi = [py_docblock(t, 4) for t in MULTILINE[:3]]
+    assert all("\\n" not in d and "\n" in d for d in multi)  # real lines, never escapes
+
+
+@given(st.text(), st.sampled_from([0, 4, 8]))
+def test_py_docblock_never_becomes_code(text: str, indent: int) -> None:
+    import inspect
+
+    from xcompleteness.escape import py_docblock
+
+    doc = py_docblock(text, indent)
+    module = ast.parse(f"def f():\n    {doc}\n")
+    (func,) = module.body
+    assert len(func.body) == 1  # type: ignore[attr-defined]
+    value = ast.get_docstring(func, clean=False)  # type: ignore[arg-type]
+    assert inspect.cleandoc(value) == inspect.cleandoc(_expected(text))

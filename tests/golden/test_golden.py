@@ -167,3 +167,20 @@ def test_augmented_document_is_valid_openapi(generated) -> None:
     validate(doc)
     envelopes = [name for name in doc["components"]["schemas"] if name.endswith("Page")]
     assert envelopes, "every listing's envelope is in components"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_client_docstrings_are_real_lines_not_escapes(case: str) -> None:
+    """Issue 10 item 8: ``help(Client)`` shows lines; the source has no literal ``\\n``."""
+    package = refresh.CASES[case][1]
+    tree = HERE / case / package
+    for path in [tree / "client.py", *sorted((tree / "_ops").glob("[!_]*.py"))]:
+        source = path.read_text()
+        assert "\\n" not in source, path
+        module = ast.parse(source)
+        docs = [
+            ast.get_docstring(node)
+            for node in ast.walk(module)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef))
+        ]
+        assert any(d and "\n" in d for d in docs), path  # multi-line docstrings exist

@@ -35,6 +35,19 @@ def _xc(d: dict[str, Any], path: str, method: str = "get") -> dict[str, Any]:
     return _op(d, path, method)["x-completeness"]
 
 
+def _adapter_cursor(d: dict[str, Any], cursor: dict[str, Any]) -> None:
+    """The adapter search, paged by a last-item cursor, with the given cursor contract."""
+    _op(d, "/search")["parameters"].append(
+        {"name": "after", "in": "query", "schema": {"type": "string"}}
+    )
+    _xc(d, "/search")["pagination"] = {
+        "style": "cursor",
+        "request": {"cursor": "after", "size": "per_page"},
+        "response": {"next": {"last-item": "/id"}},
+        "cursor": cursor,
+    }
+
+
 def _add_widgets(d: dict[str, Any]) -> None:
     d["paths"]["/widgets"] = {
         "get": {
@@ -227,6 +240,30 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
             "pagination", {"style": "next-url", "response": {"next": "$response.link.next"}}
         ),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/next"]]},
+    ),
+    "rule_XC125_client_warning_on_server": (
+        lambda d: _xc(d, "/things")["warnings"].append("ITEM_SCHEMA_MISMATCH"),
+        {"exit": 0, "diagnostics": [["XC125", LIST + "/warnings/1"]]},
+    ),
+    "rule_XC130_adapter_cursor_authorization": (
+        lambda d: _adapter_cursor(d, {"invalidated-by": ["filter", "authorization", "x-tenant"]}),
+        {
+            "exit": 0,
+            "diagnostics": [
+                ["XC130", SEARCH + "/pagination/cursor/invalidated-by/1"],
+                ["XC130", SEARCH + "/pagination/cursor/invalidated-by/2"],
+            ],
+        },
+    ),
+    "rule_XC131_adapter_cursor_snapshot_ttl": (
+        lambda d: _adapter_cursor(d, {"snapshot": "frozen", "ttl": "PT5M"}),
+        {
+            "exit": 0,
+            "diagnostics": [
+                ["XC131", SEARCH + "/pagination/cursor/snapshot"],
+                ["XC131", SEARCH + "/pagination/cursor/ttl"],
+            ],
+        },
     ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),

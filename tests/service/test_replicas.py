@@ -190,3 +190,40 @@ def test_two_mcp_servers_sharing_a_sqlite_store_honour_each_others_single_use(ge
     assert done["status"] == "complete", done
     assert replay["error"]["reasons"] == ["EVIDENCE_ALREADY_USED"], replay
     assert restarted["error"]["reasons"] == ["EVIDENCE_ALREADY_USED"], restarted
+
+
+def test_the_mcp_server_default_store_and_a_bad_store_url(gen_out, tmp_path, monkeypatch):
+    import importlib
+    import subprocess
+
+    from support.gen import import_generated
+
+    import_generated(gen_out, "svc_rep")
+    server = importlib.import_module("svc_rep.tools.mcp_server")
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    assert server.default_store_url(False) == "memory:"  # a per-process secret: nothing to keep
+    url = server.default_store_url(True)
+    assert url == f"sqlite:///{tmp_path / 'state' / 'xcompleteness' / 'svc_rep-evidence.sqlite3'}"
+    monkeypatch.setenv("XCOMPLETENESS_MCP_SECRET", SECRET)
+    host = server.build_host("http://127.0.0.1:9", {})
+    assert type(host.keeper.store).__name__ == "SqliteStore"
+    assert (tmp_path / "state" / "xcompleteness" / "svc_rep-evidence.sqlite3").exists()
+
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "svc_rep.tools.mcp_server",
+            "--base-url",
+            "http://x",
+            "--store",
+            "ftp://nope",
+        ],
+        cwd=gen_out,
+        env={**os.environ, "PYTHONPATH": str(gen_out)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "unknown token store URL" in proc.stderr
+    assert "Traceback" not in proc.stderr

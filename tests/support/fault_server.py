@@ -191,6 +191,7 @@ class Faults:
     incomplete_from: int | None = None  # github shape: incomplete_results true from here on
     undeclared_code_at: int | None = None  # native: a page carries an undeclared code
     repeat_cursor_at: int | None = None  # native: a page hands back the cursor it was given
+    bad_rank_every: int | None = None  # native: rows whose rank % N == 0 send rank as text
 
 
 class FaultyCollection:
@@ -217,6 +218,12 @@ class FaultyCollection:
         for i in range(n):
             self.rows.append(Row(f"item-{i:07d}", i, 1, shard=i % shards, secret=i % 7 == 3))
         self._next_rank = n
+
+    def _native_item(self, row: Row) -> dict[str, Any]:
+        every = self.faults.bad_rank_every
+        if every and row.rank % every == 0:
+            return {"id": row.id, "rank": f"#{row.rank}"}  # drifted data: not its declared type
+        return {"id": row.id, "rank": row.rank}
 
     # -- mutations (each one a new version) -------------------------------------------------
 
@@ -333,7 +340,7 @@ class FaultyCollection:
         complete = not reasons
         snap = None if self.snapshot == "none" else f"v{version}"
         body = {
-            "items": [{"id": r.id, "rank": r.rank} for r in page],
+            "items": [self._native_item(r) for r in page],
             "complete": complete,
             "incomplete_reasons": reasons,
             "next_cursor": next_cursor,
@@ -414,7 +421,7 @@ class FaultyCollection:
         body = {
             "total_count": total,
             "incomplete_results": incomplete,
-            "items": [{"id": r.id, "rank": r.rank} for r in page],
+            "items": [self._native_item(r) for r in page],
         }
         return 200, headers, body
 

@@ -95,6 +95,7 @@ def mock_in_thread(spec: Path, plan: str | None = None) -> Iterator[str]:
             Path(plan_path).write_text(plan, encoding="utf-8")
         api = mock_from_check(result, plan_path, ir=ir)
     sock = socket.socket()
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # no delayed-ACK stalls
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)
     port = sock.getsockname()[1]

@@ -39,9 +39,11 @@ def render_tables(codes: dict[str, Any]) -> dict[str, str]:
     t["continuations"] = ["| kind | fields | meaning |", "|---|---|---|"]
     for kind, e in codes["continuations"].items():
         t["continuations"].append(f"| `{kind}` | {_fields(e['fields'])} | {e['description']} |")
-    t["warnings"] = ["| code | details | meaning |", "|---|---|---|"]
+    t["warnings"] = ["| code | origin | details | meaning |", "|---|---|---|---|"]
     for code, e in codes["warnings"].items():
-        t["warnings"].append(f"| `{code}` | {_fields(e['details'])} | {e['description']} |")
+        t["warnings"].append(
+            f"| `{code}` | {e['origin']} | {_fields(e['details'])} | {e['description']} |"
+        )
     for section, head in (("field_omissions", "reason"), ("decisions", "decision")):
         t[section] = [f"| {head} | meaning |", "|---|---|"]
         for name, e in codes[section].items():

@@ -16,7 +16,5 @@ def svc(tmp_path_factory):
 @pytest.fixture(scope="session")
 def gh(tmp_path_factory):
     """The generated package of examples/link_header_search (adapter), imported."""
-    out = generate_example(
-        "link_header_search", tmp_path_factory.mktemp("tkgh"), package="tk_gh"
-    )
+    out = generate_example("link_header_search", tmp_path_factory.mktemp("tkgh"), package="tk_gh")
     return import_generated(out, "tk_gh")

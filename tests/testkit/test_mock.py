@@ -63,8 +63,10 @@ def test_each_native_fault_reaches_the_client_as_its_reason(svc, fault, code, co
     assert result.evidence is None
     if continuation:
         kinds = {result.continuation.kind} if result.continuation else set()
-        assert continuation in kinds or continuation == "retry_after" and "retry_after" in str(
-            result.continuation
+        assert (
+            continuation in kinds
+            or continuation == "retry_after"
+            and "retry_after" in str(result.continuation)
         ), result.continuation
 
 
@@ -163,12 +165,23 @@ def test_adapter_rate_limit_is_a_403_with_remaining_zero_or_a_429(gh):
 
 
 def _run(*args, plan=None, tmp_path=None):
-    argv = [sys.executable, "-m", "xcompleteness", "mock", *map(str, args)]
+    """``xcompleteness mock ...`` through the CLI entry point, in process: every input problem is
+    refused before anything is served, so ``main`` returns (the happy path runs as a real child
+    process above)."""
+    import contextlib
+    import io
+
+    from xcompleteness.cli import main
+
+    argv = ["mock", *map(str, args)]
     if plan is not None:
         path = tmp_path / "plan.yaml"
         path.write_text(plan, encoding="utf-8")
         argv += ["--faults", str(path)]
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(argv)
+    return subprocess.CompletedProcess(argv, code, "", err.getvalue())
 
 
 @pytest.mark.parametrize(
@@ -190,9 +203,7 @@ def _run(*args, plan=None, tmp_path=None):
         ("faults: [\n", "XC003", "plan.yaml"),
     ],
 )
-def test_a_bad_plan_exits_2_with_a_located_diagnostic_and_no_traceback(
-    tmp_path, plan, code, where
-):
+def test_a_bad_plan_exits_2_with_a_located_diagnostic_and_no_traceback(tmp_path, plan, code, where):
     proc = _run(SVC_SPEC, "--port", "0", plan=plan, tmp_path=tmp_path)
     assert proc.returncode == 2, proc.stderr
     assert code in proc.stderr and where in proc.stderr, proc.stderr
@@ -221,3 +232,35 @@ def test_check_stays_importable_without_the_mock_dependencies():
     code = code.replace("['check', ", "['mock', '--port', '0', ")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 2 and "XC705" in proc.stderr, proc.stderr
+
+
+def test_deletes_between_pages_make_a_live_offset_skip_items(svc):
+    plan = (
+        "items: 20\nfaults:\n"
+        "  - {operation: listServiceAccounts, kind: delete, count: 2, page: 2}\n"
+    )
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        one = httpx.get(f"{url}/service-accounts", params={"limit": 5}).json()
+        two = httpx.get(
+            f"{url}/service-accounts", params={"limit": 5, "cursor": one["next_cursor"]}
+        ).json()
+    first, second = [i["id"] for i in one["items"]], [i["id"] for i in two["items"]]
+    # two rows behind the position vanished, so the live offset now lands two rows further on
+    assert second[0] == "service-accounts-00007" and first[-1] == "service-accounts-00004"
+
+
+def test_an_adapter_condition_the_mock_cannot_make_hold_is_refused_with_xc704(tmp_path):
+    original = (
+        "{code: TIME_BUDGET_EXCEEDED, when: {equals: [$response.body#/incomplete_results, true]}}"
+    )
+    changed = (
+        "{code: TIME_BUDGET_EXCEEDED, when: {equals: [$response.body#/incomplete_results,"
+        " $response.body#/total_count]}}"
+    )
+    text = GH_SPEC.read_text(encoding="utf-8")
+    assert original in text
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(text.replace(original, changed), encoding="utf-8")
+    plan = "faults:\n  - {operation: searchRepositories, kind: time-budget}\n"
+    proc = _run(spec, "--port", "0", plan=plan, tmp_path=tmp_path)
+    assert proc.returncode == 2 and "XC704" in proc.stderr and "#/faults/0" in proc.stderr

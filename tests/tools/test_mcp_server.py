@@ -600,3 +600,46 @@ def test_a_client_timeout_shorter_than_the_deadline_stays_an_api_failure(pkg):
         )
     assert is_error and env["status"] == "error"
     assert env["error"]["code"] == "API_UNAVAILABLE" and "Timeout" in env["error"]["message"]
+
+
+def test_items_that_break_their_schema_reach_the_model_as_data_with_a_warning(pkg):
+    """Issue 10 item 2 through the MCP tool layer: the listing stays complete, every item is in
+    ``data`` as received, and the ITEM_SCHEMA_MISMATCH warning (valid under the listed
+    outputSchema) says which item did not match and why."""
+
+    async def body(agent):
+        return await agent.call("list_items", **LIST_ARGS)
+
+    sc = session(pkg, ToolsApi(30, faults=Faults(bad_rank_every=10)), body)
+    assert sc["status"] == "complete" and sc["completeness"]["complete"] is True
+    items = sc["data"]["items"]
+    assert len(items) == 30 and items[10] == {"id": "item-0000010", "rank": "#10"}
+    mismatches = [w for w in sc["warnings"] if w["code"] == "ITEM_SCHEMA_MISMATCH"]
+    assert [w["details"]["index"] for w in mismatches] == [0, 10, 20]
+    assert mismatches[1]["details"]["errors"][0]["loc"] == "/rank"
+    assert mismatches[1]["message"].startswith("item 10 does not match its declared schema")
+
+
+def test_a_strict_items_host_reports_the_contract_violation(pkg):
+    async def body(agent):
+        return await agent.call("list_items", **LIST_ARGS)
+
+    sc = session(
+        pkg,
+        ToolsApi(30, faults=Faults(bad_rank_every=10)),
+        body,
+        setup=lambda host: setattr(host.client, "strict_items", True),
+    )
+    assert sc["status"] == "partial" and sc["evidence"] is None
+    (reason,) = sc["completeness"]["reasons"]
+    assert reason["code"] == "CONTRACT_VIOLATION"
+    assert "item 0 does not match" in reason["details"]["what"]
+
+
+def test_the_agent_rules_and_output_schema_explain_the_item_warning(pkg):
+    rules = (pkg.out / "xct_items" / "tools" / "AGENT_RULES.md").read_text()
+    assert "`ITEM_SCHEMA_MISMATCH`" in rules and "details.index" in rules
+    tools = json.loads((pkg.out / "xct_items" / "tools" / "mcp.json").read_text())["tools"]
+    for tool in tools:  # every tool's outputSchema admits the client's own warning
+        code = tool["outputSchema"]["properties"]["warnings"]["items"]["properties"]["code"]
+        assert "ITEM_SCHEMA_MISMATCH" in code["enum"]

@@ -48,12 +48,25 @@ def test_sets_match_the_design() -> None:
     assert set(CODES["continuations"]) == {
         "next_cursor", "retry_after", "narrow_query", "retry_with_deadline", "restart", "none"
     }  # fmt: skip
-    assert set(CODES["warnings"]) == {"STALE_INDEX", "PARTIAL_FIELD_SET", "DEFAULT_SCOPE_APPLIED"}
+    server_warnings = {c for c, e in CODES["warnings"].items() if e["origin"] == "server"}
+    assert server_warnings == {"STALE_INDEX", "PARTIAL_FIELD_SET", "DEFAULT_SCOPE_APPLIED"}
+    # issue 10 item 2: the client's own warning (an item kept although it broke its schema)
+    client_warnings = {c for c, e in CODES["warnings"].items() if e["origin"] == "client"}
+    assert client_warnings == {"ITEM_SCHEMA_MISMATCH"}
     assert list(CODES["field_omissions"]) == [
         "NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"
     ]  # fmt: skip
     assert set(CODES["decisions"]) == {"continue_search", "proceed", "refuse_or_request_review"}
     assert {"CURSOR_EXPIRED", "CURSOR_INVALID", "EVIDENCE_REJECTED"} == set(CODES["errors"])
+
+
+def test_the_runtime_knows_the_client_warnings() -> None:
+    from xcompleteness.runtime.contract import CLIENT_WARNING_CODES
+    from xcompleteness.runtime.envelope import STANDARD_WARNING_MODELS
+
+    client = {c for c, e in CODES["warnings"].items() if e["origin"] == "client"}
+    assert CLIENT_WARNING_CODES == client
+    assert set(STANDARD_WARNING_MODELS) == set(CODES["warnings"])
 
 
 def _schemas():
@@ -154,7 +167,7 @@ def test_canonical_registry_keeps_used_and_client_codes() -> None:
     reg = load_registry({"x-completeness-registry": REGISTRY})
     out = reg.to_canonical(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
     assert set(out["reasons"]) == {"MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", *reg.client_codes}
-    assert set(out["warnings"]) == {"STALE_INDEX"}
+    assert set(out["warnings"]) == {"STALE_INDEX", "ITEM_SCHEMA_MISMATCH"}  # + client warnings
     assert out["reasons"]["SHARD_REBALANCING"] == {
         "description": "a shard is moving; its rows are skipped until the move ends",
         "details": REGISTRY["reasons"]["SHARD_REBALANCING"]["details"],

@@ -3,8 +3,9 @@
 A listing is a walk over one snapshot. Its cursor (minted by the generated ``ListingTokens``, so
 bound to the operation, the filters and the principal) carries the position, how many items were
 returned so far (the result cap), whether an earlier page was already incomplete (``taint``: such
-a walk can never mint evidence), the caller's grants (a change is reported, not ignored) and a
-running digest of every id returned. On the last page of an untainted walk the service re-reads
+a walk can never mint evidence) and a running digest of every id returned; the helper binds the
+declared invalidators into it (filters, ordering, and the caller's grants for ``authorization``:
+a change is reported, not ignored). On the last page of an untainted walk the service re-reads
 the whole listing at the snapshot, checks it is exactly what the pages returned, and mints
 evidence over that id set.
 
@@ -167,6 +168,7 @@ class Listings:
                 query=filters,
                 principal=principal.name,
                 snapshot=snapshot_name(snapshot),
+                invalidators=self._invalidators(tokens, principal),
             )
         elif mint_evidence and not taint:
             evidence = self._evidence(
@@ -185,24 +187,30 @@ class Listings:
             elapsed_ms=scan.elapsed_ms,
         )
 
+    @staticmethod
+    def _invalidators(tokens: Any, principal: Principal) -> dict[str, Any]:
+        """Values of the declared ``cursor.invalidated-by`` the generated helper cannot know.
+
+        ``authorization``: the caller's grants. The generated ``ListingTokens`` binds them into
+        the cursor and answers a changed one with CURSOR_EXPIRED (410, reason
+        ``authorization_changed``); filters, page size and ordering it binds by itself.
+        """
+        declared = tokens.invalidated_by or ()
+        return {"authorization": principal.grants_digest()} if "authorization" in declared else {}
+
     def _start(
         self, tokens: Any, filters: Mapping[str, Any], principal: Principal, cursor: str | None
     ) -> tuple[dict[str, Any], int]:
-        grants = principal.grants_digest()
         if cursor is None:
             state = {"after": None, "returned": 0, "taint": False, "chain": _EMPTY_CHAIN}
-            return dict(state, grants=grants), self.store.current_version()
-        claims = tokens.read_cursor(cursor, query=filters, principal=principal.name)
+            return state, self.store.current_version()
+        claims = tokens.read_cursor(
+            cursor,
+            query=filters,
+            principal=principal.name,
+            invalidators=self._invalidators(tokens, principal),
+        )
         state = claims.data if isinstance(claims.data, dict) else {}
-        if state.get("grants") != grants:
-            # invalidated-by: authorization. The declared answer to a cursor that can no longer
-            # be used is CURSOR_EXPIRED (restart); `reason` says it was the credential's grants.
-            raise ListingError(
-                410,
-                "CURSOR_EXPIRED",
-                "the credential's grants changed since this listing started; restart the listing",
-                "authorization_changed",
-            )
         snapshot = str(claims.snapshot or "")
         if not snapshot.startswith("v") or not snapshot[1:].isdigit():
             raise ListingError(400, "CURSOR_INVALID", "the cursor has no snapshot", "invalid")

@@ -3,8 +3,9 @@
 The behaviour (cursor/snapshot/evidence tokens, typed errors mapped to 400/409/410) lives once in
 ``_runtime/service.py`` on top of ``_runtime/tokens.py``; this emitter writes only the
 declaration-specific wiring: which operation, which query parameters are paging parameters (left
-out of the query binding), cursor and evidence lifetimes, the listing a mutation's evidence comes
-from and the warnings that void it.
+out of the query binding), cursor and evidence lifetimes, the cursor contract (what invalidates a
+cursor, the size parameter, the declared ordering, frozen or live snapshots), the listing a
+mutation's evidence comes from and the warnings that void it.
 """
 
 from __future__ import annotations
@@ -53,6 +54,17 @@ def _listing(op: OperationIR) -> Helper:
         f"cursor_ttl_seconds={_seconds(cursor.get('ttl_seconds'), DEFAULT_CURSOR_TTL)}, "
         f"evidence_ttl_seconds={evidence_ttl}"
     )
+    if cursor:
+        # The cursor contract is enforced by the token helper, not only documented.
+        size = request.get("size")
+        ordering = pagination.get("ordering")
+        snapshot = cursor.get("snapshot")
+        args += (
+            f", invalidated_by={_tuple(cursor.get('invalidated_by'))}"
+            f", size_param={py_str(str(size)) if size else 'None'}"
+            f", ordering={py_str(str(ordering)) if ordering else 'None'}"
+            f", snapshot_kind={py_str(str(snapshot)) if snapshot else 'None'}"
+        )
     return Helper(op.py_name, "ListingTokens", args, f"{op.method.upper()} {op.path}")
 
 

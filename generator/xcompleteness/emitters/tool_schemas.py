@@ -22,7 +22,7 @@ from typing import Any
 
 from xcompleteness.runtime.approval import WHY
 from xcompleteness.runtime.contract import CLIENT_CODES as _CLIENT_CODES
-from xcompleteness.runtime.contract import CONTINUATION_KINDS
+from xcompleteness.runtime.contract import CLIENT_WARNING_CODES, CONTINUATION_KINDS
 
 STATUS = ("complete", "partial", "error")
 CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
@@ -352,7 +352,7 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
         "required": ["kind"],
         "additionalProperties": False,
     }
-    warnings = sorted(set(warning_codes))
+    warnings = sorted(set(warning_codes) | CLIENT_WARNING_CODES)  # client codes: any tool
     warning = {
         "type": "object",
         "properties": {

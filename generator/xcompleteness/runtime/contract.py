@@ -30,6 +30,7 @@ from .expressions import (
 
 __all__ = [
     "CLIENT_CODES",
+    "CLIENT_WARNING_CODES",
     "STANDARD_CONTINUATIONS",
     "STANDARD_ORIGINS",
     "CodeEntry",
@@ -68,6 +69,8 @@ STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = {
 CLIENT_CODES: Final = frozenset(
     {"CLIENT_PAGE_LIMIT", "CLIENT_ITEM_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CONTRACT_VIOLATION"}
 )
+CLIENT_WARNING_CODES: Final = frozenset({"ITEM_SCHEMA_MISMATCH"})
+"""Warning codes the client adds itself (spec_ext/codes.json, ``origin: client``)."""
 STANDARD_ORIGINS: Final[Mapping[str, str]] = {
     code: "client" if code in CLIENT_CODES else "server" for code in STANDARD_CONTINUATIONS
 }

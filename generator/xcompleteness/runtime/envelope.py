@@ -34,6 +34,8 @@ from pydantic import (
     Field,
     SerializerFunctionWrapHandler,
     ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_validator,
     model_serializer,
     model_validator,
@@ -51,6 +53,9 @@ __all__ = [
     "CursorExpired",
     "DefaultScopeApplied",
     "Envelope",
+    "ITEM_MISMATCHES",
+    "ITEM_SCHEMA_MISMATCH",
+    "ItemSchemaMismatch",
     "MorePagesAvailable",
     "Page",
     "PartialFieldSet",
@@ -75,6 +80,7 @@ __all__ = [
     "code_union",
     "continuation_for",
     "is_contract_violation",
+    "item_mismatch_warning",
     "make_reason",
     "make_warning",
 ]
@@ -248,10 +254,59 @@ class DefaultScopeApplied(_TypedWarning):
     scope: str
 
 
+class ItemSchemaMismatch(_TypedWarning):
+    """A client warning: an item did not match its declared schema and was kept as received."""
+
+    code: Literal["ITEM_SCHEMA_MISMATCH"] = "ITEM_SCHEMA_MISMATCH"
+    index: int = Field(ge=0)
+    errors: list[dict[str, Any]] = Field(max_length=3)
+    more: int | None = Field(default=None, ge=1)
+
+
 STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
     cls.model_fields["code"].default: cls
-    for cls in (StaleIndex, PartialFieldSet, DefaultScopeApplied)
+    for cls in (StaleIndex, PartialFieldSet, DefaultScopeApplied, ItemSchemaMismatch)
 }
+
+ITEM_SCHEMA_MISMATCH = "ITEM_SCHEMA_MISMATCH"
+ITEM_MISMATCHES = "xcompleteness.item_mismatches"
+"""Validation-context key: a list that collects ``(index, ValidationError)`` for items kept as
+received instead of failing the whole page (see :meth:`Envelope._lenient_items`)."""
+_MAX_WARNING_MESSAGE = 500
+
+
+def _pointer(loc: Sequence[Any]) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc)
+
+
+def item_mismatch_warning(
+    index: int, error: Exception, *, more: int | None = None, loc_offset: int = 0
+) -> ItemSchemaMismatch:
+    """The ``ITEM_SCHEMA_MISMATCH`` warning of the item at ``index`` (its first three errors,
+    each as ``{loc: JSON pointer inside the item, type, msg}``; the message at most 500 chars).
+
+    ``loc_offset`` drops leading location parts that are not inside the item (the list index
+    of :meth:`Envelope._lenient_items`' one-item validation)."""
+    raw = error.errors() if isinstance(error, ValidationError) else []
+    errors = [
+        {
+            "loc": _pointer(tuple(e.get("loc") or ())[loc_offset:]),
+            "type": str(e.get("type", "")),
+            "msg": str(e.get("msg", ""))[:200],
+        }
+        for e in raw[:3]
+    ] or [{"loc": "", "type": type(error).__name__, "msg": str(error)[:200]}]
+    count = len(raw) or 1
+    first = errors[0]
+    message = (
+        f"item {index} does not match its declared schema ({count} error(s); first at "
+        f"'{first['loc'] or '/'}': {first['msg']}); it is kept as received"
+    )
+    if more:
+        message += f"; {more} more item(s) did not match either (not listed one by one)"
+    return ItemSchemaMismatch(
+        index=index, errors=errors, more=more, message=message[:_MAX_WARNING_MESSAGE]
+    )
 
 
 def code_union(models: Sequence[type[BaseModel]]) -> Any:
@@ -404,6 +459,35 @@ class Envelope(BaseModel):
     work: Work | None = None
     warnings: list[Warning] = Field(default_factory=list)
     evidence: str | None = Field(default=None, min_length=1)
+
+    @field_validator("items", mode="wrap")
+    @classmethod
+    def _lenient_items(
+        cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo
+    ) -> Any:
+        """Items are data, not contract: when the validation context carries an
+        :data:`ITEM_MISMATCHES` list, an item that fails its model is kept as received (the
+        plain JSON value) and ``(index, error)`` is appended there; everything else about the
+        envelope stays strictly checked. Without that context (``strict_items``) a bad item
+        fails the page as before. Dumping such a page writes the kept item as it came, with
+        pydantic's serializer warning for it (``model_dump(warnings=False)`` silences it); no
+        custom serializer, which would cost every page's dump about twice its time."""
+        context = info.context
+        sink = context.get(ITEM_MISMATCHES) if isinstance(context, dict) else None
+        if sink is None or not isinstance(value, list):
+            return handler(value)
+        try:
+            return handler(value)
+        except ValidationError:
+            pass
+        out: list[Any] = []
+        for index, item in enumerate(value):
+            try:
+                out.extend(handler([item]))
+            except ValidationError as exc:
+                sink.append((index, exc))
+                out.append(item)
+        return out
 
     @field_validator("incomplete_reasons", mode="before")
     @classmethod

@@ -18,9 +18,11 @@ from typing import Any
 
 import httpx
 
+from .envelope import ITEM_MISMATCHES
 from .expressions import ResponseView
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
 from .walk import (
+    CLIENT_WARNING_CODES,
     ApiError,
     AsyncItemStream,
     AsyncPageStream,
@@ -113,10 +115,14 @@ class _ClientCore:
         base_url: str,
         headers: Mapping[str, str] | None,
         timeout: float | httpx.Timeout | None,
+        strict_items: bool = False,
     ) -> None:
         self.base_url = httpx.URL(str(base_url).rstrip("/") + "/")
         self.headers = dict(headers or {})
         self.timeout = timeout
+        self.strict_items = bool(strict_items)
+        """Default of every listing call: an item that does not match its schema ends the walk
+        with CONTRACT_VIOLATION (True) or is kept as received with ITEM_SCHEMA_MISMATCH."""
         self._urls: dict[str, httpx.URL] = {}
 
     def url(self, path: str) -> httpx.URL:
@@ -164,8 +170,9 @@ class BaseClient(_ClientCore):
         http_client: httpx.Client | None = None,
         transport: httpx.BaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
-        super().__init__(base_url, headers, timeout)
+        super().__init__(base_url, headers, timeout, strict_items)
         self._owns = http_client is None
         self.http = http_client or httpx.Client(transport=transport, timeout=timeout)
 
@@ -211,8 +218,9 @@ class AsyncBaseClient(_ClientCore):
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        strict_items: bool = False,
     ) -> None:
-        super().__init__(base_url, headers, timeout)
+        super().__init__(base_url, headers, timeout, strict_items)
         self._owns = http_client is None
         self.http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
 
@@ -463,10 +471,22 @@ class _ListingBase:
     def _is_path(self, name: str) -> bool:
         return self._request.by_name.get(name, (name, None))[1] == "path"
 
+    def _strict(self, strict_items: bool | None) -> bool:
+        return self._client.strict_items if strict_items is None else bool(strict_items)
+
     def _page_model(self, page: Any) -> Any:
+        """The typed page; the client's own warnings (ITEM_SCHEMA_MISMATCH) are added to it."""
         if self._native or self._envelope_model is None:
-            return page.envelope
-        return self._envelope_model.model_validate(page.envelope)
+            envelope = page.envelope
+        else:
+            # The walk already checked the items (and warned); mismatched ones stay as received.
+            envelope = self._envelope_model.model_validate(
+                page.envelope, context={ITEM_MISMATCHES: []}
+            )
+        extra = [w for w in page.warnings if w.code in CLIENT_WARNING_CODES]
+        if not extra or not hasattr(envelope, "model_copy"):
+            return envelope
+        return envelope.model_copy(update={"warnings": [*envelope.warnings, *extra]})
 
 
 class Listing(_ListingBase):
@@ -487,25 +507,43 @@ class Listing(_ListingBase):
                 raise
             raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
-    def _walker(self) -> Walker:
-        return Walker(self._contract, self._fetch, **self._walk_options())
+    def _walker(self, strict_items: bool | None) -> Walker:
+        return Walker(
+            self._contract,
+            self._fetch,
+            strict_items=self._strict(strict_items),
+            **self._walk_options(),
+        )
 
-    def _page(self, values: Mapping[str, Any]) -> Any:
-        return self._page_model(self._walker().page(values))
+    def _page(self, values: Mapping[str, Any], strict_items: bool | None = None) -> Any:
+        return self._page_model(self._walker(strict_items).page(values))
 
     def _collect(
         self,
         values: Mapping[str, Any],
         limits: Limits,
         resume: Continuation | str | None,
+        strict_items: bool | None = None,
     ) -> CollectResult:
-        return self._walker().collect(values, limits, resume=resume)
+        return self._walker(strict_items).collect(values, limits, resume=resume)
 
-    def _iter_pages(self, values: Mapping[str, Any], limits: Limits, resume: Any) -> PageStream:
-        return self._walker().iter_pages(values, limits, resume=resume)
+    def _iter_pages(
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Any,
+        strict_items: bool | None = None,
+    ) -> PageStream:
+        return self._walker(strict_items).iter_pages(values, limits, resume=resume)
 
-    def _iter_items(self, values: Mapping[str, Any], limits: Limits, resume: Any) -> ItemStream:
-        return self._walker().iter_items(values, limits, resume=resume)
+    def _iter_items(
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Any,
+        strict_items: bool | None = None,
+    ) -> ItemStream:
+        return self._walker(strict_items).iter_items(values, limits, resume=resume)
 
 
 class AsyncListing(_ListingBase):
@@ -526,29 +564,43 @@ class AsyncListing(_ListingBase):
                 raise
             raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
-    def _walker(self) -> AsyncWalker:
-        return AsyncWalker(self._contract, self._fetch, **self._walk_options())
+    def _walker(self, strict_items: bool | None) -> AsyncWalker:
+        return AsyncWalker(
+            self._contract,
+            self._fetch,
+            strict_items=self._strict(strict_items),
+            **self._walk_options(),
+        )
 
-    async def _page(self, values: Mapping[str, Any]) -> Any:
-        return self._page_model(await self._walker().page(values))
+    async def _page(self, values: Mapping[str, Any], strict_items: bool | None = None) -> Any:
+        return self._page_model(await self._walker(strict_items).page(values))
 
     async def _collect(
         self,
         values: Mapping[str, Any],
         limits: Limits,
         resume: Continuation | str | None,
+        strict_items: bool | None = None,
     ) -> CollectResult:
-        return await self._walker().collect(values, limits, resume=resume)
+        return await self._walker(strict_items).collect(values, limits, resume=resume)
 
     def _iter_pages(
-        self, values: Mapping[str, Any], limits: Limits, resume: Any
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Any,
+        strict_items: bool | None = None,
     ) -> AsyncPageStream:
-        return self._walker().iter_pages(values, limits, resume=resume)
+        return self._walker(strict_items).iter_pages(values, limits, resume=resume)
 
     def _iter_items(
-        self, values: Mapping[str, Any], limits: Limits, resume: Any
+        self,
+        values: Mapping[str, Any],
+        limits: Limits,
+        resume: Any,
+        strict_items: bool | None = None,
     ) -> AsyncItemStream:
-        return self._walker().iter_items(values, limits, resume=resume)
+        return self._walker(strict_items).iter_items(values, limits, resume=resume)
 
 
 def limits(max_pages: int | None, max_items: int | None, deadline: float | None) -> Limits:

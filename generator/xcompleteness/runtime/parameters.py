@@ -21,6 +21,8 @@ matrix (path)             ``;n=a,b`` / explode ``;n=a;n=b`` ``;n=k,v,j,w`` / exp
 form (cookie)             ``n=a,b`` / explode ``n=a; n=b`` ``n=k,v,j,w`` / explode ``k=v; j=w``
 ========================  ===============================  ===================================
 
+A parameter declared with ``content: {application/json: ...}`` instead of a schema carries the
+style mark :data:`JSON_CONTENT` and is sent as compact JSON text: ``filter=%7B%22a%22%3A1%7D``.
 deepObject is defined by OpenAPI for objects only; arrays follow the bracket convention Stripe
 and Rails/Rack servers read (``expand[]=a&expand[]=b``), arrays of objects use indices
 (``items[0][price]=x``). A scalar in a deepObject parameter (Stripe's ``created=5``, whose
@@ -39,6 +41,7 @@ from urllib.parse import quote
 
 __all__ = [
     "DEFAULT_STYLE",
+    "JSON_CONTENT",
     "STYLES",
     "ParamSpec",
     "cookie_header",
@@ -52,13 +55,19 @@ __all__ = [
 DEFAULT_STYLE = {"query": "form", "cookie": "form", "path": "simple", "header": "simple"}
 """OpenAPI's default style per location (explode defaults to true for form, false otherwise)."""
 
+JSON_CONTENT = "application/json"
+"""Not an OpenAPI style: the mark of a parameter declared with ``content: {application/json:
+...}`` instead of a schema, whose value is sent as compact JSON text (percent-encoded in the
+query and path, as is in a header)."""
+
 STYLES = {
-    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"}),
-    "cookie": frozenset({"form"}),
-    "path": frozenset({"simple", "label", "matrix"}),
-    "header": frozenset({"simple"}),
+    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject", JSON_CONTENT}),
+    "cookie": frozenset({"form", JSON_CONTENT}),
+    "path": frozenset({"simple", "label", "matrix", JSON_CONTENT}),
+    "header": frozenset({"simple", JSON_CONTENT}),
 }
-"""The styles OpenAPI allows per location; anything else falls back to the default."""
+"""The styles OpenAPI allows per location (plus :data:`JSON_CONTENT`); anything else falls back
+to the location's default."""
 
 _DELIMITER = {"form": ",", "spaceDelimited": "%20", "pipeDelimited": "|"}
 _COOKIE_SAFE = "!#$&'()*+-./:<=>?@[]^_`{|}~"
@@ -110,6 +119,10 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _json(value: Any) -> str:
+    return json.dumps(_plain(value), separators=(",", ":"), ensure_ascii=False, default=str)
+
+
 def _enc(value: Any) -> str:
     return quote(_text(value), safe="")
 
@@ -156,6 +169,8 @@ def query_fragments(spec: ParamSpec, value: Any) -> list[str]:
     if value is None:
         return []
     key = _key(spec.name)
+    if spec.style == JSON_CONTENT:
+        return [f"{key}={quote(_json(value), safe='')}"]
     if spec.style == "deepObject":
         out: list[str] = []
         _deep(key, value, out)
@@ -185,6 +200,8 @@ def query_string(specs: Iterable[tuple[ParamSpec, Any]]) -> str:
 def path_value(spec: ParamSpec, value: Any) -> str:
     """The text that replaces ``{name}`` in the path template (simple, label or matrix)."""
     value = _plain(value)
+    if spec.style == JSON_CONTENT:
+        return quote(_json(value), safe="")
     seq = _seq(value)
     pairs = _items(value)
     name = quote(spec.name, safe="")
@@ -214,6 +231,8 @@ def path_value(spec: ParamSpec, value: Any) -> str:
 def header_value(spec: ParamSpec, value: Any) -> str:
     """A header parameter (style simple): ``a,b``; objects ``k,v`` or, exploded, ``k=v``."""
     value = _plain(value)
+    if spec.style == JSON_CONTENT:
+        return _json(value)
     seq = _seq(value)
     pairs = _items(value)
     if seq is not None:
@@ -235,6 +254,8 @@ def cookie_pairs(spec: ParamSpec, value: Any) -> list[str]:
     if value is None:
         return []
     name = _cookie_enc(spec.name)
+    if spec.style == JSON_CONTENT:
+        return [f"{name}={quote(_json(value), safe='')}"]
     seq = _seq(value)
     pairs = _items(value)
     if seq is None and pairs is None:

@@ -7,6 +7,8 @@ listing an evidence comes from, the voiding warnings). Built on :mod:`.tokens`.
 
 Rules enforced here:
 
+- the declared cursor contract is enforced, not only documented: a cursor binds what
+  ``cursor.invalidated-by`` names and a ``frozen`` one its snapshot (see :class:`ListingTokens`);
 - a cursor that fails verification is never silently restarted: an expired one raises
   :class:`CursorExpiredError` (410 ``CURSOR_EXPIRED``), anything else :class:`CursorInvalidError`
   (400 ``CURSOR_INVALID``) — tampered, another query, another principal, another operation;
@@ -49,6 +51,7 @@ from .tokens import (
 )
 
 __all__ = [
+    "INVALIDATORS",
     "CursorExpiredError",
     "CursorInvalidError",
     "EvidenceRejectedError",
@@ -106,12 +109,34 @@ def _codes(items: Iterable[Any]) -> list[str]:
     return out
 
 
+INVALIDATORS = ("filter", "ordering", "authorization", "page-size")
+"""The standard ``cursor.invalidated-by`` values (anything else starts with ``x-``)."""
+
+
 @dataclass(frozen=True)
 class ListingTokens:
     """Cursor, snapshot and evidence tokens of one listing operation.
 
     ``paging_params`` (cursor, size, offset, page) are left out of the query binding: they change
     between pages of one listing while the filters must not.
+
+    The declaration's cursor contract is enforced here (the generated ``server.py`` passes it):
+
+    - ``invalidated_by`` (``cursor.invalidated-by``): ``filter`` binds the query parameters but
+      the paging ones; ``page-size`` binds the value of ``size_param`` (taken from ``query`` or
+      ``invalidators``); ``ordering`` binds the declared ``ordering`` (or
+      ``invalidators["ordering"]``, e.g. a sort parameter); ``authorization`` and any ``x-…``
+      bind the value the service passes in ``invalidators`` (e.g. a fingerprint of the caller's
+      grants) -- minting or reading without it raises ValueError, so a declared invalidator
+      cannot be silently ignored. A cursor read with a changed value raises
+      :class:`CursorInvalidError` (400, reason ``query_mismatch`` / ``page_size_mismatch`` /
+      ``ordering_mismatch`` / ``x_..._mismatch``), or for ``authorization``
+      :class:`CursorExpiredError` (410, reason ``authorization_changed``: restart the
+      listing). ``None`` (no declaration read) binds the filters only. The principal is
+      always bound: a cursor is never valid for another caller.
+    - ``snapshot_kind`` (``cursor.snapshot``): ``frozen`` cursors must carry the snapshot every
+      page reads at (minting without one raises ValueError; reading one without it is
+      CURSOR_INVALID); ``live`` cursors may carry none.
     """
 
     signer: TokenSigner
@@ -120,6 +145,40 @@ class ListingTokens:
     cursor_ttl_seconds: float = 900
     evidence_ttl_seconds: float | None = None
     snapshot_ttl_seconds: float = 900
+    invalidated_by: tuple[str, ...] | None = None
+    size_param: str | None = None
+    ordering: str | None = None
+    snapshot_kind: str | None = None
+
+    @property
+    def frozen(self) -> bool:
+        """Every page of a listing reads the snapshot its first page took."""
+        return self.snapshot_kind == "frozen"
+
+    def _checks_filters(self) -> bool:
+        return self.invalidated_by is None or "filter" in self.invalidated_by
+
+    def _binds(
+        self, query: Mapping[str, Any] | None, invalidators: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The values of the declared invalidators (besides the filters) for one request."""
+        given = dict(invalidators or {})
+        out: dict[str, Any] = {}
+        for name in self.invalidated_by or ():
+            if name == "filter":
+                continue
+            if name in given:
+                out[name] = given[name]
+            elif name == "page-size":
+                out[name] = (query or {}).get(self.size_param) if self.size_param else None
+            elif name == "ordering":
+                out[name] = self.ordering
+            else:
+                raise ValueError(
+                    f"{self.operation} declares cursor.invalidated-by {name!r}: pass "
+                    f"invalidators={{{name!r}: <its current value>}} when minting and reading"
+                )
+        return out
 
     # -- cursors ---------------------------------------------------------------------------
 
@@ -130,8 +189,15 @@ class ListingTokens:
         query: Mapping[str, Any] | None = None,
         principal: str | None = None,
         snapshot: str | None = None,
+        invalidators: Mapping[str, Any] | None = None,
     ) -> str:
-        """An opaque cursor for ``position`` (any JSON), bound to this listing's query."""
+        """An opaque cursor for ``position`` (any JSON), bound to this listing's query and to
+        the declared invalidators (see the class docstring)."""
+        if self.frozen and snapshot is None:
+            raise ValueError(
+                f"{self.operation} declares cursor.snapshot frozen: a cursor must carry the "
+                "snapshot every page reads at"
+            )
         return self.signer.mint_cursor(
             operation=self.operation,
             position=position,
@@ -140,6 +206,7 @@ class ListingTokens:
             query_exclude=self.paging_params,
             principal=principal,
             snapshot=snapshot,
+            binds=self._binds(query, invalidators),
         )
 
     def read_cursor(
@@ -148,22 +215,49 @@ class ListingTokens:
         *,
         query: Mapping[str, Any] | None = None,
         principal: str | None = None,
+        invalidators: Mapping[str, Any] | None = None,
     ) -> TokenClaims:
         """The verified claims (``.data`` is the position, ``.snapshot`` the snapshot).
 
         Raises :class:`CursorExpiredError` or :class:`CursorInvalidError`; never restarts.
         """
-        with _typed_token_errors(
-            "the cursor has expired; restart the listing",
-            "the cursor is not valid for this listing",
-        ):
-            return self.signer.verify_cursor(
-                cursor,
-                operation=self.operation,
-                query=query,
-                query_exclude=self.paging_params,
-                principal=principal,
+        binds = self._binds(query, invalidators)
+        try:
+            with _typed_token_errors(
+                "the cursor has expired; restart the listing",
+                "the cursor is not valid for this listing",
+            ):
+                claims = self.signer.verify_cursor(
+                    cursor,
+                    operation=self.operation,
+                    query=query,
+                    query_exclude=self.paging_params,
+                    principal=principal,
+                    check_query=self._checks_filters(),
+                    binds=binds,
+                )
+        except CursorInvalidError as exc:
+            if exc.reason == "authorization_mismatch":
+                raise CursorExpiredError(
+                    "the caller's authorization changed since this listing started; restart "
+                    "the listing",
+                    reason="authorization_changed",
+                ) from None
+            if exc.reason in {f"{n.replace('-', '_')}_mismatch" for n in binds} | {
+                "query_mismatch"
+            }:
+                changed = "filters" if exc.reason == "query_mismatch" else exc.reason[:-9]
+                raise CursorInvalidError(
+                    f"the {changed.replace('_', ' ')} changed since this cursor was issued "
+                    "(cursor.invalidated-by); restart the listing",
+                    reason=exc.reason,
+                ) from None
+            raise
+        if self.frozen and claims.snapshot is None:
+            raise CursorInvalidError(
+                "a frozen cursor carries no snapshot; restart the listing", reason="invalid"
             )
+        return claims
 
     # -- snapshots -------------------------------------------------------------------------
 

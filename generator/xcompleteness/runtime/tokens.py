@@ -8,7 +8,9 @@ change to any character (including base64's unused trailing bits) is rejected.
 
 The payload binds: the purpose (``cursor`` | ``snapshot`` | ``evidence``), the operation, a
 canonical hash of the query parameters, a digest of the principal, an optional snapshot, issued-at
-and expiry, optional service data (a cursor position) and, for evidence, the id set. Tokens are
+and expiry, optional service data (a cursor position), optional named values (``binds``: what a
+cursor's declared ``invalidated-by`` names besides the filters, stored as digests) and, for
+evidence, the id set. Tokens are
 signed, not encrypted: whoever holds one can read it, so the principal and the query are stored as
 digests only.
 
@@ -44,6 +46,7 @@ __all__ = [
     "TokenInvalid",
     "TokenMismatch",
     "TokenSigner",
+    "bind_digest",
     "ids_digest",
     "principal_digest",
     "query_hash",
@@ -82,10 +85,12 @@ class TokenExpired(TokenError):
 
 class TokenMismatch(TokenError):
     """Authentic but for something else: wrong purpose, operation, query, principal, snapshot,
-    or (evidence) a target id outside the evidence. ``field`` names which."""
+    a bound value (``binds``: page size, ordering, authorization ...), or (evidence) a target id
+    outside the evidence. ``field`` names which."""
 
     def __init__(self, field: str, message: str | None = None) -> None:
-        reason = "target_outside_evidence" if field == "ids" else f"{field}_mismatch"
+        name = field.replace("-", "_")
+        reason = "target_outside_evidence" if field == "ids" else f"{name}_mismatch"
         super().__init__(message or f"the token was issued for a different {field}", reason=reason)
         self.field = field
 
@@ -131,6 +136,13 @@ def query_hash(params: Mapping[str, Any] | None, *, exclude: Iterable[str] = ())
         values = value if isinstance(value, (list, tuple)) else [value]
         canon.append([str(key), [_scalar(v) for v in values if v is not None]])
     return _sha256(json.dumps(canon, separators=(",", ":"), ensure_ascii=False).encode())
+
+
+def bind_digest(name: str, value: Any) -> str:
+    """A bound value as stored in a token (a digest: tokens are readable by their holder)."""
+    values = value if isinstance(value, (list, tuple)) else [value]
+    text = json.dumps([_scalar(v) for v in values if v is not None], ensure_ascii=False)
+    return _sha256(f"bind\x00{name}\x00{text}".encode())[:32]
 
 
 def principal_digest(principal: str | None) -> str:
@@ -191,6 +203,7 @@ class TokenClaims:
     ids: tuple[str, ...] | None = None
     ids_digest: str | None = None
     warnings: tuple[str, ...] = ()
+    binds: Mapping[str, str] | None = None
 
 
 # ------------------------------------------------------------------------------------------
@@ -235,8 +248,13 @@ class TokenSigner:
         data: Any = None,
         ids: Iterable[Any] | None = None,
         warnings: Iterable[str] = (),
+        binds: Mapping[str, Any] | None = None,
     ) -> str:
-        """A token for ``purpose`` bound to the operation, query, principal and snapshot."""
+        """A token for ``purpose`` bound to the operation, query, principal and snapshot.
+
+        ``binds`` adds named values (stored as digests) that :meth:`verify` compares when asked:
+        what a cursor's declared ``invalidated-by`` names besides the filters.
+        """
         if purpose not in PURPOSES:
             raise ValueError(f"purpose must be one of {PURPOSES}")
         if not ttl_seconds > 0:
@@ -260,6 +278,8 @@ class TokenSigner:
         codes = sorted(set(warnings))
         if codes:
             payload["w"] = codes
+        if binds:
+            payload["b"] = {str(k): bind_digest(str(k), v) for k, v in sorted(binds.items())}
         body = _b64(
             json.dumps(payload, separators=(",", ":"), sort_keys=True, ensure_ascii=False).encode()
         )
@@ -313,8 +333,10 @@ class TokenSigner:
         principal: str | None = None,
         snapshot: str | None = None,
         check_query: bool = True,
+        binds: Mapping[str, Any] | None = None,
     ) -> TokenClaims:
-        """Verify signature, purpose, operation, query, principal, snapshot (when given), expiry.
+        """Verify signature, purpose, operation, query, principal, snapshot (when given), the
+        ``binds`` values (each must equal what the token was signed with), expiry.
 
         Raises TokenInvalid, TokenMismatch (``.field`` says which binding) or TokenExpired, in
         that order: a token for someone else is reported as such even when it also expired.
@@ -331,6 +353,10 @@ class TokenSigner:
             raise TokenMismatch("principal")
         if snapshot is not None and claims.snapshot != snapshot:
             raise TokenMismatch("snapshot")
+        stored = claims.binds or {}
+        for name, value in sorted((binds or {}).items()):
+            if stored.get(name) != bind_digest(name, value):
+                raise TokenMismatch(name, f"the token was issued for a different {name}")
         if self._clock() >= claims.expires_at:
             raise TokenExpired("the token has expired")
         return claims
@@ -347,6 +373,7 @@ class TokenSigner:
         query_exclude: Iterable[str] = (),
         principal: str | None = None,
         snapshot: str | None = None,
+        binds: Mapping[str, Any] | None = None,
     ) -> str:
         """A cursor carrying the service's ``position`` (any JSON), bound to this listing."""
         return self.sign(
@@ -358,6 +385,7 @@ class TokenSigner:
             principal=principal,
             snapshot=snapshot,
             data=position,
+            binds=binds,
         )
 
     def verify_cursor(
@@ -368,6 +396,8 @@ class TokenSigner:
         query: Mapping[str, Any] | None = None,
         query_exclude: Iterable[str] = (),
         principal: str | None = None,
+        check_query: bool = True,
+        binds: Mapping[str, Any] | None = None,
     ) -> TokenClaims:
         """The claims of a cursor (position in ``data``, snapshot to keep reading at)."""
         return self.verify(
@@ -377,6 +407,8 @@ class TokenSigner:
             query=query,
             query_exclude=query_exclude,
             principal=principal,
+            check_query=check_query,
+            binds=binds,
         )
 
     def mint_snapshot(
@@ -513,6 +545,7 @@ def _claims(p: Mapping[str, Any]) -> TokenClaims:
             ids=ids,
             ids_digest=p.get("idd"),
             warnings=tuple(str(w) for w in p.get("w") or ()),
+            binds={str(k): str(v) for k, v in (p.get("b") or {}).items()},
         )
     except (KeyError, TypeError, ValueError, zlib.error, binascii.Error) as exc:
         raise TokenInvalid(f"malformed claims: {exc}") from None

@@ -24,8 +24,11 @@ generated packages.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import email.utils
 import functools
+import hashlib
 import json
 import math
 import time
@@ -40,11 +43,14 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from typing import Any
 
+from .contract import CLIENT_WARNING_CODES
 from .envelope import (
     CONTINUATION_PRIORITY,
+    ITEM_MISMATCHES,
     Continuation,
     Reason,
     Warning,
+    item_mismatch_warning,
     make_reason,
     make_warning,
 )
@@ -59,12 +65,15 @@ from .expressions import (
 
 __all__ = [
     "CLIENT_CODES",
+    "CLIENT_WARNING_CODES",
+    "MAX_ITEM_WARNINGS",
     "ApiError",
     "AsyncItemStream",
     "AsyncPageStream",
     "AsyncWalker",
     "CollectResult",
     "Continuation",
+    "ContinuationMismatch",
     "ContractError",
     "FetchRefused",
     "FetchTimedOut",
@@ -80,6 +89,8 @@ __all__ = [
     "WalkFailed",
     "Walker",
     "Warning",
+    "decode_continuation",
+    "encode_continuation",
 ]
 
 MORE = "MORE_PAGES_AVAILABLE"
@@ -98,6 +109,9 @@ CLIENT_CODES = frozenset(
     {CLIENT_PAGE_LIMIT, CLIENT_ITEM_LIMIT, CLIENT_DEADLINE_EXCEEDED, CONTRACT_VIOLATION}
 )
 """Codes the client itself adds (origin ``client``); always allowed on a client-side result."""
+MAX_ITEM_WARNINGS = 20
+"""At most this many ITEM_SCHEMA_MISMATCH warnings per walk, one per item; the last one then
+counts the further mismatched items in its ``more`` detail (every item is kept regardless)."""
 
 _DEFAULT_CONTINUATION = {
     MORE: "next_cursor",
@@ -325,6 +339,8 @@ class _Plan:
     declared: frozenset[str]
     warning_codes: frozenset[str]
     snapshot_kind: str | None
+    invalidated_by: frozenset[str] = frozenset()
+    deadline_param: str | None = None
 
     @classmethod
     def from_contract(cls, contract: Any) -> _Plan:
@@ -357,6 +373,8 @@ class _Plan:
         if mode == "native" and style == "cursor" and next_text is None and last_item is None:
             next_text = "$response.body#/next_cursor"
         scope = _get(contract, "scope") or {}
+        cursor_rules = _get(pag, "cursor") or {}
+        deadline = _get(contract, "deadline") or {}
         plan = cls(
             operation_id=str(_get(contract, "operation_id") or "?"),
             mode=mode,
@@ -374,6 +392,8 @@ class _Plan:
             declared=frozenset(r.code for r in reasons),
             warning_codes=frozenset(_get(contract, "warnings") or ()),
             snapshot_kind=_get(scope, "snapshot"),
+            invalidated_by=frozenset(_get(cursor_rules, "invalidated_by") or ()),
+            deadline_param=_get(deadline, "param"),
         )
         plan._check()
         return plan
@@ -400,6 +420,27 @@ class _Plan:
     def follows_url(self) -> bool:
         """The next page is a URL to follow (``Link: rel=next`` or a body ``nextLink``)."""
         return self.style in URL_STYLES and self.req_cursor is None and not self.last_item
+
+    @property
+    def paging_params(self) -> frozenset[str]:
+        """Parameters the walk itself sets or that change between pages of one listing."""
+        names = (self.req_cursor, self.req_size, self.req_offset, self.req_page)
+        return frozenset(n for n in (*names, self.deadline_param) if n)
+
+    def invalidating(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters whose change the declaration says invalidates a cursor.
+
+        ``filter`` and ``ordering`` cover every parameter but the paging ones (the walk cannot
+        tell a sort parameter from a filter by its name); ``page-size`` covers the size
+        parameter. ``authorization`` is the server's to check (the client never stores
+        credentials in a continuation).
+        """
+        out: dict[str, Any] = {}
+        if self.invalidated_by & {"filter", "ordering"}:
+            out.update({k: v for k, v in params.items() if k not in self.paging_params})
+        if "page-size" in self.invalidated_by and self.req_size and self.req_size in params:
+            out[self.req_size] = params[self.req_size]
+        return out
 
     def decl(self, code: str) -> _ReasonDecl | None:
         return next((r for r in self.reasons if r.code == code), None)
@@ -442,6 +483,93 @@ def _position_number(value: Any, name: str) -> int:
     return number
 
 
+# --------------------------------------------------------------------------- continuations
+
+_TOKEN_PREFIX = "xc1."
+_MAX_TOKEN_CHARS = 16_384
+
+
+class ContinuationMismatch(ValueError):
+    """A continuation that cannot resume this walk: damaged, issued for another operation, or
+    for other values of a parameter the declaration's ``cursor.invalidated-by`` names."""
+
+
+def _params_digest(params: Mapping[str, Any]) -> str:
+    """A short canonical digest of query parameters (values compared as their wire text)."""
+    canon = sorted(
+        [str(k), [str(x).lower() if isinstance(x, bool) else str(x) for x in v]]
+        if isinstance(v, (list, tuple))
+        else [str(k), str(v).lower() if isinstance(v, bool) else str(v)]
+        for k, v in params.items()
+        if v is not None
+    )
+    raw = json.dumps(canon, separators=(",", ":"), ensure_ascii=False).encode()
+    return hashlib.sha256(raw).hexdigest()[:24]
+
+
+def _seal(body: bytes) -> str:
+    return hashlib.sha256(b"xcompleteness-continuation\x00" + body).hexdigest()[:16]
+
+
+def encode_continuation(state: Mapping[str, Any]) -> str:
+    """The text of a client continuation: ``xc1.<base64url JSON>.<check>``.
+
+    It carries what the walk needs to resume and to know where the listing ends: the operation,
+    the position (cursor, next URL, offset or page number), how many items were read before it,
+    the declared total seen so far and a digest of the invalidating parameters. The check digest
+    catches a damaged or hand-edited continuation; it is not a signature (the client has no
+    secret), so the walk also bounds itself on whatever it is handed (see docs/client.md).
+    """
+    body = json.dumps(dict(state), separators=(",", ":"), sort_keys=True).encode()
+    text = base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
+    return f"{_TOKEN_PREFIX}{text}.{_seal(body)}"
+
+
+def decode_continuation(text: str) -> dict[str, Any] | None:
+    """The state inside a client continuation, None for a plain cursor/URL/number (raises
+    :class:`ContinuationMismatch` for a damaged one)."""
+    if not text.startswith(_TOKEN_PREFIX):
+        return None
+    parts = text[len(_TOKEN_PREFIX) :].split(".")
+    try:
+        if len(text) > _MAX_TOKEN_CHARS or len(parts) != 2:
+            raise ValueError("shape")
+        body = base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4))
+        if _seal(body) != parts[1]:
+            raise ValueError("check digest")
+        state = json.loads(body)
+    except (ValueError, binascii.Error):
+        raise ContinuationMismatch(
+            "the continuation is damaged (its check digest does not match); restart the listing"
+        ) from None
+    before = state.get("n") if isinstance(state, dict) else None
+    if (
+        not isinstance(state, dict)
+        or not isinstance(state.get("c"), str)
+        or isinstance(before, bool)
+        or not isinstance(before, int)
+        or before < 0
+    ):
+        raise ContinuationMismatch("the continuation is malformed; restart the listing")
+    return state
+
+
+def _model_what(prefix: str, exc: Exception) -> str:
+    """``prefix`` plus the first errors of a validation failure, on one line (for ``what``)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            parts = [
+                f"{'/'.join(str(p) for p in e.get('loc') or ()) or '/'}: {e.get('msg')}"
+                for e in errors()[:3]
+            ]
+        except Exception:  # noqa: BLE001 - a foreign exception type; fall back to its text
+            parts = [str(exc)]
+    else:
+        parts = [str(exc)]
+    return f"{prefix}: {'; '.join(parts)}"[:500]
+
+
 def _error_code(body: Any) -> str | None:
     if isinstance(body, Mapping):
         err = body.get("error")
@@ -478,14 +606,18 @@ class _Core:
         *,
         clock: Callable[[], float],
         resume: Continuation | str | None,
-        parse_page: Callable[[Any], Any] | None,
+        parse_page: Callable[..., Any] | None,
         parse_item: Callable[[Any], Any] | None,
+        strict_items: bool = False,
     ) -> None:
         self.plan = plan
         self.limits = limits
         self.clock = clock
         self.parse_page = parse_page
         self.parse_item = parse_item
+        self.strict_items = strict_items
+        self.mismatched = 0  # items kept as received because they did not match their model
+        self.last_mismatch: tuple[tuple[str, str], int, Exception, int] | None = None
         self.started = clock()
         self.params = {k: v for k, v in params.items() if v is not None}
         self.pages = 0
@@ -504,6 +636,10 @@ class _Core:
         self.url: str | None = None
         self.offset = 0
         self.page_no = 1
+        # Items of this listing read before the walk's first position (by earlier walks this one
+        # resumes); None when unknown (a bare page number), then estimated from the first page.
+        self.before: int | None = 0
+        self.guard = _params_digest(plan.invalidating(self.params))
         self._start(resume)
 
     # -- position ---------------------------------------------------------------------
@@ -512,6 +648,9 @@ class _Core:
         plan = self.plan
         if isinstance(resume, Continuation):
             resume = resume.cursor
+        state = decode_continuation(str(resume)) if resume is not None else None
+        if state is not None:
+            resume = self._resume_state(state)
         if plan.style == "offset" and plan.req_offset:
             start = resume if resume is not None else self.params.get(plan.req_offset, 0)
             self.offset = _position_number(start, plan.req_offset)
@@ -520,6 +659,8 @@ class _Core:
             start = resume if resume is not None else self.params.get(plan.req_page, 1)
             self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
+            if state is None and self.page_no > 1:
+                self.before = None  # a bare page number: how many items precede it is unknown
         elif resume is not None:
             if plan.follows_url and (
                 plan.style == "next-url" or str(resume).startswith(("http://", "https://"))
@@ -531,6 +672,57 @@ class _Core:
             self.cursor = str(self.params[plan.req_cursor])
         elif self.url:
             self.cursor = self.url
+
+    def _resume_state(self, state: Mapping[str, Any]) -> str:
+        """Check a decoded continuation against this walk; returns the position to start at."""
+        plan = self.plan
+        if state.get("o") != plan.operation_id or state.get("s") != plan.style:
+            raise ContinuationMismatch(
+                f"the continuation belongs to another listing ({state.get('o')!r}), "
+                f"not {plan.operation_id!r}"
+            )
+        if state.get("q", self.guard) != self.guard:
+            changed = ", ".join(sorted(plan.invalidated_by & {"filter", "ordering", "page-size"}))
+            raise ContinuationMismatch(
+                f"a parameter that invalidates this listing's cursor changed ({changed}, "
+                "per cursor.invalidated-by); restart the listing without the continuation"
+            )
+        self.before = int(state["n"])
+        if state.get("t") is not None:
+            self.total = state["t"]
+        return str(state["c"])
+
+    def continuation_text(self) -> str | None:
+        """The continuation of the position the next request starts from (None at the start).
+
+        Offset and page positions, and every position of an adapter walk whose declaration
+        names invalidating parameters (``cursor.invalidated-by``), become the client token of
+        :func:`encode_continuation` (the position plus the items read so far, the declared total
+        and the invalidating parameters' digest), so a resumed walk knows where the listing
+        ends and refuses a continuation of another query. A native cursor or a next link stays
+        as the server sent it: the end test needs nothing else, and a native service binds the
+        invalidating parameters into its own signed cursor (``ListingTokens``).
+        """
+        position = self._position()
+        if position is None:
+            return None
+        numbered = self.plan.style in ("offset", "page")
+        guarded = (self.plan.mode == "adapter" or numbered) and bool(
+            self.plan.invalidated_by & {"filter", "ordering", "page-size"}
+        )
+        if not numbered and not guarded:
+            return position
+        state: dict[str, Any] = {
+            "o": self.plan.operation_id,
+            "s": self.plan.style,
+            "c": position,
+            "n": (self.before or 0) + self.item_count,
+        }
+        if self.total is not None:
+            state["t"] = self.total
+        if guarded:
+            state["q"] = self.guard
+        return encode_continuation(state)
 
     def _position(self) -> str | None:
         """The resumable position of the next request, as a string (None at the very start)."""
@@ -603,7 +795,7 @@ class _Core:
 
     def _client_stop(self, code: str, **details: Any) -> None:
         self._add(_reason(code, "client", details))
-        self.stop_continuation = Continuation(kind="next_cursor", cursor=self._position())
+        self.stop_continuation = Continuation(kind="next_cursor", cursor=self.continuation_text())
         self.finished = True
         return None
 
@@ -699,24 +891,69 @@ class _Core:
             raise _Violation("the items location does not hold a list")
         return raw
 
-    def _typed(self, raw_items: list[Any]) -> list[Any]:
+    def _typed(self, raw_items: list[Any]) -> tuple[list[Any], list[Warning]]:
+        """Items as their models; one that does not match is kept as received and warned
+        about (ITEM_SCHEMA_MISMATCH), or, with ``strict_items``, ends the walk."""
         if self.parse_item is None:
-            return raw_items
+            return raw_items, []
+        out: list[Any] = []
+        found: list[tuple[int, Exception]] = []
+        for index, raw in enumerate(raw_items):
+            try:
+                out.append(self.parse_item(raw))
+            except Exception as exc:  # pydantic.ValidationError and friends
+                if self.strict_items:
+                    raise _Violation(self._strict_what(index, exc)) from exc
+                found.append((index, exc))
+                out.append(raw)
+        return out, self._mismatch_warnings(found, 0)
+
+    def _strict_what(self, index: int, exc: Exception, loc_offset: int = 0) -> str:
+        warning = item_mismatch_warning(self.item_count + index, exc, loc_offset=loc_offset)
+        return f"strict_items: {warning.message}"[:500]
+
+    def _strict_item_failure(self, body: Any) -> None:
+        """Under ``strict_items``, say which item broke the page when only items did."""
+        found: list[tuple[int, Exception]] = []
         try:
-            return [self.parse_item(x) for x in raw_items]
-        except Exception as exc:  # pydantic.ValidationError and friends
-            raise _Violation(f"an item does not match the declared schema: {exc}") from exc
+            self.parse_page(body, context={ITEM_MISMATCHES: found})  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - the envelope itself is broken; reported as such
+            return
+        if found:
+            raise _Violation(self._strict_what(found[0][0], found[0][1], 1))
+
+    def _mismatch_warnings(
+        self, found: Sequence[tuple[int, Exception]], loc_offset: int
+    ) -> list[Warning]:
+        """ITEM_SCHEMA_MISMATCH warnings for items of this page (index within the walk)."""
+        out: list[Warning] = []
+        for index, exc in found:
+            self.mismatched += 1
+            if self.mismatched > MAX_ITEM_WARNINGS:
+                continue
+            position = self.item_count + index
+            warning = item_mismatch_warning(position, exc, loc_offset=loc_offset)
+            if self.mismatched == MAX_ITEM_WARNINGS:
+                self.last_mismatch = (_key(warning), position, exc, loc_offset)
+            out.append(warning)
+        return out
 
     def _native_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
         plan, body = self.plan, resp.body
         if self.parse_page is not None:
             # The generated envelope model enforces invariants 1-5 and the declared codes; the
             # rules below only run to say precisely which one a rejected page broke.
+            found: list[tuple[int, Exception]] = []
             try:
-                envelope = self.parse_page(body)
+                if self.strict_items:
+                    envelope = self.parse_page(body)
+                else:
+                    envelope = self.parse_page(body, context={ITEM_MISMATCHES: found})
             except Exception as exc:
                 self._check_native(body)
-                raise _Violation(f"the envelope does not match its model: {exc}") from exc
+                if self.strict_items:
+                    self._strict_item_failure(body)
+                raise _Violation(_model_what("the envelope does not match its model", exc)) from exc
             reasons = list(envelope.incomplete_reasons)
             warnings = list(envelope.warnings)
             for entry in reasons:
@@ -730,11 +967,13 @@ class _Core:
             scope = envelope.scope
             snapshot = scope.snapshot if scope is not None else None
             evidence = envelope.evidence
+            warnings += self._mismatch_warnings(found, 1)
         else:
             reasons, warnings = self._check_native(body)
             envelope = body
             raw_items = self._items(view)
-            items = self._typed(raw_items)
+            items, mismatches = self._typed(raw_items)
+            warnings += mismatches
             scope = body.get("scope")
             snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
             evidence = body.get("evidence")
@@ -802,14 +1041,14 @@ class _Core:
             # Positions shift when the collection changes under offset or page numbers: a
             # different declared total between pages means items may be skipped or repeated.
             total = _value(plan.total, view)
-            if self.pages and total != self.total:
+            if (self.pages or self.total is not None) and total != self.total:
                 self._restart(
                     SNAPSHOT_CHANGED, "client", "the declared total changed between pages"
                 )
                 return None
             self.total = total
         raw_items = self._items(view)
-        items = self._typed(raw_items)
+        items, mismatches = self._typed(raw_items)
         reasons = [
             _reason(d.code, d.origin, d.details)
             for d in plan.reasons
@@ -831,7 +1070,7 @@ class _Core:
             "warnings": [],
             "evidence": None,
         }
-        return self._accept(resp, items, reasons, [], more, nxt, None, None, envelope)
+        return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
 
     def _adapter_more(self, view: ResponseView, returned: int) -> bool:
         plan = self.plan
@@ -843,11 +1082,25 @@ class _Core:
                 return returned > 0
             return _value(plan.next, view) not in (None, "")
         if plan.style == "offset":
-            return self.item_count + returned < self._number(plan.total, view, "total")
+            # The position is the count of items before this page, resumed or not.
+            return self.offset + returned < self._number(plan.total, view, "total")
         if plan.style == "page":
             if plan.pages is not None:
                 return self.page_no < self._number(plan.pages, view, "pages")
-            return self.item_count + returned < self._number(plan.total, view, "total")
+            if self.before is None:
+                # Resumed from a bare page number: assume the earlier pages were as long as
+                # this one (page numbering only works with a fixed page size).
+                self.before = (self.page_no - 1) * returned
+            read = self.before + self.item_count + returned
+            more = read < self._number(plan.total, view, "total")
+            if more and not returned:
+                # Without this an API (or a forged continuation) that answers empty pages
+                # before the declared total is reached would be walked forever.
+                raise _Violation(
+                    f"page {self.page_no} is empty although the declared total says more "
+                    "items remain"
+                )
+            return more
         return False
 
     def _number(self, expr: Any, view: ResponseView, what: str) -> float:
@@ -950,6 +1203,10 @@ class _Core:
     # -- the result -------------------------------------------------------------------
 
     def result(self, items: list[Any] | None) -> StreamResult:
+        if self.last_mismatch is not None and self.mismatched > MAX_ITEM_WARNINGS:
+            key, position, exc, offset = self.last_mismatch
+            more = self.mismatched - MAX_ITEM_WARNINGS
+            self.warnings[key] = item_mismatch_warning(position, exc, more=more, loc_offset=offset)
         reasons = tuple(self.reasons.values())
         complete = not reasons
         continuation = None if complete else self._continuation(reasons)
@@ -997,20 +1254,23 @@ class _WalkerBase:
         self,
         contract: Any,
         *,
-        parse_page: Callable[[Any], Any] | None = None,
+        parse_page: Callable[..., Any] | None = None,
         parse_item: Callable[[Any], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        strict_items: bool = False,
     ) -> None:
         self.plan = _Plan.from_contract(contract)
         self.parse_page = parse_page
         self.parse_item = parse_item
         self.clock = clock
+        self.strict_items = strict_items
 
     def _core(
         self,
         params: Mapping[str, Any] | None,
         limits: Limits | None,
         resume: Continuation | str | None,
+        strict_items: bool | None = None,
     ) -> _Core:
         return _Core(
             self.plan,
@@ -1020,6 +1280,7 @@ class _WalkerBase:
             resume=resume,
             parse_page=self.parse_page,
             parse_item=self.parse_item,
+            strict_items=self.strict_items if strict_items is None else strict_items,
         )
 
 
@@ -1031,12 +1292,19 @@ class Walker(_WalkerBase):
         contract: Any,
         fetch: SyncFetch,
         *,
-        parse_page: Callable[[Any], Any] | None = None,
+        parse_page: Callable[..., Any] | None = None,
         parse_item: Callable[[Any], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
+        strict_items: bool = False,
     ) -> None:
-        super().__init__(contract, parse_page=parse_page, parse_item=parse_item, clock=clock)
+        super().__init__(
+            contract,
+            parse_page=parse_page,
+            parse_item=parse_item,
+            clock=clock,
+            strict_items=strict_items,
+        )
         self.fetch = fetch
         self.sleep = sleep
 
@@ -1057,9 +1325,15 @@ class Walker(_WalkerBase):
             elif step.page is not None:
                 yield step.page
 
-    def page(self, params: Mapping[str, Any] | None = None, *, resume: Any = None) -> Page:
+    def page(
+        self,
+        params: Mapping[str, Any] | None = None,
+        *,
+        resume: Any = None,
+        strict_items: bool | None = None,
+    ) -> Page:
         """Fetch exactly one page (rate-limit waits included); raises when none could be read."""
-        core = self._core(params, Limits(max_pages=1), resume)
+        core = self._core(params, Limits(max_pages=1), resume, strict_items)
         for page in self._pages(core):
             return page
         raise _no_page(core)
@@ -1070,9 +1344,10 @@ class Walker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> CollectResult:
         """Follow continuations to the declared end or a limit; items plus completeness."""
-        core = self._core(params, limits, resume)
+        core = self._core(params, limits, resume, strict_items)
         items: list[Any] = []
         for page in self._pages(core):
             items.extend(page.items)
@@ -1086,9 +1361,10 @@ class Walker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> PageStream:
         """Pages lazily; ``.result`` holds the completeness once the stream is exhausted."""
-        return PageStream(self, self._core(params, limits, resume))
+        return PageStream(self, self._core(params, limits, resume, strict_items))
 
     def iter_items(
         self,
@@ -1096,9 +1372,10 @@ class Walker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> ItemStream:
         """Items lazily (memory bounded by one page); ``.result`` once exhausted."""
-        return ItemStream(self.iter_pages(params, limits, resume=resume))
+        return ItemStream(self.iter_pages(params, limits, resume=resume, strict_items=strict_items))
 
 
 class AsyncWalker(_WalkerBase):
@@ -1109,12 +1386,19 @@ class AsyncWalker(_WalkerBase):
         contract: Any,
         fetch: AsyncFetch,
         *,
-        parse_page: Callable[[Any], Any] | None = None,
+        parse_page: Callable[..., Any] | None = None,
         parse_item: Callable[[Any], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        strict_items: bool = False,
     ) -> None:
-        super().__init__(contract, parse_page=parse_page, parse_item=parse_item, clock=clock)
+        super().__init__(
+            contract,
+            parse_page=parse_page,
+            parse_item=parse_item,
+            clock=clock,
+            strict_items=strict_items,
+        )
         self.fetch = fetch
         self.sleep = sleep
 
@@ -1135,8 +1419,14 @@ class AsyncWalker(_WalkerBase):
             elif step.page is not None:
                 yield step.page
 
-    async def page(self, params: Mapping[str, Any] | None = None, *, resume: Any = None) -> Page:
-        core = self._core(params, Limits(max_pages=1), resume)
+    async def page(
+        self,
+        params: Mapping[str, Any] | None = None,
+        *,
+        resume: Any = None,
+        strict_items: bool | None = None,
+    ) -> Page:
+        core = self._core(params, Limits(max_pages=1), resume, strict_items)
         pages = self._pages(core)
         try:
             async for page in pages:
@@ -1151,8 +1441,9 @@ class AsyncWalker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> CollectResult:
-        core = self._core(params, limits, resume)
+        core = self._core(params, limits, resume, strict_items)
         items: list[Any] = []
         async for page in self._pages(core):
             items.extend(page.items)
@@ -1166,8 +1457,9 @@ class AsyncWalker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> AsyncPageStream:
-        return AsyncPageStream(self, self._core(params, limits, resume))
+        return AsyncPageStream(self, self._core(params, limits, resume, strict_items))
 
     def iter_items(
         self,
@@ -1175,17 +1467,48 @@ class AsyncWalker(_WalkerBase):
         limits: Limits | None = None,
         *,
         resume: Continuation | str | None = None,
+        strict_items: bool | None = None,
     ) -> AsyncItemStream:
-        return AsyncItemStream(self.iter_pages(params, limits, resume=resume))
+        return AsyncItemStream(
+            self.iter_pages(params, limits, resume=resume, strict_items=strict_items)
+        )
 
 
 class WalkFailed(RuntimeError):
-    """``page()`` could not read a page; ``result`` says why (reasons, continuation)."""
+    """``page()`` could not read a page; ``result`` says why (reasons, continuation).
+
+    The message names every reason and what it says: a contract violation shows its ``what``
+    (which rule the response broke), e.g. ``no page could be read: CONTRACT_VIOLATION: the
+    envelope has no boolean 'complete'``; other reasons show their message or details.
+    """
 
     def __init__(self, result: StreamResult) -> None:
-        codes = ", ".join(r.code for r in result.reasons) or "no page"
-        super().__init__(f"no page could be read: {codes}")
+        described = "; ".join(_describe(r) for r in result.reasons) or "no reason given"
+        super().__init__(f"no page could be read: {described}"[:2000])
         self.result = result
+
+    @property
+    def codes(self) -> list[str]:
+        return self.result.codes
+
+    @property
+    def what(self) -> str | None:
+        """The ``what`` of the contract violation that stopped the walk, if one did."""
+        reason = self.result.reason(CONTRACT_VIOLATION)
+        return None if reason is None else reason.details.get("what")
+
+
+def _describe(reason: Reason) -> str:
+    """One reason for a human: ``CODE: what`` for a violation, else ``CODE (details): message``."""
+    details = reason.details
+    if reason.code == CONTRACT_VIOLATION and details.get("what"):
+        return f"{reason.code}: {details['what']}"
+    text = reason.code
+    if details:
+        text += " (" + ", ".join(f"{k}={v}" for k, v in sorted(details.items())) + ")"
+    if reason.message:
+        text += f": {reason.message}"
+    return text
 
 
 def _no_page(core: _Core) -> WalkFailed:

@@ -78,6 +78,10 @@ class Service:
             paging_params=("cursor", "limit"),
             cursor_ttl_seconds=900,
             evidence_ttl_seconds=600,
+            invalidated_by=("filter", "ordering", "authorization"),
+            size_param="limit",
+            ordering="id ascending",
+            snapshot_kind="frozen",
         )
         # POST /service-accounts/archive
         self.archive_service_accounts = MutationEvidence(
@@ -94,4 +98,8 @@ class Service:
             paging_params=("cursor", "limit"),
             cursor_ttl_seconds=300,
             evidence_ttl_seconds=None,
+            invalidated_by=("filter", "authorization"),
+            size_param="limit",
+            ordering="relevance descending, then id ascending",
+            snapshot_kind="live",
         )

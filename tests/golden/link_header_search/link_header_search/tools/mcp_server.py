@@ -8,10 +8,10 @@ and its siblings; this module only wires it to the official MCP SDK.
 
 Evidence tokens are signed with ``XCOMPLETENESS_MCP_SECRET`` (hex, at least 16 bytes) when set,
 else with a random per-process secret (tokens then die with the process). Spent and revoked
-tokens live in the store named by ``--store URL`` or ``XCOMPLETENESS_MCP_STORE`` (``sqlite:///PATH``,
-``redis://HOST:PORT/DB``, ``memory:``); by default a SQLite file in the user's state folder when
-the secret is shared, else this process's memory. Servers sharing the secret and the store honour
-each other's single use.
+tokens live in the store named by ``--store URL`` or ``XCOMPLETENESS_MCP_STORE``
+(``sqlite:///PATH``, ``redis://HOST:PORT/DB``, ``memory:``); by default a SQLite file in the
+user's state folder when the secret is shared, else this process's memory. Servers sharing the
+secret and the store honour each other's single use.
 """
 
 from __future__ import annotations

@@ -1,0 +1,587 @@
+"""``xcompleteness verify``: drive a live API read-only and report where it breaks its contract.
+
+For every declared listing served by ``GET`` (nothing else is ever requested: no mutation, no
+single read), verify walks the listing twice, with a small page size and with a large one, within
+``--max-pages`` and ``--time-limit``, and checks every page against the declaration:
+
+=======  ==========================================================================================
+XC710    an envelope invariant is broken (``complete`` missing or not a boolean, ``complete`` true
+         with reasons or false without, MORE_PAGES_AVAILABLE without ``next_cursor`` or a cursor
+         without it, evidence on an incomplete page)
+XC711    a reason or warning code the operation does not declare
+XC712    a short page taken as the end: a walk ended "complete" with fewer items than another walk
+         of the same listing (the small-page walk lost items it should have paged to)
+XC713    a cursor or next link repeats within one walk (the walk would loop)
+XC714    the snapshot drifts within one walk although the declaration freezes it
+XC715    a ``next`` link leaves the API's origin
+XC716    an item id comes back twice within one walk
+XC717    an answer that is not JSON, or an error status the contract does not explain
+XC718    the items location does not hold a list
+XC719    (warning) the walk stopped at ``--max-pages`` / ``--time-limit`` before the end
+XC720    (info) an operation was skipped (not GET, or a required parameter has no value)
+XC721    (exit 2) bad ``--base-url`` or ``--param``
+XC722    (exit 2) the API cannot be reached
+=======  ==========================================================================================
+
+Exit codes like ``check``: 0 no violations, 1 violations (errors), 2 unusable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urljoin, urlsplit
+
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    ExitCode,
+    InputError,
+    Severity,
+    exit_code_for,
+    render_json,
+    render_text,
+)
+from xcompleteness.runtime.expressions import (
+    MISSING,
+    ResponseView,
+    parse_condition,
+    parse_expression,
+    resolve_pointer,
+)
+
+MORE = "MORE_PAGES_AVAILABLE"
+LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+SMALL_PAGE = 2
+
+
+@dataclass
+class Walk:
+    """What one walk saw."""
+
+    size: int | None
+    pages: int = 0
+    ids: list[str] = field(default_factory=list)
+    complete: bool | None = None
+    finished: bool = False
+    truncated: bool = False
+
+
+@dataclass
+class Verifier:
+    """Walks the declared listings of one checked spec against ``base_url``."""
+
+    result: Any
+    base_url: str
+    headers: Mapping[str, str]
+    params: Mapping[str, str]
+    max_pages: int = 20
+    time_limit: float = 60.0
+    transport: Any = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        import httpx
+
+        self.client = httpx.Client(
+            base_url=self.base_url.rstrip("/"),
+            headers=dict(self.headers),
+            timeout=30.0,
+            transport=self.transport,
+            follow_redirects=False,
+        )
+        self.origin = _origin(self.base_url)
+        self.started = time.monotonic()
+
+    # -- reporting ---------------------------------------------------------------------------
+
+    def report(
+        self,
+        contract: Mapping[str, Any],
+        code: str,
+        message: str,
+        hint: str = "",
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        pointer = str(contract.get("pointer") or "")
+        file, line = self.result.doc.locate(pointer)
+        op = contract.get("operation_id")
+        self.diagnostics.append(
+            Diagnostic(file, pointer, code, severity, f"{op}: {message}", hint, line)
+        )
+
+    # -- the run -----------------------------------------------------------------------------
+
+    def run(self) -> list[Diagnostic]:
+        for op_id, contract in sorted(self.result.contracts.items()):
+            if contract.get("kind") not in LISTING_KINDS:
+                continue
+            if str(contract.get("method")).lower() != "get":
+                self.report(
+                    contract,
+                    "XC720",
+                    "skipped: verify only sends GET requests",
+                    severity=Severity.INFO,
+                )
+                continue
+            self.verify_listing(op_id, contract)
+        return self.diagnostics
+
+    def verify_listing(self, op_id: str, contract: Mapping[str, Any]) -> None:
+        path, query, missing = self._request(contract)
+        if missing:
+            self.report(
+                contract,
+                "XC720",
+                f"skipped: no value for the required parameter(s) {', '.join(missing)}",
+                "pass --param NAME=VALUE",
+                Severity.INFO,
+            )
+            return
+        pagination = contract.get("pagination") or {}
+        size_param = (pagination.get("request") or {}).get("size")
+        biggest = pagination.get("max_page_size") or 100
+        sizes: list[int | None] = [SMALL_PAGE, int(biggest)] if size_param else [None]
+        before = len(self.diagnostics)
+        walks = [self.walk(contract, path, query, size) for size in sizes]
+        done = [w for w in walks if w.finished and w.complete]
+        if len(done) == 2 and set(done[0].ids) != set(done[1].ids):
+            small, large = sorted(done, key=lambda w: len(w.ids))
+            self.report(
+                contract,
+                "XC712",
+                f"a walk with page size {small.size} ended complete after {len(small.ids)} "
+                f"item(s); one with page size {large.size} returned {len(large.ids)}: a short "
+                "page was taken as the end",
+                "only complete == true (or the declared terminal signal) may end a listing; "
+                "a short page must still carry MORE_PAGES_AVAILABLE and a cursor",
+            )
+        found = len(self.diagnostics) - before
+        pages = sum(w.pages for w in walks)
+        items = max((len(w.ids) for w in walks), default=0)
+        state = "ok" if not found else f"{found} finding(s)"
+        self.summary.append(
+            f"{op_id}: {state} ({len(walks)} walk(s), {pages} page(s), {items} item(s))"
+        )
+
+    def _request(self, contract: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[str]]:
+        op = _operation(self.result.doc.data, contract)
+        path = str(contract.get("path"))
+        query: dict[str, Any] = {}
+        missing: list[str] = []
+        for param in _parameters(self.result.doc.data, op, str(contract.get("path"))):
+            name, where = str(param.get("name")), param.get("in")
+            value = self.params.get(name)
+            schema = param.get("schema") if isinstance(param.get("schema"), Mapping) else {}
+            if value is None and (param.get("required") or where == "path"):
+                value = _example(param, schema)
+                if value is None:
+                    missing.append(name)
+                    continue
+            if value is None:
+                continue
+            if where == "path":
+                path = path.replace("{" + name + "}", str(value))
+            elif where == "query":
+                query[name] = value
+        return path, query, missing
+
+    # -- one walk ----------------------------------------------------------------------------
+
+    def walk(
+        self, contract: Mapping[str, Any], path: str, query: Mapping[str, Any], size: int | None
+    ) -> Walk:
+        pagination = contract.get("pagination") or {}
+        request = pagination.get("request") or {}
+        walk = Walk(size)
+        params = dict(query)
+        if size is not None and request.get("size"):
+            params[str(request["size"])] = size
+        url: str | None = path
+        seen_next: set[str] = set()
+        seen_ids: set[str] = set()
+        snapshot: Any = MISSING
+        frozen = (pagination.get("cursor") or {}).get("snapshot") == "frozen" or (
+            contract.get("scope") or {}
+        ).get("snapshot") == "token"
+        adapter = contract.get("mode") == "adapter"
+        while url is not None:
+            if walk.pages >= self.max_pages or time.monotonic() - self.started > self.time_limit:
+                walk.truncated = True
+                self.report(
+                    contract,
+                    "XC719",
+                    f"stopped after {walk.pages} page(s) (--max-pages {self.max_pages}, "
+                    f"--time-limit {self.time_limit:g}s) before the end; the rest is unverified",
+                    severity=Severity.WARNING,
+                )
+                return walk
+            response = self._get(url, params)
+            walk.pages += 1
+            view = ResponseView.from_httpx(response)
+            page = (
+                self._adapter_page(contract, view, walk)
+                if adapter
+                else self._native_page(contract, view, walk)
+            )
+            if page is None:
+                return walk
+            items, nxt, page_snapshot = page
+            for item in items:
+                item_id = resolve_pointer(item, _tokens(contract.get("id") or "/id"))
+                if item_id is MISSING:
+                    continue
+                key = str(item_id)
+                if key in seen_ids:
+                    self.report(
+                        contract,
+                        "XC716",
+                        f"item {key!r} came back twice in one walk (page {walk.pages})",
+                        "pages must not overlap; page by a stable key, not a live offset",
+                        Severity.ERROR if frozen else Severity.WARNING,
+                    )
+                seen_ids.add(key)
+                walk.ids.append(key)
+            if frozen and page_snapshot is not MISSING:
+                if snapshot is not MISSING and page_snapshot != snapshot:
+                    self.report(
+                        contract,
+                        "XC714",
+                        f"the snapshot changed within one walk ({snapshot!r} -> "
+                        f"{page_snapshot!r} on page {walk.pages}) although it is declared frozen",
+                        "keep every page of a walk at the first page's snapshot, or declare "
+                        "cursor.snapshot: live and scope.snapshot accordingly",
+                    )
+                    return walk
+                snapshot = page_snapshot
+            if nxt is None:
+                walk.finished = True
+                return walk
+            if nxt in seen_next:
+                self.report(
+                    contract,
+                    "XC713",
+                    f"the continuation of page {walk.pages} was already used in this walk: "
+                    "a client following it would loop",
+                    "every page must hand out a new cursor or link",
+                )
+                return walk
+            seen_next.add(nxt)
+            if nxt.startswith(("http://", "https://")):
+                if _origin(nxt) != self.origin:
+                    self.report(
+                        contract,
+                        "XC715",
+                        f"the next link of page {walk.pages} leaves the API origin "
+                        f"({_origin(nxt)} instead of {self.origin})",
+                        "next links must stay on the API's scheme, host and port",
+                    )
+                    return walk
+                url, params = nxt, {}
+            else:
+                cursor = request.get("cursor")
+                if not cursor:
+                    return walk
+                params = dict(query)
+                if size is not None and request.get("size"):
+                    params[str(request["size"])] = size
+                params[str(cursor)] = nxt
+                url = path
+        return walk
+
+    def _get(self, url: str, params: Mapping[str, Any]) -> Any:
+        import httpx
+
+        try:
+            return self.client.get(url, params=params or None)
+        except httpx.HTTPError as exc:
+            raise InputError(
+                [
+                    Diagnostic(
+                        self.base_url,
+                        "",
+                        "XC722",
+                        Severity.ERROR,
+                        f"the API cannot be reached: {type(exc).__name__}: {exc}",
+                        "check --base-url and that the service is running",
+                    )
+                ]
+            ) from None
+
+    def _status_problem(self, contract: Mapping[str, Any], view: ResponseView, walk: Walk) -> bool:
+        """True when the page is not a 2xx answer (reported unless the contract explains it)."""
+        if 200 <= view.status < 300:
+            if view.body is MISSING:
+                self.report(contract, "XC717", f"page {walk.pages} is not JSON")
+                return True
+            return False
+        error = view.body.get("error") if isinstance(view.body, Mapping) else None
+        code = error.get("code") if isinstance(error, Mapping) else None
+        declared = {str(r.get("code")) for r in contract.get("reasons") or []}
+        explained = view.status == 429 or code in declared or code == "CURSOR_INVALID"
+        if not explained:
+            self.report(
+                contract,
+                "XC717",
+                f"page {walk.pages} answered HTTP {view.status}"
+                + (f" {code}" if code else " without an error code"),
+                "an error answer carries {'error': {'code': ...}} with a declared code",
+            )
+        return True
+
+    def _native_page(
+        self, contract: Mapping[str, Any], view: ResponseView, walk: Walk
+    ) -> tuple[list[Any], str | None, Any] | None:
+        if self._status_problem(contract, view, walk):
+            return None
+        body = view.body
+        where = f"page {walk.pages}"
+        if not isinstance(body, Mapping):
+            self.report(contract, "XC710", f"{where} is not a JSON object envelope")
+            return None
+        complete = body.get("complete")
+        reasons = body.get("incomplete_reasons") or []
+        warnings = body.get("warnings") or []
+        if not isinstance(reasons, list) or not isinstance(warnings, list):
+            self.report(contract, "XC710", f"{where}: incomplete_reasons and warnings are lists")
+            reasons = reasons if isinstance(reasons, list) else []
+            warnings = warnings if isinstance(warnings, list) else []
+        codes = [r.get("code") for r in reasons if isinstance(r, Mapping)]
+        nxt = body.get("next_cursor")
+        if not isinstance(complete, bool):
+            self.report(contract, "XC710", f"{where} has no boolean 'complete'")
+        elif complete == bool(codes):
+            state = "true with reasons" if complete else "false without a reason"
+            self.report(contract, "XC710", f"{where}: complete is {state} {codes}")
+        if (MORE in codes) != (nxt not in (None, "")):
+            self.report(
+                contract,
+                "XC710",
+                f"{where}: MORE_PAGES_AVAILABLE and next_cursor must come together "
+                f"(reasons {codes}, next_cursor {'set' if nxt else 'absent'})",
+            )
+        if body.get("evidence") not in (None, "") and complete is not True:
+            self.report(contract, "XC710", f"{where} carries evidence but is not complete")
+        declared = {str(r.get("code")) for r in contract.get("reasons") or []}
+        for code in codes:
+            if code not in declared:
+                self.report(
+                    contract,
+                    "XC711",
+                    f"{where} carries the undeclared reason {code!r}",
+                    "declare it in the operation's reasons (and the registry when custom)",
+                )
+        declared_w = {str(w) for w in contract.get("warnings") or []}
+        for w in warnings:
+            code = w.get("code") if isinstance(w, Mapping) else None
+            if code not in declared_w:
+                self.report(contract, "XC711", f"{where} carries the undeclared warning {code!r}")
+        items = _evaluate(str(contract.get("items") or "$response.body#/items"), view)
+        if not isinstance(items, list):
+            self.report(contract, "XC718", f"{where}: the items location does not hold a list")
+            return None
+        walk.complete = complete is True
+        scope = body.get("scope")
+        snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
+        return items, (str(nxt) if nxt not in (None, "") else None), snapshot
+
+    def _adapter_page(
+        self, contract: Mapping[str, Any], view: ResponseView, walk: Walk
+    ) -> tuple[list[Any], str | None, Any] | None:
+        if self._status_problem(contract, view, walk):
+            return None
+        items = _evaluate(str(contract.get("items") or "$response.body#/items"), view)
+        if not isinstance(items, list):
+            self.report(
+                contract, "XC718", f"page {walk.pages}: the items location does not hold a list"
+            )
+            return None
+        pagination = contract.get("pagination") or {}
+        response = pagination.get("response") or {}
+        more_decl = next((r for r in contract.get("reasons") or [] if r.get("code") == MORE), None)
+        nxt: Any = None
+        if isinstance(response.get("next"), str):
+            nxt = _evaluate(response["next"], view)
+        elif response.get("next_last_item") and items:
+            nxt = resolve_pointer(items[-1], _tokens(str(response["next_last_item"])))
+        more = nxt not in (None, "", MISSING)
+        if more_decl is not None and more_decl.get("when") is not None:
+            more = parse_condition(more_decl["when"]).holds(view)
+        active = [
+            str(r.get("code"))
+            for r in contract.get("reasons") or []
+            if r.get("when") is not None and parse_condition(r["when"]).holds(view)
+        ]
+        walk.complete = not [c for c in active if c != MORE]
+        if not more or nxt in (None, "", MISSING):
+            return items, None, MISSING
+        if isinstance(nxt, str) and not nxt.startswith(("http://", "https://")):
+            if pagination.get("style") == "link-header":
+                nxt = urljoin(self.base_url.rstrip("/") + "/", nxt)
+        return items, str(nxt), MISSING
+
+
+def _evaluate(expr: str, view: ResponseView) -> Any:
+    try:
+        return parse_expression(expr).evaluate(view)
+    except ValueError:
+        return MISSING
+
+
+def _tokens(pointer: str) -> tuple[str, ...]:
+    if not pointer.startswith("/"):
+        return ()
+    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+
+
+def _operation(doc: Any, contract: Mapping[str, Any]) -> Mapping[str, Any]:
+    item = ((doc.get("paths") or {}).get(contract.get("path")) or {}) if doc else {}
+    op = item.get(str(contract.get("method")).lower()) if isinstance(item, Mapping) else None
+    return op if isinstance(op, Mapping) else {}
+
+
+def _deref(doc: Any, node: Any) -> Any:
+    for _ in range(32):
+        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            return node
+        ref = node["$ref"]
+        if not ref.startswith("#/"):
+            return {}
+        target: Any = doc
+        for token in ref[2:].split("/"):
+            token = token.replace("~1", "/").replace("~0", "~")
+            target = target.get(token) if isinstance(target, Mapping) else None
+        node = target
+    return {}
+
+
+def _parameters(doc: Any, op: Mapping[str, Any], path: str) -> list[Mapping[str, Any]]:
+    item = (doc.get("paths") or {}).get(path) or {}
+    merged: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for raw in list(item.get("parameters") or []) + list(op.get("parameters") or []):
+        p = _deref(doc, raw)
+        if isinstance(p, Mapping) and "name" in p:
+            merged[(str(p.get("in")), str(p["name"]))] = p
+    out = []
+    for p in merged.values():
+        schema = _deref(doc, p.get("schema"))
+        out.append({**p, "schema": schema if isinstance(schema, Mapping) else {}})
+    return out
+
+
+def _example(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
+    for source in (param, schema):
+        if "example" in source:
+            return source["example"]
+        examples = source.get("examples")
+        if isinstance(examples, list) and examples:
+            return examples[0]
+    if "default" in schema:
+        return schema["default"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    return None
+
+
+def _header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected 'Name: value', got {text!r}")
+    return name.strip(), value.strip()
+
+
+def _param(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--base-url", required=True, help="base URL of the live API (http or https)")
+    p.add_argument(
+        "--auth-header",
+        action="append",
+        type=_header,
+        default=[],
+        metavar="'K: V'",
+        help="header sent with every request (repeatable)",
+    )
+    p.add_argument(
+        "--param",
+        action="append",
+        type=_param,
+        default=[],
+        metavar="NAME=VALUE",
+        help="value for a required parameter (repeatable)",
+    )
+    p.add_argument("--max-pages", type=int, default=20, help="pages per walk (default 20)")
+    p.add_argument(
+        "--time-limit", type=float, default=60.0, help="seconds for the whole run (default 60)"
+    )
+
+
+def run_verify(args: argparse.Namespace, *, transport: Any = None) -> ExitCode:
+    """CLI entry of ``xcompleteness verify`` (exit codes: docs/cli.md)."""
+    from xcompleteness.check import check_spec
+
+    parts = urlsplit(args.base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise InputError(
+            [
+                Diagnostic(
+                    str(args.base_url),
+                    "",
+                    "XC721",
+                    Severity.ERROR,
+                    "--base-url must be an http(s) URL with a host",
+                    "for example --base-url http://127.0.0.1:8080",
+                )
+            ]
+        )
+    if args.max_pages < 1 or not math.isfinite(args.time_limit) or args.time_limit <= 0:
+        raise InputError(
+            [
+                Diagnostic(
+                    "",
+                    "",
+                    "XC721",
+                    Severity.ERROR,
+                    "--max-pages and --time-limit must be positive",
+                    "",
+                )
+            ]
+        )
+    result = check_spec(args.spec, args.overlay)
+    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise InputError(errors)
+    verifier = Verifier(
+        result,
+        args.base_url,
+        dict(args.auth_header),
+        dict(args.param),
+        max_pages=args.max_pages,
+        time_limit=args.time_limit,
+        transport=transport,
+    )
+    diagnostics = verifier.run()
+    if args.format == "json":
+        print(render_json(diagnostics))
+    else:
+        if diagnostics:
+            print(render_text(diagnostics), file=sys.stderr)
+        for line in verifier.summary:
+            print(line, file=sys.stderr)
+    return exit_code_for(diagnostics)

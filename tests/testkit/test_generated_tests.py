@@ -1,0 +1,98 @@
+"""``generate --tests``: the suite written into the generated project passes against the mock,
+and fails when a bug is injected into the generated package.
+
+The suite is run the way a user runs it (``python -m pytest tests`` in the generated folder, a
+separate process); the bug is the dangerous one the essay names: a layer that drops the server's
+reason when the page it came on was empty, so an empty partial page reads as "none left".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from support.paths import EXAMPLES
+from xcompleteness.generate import generate
+from xcompleteness.write import write_tree
+
+WALK_LINE = (
+    "        for r in reasons:\n            if r.code != MORE:\n                self._add(r)\n"
+)
+WALK_BUG = WALK_LINE.replace("if r.code != MORE:", "if r.code != MORE and items:")
+
+
+def _generate(name: str, out: Path, package: str) -> dict:
+    gen = generate(EXAMPLES / name / "openapi.yaml", (), package, tests=True)
+    write_tree(out, gen.files)
+    return gen.files
+
+
+def _run_suite(out: Path, *select: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "tests",
+            *select,
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-rf",
+        ],
+        cwd=out,
+        # the generated suite needs core pytest only: skip loading this venv's plugins (startup)
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def test_the_generated_suite_passes_and_catches_a_dropped_reason_on_empty_pages(tmp_path):
+    out = tmp_path / "gen"
+    files = _generate("service_accounts", out, "tk_gen_svc")
+    module = next(
+        text for path, text in files.items() if path.name == "test_completeness_contract.py"
+    )
+    names = re.findall(r"^def (test_\w+)", module, re.M)
+    assert (
+        "test_list_service_accounts_time_budget_exceeded_empty_partial_page_refuses_archive_service_accounts"
+        in names
+    )
+    assert "test_list_service_accounts_complete_listing_allows_archive_service_accounts" in names
+    assert (
+        "test_search_service_accounts_shard_rebalancing_empty_partial_page_stays_partial" in names
+    )
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(names)} passed" in passed.stdout
+
+    walk = out / "tk_gen_svc" / "_runtime" / "walk.py"
+    text = walk.read_text(encoding="utf-8")
+    assert WALK_LINE in text
+    walk.write_text(text.replace(WALK_LINE, WALK_BUG), encoding="utf-8")
+    failed = _run_suite(out, "-k", "partial_page")  # the cases a page-level bug can reach
+    assert failed.returncode == 1, failed.stdout[-4000:]
+    failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
+    empty = {n for n in names if "_empty_partial_page_" in n}
+    assert empty and len(empty) < len([n for n in names if "partial_page" in n])
+    assert failing == empty, (sorted(failing), sorted(empty))
+
+
+def test_the_adapter_suite_passes_and_generation_is_deterministic(tmp_path):
+    first = _generate("link_header_search", tmp_path / "a", "tk_gen_gh")
+    again = generate(EXAMPLES / "link_header_search" / "openapi.yaml", (), "tk_gen_gh", tests=True)
+    assert first == again.files
+    assert not any(
+        k.parts[0] == "tests"
+        for k in generate(EXAMPLES / "link_header_search" / "openapi.yaml", (), "tk_gen_gh").files
+    )
+    result = _run_suite(tmp_path / "a")
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert "test_search_repositories_time_budget_exceeded_empty_partial_page_stays_partial" in (
+        tmp_path / "a" / "tests" / "test_completeness_contract.py"
+    ).read_text(encoding="utf-8")

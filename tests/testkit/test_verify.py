@@ -1,0 +1,215 @@
+"""``xcompleteness verify`` against the real example service (clean) and the mock with bugs.
+
+Every deliberate contract violation the mock can serve must be reported with its stable code and
+exit 1; a correct service must pass with exit 0; verify must never send anything but GET.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from support.mock_proc import mock_in_thread
+from support.paths import EXAMPLES
+from xcompleteness.cli import main
+
+SVC_SPEC = EXAMPLES / "service_accounts" / "openapi.yaml"
+GH_SPEC = EXAMPLES / "link_header_search" / "openapi.yaml"
+
+
+def _verify(spec, url, *extra, capsys):
+    code = main(["verify", str(spec), "--base-url", url, "--format", "json", *extra])
+    out = capsys.readouterr().out
+    return code, json.loads(out)["diagnostics"]
+
+
+def _codes(diags, severity="error"):
+    return sorted(
+        {(d["code"], d["message"].split(":")[0]) for d in diags if d["severity"] == severity}
+    )
+
+
+@pytest.fixture(scope="module")
+def example_service(svc, tmp_path_factory):
+    example = str(EXAMPLES / "service_accounts")
+    if example not in sys.path:
+        sys.path.insert(0, example)
+    from service.app import create_app
+    from service.config import ServiceConfig, demo_tokens
+    from service.runner import start_in_thread
+    from service.seed import seed
+    from service.store import Store
+    from service.wire import Wire
+
+    config = ServiceConfig(
+        data_dir=Path(tmp_path_factory.mktemp("vsvc")) / "data", tokens=demo_tokens()
+    )
+    seed(Store(config).open(), 25)
+    running = start_in_thread(create_app(config, Wire.from_package("tk_svc", config.secret)))
+    yield running.base_url
+    running.stop()
+
+
+def test_the_example_service_keeps_its_contract(example_service, capsys):
+    code, diags = _verify(
+        SVC_SPEC,
+        example_service,
+        "--auth-header",
+        "Authorization: Bearer auditor-token",
+        "--param",
+        "q=svc",
+        capsys=capsys,
+    )
+    assert code == 0, diags
+    assert [d for d in diags if d["severity"] == "error"] == []
+
+
+def test_a_team_credential_gets_declared_visibility_reasons_not_violations(example_service, capsys):
+    code, diags = _verify(
+        SVC_SPEC,
+        example_service,
+        "--auth-header",
+        "Authorization: Bearer payments-token",
+        "--param",
+        "q=svc",
+        capsys=capsys,
+    )
+    assert code == 0, diags
+
+
+def test_without_credentials_the_401_is_reported_as_unexplained(example_service, capsys):
+    code, diags = _verify(SVC_SPEC, example_service, "--param", "q=svc", capsys=capsys)
+    assert code == 1
+    assert ("XC717", "listServiceAccounts") in _codes(diags)
+
+
+@pytest.mark.parametrize(
+    ("bug", "code"),
+    [
+        ("undeclared-code", "XC711"),
+        ("complete-with-cursor", "XC710"),
+        ("missing-complete", "XC710"),
+        ("repeat-cursor", "XC713"),
+        ("short-page-end", "XC712"),
+        ("snapshot-drift", "XC714"),
+        ("duplicate-items", "XC716"),
+    ],
+)
+def test_each_native_bug_is_reported_with_its_code(bug, code, capsys):
+    plan = f"items: 12\nbugs:\n  - {{operation: listServiceAccounts, kind: {bug}}}\n"
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        exit_code, diags = _verify(SVC_SPEC, url, "--param", "q=a", capsys=capsys)
+        calls = httpx.get(f"{url}/_mock/calls").json()["calls"]
+    assert exit_code == 1
+    assert (code, "listServiceAccounts") in _codes(diags), diags
+    # the other listing has no bug and nothing is reported against it
+    assert not [d for d in diags if "searchServiceAccounts" in d["message"]]
+    assert calls == []  # read-only: no mutation was ever sent
+
+
+def test_the_mock_without_bugs_passes_even_with_declared_faults(capsys):
+    plan = (
+        "items: 12\nfaults:\n  - {operation: listServiceAccounts, kind: time-budget, page: 2}\n"
+        "  - {operation: searchServiceAccounts, kind: empty-page}\n"
+    )
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        exit_code, diags = _verify(SVC_SPEC, url, "--param", "q=a", capsys=capsys)
+    assert exit_code == 0, diags
+
+
+def test_an_adapter_next_link_off_origin_is_reported(capsys):
+    plan = "items: 12\nbugs:\n  - {operation: searchRepositories, kind: off-origin-next}\n"
+    with mock_in_thread(GH_SPEC, plan) as url:
+        exit_code, diags = _verify(
+            GH_SPEC, url, "--param", "q=x", "--param", "org=acme", capsys=capsys
+        )
+    assert exit_code == 1
+    assert _codes(diags) == [("XC715", "searchRepositories")], diags
+
+
+def test_a_clean_adapter_mock_passes(capsys):
+    with mock_in_thread(GH_SPEC, "items: 12\n") as url:
+        exit_code, diags = _verify(
+            GH_SPEC, url, "--param", "q=x", "--param", "org=acme", capsys=capsys
+        )
+    assert exit_code == 0, diags
+
+
+def test_the_page_limit_is_a_warning_not_a_violation(capsys):
+    with mock_in_thread(SVC_SPEC, "items: 30\n") as url:
+        exit_code, diags = _verify(
+            SVC_SPEC, url, "--param", "q=a", "--max-pages", "3", capsys=capsys
+        )
+    assert exit_code == 0
+    assert {d["code"] for d in diags if d["severity"] == "warning"} == {"XC719"}
+
+
+def test_a_missing_required_parameter_skips_the_operation_with_an_info(capsys):
+    with mock_in_thread(SVC_SPEC, "items: 3\n") as url:
+        exit_code, diags = _verify(SVC_SPEC, url, capsys=capsys)
+    assert exit_code == 0
+    assert [(d["code"], d["severity"]) for d in diags] == [("XC720", "info")]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["--base-url", "ftp://x"], "XC721"),
+        (["--base-url", "http://127.0.0.1:9", "--param", "q=a"], "XC722"),
+    ],
+)
+def test_unusable_input_exits_2(args, code, capsys):
+    exit_code = main(["verify", str(SVC_SPEC), *args])
+    err = capsys.readouterr().err
+    assert exit_code == 2 and code in err and "Traceback" not in err
+
+
+def test_a_malformed_auth_header_exits_2(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["verify", str(SVC_SPEC), "--base-url", "http://x", "--auth-header", "nocolon"])
+    assert exc.value.code == 2
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"complete": "yes", "incomplete_reasons": "nope", "scope": [1], "items": 5},
+        {"complete": False, "incomplete_reasons": [1, "x"], "warnings": {}, "items": []},
+        [1, 2, 3],
+        "not an envelope",
+    ],
+)
+def test_a_hostile_api_gives_findings_never_a_traceback(body, capsys):
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def answer(request):
+        return JSONResponse(body)
+
+    app = Starlette(routes=[Route("/{path:path}", answer)])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not server.started:
+        time.sleep(0.02)
+    try:
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        exit_code, diags = _verify(SVC_SPEC, url, "--param", "q=a", capsys=capsys)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+    assert exit_code == 1
+    assert {d["code"] for d in diags} <= {"XC710", "XC711", "XC718"}
+    assert "XC000" not in {d["code"] for d in diags}
