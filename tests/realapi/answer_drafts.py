@@ -122,6 +122,18 @@ def answer(api: str, action: dict[str, Any]) -> list[dict[str, Any]]:
         if any(t.startswith("pagination: no pagination seen") for t in todos):
             xc["pagination"] = {"style": "none"}  # the description has no page parameters here
             todos = _drop(todos, "pagination:")
+        if any(t.startswith("pagination: no paging parameter") for t in todos):
+            # meta.total but no page parameter in the description (action histories, billing
+            # lines, project resources): one response is taken as the whole list, and a next
+            # page DigitalOcean announces anyway means more exist than this declaration reaches.
+            xc["pagination"] = {"style": "none"}
+            reasons[:] = [
+                {
+                    "code": "RESULT_LIMIT_REACHED",
+                    "when": {"present": "$response.body#/links/pages/next"},
+                }
+            ]
+            todos = _drop(todos, "pagination:")
         if any(t.startswith("pagination:") for t in todos):
             # repositoriesV2 (page and page_token) and garbage-collections (page, but its schema
             # leaves out the meta.total DigitalOcean sends, as its own example shows): paged by
@@ -189,7 +201,7 @@ def answer(api: str, action: dict[str, Any]) -> list[dict[str, Any]]:
                 }
             )
     if not any(isinstance(r, dict) and r.get("code") == "RATE_LIMITED" for r in reasons):
-        reasons.append(dict(RATE_LIMITED))
+        reasons.append(copy.deepcopy(RATE_LIMITED))
     if todos:
         xc["x-todo"] = todos
     action["description"] = action.get("description", "").split(",")[0] + ", reviewed"
