@@ -64,7 +64,7 @@ def test_full_coverage_overlay_is_clean_and_generates(
     declared = [a for a in actions if "x-completeness" in a["update"]]
     assert len(result.contracts) == len(declared) >= 60
     out = Path(tmp_path_factory.mktemp(f"full_{api}"))
-    gen = generate_package(real_spec(api), overlay, out, f"full_{api}")
-    pages = gen.models.PAGE_MODELS
+    package = generate_package(real_spec(api), overlay, out, f"full_{api}")
+    pages = Generated(api, package, out).module("models").PAGE_MODELS
     listings = [c for c in result.contracts.values() if c["kind"] != "resource"]
     assert len(pages) == len(listings)
