@@ -25,7 +25,7 @@ test-services:
 	  && (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null) \
 	  || echo "note: redis-server not installed; the Redis token store tests will be skipped"; }
 
-test: $(STAMP)
+test: $(STAMP) test-services
 	$(BIN)/python -m pytest -q -n 2 -m "not corpus" $(PYTEST_ARGS)
 
 test-corpus: $(STAMP)

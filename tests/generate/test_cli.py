@@ -80,3 +80,43 @@ def test_overlay_form_generates_the_same_package_as_the_inline_form() -> None:
     assert sorted(inline) == sorted(overlaid)
     different = [str(p) for p in inline if inline[p] != overlaid[p]]
     assert different == []
+
+
+def test_a_spec_without_declarations_generates_an_importable_empty_package(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No declared operation (a spec before its first overlay, or every operation `kind: none`)
+    is no reason to crash: the package has no operations, and the summary says so."""
+    import subprocess
+    import sys
+
+    spec = tmp_path / "bare.yaml"
+    spec.write_text(
+        yaml.safe_dump(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "bare", "version": "1"},
+                "paths": {
+                    "/things": {
+                        "get": {
+                            "operationId": "getThings",
+                            "responses": {"200": {"description": "ok"}},
+                        }
+                    }
+                },
+            }
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    assert main(["generate", str(spec), "-o", str(out), "--package", "bare"]) == 0
+    assert "0 of 1 operation(s) generated" in capsys.readouterr().err
+    probe = (
+        "import bare, bare.models, bare.server\n"
+        "c = bare.Client('http://127.0.0.1:9')\n"
+        "print(sorted(n for n in dir(c) if not n.startswith('_') and n.islower()))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], cwd=out, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
