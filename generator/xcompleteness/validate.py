@@ -137,7 +137,7 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
                 doc.diag(
                     "",
                     VALIDATOR_FAILED,
-                    f"the OpenAPI validator failed: {type(exc).__name__}: {exc}",
+                    _capped(f"the OpenAPI validator failed: {type(exc).__name__}: {exc}"),
                     hint="usually an unresolvable $ref; fix it and run check again",
                     severity=Severity.ERROR,
                 )
@@ -176,7 +176,9 @@ def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> No
 
 
 def _message(err: Any) -> str:
-    message = str(getattr(err, "message", err))
-    if len(message) > 300:  # jsonschema quotes whole instances; keep diagnostics readable
-        message = message[:297] + "..."
-    return message
+    return _capped(str(getattr(err, "message", err)))
+
+
+def _capped(message: str, limit: int = 300) -> str:
+    """jsonschema and the validator quote whole instances; keep diagnostics readable."""
+    return message if len(message) <= limit else message[: limit - 3] + "..."

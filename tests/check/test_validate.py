@@ -113,3 +113,29 @@ def test_bad_value_has_its_pointer_and_line(tmp_path: Path) -> None:
     )
     diags = validate_openapi(load_spec(path))
     assert any(d.pointer == "/paths/~1a/get/responses" and d.line == 6 for d in diags)
+
+
+def test_a_failing_validator_is_one_short_xc031_not_a_dump_of_the_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The library's exception text can quote the whole document (seen on a real spec); the
+    diagnostic keeps its code and a readable, capped message."""
+    from xcompleteness import validate
+
+    class Exploding:
+        def __init__(self, spec_path: object) -> None:
+            pass
+
+        def iter_errors(self) -> object:
+            raise ValueError("document: " + "x" * 100_000)
+
+    monkeypatch.setitem(validate.FAST_VALIDATORS, "3.0", Exploding)
+    spec = tmp_path / "ok.yaml"
+    spec.write_text(
+        yaml.safe_dump({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}),
+        encoding="utf-8",
+    )
+    (diag,) = validate_openapi(load_spec(spec))
+    assert diag.code == "XC031"
+    assert diag.message.startswith("the OpenAPI validator failed: ValueError: document: xxx")
+    assert len(diag.message) <= 300
