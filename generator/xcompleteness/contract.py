@@ -20,12 +20,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.runtime.codes import LISTING_KINDS
 
 if TYPE_CHECKING:
     from xcompleteness.vocabulary import Registry
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 
 DEFAULT_NATIVE_ITEMS = "$response.body#/items"
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""

@@ -61,11 +61,11 @@ from xcompleteness import load
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 from xcompleteness.schema_walk import SchemaWalker
 
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
 FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
 """Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""

@@ -46,6 +46,7 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
+from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.expressions import (
     MISSING,
     ResponseView,
@@ -55,7 +56,7 @@ from xcompleteness.runtime.expressions import (
 )
 
 MORE = "MORE_PAGES_AVAILABLE"
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+
 SMALL_PAGE = 2
 
 

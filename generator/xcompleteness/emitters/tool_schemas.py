@@ -21,11 +21,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from xcompleteness.runtime.approval import WHY
-from xcompleteness.runtime.contract import CLIENT_CODES as _CLIENT_CODES
-from xcompleteness.runtime.contract import CLIENT_WARNING_CODES, CONTINUATION_KINDS
+from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
+from xcompleteness.runtime.codes import CLIENT_WARNING_CODES, CONTINUATION_KINDS
 
 STATUS = ("complete", "partial", "error")
-CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
+_SORTED_CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
 REFUSAL_CODES = tuple(WHY)
 CONTROL_ARGS = ("max_pages", "deadline_s", "continuation")
 MUTATION_ARGS = ("evidence",)
@@ -411,7 +411,7 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
                     "complete": {"type": "boolean"},
                     "reasons": {
                         "type": "array",
-                        "items": _reason_schema([*reason_codes, *CLIENT_CODES]),
+                        "items": _reason_schema([*reason_codes, *_SORTED_CLIENT_CODES]),
                     },
                     "scope": {"type": ["object", "null"]},
                     "continuation": continuation,
