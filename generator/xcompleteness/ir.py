@@ -58,6 +58,7 @@ from urllib.parse import unquote
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import load
+from xcompleteness.contract import HTTP_METHODS
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
@@ -69,7 +70,6 @@ from xcompleteness.schema_walk import SchemaWalker
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
 FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
 """Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
     "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
@@ -679,8 +679,8 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         contracts.items(),
         key=lambda kv: (
             str(kv[1].get("path")),
-            _METHODS.index(str(kv[1].get("method")).lower())
-            if str(kv[1].get("method")).lower() in _METHODS
+            HTTP_METHODS.index(str(kv[1].get("method")).lower())
+            if str(kv[1].get("method")).lower() in HTTP_METHODS
             else 99,
             kv[0],
         ),
