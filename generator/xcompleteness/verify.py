@@ -46,6 +46,7 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
+from xcompleteness.load import follow_refs
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.expressions import (
     MISSING,
@@ -453,18 +454,8 @@ def _operation(doc: Any, contract: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _deref(doc: Any, node: Any) -> Any:
-    for _ in range(32):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-            return node
-        ref = node["$ref"]
-        if not ref.startswith("#/"):
-            return {}
-        target: Any = doc
-        for token in ref[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            target = target.get(token) if isinstance(target, Mapping) else None
-        node = target
-    return {}
+    found, target = follow_refs(doc, node)
+    return target if found else {}
 
 
 def _parameters(doc: Any, op: Mapping[str, Any], path: str) -> list[Mapping[str, Any]]:
