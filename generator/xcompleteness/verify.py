@@ -46,7 +46,7 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
-from xcompleteness.load import follow_refs
+from xcompleteness.load import follow_refs, pointer_tokens
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.expressions import (
     MISSING,
@@ -436,9 +436,7 @@ def _evaluate(expr: str, view: ResponseView) -> Any:
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
-    if not pointer.startswith("/"):
-        return ()
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+    return pointer_tokens(pointer) or ()
 
 
 def _origin(url: str) -> str:
