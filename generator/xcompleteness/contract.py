@@ -15,17 +15,19 @@ partially valid document.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.runtime.codes import LISTING_KINDS
 
 if TYPE_CHECKING:
     from xcompleteness.vocabulary import Registry
 
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+HTTP_METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+"""The operation keys of an OpenAPI path item, in the order operations are visited: the one copy."""
+Deref = Callable[[Any, str], tuple[Any, str]]
 
 DEFAULT_NATIVE_ITEMS = "$response.body#/items"
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""
@@ -64,23 +66,43 @@ class OperationRef:
         return pointer_join(self.pointer, "x-completeness")
 
 
-def iter_operations(document: Any) -> Iterator[tuple[str, str, dict[str, Any], str]]:
-    """Yield ``(path, method, operation, pointer)`` for every operation under ``paths``.
+def iter_path_items(
+    document: Any, deref: Deref | None = None
+) -> Iterator[tuple[str, Mapping[str, Any], str]]:
+    """Yield ``(path, path item, pointer)`` for every path item under ``paths``, in document order.
 
-    Order is the document's. Non-mapping path items and operations are skipped silently (the
-    OpenAPI validator reports them). ``pointer`` is the RFC 6901 pointer of the operation.
+    ``deref(item, pointer) -> (item, pointer)`` resolves a path item that is a ``$ref`` (the
+    audit's schema walker); without it a ``$ref`` path item is read as it stands. Non-mapping path
+    items are skipped silently (the OpenAPI validator reports them). ``pointer`` is the RFC 6901
+    pointer of the item under ``/paths``, also when ``deref`` followed a reference.
     """
     data = getattr(document, "data", document)
     paths = data.get("paths") if isinstance(data, Mapping) else None
     if not isinstance(paths, Mapping):
         return
     for path, item in paths.items():
-        if not isinstance(item, Mapping):
-            continue
+        pointer = pointer_join("", "paths", path)
+        if deref is not None:
+            item, _ = deref(item, pointer)
+        if isinstance(item, Mapping):
+            yield str(path), item, pointer
+
+
+def iter_operations(
+    document: Any, deref: Deref | None = None
+) -> Iterator[tuple[str, str, dict[str, Any], str]]:
+    """Yield ``(path, method, operation, pointer)`` for every operation under ``paths``.
+
+    The one operation iterator of the generator (check, rules, audit, IR, generate). Order is the
+    document's for paths, :data:`HTTP_METHODS` within a path. Non-mapping path items and
+    operations are skipped silently (the OpenAPI validator reports them). ``pointer`` is the RFC
+    6901 pointer of the operation; ``deref`` as in :func:`iter_path_items`.
+    """
+    for path, item, item_pointer in iter_path_items(document, deref):
         for method in HTTP_METHODS:
             operation = item.get(method)
             if isinstance(operation, dict):
-                yield str(path), method, operation, pointer_join("", "paths", path, method)
+                yield path, method, operation, pointer_join(item_pointer, method)
 
 
 def operation_ref(

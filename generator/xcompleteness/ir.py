@@ -53,23 +53,22 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any
-from urllib.parse import unquote
 
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import load
+from xcompleteness.contract import HTTP_METHODS
 from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 from xcompleteness.schema_walk import SchemaWalker
 
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
 FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
 """Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
     "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
@@ -196,15 +195,10 @@ class SpecIR:
 # ----------------------------------------------------------------------------- schema helpers
 
 
-def _unescape(token: str) -> str:
-    return token.replace("~1", "/").replace("~0", "~")
-
-
 def resolve_pointer(doc: Any, ref: str) -> Any:
-    """Follow a local ``#/a/b`` reference; returns None when it does not resolve."""
-    if not ref.startswith("#"):
-        return None
-    found, node = load.resolve_pointer(doc, unquote(ref[1:]))
+    """Follow a local ``#/a/b`` reference (:func:`xcompleteness.load.resolve_ref`); None when it
+    does not resolve."""
+    found, node = load.resolve_ref(doc, ref)
     return node if found else None
 
 
@@ -247,8 +241,7 @@ def _schema_at_body_pointer(walker: SchemaWalker, schema: Any, pointer: str) -> 
     finds ``droplets`` like audit does.
     """
     node: Any = schema
-    for raw in [t for t in pointer.split("/")[1:]]:
-        token = _unescape(raw)
+    for token in load.pointer_tokens(pointer) or ():
         props = walker.properties(node)
         if token in props:
             node = props[token][0]
@@ -389,11 +382,9 @@ class _Builder:
         if isinstance(node, Mapping):
             ref = node.get("$ref")
             if isinstance(ref, str):
-                prefix = "#/components/schemas/"
-                if ref.startswith(prefix) and "/" not in ref[len(prefix) :]:
-                    name = _unescape(ref[len(prefix) :])
-                    if name in self.doc.get("components", {}).get("schemas", {}):
-                        return {"$ref": prefix + self.component(name)}
+                name = load.ref_component(ref)
+                if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
+                    return {"$ref": "#/components/schemas/" + self.component(name)}
                 target = resolve_pointer(self.doc, ref)
                 if target is None:
                     self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
@@ -421,9 +412,7 @@ class _Builder:
         if schema is None:
             return None
         if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
-            ref = schema["$ref"]
-            prefix = "#/components/schemas/"
-            name = _unescape(ref[len(prefix) :]) if ref.startswith(prefix) else None
+            name = load.ref_component(schema["$ref"])
             if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
                 return self.component(name)
         cls = self.classes.claim(wanted, origin=pointer, style="pascal")
@@ -575,7 +564,7 @@ class _Builder:
             expr = mutation.get(key)
             if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
                 continue
-            field_name = _unescape(expr.partition("#/")[2].split("/")[0])
+            field_name = (load.pointer_tokens("/" + expr.partition("#/")[2]) or ("",))[0]
             if field_name not in names:
                 self.warn(
                     pointer_join(contract.get("pointer") or pointer, "evidence", key),
@@ -679,8 +668,8 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         contracts.items(),
         key=lambda kv: (
             str(kv[1].get("path")),
-            _METHODS.index(str(kv[1].get("method")).lower())
-            if str(kv[1].get("method")).lower() in _METHODS
+            HTTP_METHODS.index(str(kv[1].get("method")).lower())
+            if str(kv[1].get("method")).lower() in HTTP_METHODS
             else 99,
             kv[0],
         ),

@@ -35,11 +35,11 @@ from typing import Any
 
 from xcompleteness import listlike_words as sig
 from xcompleteness import pagination_imports
+from xcompleteness.contract import HTTP_METHODS, iter_path_items
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.pagination_imports import Imported
 from xcompleteness.schema_walk import Located, SchemaWalker
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
     {
@@ -142,19 +142,16 @@ class OperationRef:
 
 
 def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
-    """Every operation of ``paths`` with its merged (path-level + operation-level) parameters."""
-    paths = document.get("paths") if isinstance(document, dict) else None
-    if not isinstance(paths, dict):
+    """Every operation of ``paths`` with its merged (path-level + operation-level) parameters.
+
+    Built on :func:`xcompleteness.contract.iter_path_items` (``$ref`` path items followed through
+    ``walker``), so the audit visits exactly the operations check does, in the same order.
+    """
+    if not isinstance(document, dict):
         return
-    for path, item in paths.items():
-        if not isinstance(path, str):
-            continue
-        item_ptr = pointer_join("/paths", path)
-        item, _ = walker.deref(item, item_ptr)
-        if not isinstance(item, dict):
-            continue
+    for path, item, item_ptr in iter_path_items(document, walker.deref):
         shared = _parameters(item.get("parameters"), pointer_join(item_ptr, "parameters"), walker)
-        for method in METHODS:
+        for method in HTTP_METHODS:
             op = item.get(method)
             if not isinstance(op, dict):
                 continue

@@ -36,6 +36,7 @@ from urllib.parse import urlencode
 from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
 from xcompleteness.mock_items import ItemFactory
 from xcompleteness.mock_plan import DEFAULT_DETAILS, Bug, Fault, Plan, check_plan, fault_code
+from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.expressions import (
     MISSING,
     Always,
@@ -51,7 +52,6 @@ from xcompleteness.runtime.expressions import (
 
 MORE = "MORE_PAGES_AVAILABLE"
 LINK_PARAM = "_mock_cursor"
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 
 Answer = tuple[int, dict[str, str], Any]
 

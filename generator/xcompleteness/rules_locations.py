@@ -14,9 +14,8 @@ import enum
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any
-from urllib.parse import unquote
 
-from xcompleteness.load import resolve_pointer
+from xcompleteness.load import follow_refs
 
 _MAX_STEPS = 10_000
 _MAX_DEPTH = 100
@@ -32,16 +31,8 @@ class Found(enum.Enum):
 
 def deref(document: Any, node: Any, limit: int = 32) -> Any:
     """Follow local ``$ref`` chains (bounded); an external or dangling ref gives ``None``."""
-    seen = 0
-    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
-        ref = node["$ref"]
-        if not ref.startswith("#") or seen >= limit:
-            return None
-        found, node = resolve_pointer(document, unquote(ref[1:]))
-        if not found:
-            return None
-        seen += 1
-    return node
+    found, target = follow_refs(document, node, limit)
+    return target if found else None
 
 
 def schema_lookup(document: Any, schema: Any, tokens: tuple[str, ...]) -> Found:

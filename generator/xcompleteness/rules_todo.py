@@ -14,11 +14,11 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xcompleteness.contract import iter_operations
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 
 TODO_CODE = "XC900"
 TODO_KEY = "x-todo"
-_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 # Upper-case TODO as a word: a resource named "todo" (a to-do app's listing) is not a marker.
 _TODO_TEXT = re.compile(r"\s*TODO\b")
 _HINT = "settle it and delete the entry (x-todo lists what a draft could not infer)"
@@ -54,16 +54,9 @@ def _locate(doc: Any, pointer: str) -> tuple[str, int | None]:
 
 
 def _declarations(data: Any) -> Iterator[tuple[str, Any]]:
-    paths = data.get("paths") if isinstance(data, dict) else None
-    if not isinstance(paths, dict):
-        return
-    for path, item in paths.items():
-        if not isinstance(item, dict):
-            continue
-        for method in _METHODS:
-            op = item.get(method)
-            if isinstance(op, dict) and "x-completeness" in op:
-                yield pointer_join("/paths", path, method, "x-completeness"), op["x-completeness"]
+    for _path, _method, op, pointer in iter_operations(data):
+        if "x-completeness" in op:
+            yield pointer_join(pointer, "x-completeness"), op["x-completeness"]
 
 
 def _todos(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, str]]:

@@ -11,10 +11,9 @@ reference so a spec with 1,000 operations sharing a few schemas stays fast. Exte
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import unquote
 
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.load import resolve_pointer
+from xcompleteness.load import ref_pointer, resolve_pointer
 
 _MAX_REF_HOPS = 64
 _MAX_DEPTH = 8
@@ -38,8 +37,8 @@ class SchemaWalker:
         if ref in self._cache:
             return self._cache[ref]
         found: Located | None = None
-        if ref.startswith("#"):
-            pointer = unquote(ref[1:])
+        pointer = ref_pointer(ref)
+        if pointer is not None:
             ok, node = resolve_pointer(self._doc, pointer)
             if ok:
                 found = (node, pointer)

@@ -46,6 +46,8 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
+from xcompleteness.load import follow_refs, pointer_tokens
+from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.expressions import (
     MISSING,
     ResponseView,
@@ -55,7 +57,7 @@ from xcompleteness.runtime.expressions import (
 )
 
 MORE = "MORE_PAGES_AVAILABLE"
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
+
 SMALL_PAGE = 2
 
 
@@ -434,9 +436,7 @@ def _evaluate(expr: str, view: ResponseView) -> Any:
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
-    if not pointer.startswith("/"):
-        return ()
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+    return pointer_tokens(pointer) or ()
 
 
 def _origin(url: str) -> str:
@@ -452,18 +452,8 @@ def _operation(doc: Any, contract: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _deref(doc: Any, node: Any) -> Any:
-    for _ in range(32):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-            return node
-        ref = node["$ref"]
-        if not ref.startswith("#/"):
-            return {}
-        target: Any = doc
-        for token in ref[2:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            target = target.get(token) if isinstance(target, Mapping) else None
-        node = target
-    return {}
+    found, target = follow_refs(doc, node)
+    return target if found else {}
 
 
 def _parameters(doc: Any, op: Mapping[str, Any], path: str) -> list[Mapping[str, Any]]:

@@ -52,6 +52,7 @@ from xcompleteness.contract import (
     document_defaults,
     effective_declaration,
     iter_operations,
+    iter_path_items,
 )
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.resources import load_json
@@ -433,18 +434,16 @@ def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
             hint,
             Severity.WARNING,
         )
-    paths = data.get("paths")
-    if isinstance(paths, Mapping):
-        for path, item in paths.items():
-            if isinstance(item, Mapping) and DECLARATION_KEY in item:
-                yield _diag(
-                    doc,
-                    pointer_join("", "paths", path, DECLARATION_KEY),
-                    "XC051",
-                    "x-completeness on a path item has no effect; it belongs to an operation",
-                    hint,
-                    Severity.WARNING,
-                )
+    for _path, item, item_pointer in iter_path_items(data):
+        if DECLARATION_KEY in item:
+            yield _diag(
+                doc,
+                pointer_join(item_pointer, DECLARATION_KEY),
+                "XC051",
+                "x-completeness on a path item has no effect; it belongs to an operation",
+                hint,
+                Severity.WARNING,
+            )
 
 
 def _details_diagnostics(

@@ -20,6 +20,7 @@ from xcompleteness.runtime.walk import (
     AsyncWalker,
     Continuation,
     ContractError,
+    FetchTimedOut,
     Limits,
     ResultNotReady,
     Walker,
@@ -274,6 +275,42 @@ def test_deadline_with_an_injected_clock():
         2.5,
     )
     assert result.continuation.kind == "next_cursor" and result.continuation.cursor
+
+
+def _timing_out_after(clock, coll, pages_ok):
+    """A fetcher whose requests take 1 s each and time out (past the deadline) after pages_ok."""
+    inner = native_fetch(coll)
+    calls = []
+
+    def fetch(req):
+        calls.append(req)
+        clock.now += 1.0
+        if len(calls) > pages_ok:
+            raise FetchTimedOut(httpx.ReadTimeout("slow"))
+        return inner(req)
+
+    return fetch
+
+
+def test_deadline_stop_holding_a_position_resumes_with_next_cursor():
+    # The one continuation rule (docs/client.md): CLIENT_DEADLINE_EXCEEDED defaults to
+    # retry_with_deadline (spec_ext/codes.json), but a walk that read a page resumes from it.
+    clock = FakeClock()
+    coll = FaultyCollection(30)
+    walker = Walker(NATIVE, _timing_out_after(clock, coll, 1), clock=clock)
+    first = walker.collect({"limit": 10}, Limits(deadline=1.5))
+    assert first.codes == ["CLIENT_DEADLINE_EXCEEDED"] and first.item_count == 10
+    assert first.continuation.kind == "next_cursor" and first.continuation.cursor
+    rest = Walker(NATIVE, native_fetch(coll)).collect({"limit": 10}, resume=first.continuation)
+    assert rest.complete and ids(first) + ids(rest) == coll.alive_ids()
+
+
+def test_deadline_before_the_first_page_falls_back_to_retry_with_deadline():
+    clock = FakeClock()
+    walker = Walker(NATIVE, _timing_out_after(clock, FaultyCollection(30), 0), clock=clock)
+    result = walker.collect({"limit": 10}, Limits(deadline=0.5))
+    assert result.codes == ["CLIENT_DEADLINE_EXCEEDED"] and result.item_count == 0
+    assert result.continuation.kind == "retry_with_deadline"
 
 
 def test_client_limit_keeps_every_server_reason():

@@ -244,3 +244,47 @@ def test_iter_operations_order_and_pointers() -> None:
     ]
     assert list(iter_operations({"paths": []})) == []
     assert list(iter_operations([])) == []
+
+
+def test_one_http_methods_table_and_one_operation_iterator() -> None:
+    """check (contract.iter_operations) and the audit (listlike.iter_operations) visit the same
+    operations in the same order; a $ref path item is followed only by the audit's walker."""
+    import ast
+    from pathlib import Path
+
+    from xcompleteness import contract, listlike
+    from xcompleteness.schema_walk import SchemaWalker
+
+    doc = {
+        "paths": {
+            "/a/{id}": {"get": {}, "delete": {}, "parameters": [{"name": "id", "in": "path"}]},
+            "/b": {"trace": {}, "post": {"operationId": "b"}},
+            "/r": {"$ref": "#/components/pathItems/R"},
+        },
+        "components": {"pathItems": {"R": {"head": {}}}},
+    }
+    check_rows = [(p, m, ptr) for p, m, _, ptr in iter_operations(doc)]
+    audit_rows = [
+        (r.path, r.method, r.pointer) for r in listlike.iter_operations(doc, SchemaWalker(doc))
+    ]
+    assert check_rows == [
+        ("/a/{id}", "get", "/paths/~1a~1{id}/get"),
+        ("/a/{id}", "delete", "/paths/~1a~1{id}/delete"),
+        ("/b", "post", "/paths/~1b/post"),
+        ("/b", "trace", "/paths/~1b/trace"),
+    ]
+    assert audit_rows == [*check_rows, ("/r", "head", "/paths/~1r/head")]
+    walker = SchemaWalker(doc)
+    assert [p for p, _, _, _ in iter_operations(doc, walker.deref)][-1] == "/r"
+
+    # No other generator module spells the methods tuple again.
+    methods = set(contract.HTTP_METHODS)
+    root = Path(contract.__file__).parent
+    spelled = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Tuple, ast.List, ast.Set)) and len(node.elts) >= 4:
+                values = {e.value for e in node.elts if isinstance(e, ast.Constant)}
+                if values >= {"get", "put", "post", "delete"} and values <= methods:
+                    spelled.append(path.name)
+    assert spelled == ["contract.py"]

@@ -20,12 +20,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from xcompleteness.load import follow_refs
 from xcompleteness.runtime.approval import WHY
-from xcompleteness.runtime.contract import CLIENT_CODES as _CLIENT_CODES
-from xcompleteness.runtime.contract import CLIENT_WARNING_CODES, CONTINUATION_KINDS
+from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
+from xcompleteness.runtime.codes import CLIENT_WARNING_CODES, CONTINUATION_KINDS
 
 STATUS = ("complete", "partial", "error")
-CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
+_SORTED_CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
 REFUSAL_CODES = tuple(WHY)
 CONTROL_ARGS = ("max_pages", "deadline_s", "continuation")
 MUTATION_ARGS = ("evidence",)
@@ -73,18 +74,8 @@ def quoted(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
 
 
 def _deref(doc: Mapping[str, Any], node: Any, limit: int = 32) -> Any:
-    for _ in range(limit):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-            return node
-        ref = node["$ref"]
-        if not ref.startswith("#/"):
-            return None
-        cur: Any = doc
-        for raw in ref[2:].split("/"):
-            token = raw.replace("~1", "/").replace("~0", "~")
-            cur = cur.get(token) if isinstance(cur, Mapping) else None
-        node = cur
-    return None
+    found, target = follow_refs(doc, node, limit)
+    return target if found else None
 
 
 def strict_schema(doc: Mapping[str, Any], schema: Any, depth: int = 0) -> dict[str, Any] | None:
@@ -411,7 +402,7 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
                     "complete": {"type": "boolean"},
                     "reasons": {
                         "type": "array",
-                        "items": _reason_schema([*reason_codes, *CLIENT_CODES]),
+                        "items": _reason_schema([*reason_codes, *_SORTED_CLIENT_CODES]),
                     },
                     "scope": {"type": ["object", "null"]},
                     "continuation": continuation,

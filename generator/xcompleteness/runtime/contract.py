@@ -17,8 +17,15 @@ import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
+from .codes import (
+    CLIENT_CODES,
+    CLIENT_WARNING_CODES,
+    CONTINUATION_KINDS,
+    STANDARD_CONTINUATIONS,
+    STANDARD_ORIGINS,
+)
 from .expressions import (
     Condition,
     Expression,
@@ -49,43 +56,10 @@ __all__ = [
     "load_contracts",
 ]
 
-#: Reason code -> default continuation kind (DESIGN.md section 3.4); spec_ext/codes.json is the
-#: normative copy and a test keeps the two equal. The runtime cannot read spec_ext/ (it is not
-#: shipped in generated packages), hence this small table.
-STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = {
-    "MORE_PAGES_AVAILABLE": "next_cursor",
-    "RESULT_LIMIT_REACHED": "narrow_query",
-    "TIME_BUDGET_EXCEEDED": "retry_with_deadline",
-    "SOURCE_UNAVAILABLE": "retry_after",
-    "VISIBILITY_RESTRICTED": "none",
-    "RATE_LIMITED": "retry_after",
-    "CURSOR_EXPIRED": "restart",
-    "SNAPSHOT_CHANGED": "restart",
-    "CLIENT_PAGE_LIMIT": "next_cursor",
-    "CLIENT_ITEM_LIMIT": "next_cursor",
-    "CLIENT_DEADLINE_EXCEEDED": "retry_with_deadline",
-    "CONTRACT_VIOLATION": "none",
-}
-CLIENT_CODES: Final = frozenset(
-    {"CLIENT_PAGE_LIMIT", "CLIENT_ITEM_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CONTRACT_VIOLATION"}
-)
-CLIENT_WARNING_CODES: Final = frozenset({"ITEM_SCHEMA_MISMATCH"})
-"""Warning codes the client adds itself (spec_ext/codes.json, ``origin: client``)."""
-STANDARD_ORIGINS: Final[Mapping[str, str]] = {
-    code: "client" if code in CLIENT_CODES else "server" for code in STANDARD_CONTINUATIONS
-}
-CONTINUATION_KINDS: Final = (
-    "next_cursor",
-    "retry_after",
-    "narrow_query",
-    "retry_with_deadline",
-    "restart",
-    "none",
-)
-
 
 class ContractError(ValueError):
-    """A canonical contract or registry that does not have the documented shape."""
+    """A canonical contract or registry that does not have the documented shape, or one that
+    cannot drive a walk (``runtime/walk.py``: no terminal signal, a bad expression)."""
 
     def __init__(self, message: str, path: str = "") -> None:
         super().__init__(f"{path}: {message}" if path else message)

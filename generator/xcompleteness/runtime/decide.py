@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import STANDARD_CONTINUATIONS
+from .codes import STANDARD_CONTINUATIONS
 from .plain import get, item_id
 
 __all__ = [

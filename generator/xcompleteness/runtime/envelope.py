@@ -42,7 +42,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from .contract import CLIENT_CODES, Registry
+from .codes import CLIENT_CODES
+from .contract import Registry
 
 __all__ = [
     "ClientDeadlineExceeded",

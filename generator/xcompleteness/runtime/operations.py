@@ -18,11 +18,11 @@ from typing import Any
 
 import httpx
 
+from .codes import CLIENT_WARNING_CODES
 from .envelope import ITEM_MISMATCHES
 from .expressions import ResponseView
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
 from .walk import (
-    CLIENT_WARNING_CODES,
     ApiError,
     AsyncItemStream,
     AsyncPageStream,

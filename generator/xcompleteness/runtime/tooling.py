@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .approval import refusal
+from .codes import LISTING_KINDS
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
 from .plain import get, id_at, pointer_tokens
@@ -62,9 +63,6 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
         body=tuple(meta.get("x-completeness/body") or ()),
         json_args=tuple(meta.get("x-completeness/json_args") or ()),
     )
-
-
-LISTING_KINDS = frozenset({"collection", "search", "aggregate"})
 
 
 class ToolHost:

@@ -43,7 +43,8 @@ from collections.abc import (
 from dataclasses import dataclass, field
 from typing import Any
 
-from .contract import CLIENT_WARNING_CODES
+from .codes import CLIENT_CODES, CLIENT_WARNING_CODES, STANDARD_CONTINUATIONS
+from .contract import ContractError
 from .envelope import (
     CONTINUATION_PRIORITY,
     ITEM_MISMATCHES,
@@ -105,36 +106,14 @@ URL_STYLES = frozenset({"link-header", "next-url"})
 """Styles whose next page is a URL the fetcher follows (only on the base URL's origin)."""
 NEXT_STYLES = frozenset({"cursor", *URL_STYLES})
 """Styles that read a next cursor or URL from ``pagination.response.next``."""
-CLIENT_CODES = frozenset(
-    {CLIENT_PAGE_LIMIT, CLIENT_ITEM_LIMIT, CLIENT_DEADLINE_EXCEEDED, CONTRACT_VIOLATION}
-)
-"""Codes the client itself adds (origin ``client``); always allowed on a client-side result."""
 MAX_ITEM_WARNINGS = 20
 """At most this many ITEM_SCHEMA_MISMATCH warnings per walk, one per item; the last one then
 counts the further mismatched items in its ``more`` detail (every item is kept regardless)."""
 
-_DEFAULT_CONTINUATION = {
-    MORE: "next_cursor",
-    "RESULT_LIMIT_REACHED": "narrow_query",
-    "TIME_BUDGET_EXCEEDED": "retry_with_deadline",
-    "SOURCE_UNAVAILABLE": "retry_after",
-    "VISIBILITY_RESTRICTED": "none",
-    RATE_LIMITED: "retry_after",
-    CURSOR_EXPIRED: "restart",
-    SNAPSHOT_CHANGED: "restart",
-    CLIENT_PAGE_LIMIT: "next_cursor",
-    CLIENT_ITEM_LIMIT: "next_cursor",
-    CLIENT_DEADLINE_EXCEEDED: "next_cursor",
-    CONTRACT_VIOLATION: "none",
-}
 _MAX_RETRIES_PER_PAGE = 3
 
 
 # --------------------------------------------------------------------------- values
-
-
-class ContractError(ValueError):
-    """The contract cannot drive a walk (no terminal signal, bad expression); a generator bug."""
 
 
 class FetchTimedOut(Exception):
@@ -364,7 +343,7 @@ class _Plan:
                     when=when,
                     details=dict(_get(raw, "details") or {}),
                     continuation=_get(raw, "continuation")
-                    or _DEFAULT_CONTINUATION.get(code, "none"),
+                    or STANDARD_CONTINUATIONS.get(code, "none"),
                     origin=_get(raw, "origin") or "server",
                 )
             )
@@ -447,7 +426,7 @@ class _Plan:
 
     def continuation_of(self, code: str) -> str:
         decl = self.decl(code)
-        return decl.continuation if decl else _DEFAULT_CONTINUATION.get(code, "none")
+        return decl.continuation if decl else STANDARD_CONTINUATIONS.get(code, "none")
 
 
 def _value(expr: Any, view: ResponseView) -> Any:

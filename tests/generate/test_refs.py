@@ -1,0 +1,109 @@
+"""One $ref / JSON-pointer resolver (RFC 6901 + percent-decoding) for check, audit and the IR."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from xcompleteness import load, rules_locations, verify
+from xcompleteness.check import check_spec
+from xcompleteness.emitters import tool_schemas
+from xcompleteness.ir import build_ir
+from xcompleteness.schema_walk import SchemaWalker
+
+DOC = {
+    "components": {
+        "schemas": {
+            "A B": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "a/b~c": {"type": "string"},
+            "Alias": {"$ref": "#/components/schemas/A%20B"},
+            "Loop": {"$ref": "#/components/schemas/Loop"},
+        }
+    },
+    "list": [{"x": 1}],
+}
+
+
+@pytest.mark.parametrize(
+    ("ref", "pointer", "name"),
+    [
+        ("#/components/schemas/A%20B", "/components/schemas/A B", "A B"),
+        ("#/components/schemas/a~1b~0c", "/components/schemas/a~1b~0c", "a/b~c"),
+        ("#/components/schemas/a~1b%7E0c", "/components/schemas/a~1b~0c", "a/b~c"),
+        ("#/list/0", "/list/0", None),
+        ("other.yaml#/components/schemas/A", None, None),
+    ],
+)
+def test_ref_pointer_and_component(ref: str, pointer: str | None, name: str | None) -> None:
+    assert load.ref_pointer(ref) == pointer
+    assert load.ref_component(ref) == name
+
+
+def test_every_resolver_reads_a_percent_encoded_ref_the_same_way() -> None:
+    target = DOC["components"]["schemas"]["A B"]
+    node = {"$ref": "#/components/schemas/A%20B"}
+    assert load.resolve_ref(DOC, node["$ref"]) == (True, target)
+    assert load.follow_refs(DOC, {"$ref": "#/components/schemas/Alias"}) == (True, target)
+    assert rules_locations.deref(DOC, node) is target
+    assert SchemaWalker(DOC).deref(node, "/x")[0] is target
+    assert verify._deref(DOC, node) is target
+    assert tool_schemas._deref(DOC, node) is target
+    assert load.follow_refs(DOC, {"$ref": "#/list/0"}) == (True, {"x": 1})
+    # a cycle, a dangling and an external ref resolve to nothing, everywhere
+    for bad in ("#/components/schemas/Loop", "#/components/schemas/Nope", "x.yaml#/a"):
+        assert load.follow_refs(DOC, {"$ref": bad}) == (False, None)
+        assert rules_locations.deref(DOC, {"$ref": bad}) is None
+        assert tool_schemas._deref(DOC, {"$ref": bad}) is None
+        assert verify._deref(DOC, {"$ref": bad}) == {}
+
+
+def _spec(items_pointer: str) -> dict:
+    listing = {
+        "operationId": "listThings",
+        "parameters": [{"name": "cursor", "in": "query", "schema": {"type": "string"}}],
+        "x-completeness": {
+            "kind": "collection",
+            "scope": {"resource": "things", "snapshot": "none"},
+            "items": f"$response.body#{items_pointer}",
+            "pagination": {"style": "cursor", "request": {"cursor": "cursor"}},
+            "reasons": ["MORE_PAGES_AVAILABLE"],
+        },
+        "responses": {
+            "200": {
+                "description": "ok",
+                "content": {
+                    "application/json": {"schema": {"$ref": "#/components/schemas/Thing%20Page"}}
+                },
+            }
+        },
+    }
+    page = {
+        "type": "object",
+        "properties": {"items": {"type": "array", "items": {"$ref": "#/components/schemas/A%20B"}}},
+    }
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Refs", "version": "1"},
+        "paths": {"/things": {"get": listing}},
+        "components": {"schemas": {"Thing Page": page, "A B": DOC["components"]["schemas"]["A B"]}},
+    }
+
+
+def _check(tmp_path: Path, items_pointer: str):
+    path = tmp_path / "refs.json"
+    path.write_text(json.dumps(_spec(items_pointer)), encoding="utf-8")
+    return check_spec(path)
+
+
+def test_percent_encoded_ref_resolves_identically_in_check_and_the_ir(tmp_path: Path) -> None:
+    # check's location rules follow #/components/schemas/Thing%20Page: #/items is found ...
+    found = _check(tmp_path, "/items")
+    assert [d.code for d in found.diagnostics] == []
+    # ... and #/nope is reported missing (an unresolved ref would make it unknown, i.e. silent)
+    missing = _check(tmp_path, "/nope")
+    assert [d.code for d in missing.diagnostics] == ["XC103"]
+    # the IR reads the same ref as the component "A B" (its class), not as an anonymous copy
+    ir = build_ir(found, "refs")
+    assert [o.item_model for o in ir.operations] == ["AB"]
+    assert all(d.code != "XC603" for d in ir.diagnostics)
