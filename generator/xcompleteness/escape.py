@@ -16,7 +16,7 @@ tokenizer reads back as the original string, and never as code: no quote, backsl
   ``tomllib`` (lone surrogates, which TOML cannot hold, become U+FFFD).
 
 Markdown (README.md, AGENT_RULES.md) gets spec text only through ``md_data`` in
-:mod:`xcompleteness.emitters.tools`: neutralised, JSON-quoted, in a code span.
+:mod:`xcompleteness.emitters.tool_schemas`: neutralised, JSON-quoted, in a code span.
 """
 
 from __future__ import annotations

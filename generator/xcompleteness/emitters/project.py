@@ -10,8 +10,8 @@ Untrusted text: ``pyproject.toml`` is built in Python (like the JSON files, neve
 every value through :func:`xcompleteness.escape.toml_str`; the version is the spec's
 ``info.version`` only when it is a valid PEP 440 version (``2022-11-15`` is read as
 ``2022.11.15``), else ``0.0.0``. The README names operations by the names the naming authority
-made (identifiers, tool names) and shows spec text only through :func:`md_data` (neutralised,
-quoted, in a code span), as ``AGENT_RULES.md`` does.
+made (identifiers, tool names) and shows spec text only through ``tool_schemas.md_data``
+(neutralised, quoted, in a code span), as ``AGENT_RULES.md`` does.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from xcompleteness.emitters import available
-from xcompleteness.emitters.tool_schemas import quoted
+from xcompleteness.emitters.tool_schemas import md_data
 from xcompleteness.escape import toml_str
 from xcompleteness.format import LINE_LENGTH, LINT_RULES
 from xcompleteness.ir import SpecIR
@@ -53,12 +53,6 @@ def project_version(raw: str) -> str:
         if candidate and _PEP440.fullmatch(candidate):
             return candidate
     return "0.0.0"
-
-
-def md_data(text: object, limit: int) -> str:
-    """Spec text for Markdown, as ``tools.md_data`` (AGENT_RULES.md) writes it: neutralised,
-    JSON-quoted, in a code span. Defined here too: the tools emitter is optional."""
-    return "`" + quoted(text, limit).replace("`", "'") + "`"
 
 
 def script_name(package: str) -> str:

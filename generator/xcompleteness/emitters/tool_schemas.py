@@ -70,6 +70,12 @@ def quoted(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
     return json.dumps(neutral(text, limit), ensure_ascii=False)
 
 
+def md_data(text: Any, limit: int) -> str:
+    """Spec text for Markdown (AGENT_RULES.md, the project README): neutralised, JSON-quoted and
+    inside a code span (inert data)."""
+    return "`" + quoted(text, limit).replace("`", "'") + "`"
+
+
 # --------------------------------------------------------------------------- spec -> strict
 
 

@@ -5,7 +5,7 @@ valid for every target and unique). The JSON files are built as dicts by
 :mod:`xcompleteness.emitters.tool_schemas` and written with sorted keys, so the output is
 byte-identical between runs; only ``mcp_server.py``, ``__init__.py`` and ``AGENT_RULES.md`` are
 rendered from templates (``templates/tools/``), and none of them inlines spec text except through
-the escapers (Python) or :func:`md_data` (Markdown: neutralised, quoted, in a code span).
+the escapers (Python) or ``tool_schemas.md_data`` (Markdown: neutralised, quoted, in a code span).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from xcompleteness.emitters import tool_schemas as ts
+from xcompleteness.emitters.tool_schemas import md_data
 from xcompleteness.ir import SpecIR
 from xcompleteness.render import Renderer
 from xcompleteness.runtime.recheck import OMISSION_REASONS
@@ -72,11 +73,6 @@ def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
             }
         )
     return out
-
-
-def md_data(text: Any, limit: int) -> str:
-    """Spec text for Markdown: neutralised, JSON-quoted and inside a code span (inert data)."""
-    return "`" + ts.quoted(text, limit).replace("`", "'") + "`"
 
 
 def rules_context(spec: SpecIR) -> list[dict[str, Any]]:
