@@ -303,6 +303,8 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("operation named list with " + shape.containers)
     queries = {p["name"] for p, _ in ref.parameters if p.get("in") == "query"}
     imported = pagination_imports.read(op, queries)
+    if imported is not None and not _import_fits(imported, body, walker):
+        imported = None  # it names body fields the response schema lacks: not trusted
     if imported is not None:  # the spec says so itself: a listing, whatever its shape
         why.insert(0, f"{imported.source} extension")
     if not why:
@@ -339,6 +341,29 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         item_fields=shape.item_fields,
         imported=imported,
     )
+
+
+def _import_fits(imported: Imported, body: Located | None, walker: SchemaWalker) -> bool:
+    """Every body location the extension names exists in the success response schema (the items
+    as an array). AutoRest's ``x-ms-pageable`` sits on some single reads whose body has neither
+    ``value`` nor ``nextLink`` (Azure Intune's ``statuses/default``): drafting from it would be a
+    wrong value, so the operation is judged by its shape alone."""
+    wanted = [(imported.items, True)] + [(e, False) for e in (imported.next, imported.total)]
+    for expr, array in wanted:
+        if not isinstance(expr, str) or not expr.startswith("$response.body#"):
+            continue
+        if body is None:
+            return False
+        node, at = walker.deref(*body)
+        for token in expr.partition("#")[2].split("/")[1:]:
+            props = walker.properties(node, at)
+            name = token.replace("~1", "/").replace("~0", "~")
+            if name not in props:
+                return False
+            node, at = walker.deref(*props[name])
+        if array and not walker.is_array(node, at):
+            return False
+    return True
 
 
 def _not_a_listing(

@@ -162,3 +162,41 @@ def test_imported_drafts_round_trip_through_check(
     result = check_spec(SPEC_PATH, [draft])
     assert [d for d in result.diagnostics if d.code != "XC900"] == []
     assert sorted(d.pointer for d in result.diagnostics) == sorted(todo_pointers(scan(SPEC)))
+
+
+def test_an_extension_naming_fields_the_response_lacks_drafts_nothing_from_it() -> None:
+    """Azure Intune puts ``x-ms-pageable: {nextLinkName: nextlink}`` on a single read whose body
+    has neither ``value`` nor ``nextlink``; drafting from it gave a declaration check refused
+    (XC103/XC105). The operation is judged by its shape alone; a fitting body still imports."""
+    status = {"type": "object", "properties": {"state": {"type": "string"}}}
+    page = {
+        "type": "object",
+        "properties": {
+            "value": {"type": "array", "items": {"type": "object"}},
+            "nextlink": {"type": "string"},
+        },
+    }
+
+    def op(op_id: str, schema: dict) -> dict:
+        return {
+            "get": {
+                "operationId": op_id,
+                "x-ms-pageable": {"nextLinkName": "nextlink"},
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {"application/json": {"schema": schema}},
+                    }
+                },
+            }
+        }
+
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/statuses/default": op("Statuses_Get", status), "/things": op("List", page)},
+    }
+    found = {f.operation_id: f for f in scan(spec)}
+    assert "Statuses_Get" not in found
+    assert found["List"].imported is not None and found["List"].style == "next-url"
+    assert found["List"].items == "$response.body#/value"
