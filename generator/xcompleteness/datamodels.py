@@ -92,6 +92,14 @@ def model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
     for cls, ref in sorted(holders.items()):
         by_ref.setdefault(ref, cls)
     classes = {name: by_ref[PREFIX + name] for name in schemas if PREFIX + name in by_ref}
+    claimed = set(classes.values())
+    for name in sorted(set(schemas) - set(classes)):
+        # The library reuses one class for identical schemas and records only the first place it
+        # met it (GitHub AE: an inline ``verification`` property and the ``Verification``
+        # component): a class of exactly that name no other component holds is this schema's.
+        if name in holders and name not in claimed:
+            classes[name] = name
+            claimed.add(name)
     missing = sorted(set(schemas) - set(classes))
     if missing:
         raise ModelsRefused(f"datamodel-code-generator generated no class for: {missing}")

@@ -111,3 +111,19 @@ def test_allof_items_get_a_typed_model(tmp_path: Path) -> None:
     assert _wire_names(element) == {"id", "created_at", "name", "memory"}
     droplet = element.model_validate({"id": 3, "name": "web-1", "memory": 1024})
     assert (droplet.id, droplet.name) == (3, "web-1")
+
+
+def test_a_schema_the_library_merged_into_an_identical_inline_one_is_still_typed(
+    tmp_path: Path,
+) -> None:
+    """datamodel-code-generator reuses one class for identical schemas and records it under the
+    first place it met it (GitHub AE: an inline ``verification`` property and the
+    ``Verification`` component); generation used to be refused with XC603."""
+    gen, models = _generate("reused_model.yaml", tmp_path, "gen_reused")
+    assert not [d for d in gen.diagnostics if d.code == "XC603"]
+    for op_id, field in (("listChecks", "reason"), ("listEvents", "verification")):
+        page = models.PAGE_MODELS[op_id]
+        (element,) = typing.get_args(page.model_fields["items"].annotation)
+        assert issubclass(element, BaseModel) and field in element.model_fields
+    checks = typing.get_args(models.PAGE_MODELS["listChecks"].model_fields["items"].annotation)[0]
+    assert set(checks.model_fields) == {"verified", "reason"}
