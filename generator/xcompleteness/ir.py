@@ -391,6 +391,8 @@ class _Builder:
                     return {}
                 return self.rewrite(target, pointer, depth + 1)
             out = {k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()}
+            if isinstance(out.get("discriminator"), Mapping):
+                out["discriminator"] = self._discriminator(out["discriminator"])
             pattern = out.get("pattern")
             if isinstance(pattern, str) and not pattern_supported(pattern):
                 del out["pattern"]
@@ -406,6 +408,23 @@ class _Builder:
                 self.rewrite(v, pointer_join(pointer, i), depth + 1) for i, v in enumerate(node)
             ]
         return copy.deepcopy(node)
+
+    def _discriminator(self, node: Mapping[str, Any]) -> dict[str, Any]:
+        """A discriminator whose ``mapping`` values (refs written as plain strings, which
+        :meth:`rewrite` does not see as ``$ref``) point at our class names too; an entry naming
+        no component is dropped. Left as they were, names like ``microsoft.graph.user`` made
+        datamodel-code-generator split its output into modules (Microsoft Graph: XC603)."""
+        out = dict(node)
+        mapping = node.get("mapping")
+        if isinstance(mapping, Mapping):
+            schemas = self.doc.get("components", {}).get("schemas", {})
+            kept = {}
+            for key, ref in mapping.items():
+                name = load.ref_component(ref) if isinstance(ref, str) else None
+                if name is not None and name in schemas:
+                    kept[key] = "#/components/schemas/" + self.component(name)
+            out["mapping"] = kept
+        return out
 
     def model_for(self, schema: Any, wanted: str, pointer: str) -> str | None:
         """Class name modelling ``schema``: its component class, or a new named model."""

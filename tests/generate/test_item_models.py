@@ -127,3 +127,19 @@ def test_a_schema_the_library_merged_into_an_identical_inline_one_is_still_typed
         assert issubclass(element, BaseModel) and field in element.model_fields
     checks = typing.get_args(models.PAGE_MODELS["listChecks"].model_fields["items"].annotation)[0]
     assert set(checks.model_fields) == {"verified", "reason"}
+
+
+def test_discriminator_mappings_to_dotted_names_are_typed_not_refused(tmp_path: Path) -> None:
+    """Microsoft Graph names schemas ``microsoft.graph.user`` and maps discriminators to them
+    with plain-string refs; left unrewritten they split datamodel-code-generator's output into
+    modules and generation was refused (XC603). A mapping to no component is dropped."""
+    gen, models = _generate("dotted_discriminator.yaml", tmp_path, "gen_dotted")
+    assert not [d for d in gen.diagnostics if d.code == "XC603"]
+    schemas = gen.ir.model_schemas  # what datamodel-code-generator is given
+    mappings = [s["discriminator"]["mapping"] for s in schemas.values() if "discriminator" in s]
+    assert mappings and all(
+        ref.removeprefix("#/components/schemas/") in schemas for m in mappings for ref in m.values()
+    )
+    assert all(len(m) == 1 for m in mappings)  # the mapping to no component is dropped
+    element = _element(models.PAGE_MODELS["listDirectoryObjects"])
+    assert issubclass(element, BaseModel) and "id" in element.model_fields
