@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from xcompleteness import listlike_words as sig
@@ -74,12 +74,7 @@ class Signal:
     pointer: str
 
     def to_json(self) -> dict[str, str]:
-        return {
-            "kind": self.kind,
-            "name": self.name,
-            "expression": self.expression,
-            "pointer": self.pointer,
-        }
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -207,14 +202,7 @@ class Excluded:
     why: str
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "method": self.method,
-            "path": self.path,
-            "pointer": self.pointer,
-            "operation_id": self.operation_id,
-            "source": self.source,
-            "why": self.why,
-        }
+        return asdict(self)
 
 
 def scan_all(document: Any) -> tuple[list[Finding], list[Excluded]]:

@@ -15,7 +15,7 @@ shape is ignored (the operation then goes through the ordinary heuristic).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
@@ -39,16 +39,7 @@ class Imported:
     more_when: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "source": self.source,
-            "style": self.style,
-            "items": self.items,
-            "request": dict(self.request),
-            "next": self.next,
-            "total": self.total,
-            "pages": self.pages,
-            "more_when": self.more_when,
-        }
+        return asdict(self)
 
 
 @cache
