@@ -29,6 +29,7 @@ from xcompleteness.rules_locations import (
     schema_lookup,
     schema_types_at,
 )
+from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import (
     Expression,
     ExpressionError,
@@ -98,12 +99,10 @@ ENVELOPE_FIELDS = frozenset(
 )
 """Top-level envelope fields a native service returns (written in by the generator)."""
 
-_LISTING = frozenset({"collection", "search", "aggregate"})
-
 
 def run_rules(
     doc: SourceDoc,
-    contracts: Mapping[str, Mapping[str, Any]],
+    contracts: Mapping[str, Contract],
     registry: Any,
     *,
     today: _dt.date | None = None,
@@ -120,7 +119,7 @@ def run_rules(
 
 
 class _Context:
-    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Mapping[str, Any]], registry: Any):
+    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Any):
         self.doc = doc
         self.data = doc.data
         self.contracts = contracts
@@ -178,24 +177,24 @@ class _Context:
 
     # ---------------------------------------------------------------- per-contract rules
 
-    def contract(self, c: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        op_id = c.get("operation_id")
+    def contract(self, c: Contract) -> Iterator[Diagnostic]:
+        op_id = c.operation_id
         entry = self.ops.get(op_id) if isinstance(op_id, str) else None
         if entry is None:
             return
         path, _method, operation, _op_pointer = entry
         paths = self.data.get("paths")
         item = paths.get(path) if isinstance(paths, Mapping) else None
-        at = str(c["pointer"])
-        native = c.get("mode") != "adapter"
+        at = str(c.pointer)
+        native = not c.is_adapter
         yield from self._codes(c, at)
         yield from self._items_and_id(c, operation, at, native)
         yield from self._pagination(c, operation, item, at, native)
         yield from self._when(c, operation, at)
         yield from self._deadline(c, operation, item, at)
         yield from self._mutation(c, operation, at)
-        if c.get("omitted_fields"):
-            expr = self._expr(c["omitted_fields"], pointer_join(at, "omitted-fields"), "response")
+        if c.omitted_fields:
+            expr = self._expr(c.omitted_fields, pointer_join(at, "omitted-fields"), "response")
             if isinstance(expr, Expression) and expr.source == "response.body":
                 yield from self._body_location(
                     operation,
@@ -208,10 +207,10 @@ class _Context:
             elif isinstance(expr, Diagnostic):
                 yield expr
 
-    def _codes(self, c: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _codes(self, c: Contract, at: str) -> Iterator[Diagnostic]:
         seen: set[str] = set()
-        for i, reason in enumerate(c.get("reasons") or ()):
-            code = reason.get("code")
+        for i, reason in enumerate(c.reasons):
+            code = reason.code
             here = pointer_join(at, "reasons", i)
             info = self.registry.reason(code)
             if code in seen:
@@ -230,7 +229,7 @@ class _Context:
                     f"{code} is a client code; clients add it themselves",
                     "remove it from the server's reasons",
                 )
-            kind = reason.get("continuation")
+            kind = reason.continuation
             continuations = tuple(self.registry.continuations)
             if kind not in continuations:
                 yield self.d(
@@ -248,7 +247,7 @@ class _Context:
                 )
             elif (
                 kind == "next_cursor"
-                and c.get("pagination") is None
+                and c.pagination is None
                 and code != "MORE_PAGES_AVAILABLE"  # XC113 says it better
             ):
                 yield self.d(
@@ -258,7 +257,7 @@ class _Context:
                     "declare pagination or choose another continuation",
                 )
         warned: set[str] = set()
-        for i, code in enumerate(c.get("warnings") or ()):
+        for i, code in enumerate(c.warnings):
             here = pointer_join(at, "warnings", i)
             if code in warned:
                 yield self.d(here, "XC124", f"warning {code} is declared twice")
@@ -277,12 +276,12 @@ class _Context:
                 )
 
     def _items_and_id(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool
+        self, c: Contract, operation: Mapping[str, Any], at: str, native: bool
     ) -> Iterator[Diagnostic]:
-        if c.get("kind") not in _LISTING or not c.get("items"):
+        if not c.is_listing or not c.items:
             return
         where = pointer_join(at, "items")
-        expr = self._expr(c["items"], where, "response")
+        expr = self._expr(c.items, where, "response")
         if isinstance(expr, Diagnostic):
             yield expr
             return
@@ -290,7 +289,7 @@ class _Context:
             yield self.d(where, "XC109", f"items must be read from $response.body, not {expr}")
             return
         yield from self._body_location(operation, expr, where, "XC103", native=native, what="items")
-        id_ptr = c.get("id")
+        id_ptr = c.id
         if isinstance(id_ptr, str):
             yield from self._item_pointer(
                 operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
@@ -327,26 +326,22 @@ class _Context:
 
     def _pagination(
         self,
-        c: Mapping[str, Any],
+        c: Contract,
         operation: Mapping[str, Any],
         item: Any,
         at: str,
         native: bool,
     ) -> Iterator[Diagnostic]:
-        pg = c.get("pagination")
-        codes = {r.get("code") for r in c.get("reasons") or ()}
+        pg = c.pagination
+        codes = c.declared_codes
         pat = pointer_join(at, "pagination")
-        if "MORE_PAGES_AVAILABLE" in codes and c.get("kind") in _LISTING:
-            style = pg.get("style") if pg else None
-            resp = pg.get("response") if pg else {}
-            has_next = bool(resp.get("next") or resp.get("next_last_item"))
-            req = pg.get("request") if pg else {}
+        if "MORE_PAGES_AVAILABLE" in codes and c.is_listing:
             if (
                 pg is None
-                or (style in ("cursor", "link-header", "next-url") and not has_next)
-                or (style in ("offset", "page") and not (req.get("offset") or req.get("page")))
+                or (pg.style in ("cursor", "link-header", "next-url") and not pg.has_next)
+                or (pg.style in ("offset", "page") and not (pg.request.offset or pg.request.page))
             ):
-                i = _index_of(c, "MORE_PAGES_AVAILABLE")
+                i = c.reason_index("MORE_PAGES_AVAILABLE") or 0
                 yield self.d(
                     pointer_join(at, "reasons", i),
                     "XC113",
@@ -363,18 +358,18 @@ class _Context:
                 "the listing is paginated but MORE_PAGES_AVAILABLE is not a reason",
                 "add MORE_PAGES_AVAILABLE to reasons so a first page is never complete",
             )
-        cursor = pg.get("cursor") or {}
-        if cursor.get("on_expiry") == "error" and "CURSOR_EXPIRED" not in codes:
+        cursor = pg.cursor
+        if cursor is not None and cursor.on_expiry == "error" and "CURSOR_EXPIRED" not in codes:
             yield self.d(
                 pointer_join(pat, "cursor", "on-expiry"),
                 "XC115",
                 "on-expiry: error but CURSOR_EXPIRED is not a declared reason",
                 "add CURSOR_EXPIRED to reasons (the expiry error carries it)",
             )
-        if not native and cursor:
+        if not native and cursor is not None:
             yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
         params = parameters(self.data, item, operation)
-        for key, name in (pg.get("request") or {}).items():
+        for key, name in pg.request.to_dict().items():
             if name and not any(n == name and loc in ("query", "header") for loc, n in params):
                 yield self.d(
                     pointer_join(pat, "request", key),
@@ -382,9 +377,9 @@ class _Context:
                     f"request.{key} names {name!r}, which is not a parameter here",
                     "declare the query parameter or fix its name",
                 )
-        resp = pg.get("response") or {}
+        resp = pg.response.to_dict()
         for key in ("next", "total", "pages"):
-            raw = resp.get(key)
+            raw = resp[key]
             if not raw:
                 continue
             where = pointer_join(pat, "response", key)
@@ -395,10 +390,10 @@ class _Context:
             yield from self._response_location(
                 operation, expr, where, "XC105", native=native, success=True
             )
-            if key == "next" and pg.get("style") == "next-url":
+            if key == "next" and pg.style == "next-url":
                 yield from self._next_url(operation, expr, where)
-        last = resp.get("next_last_item")
-        items = self._expr(c.get("items") or "", pointer_join(at, "items"), "response")
+        last = pg.response.next_last_item
+        items = self._expr(c.items or "", pointer_join(at, "items"), "response")
         if last and isinstance(items, Expression) and items.source == "response.body":
             yield from self._item_pointer(
                 operation,
@@ -428,14 +423,14 @@ class _Context:
                 )
                 return
 
-    def _adapter_cursor(self, cursor: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _adapter_cursor(self, cursor: CursorRules, at: str) -> Iterator[Diagnostic]:
         """What an adapter's cursor contract says that no part of x-completeness can enforce.
 
         The client walk enforces ``filter``, ``ordering`` and ``page-size`` itself (a resumed
         walk with a changed parameter is refused); a native service enforces all of them through
         the generated ``ListingTokens``. For an API we do not run, the rest is documentation.
         """
-        for i, name in enumerate(cursor.get("invalidated_by") or ()):
+        for i, name in enumerate(cursor.invalidated_by):
             if name == "authorization" or str(name).startswith("x-"):
                 yield self.d(
                     pointer_join(at, "invalidated-by", i),
@@ -444,7 +439,7 @@ class _Context:
                     "keep it to document the API, or drop it; only the API can refuse such a "
                     "cursor (the walk reports its refusal as CURSOR_EXPIRED)",
                 )
-        if cursor.get("snapshot") == "frozen":
+        if cursor.snapshot == "frozen":
             yield self.d(
                 pointer_join(at, "snapshot"),
                 "XC131",
@@ -452,7 +447,7 @@ class _Context:
                 "the client cannot verify a foreign API's snapshot; declare what the API "
                 "promises, knowing nothing checks it",
             )
-        if cursor.get("ttl_seconds") is not None:
+        if cursor.ttl_seconds is not None:
             yield self.d(
                 pointer_join(at, "ttl"),
                 "XC131",
@@ -461,11 +456,9 @@ class _Context:
                 "CURSOR_EXPIRED); it does not time cursors itself",
             )
 
-    def _when(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
-    ) -> Iterator[Diagnostic]:
-        for i, reason in enumerate(c.get("reasons") or ()):
-            when = reason.get("when")
+    def _when(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        for i, reason in enumerate(c.reasons):
+            when = reason.when_raw
             if when is None:
                 continue
             where = pointer_join(at, "reasons", i, "when")
@@ -488,12 +481,11 @@ class _Context:
                 )
 
     def _deadline(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], item: Any, at: str
+        self, c: Contract, operation: Mapping[str, Any], item: Any, at: str
     ) -> Iterator[Diagnostic]:
-        deadline = c.get("deadline")
-        if not deadline or not deadline.get("param"):
+        if c.deadline is None or not c.deadline.param:
             return
-        name = deadline["param"]
+        name = c.deadline.param
         if ("query", name) not in parameters(self.data, item, operation):
             yield self.d(
                 pointer_join(at, "deadline", "param"),
@@ -502,14 +494,12 @@ class _Context:
                 "declare the query parameter that carries the time budget",
             )
 
-    def _mutation(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
-    ) -> Iterator[Diagnostic]:
-        m = c.get("mutation")
-        if not m:
+    def _mutation(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        m = c.mutation
+        if m is None:
             return
         ev = pointer_join(at, "evidence")
-        source = m.get("from")
+        source = m.from_
         if source:
             target = self.contracts.get(source)
             if target is None and not self._declared(source):
@@ -527,24 +517,21 @@ class _Context:
                 )
             elif target is None:
                 pass  # its declaration is invalid: the vocabulary stage already said so
-            elif target.get("kind") not in _LISTING or not (target.get("evidence") or {}).get(
-                "mint"
-            ):
+            elif not target.is_listing or not target.mints_evidence:
                 yield self.d(
                     pointer_join(ev, "from"),
                     "XC117",
                     f"{source} does not mint evidence",
                     f"declare evidence: {{mint: true}} on {source}",
                 )
-        for i, code in enumerate(m.get("void_on_warnings") or ()):
+        for i, code in enumerate(m.void_on_warnings):
             if self.registry.warning(code) is None:
                 yield self.d(
                     pointer_join(ev, "void-on-warnings", i),
                     "XC111",
                     f"unknown warning code {code!r}",
                 )
-        for key in ("ids", "token"):
-            raw = m.get(key)
+        for key, raw in (("ids", m.ids), ("token", m.token)):
             if not raw:
                 continue
             where = pointer_join(ev, key)
@@ -553,11 +540,11 @@ class _Context:
                 yield expr
                 continue
             yield from self._request_location(operation, expr, where)
-        each = m.get("recheck_each_target")
+        each = m.recheck_each_target
         if each:
             target = self.contracts.get(each)
             if (target is None and not self._declared(each)) or (
-                target is not None and target.get("kind") != "resource"
+                target is not None and target.kind != "resource"
             ):
                 yield self.d(
                     pointer_join(at, "recheck", "each-target"),
@@ -720,10 +707,3 @@ def _split(pointer: str) -> tuple[str, ...] | None:
     if not pointer.startswith("/"):
         return None
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
-
-
-def _index_of(c: Mapping[str, Any], code: str) -> int:
-    for i, reason in enumerate(c.get("reasons") or ()):
-        if reason.get("code") == code:
-            return i
-    return 0
