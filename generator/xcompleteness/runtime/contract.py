@@ -26,7 +26,7 @@ not list (the client's own codes) from the standard one.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,8 @@ __all__ = [
     "CodeEntry",
     "Contract",
     "ContractError",
+    "ContractMap",
+    "as_contract",
     "CursorRules",
     "Deadline",
     "Evidence",
@@ -731,19 +733,64 @@ STANDARD_REGISTRY: Registry = Registry()
 """The standard codes alone (what a contract falls back on for a code it does not declare)."""
 
 
-def load_contracts(path: str | Path) -> tuple[dict[str, Contract], Registry]:
+def as_contract(contract: Contract | Mapping[str, Any], *, kind: str = "collection") -> Contract:
+    """A :class:`Contract` as it is; a canonical dict through :meth:`Contract.from_dict`.
+
+    For the runtime's entry points (the walk, ``operations``) that tests and hand-written code
+    call with a dict: such a dict may leave out ``operation_id`` (``"?"``) and ``kind``.
+    """
+    if isinstance(contract, Contract):
+        return contract
+    if not isinstance(contract, Mapping):
+        raise ContractError(f"expected a Contract or its canonical dict, not {type(contract)}")
+    return Contract.from_dict({"operation_id": "?", "kind": kind, **contract})
+
+
+class ContractMap(Mapping[str, Contract]):
+    """operationId -> :class:`Contract`, each built from its canonical dict on first access.
+
+    What a generated client holds: importing the package parses nothing, and the first call of
+    one operation parses only that operation's contract (a malformed one raises
+    :class:`ContractError` then, naming its JSON path).
+    """
+
+    def __init__(self, raw: Mapping[str, tuple[str, Any]]) -> None:
+        self._raw = raw  # operationId -> (JSON path, canonical dict)
+        self._built: dict[str, Contract] = {}
+
+    def __getitem__(self, operation_id: str) -> Contract:
+        built = self._built.get(operation_id)
+        if built is None:
+            where, value = self._raw[operation_id]
+            built = self._built[operation_id] = Contract.from_dict(value, path=where)
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def load_contracts(
+    path: str | Path, *, lazy: bool = False
+) -> tuple[Mapping[str, Contract], Registry]:
     """Read a package's ``_contracts.json``: ``{"contracts": {opId: canonical}, "registry": ...}``.
 
     ``contracts`` may also be a list of canonical dicts (keyed then by their ``operation_id``).
+    The one reader of that file (the generated client, MCP server and tools all call it); with
+    ``lazy`` each contract is parsed on first access (:class:`ContractMap`).
     """
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ContractError(f"cannot read contracts: {exc}") from None
-    return contracts_from_document(data)
+    return contracts_from_document(data, lazy=lazy)
 
 
-def contracts_from_document(data: Any) -> tuple[dict[str, Contract], Registry]:
+def contracts_from_document(
+    data: Any, *, lazy: bool = False
+) -> tuple[Mapping[str, Contract], Registry]:
     """The parsed form of a ``_contracts.json`` document already in memory."""
     r = _Reader(data, "")
     raw = data.get("contracts")
@@ -756,8 +803,15 @@ def contracts_from_document(data: Any) -> tuple[dict[str, Contract], Registry]:
         entries = ()
     else:
         raise ContractError("expected an object or a list", r.at("contracts"))
+    registry = Registry.from_dict(data.get("registry"), path="/registry")
+    if lazy:
+        keyed: dict[str, tuple[str, Any]] = {}
+        for where, value in entries:
+            op_id = _Reader(value, where).req("operation_id", str)
+            keyed[op_id] = (where, value)
+        return ContractMap(keyed), registry
     contracts: dict[str, Contract] = {}
     for where, value in entries:
         contract = Contract.from_dict(value, path=where)
         contracts[contract.operation_id] = contract
-    return contracts, Registry.from_dict(data.get("registry"), path="/registry")
+    return contracts, registry
