@@ -160,7 +160,7 @@ def generate(
     With ``cache`` (the default) an identical earlier run's result is reused and a fresh result
     is stored (docs/generate.md, "Cache"); runs with ``allow_external_refs`` are never cached.
     """
-    from xcompleteness import gencache
+    from xcompleteness import gencache, prevalidate
     from xcompleteness.check import check_spec
 
     key = None
@@ -174,8 +174,11 @@ def generate(
         entry = gencache.load(key)
         if entry is not None:
             return _from_cache(entry)
-    result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-    gen = generate_from_check(result, package, tests=tests)
+    if prevalidate.wanted():
+        gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
+    else:
+        result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
+        gen = generate_from_check(result, package, tests=tests)
     gen.summary_text = summary(gen)
     if key is not None:
         stage("writing the cache")
@@ -188,6 +191,52 @@ def generate(
                 summary=gen.summary_text,
             ),
         )
+    return gen
+
+
+def _two_processes(
+    spec: str | Path,
+    overlays: Sequence[str | Path],
+    package: str | None,
+    allow_external_refs: bool,
+    tests: bool,
+) -> Generation:
+    """:func:`generate_from_check` with OpenAPI validation running in a second process.
+
+    Same result, diagnostics (and order) and refusals as the one-process pipeline: the rest is
+    computed speculatively and dropped when the merged diagnostics hold an error
+    (:mod:`xcompleteness.prevalidate`).
+    """
+    from xcompleteness import prevalidate
+    from xcompleteness.check import check_spec
+
+    background = prevalidate.Validation(spec, overlays, allow_external_refs=allow_external_refs)
+    failure: Exception | None = None
+    gen: Generation | None = None
+    try:
+        partial = check_spec(
+            spec, overlays, allow_external_refs=allow_external_refs, validate=False
+        )
+        try:
+            gen = generate_from_check(partial, package, tests=tests)
+        except Exception as exc:  # noqa: BLE001 - decided once validation is known
+            failure = exc
+    except BaseException:
+        background.cancel()
+        raise
+    stage("validating the OpenAPI document")
+    validation = background.result()
+    if validation is None:  # the child failed: validate here
+        from xcompleteness.validate import validate_openapi
+
+        validation = list(validate_openapi(partial.doc))
+    full = prevalidate.merge(partial, validation)
+    if has_errors(full):
+        raise GenerationRefused([d for d in full if d.severity is Severity.ERROR])
+    if failure is not None:
+        raise failure
+    assert gen is not None
+    gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
     return gen
 
 
