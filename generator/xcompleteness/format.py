@@ -161,26 +161,21 @@ def _pieces(value: str, budget: int) -> list[str]:
     return out
 
 
-def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
-    """Rewrite plain one-line string literals on too-long lines as ``("piece" "piece" ...)``.
+_Edit = tuple[tuple[int, int], tuple[int, int], str]
 
-    Only non-docstring literals without a prefix (no f-, b-, r-strings), not already part of an
-    implicit concatenation, are touched; the result must parse to the same AST, else ``text`` is
-    returned unchanged.
-    """
-    lines = text.splitlines()
-    if all(len(line) <= width for line in lines):
-        return text  # nothing to split: skip the (slow) tokenizer
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError):
-        return text
+
+def _string_edits(text: str, lines: list[str], width: int, first_row: int) -> list[_Edit]:
+    """The splits for the literals of ``text`` (whose row 1 is row ``first_row`` of ``lines``)."""
+    tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     skip = {tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT}
     significant = [t for t in tokens if t.type not in skip]
-    edits: list[tuple[tuple[int, int], tuple[int, int], str]] = []
+    shift = first_row - 1
+    edits: list[_Edit] = []
     for i, tok in enumerate(significant):
-        row = tok.start[0]
-        if tok.type != tokenize.STRING or row != tok.end[0] or len(lines[row - 1]) <= width:
+        row = tok.start[0] + shift
+        if tok.type != tokenize.STRING or tok.start[0] != tok.end[0]:
+            continue
+        if len(lines[row - 1]) <= width:
             continue
         if tok.string[0] not in "'\"" or tok.string[:3] in ('"""', "'''"):
             continue
@@ -197,13 +192,103 @@ def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
         else:  # a one-line plain literal without escapes: its value is the text between quotes
             value = tok.string[1:-1]
         pieces = _pieces(value, max(width - indent - 12, 20))
-        edits.append((tok.start, tok.end, "(" + "\n".join(map(ascii, pieces)) + ")"))
-    if not edits:
-        return text
+        new = "(" + "\n".join(map(ascii, pieces)) + ")"
+        edits.append(((row, tok.start[1]), (row, tok.end[1]), new))
+    return edits
+
+
+def _apply(lines: list[str], edits: list[_Edit], first_row: int = 1) -> list[str]:
     out = list(lines)
     for (r0, c0), (_, c1), new in reversed(edits):
-        out[r0 - 1] = out[r0 - 1][:c0] + new + out[r0 - 1][c1:]
-    result = "\n".join(out) + ("\n" if text.endswith("\n") else "")
+        i = r0 - first_row
+        out[i] = out[i][:c0] + new + out[i][c1:]
+    return out
+
+
+def _blocks(tree: ast.Module) -> list[tuple[int, int, list[ast.stmt]]]:
+    """Row ranges (first, last) of the top-level statements, merged where they share a row."""
+    blocks: list[tuple[int, int, list[ast.stmt]]] = []
+    for node in tree.body:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        last = node.end_lineno or node.lineno
+        if blocks and first <= blocks[-1][1]:
+            b_first, b_last, nodes = blocks[-1]
+            blocks[-1] = (b_first, max(b_last, last), [*nodes, node])
+        else:
+            blocks.append((first, last, [node]))
+    return blocks
+
+
+def _split_by_statement(text: str, lines: list[str], width: int) -> str | None:
+    """:func:`split_long_strings` one top-level statement at a time (None: use the whole file).
+
+    Tokenizes only the statements that have a long line and compares the ASTs of only the ones
+    it edits; a module's AST is the list of its statements', so this decides exactly what the
+    whole-file comparison decides.
+    """
+    with _AST_LOCK:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            return None
+    edits: list[_Edit] = []
+    checks: list[tuple[int, int, list[ast.stmt], list[_Edit]]] = []
+    for first, last, nodes in _blocks(tree):
+        if all(len(lines[r - 1]) <= width for r in range(first, last + 1)):
+            continue
+        fragment = "\n".join(lines[first - 1 : last]) + "\n"
+        try:
+            found = _string_edits(fragment, lines, width, first)
+        except (tokenize.TokenError, SyntaxError):
+            return None
+        if found:
+            edits.extend(found)
+            checks.append((first, last, nodes, found))
+    if not edits:
+        return text
+    for first, last, nodes, found in checks:
+        new_block = "\n".join(_apply(lines[first - 1 : last], found, first)) + "\n"
+        with _AST_LOCK:
+            try:
+                same = [ast.dump(n) for n in ast.parse(new_block).body] == [
+                    ast.dump(n) for n in nodes
+                ]
+            except SyntaxError:
+                same = False
+        if not same:
+            return text
+    return "\n".join(_apply(lines, edits)) + ("\n" if text.endswith("\n") else "")
+
+
+def split_long_strings(text: str, width: int = LINE_LENGTH) -> str:
+    """Rewrite plain one-line string literals on too-long lines as ``("piece" "piece" ...)``.
+
+    Only non-docstring literals without a prefix (no f-, b-, r-strings), not already part of an
+    implicit concatenation, are touched; the result must parse to the same AST, else ``text`` is
+    returned unchanged.
+    """
+    lines = text.splitlines()
+    if all(len(line) <= width for line in lines):
+        return text  # nothing to split: skip the (slow) tokenizer
+    plain = text.split("\n")
+    if text.endswith("\n"):
+        plain.pop()
+    if plain == lines:  # only \n line breaks: rows of the tokenizer, ast and lines agree
+        result = _split_by_statement(text, lines, width)
+        if result is not None:
+            return result
+    return _split_whole(text, lines, width)
+
+
+def _split_whole(text: str, lines: list[str], width: int) -> str:
+    """The whole-file form of :func:`split_long_strings` (any line breaks)."""
+    try:
+        edits = _string_edits(text, lines, width, 1)
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    if not edits:
+        return text
+    result = "\n".join(_apply(lines, edits)) + ("\n" if text.endswith("\n") else "")
     try:
         with _AST_LOCK:
             same = ast.dump(ast.parse(result)) == ast.dump(ast.parse(text))

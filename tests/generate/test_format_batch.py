@@ -57,3 +57,32 @@ def test_a_file_ruff_cannot_parse_is_named() -> None:
 
 def test_nothing_to_format() -> None:
     assert format_files({PurePosixPath("a.json"): "{}\n"}) == {PurePosixPath("a.json"): "{}\n"}
+
+
+def _long(word: str) -> str:
+    return repr((word + " ") * 30)
+
+
+TRICKY = [
+    # decorators, a class with long fields, semicolons sharing a row, a long comment
+    "import functools\n\n\n@functools.lru_cache(maxsize=" + "1" * 3 + ")\n"
+    f"def f(x={_long('default')}):\n    return x\n\n\n"
+    f"class A:\n    a: str = {_long('alpha')}\n    b = [{_long('beta')}, 1]\n\n"
+    f"x = {_long('x')}; y = {_long('y')}\n# {'c' * 150}\n",
+    # docstrings, expression statements, concatenations, f-strings and escapes are left alone
+    f'"""{"d" * 150}"""\n{_long("bare")}\nz = ({_long("z1")} {_long("z2")})\n'
+    f"w = f{_long('fstr')}\nv = {_long(chr(92) + 'n escaped')}\n",
+    # nested blocks and a string starting a long line inside a call
+    "def g():\n    if True:\n        return dict(\n"
+    f"            key={_long('nested')},\n        )\n",
+    # form feed / other line breaks: rows differ between splitlines and the tokenizer
+    f"a = {_long('a')}\n\x0c\nb = {_long('b')}\n",
+    "def broken(:\n" + f"    x = {_long('x')}\n",  # not Python: unchanged
+]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_statement_wise_split_equals_the_whole_file_split(text: str) -> None:
+    from xcompleteness.format import _split_whole, split_long_strings
+
+    assert split_long_strings(text) == _split_whole(text, text.splitlines(), 100)
