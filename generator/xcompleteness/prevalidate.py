@@ -10,7 +10,8 @@ the same; when the merged diagnostics hold an error, the speculative output is d
 generation is refused with the same errors as before.
 
 The child is data-only: it sends back a list of :class:`Diagnostic` (pickled over a pipe it
-shares only with its parent); its stderr goes to ``/dev/null``. If it cannot start, dies or
+shares only with its parent); its stdout and stderr go to ``/dev/null`` (the parent flushes its
+own before forking, so nothing buffered is written twice). If it cannot start, dies or
 sends nothing usable, the parent validates in-process (same result, one core).
 
 Used when ``fork`` is available and at least two CPUs are usable; ``XC_JOBS=1`` turns it off.
@@ -42,7 +43,9 @@ def wanted() -> bool:
 
 def _child(conn: Any, spec: Any, overlays: list[Any], allow_external_refs: bool) -> None:
     try:
-        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives as long as this process
+        # Our copies of the parent's stdout/stderr are never written or flushed (multiprocessing
+        # flushes sys.stdout/sys.stderr on exit: they are /dev/null here).
+        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives with the process
         from xcompleteness.load import load_spec
         from xcompleteness.overlay import apply_overlays
         from xcompleteness.validate import validate_openapi
@@ -63,6 +66,11 @@ class Validation:
         self, spec: Any, overlays: Sequence[Any], *, allow_external_refs: bool = False
     ) -> None:
         ctx = multiprocessing.get_context("fork")
+        for stream in (sys.stdout, sys.stderr):  # nothing buffered is copied into the child
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
         self._conn, child_end = ctx.Pipe(duplex=False)
         self._proc: Any = ctx.Process(
             target=_child,

@@ -82,3 +82,26 @@ def test_a_refusal_lists_the_validation_errors(monkeypatch: pytest.MonkeyPatch) 
 def test_a_child_that_cannot_validate_answers_none(tmp_path: Path) -> None:
     background = prevalidate.Validation(tmp_path / "missing.yaml", [])
     assert background.result() is None  # the parent then validates in-process
+
+
+def test_output_buffered_before_the_fork_is_written_once(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    spec = str(EXAMPLES / "service_accounts" / "openapi.yaml")
+    script = (
+        "import sys\n"
+        "from xcompleteness.generate import generate\n"
+        "sys.stdout.write('buffered-before-fork\\n')\n"  # a pipe: block-buffered, not flushed
+        f"generate({spec!r}, (), 'pkg', cache=False)\n"
+        "print('done')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path)},
+        check=True,
+    )
+    assert proc.stdout == "buffered-before-fork\ndone\n"
