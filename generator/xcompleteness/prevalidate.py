@@ -14,7 +14,9 @@ shares only with its parent); its stdout and stderr go to ``/dev/null`` (the par
 own before forking, so nothing buffered is written twice). If it cannot start, dies or
 sends nothing usable, the parent validates in-process (same result, one core).
 
-Used when ``fork`` is available and at least two CPUs are usable; ``XC_JOBS=1`` turns it off.
+Used when ``fork`` is available, at least two CPUs are usable and no thread other than ours (the
+progress line) runs, since forking a threaded process can deadlock the child; ``XC_JOBS=1``
+turns it off.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +37,9 @@ def wanted() -> bool:
         return False
     if "fork" not in multiprocessing.get_all_start_methods():
         return False
+    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
+    if any(t.name != "xc-progress" for t in others):
+        return False  # a threaded host (a server calling the library): never fork under it
     try:
         cpus = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):

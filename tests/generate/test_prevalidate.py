@@ -105,3 +105,21 @@ def test_output_buffered_before_the_fork_is_written_once(tmp_path: Path) -> None
         check=True,
     )
     assert proc.stdout == "buffered-before-fork\ndone\n"
+
+
+def test_no_fork_under_a_threaded_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    monkeypatch.delenv("XC_JOBS", raising=False)
+    assert prevalidate.wanted()
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait, name="host-worker")
+    worker.start()
+    try:
+        assert not prevalidate.wanted()
+        spec = EXAMPLES / "service_accounts" / "openapi.yaml"
+        assert generate(spec, (), "pkg", cache=False).files  # one process, same pipeline
+    finally:
+        stop.set()
+        worker.join()
+    assert prevalidate.wanted()
