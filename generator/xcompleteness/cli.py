@@ -99,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--tests", action="store_true", help="also write OUT/tests/: contract tests on the mock"
     )
+    gen.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="always regenerate; do not read or write the cache (docs/generate.md)",
+    )
     _register_testkit(sub)
     return parser
 
