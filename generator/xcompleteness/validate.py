@@ -6,10 +6,10 @@ point at the document root). The validator resolves only local files. If the lib
 fails (it should not, after the loader's ``$ref`` checks) the failure is reported as ``XC031``
 instead of a traceback.
 
-The validator runs with two verdict-preserving speed-ups (:mod:`xcompleteness._osv_speedup`):
-set-based visit registries, and schema meta-checks asked of jsonschema-rs first, falling back to
-the stock check for anything but a pass. ``speedup=False`` runs the stock validator; a test
-compares the two on every fixture.
+The validator runs with verdict-preserving speed-ups (:mod:`xcompleteness._osv_speedup`):
+set-based visit registries, schema meta-checks asked of jsonschema-rs first (the stock check on
+anything but a pass), and child lookups without a slow Protocol check for dict/list nodes.
+``speedup=False`` runs the stock validator; tests compare the two on every fixture.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from typing import Any
 
 from jsonschema_path import SchemaPath
@@ -28,7 +29,11 @@ from openapi_spec_validator.validation.validators import (
     SpecValidator,
 )
 
-from xcompleteness._osv_speedup import with_fast_meta_check, with_set_registries
+from xcompleteness._osv_speedup import (
+    fast_child_lookups,
+    with_fast_meta_check,
+    with_set_registries,
+)
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
@@ -125,7 +130,8 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
     out: list[Diagnostic] = []
     dangling = any(d.code == DANGLING_REF for d in doc.diagnostics)
     try:
-        _collect(doc, cls(spec_path).iter_errors(), out)
+        with fast_child_lookups() if speedup else nullcontext():
+            _collect(doc, cls(spec_path).iter_errors(), out)
     except RecursionError:
         out.append(
             doc.diag(

@@ -307,3 +307,41 @@ def test_a_compiled_pass_is_a_stock_pass(schema: dict[str, Any]) -> None:
     for version in ("3.0", "3.1"):
         if fast_meta_valid(compiled_meta_check(version), schema):
             assert _stock_valid(version, schema), (version, schema)
+
+
+# --------------------------------------------------------------------------------------------
+# Child lookups without pathable's Protocol check.
+
+
+def _lookup(node: Any, part: Any) -> tuple[str, Any]:
+    from jsonschema_path.nodes import SchemaNode
+
+    try:
+        return "ok", SchemaNode._get_subnode(node, part)
+    except Exception as exc:  # noqa: BLE001 - the exception type and args are the outcome
+        return type(exc).__name__, exc.args
+
+
+def test_fast_child_lookups_answer_like_the_stock_method_and_are_removed_after() -> None:
+    from jsonschema_path.nodes import SchemaNode
+    from xcompleteness._osv_speedup import fast_child_lookups
+
+    probes = [
+        ({"a": 1}, "a"),
+        ({"a": 1}, "b"),
+        ([1, 2], 1),
+        ([1, 2], 5),
+        ([1, 2], "x"),
+        ("text", 0),
+        (5, "a"),
+        (None, "a"),
+    ]
+    stock = [_lookup(n, p) for n, p in probes]
+    with fast_child_lookups():
+        assert "_get_subnode" in SchemaNode.__dict__  # installed
+        with fast_child_lookups():  # nested use keeps it installed
+            pass
+        assert "_get_subnode" in SchemaNode.__dict__
+        assert [_lookup(n, p) for n, p in probes] == stock
+    assert "_get_subnode" not in SchemaNode.__dict__  # removed with the last user
+    assert [_lookup(n, p) for n, p in probes] == stock
