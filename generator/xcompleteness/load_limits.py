@@ -1,0 +1,87 @@
+"""Loading limits and the input-class diagnostic codes (documented in docs/cli.md).
+
+The spec is someone else's file: a size cap (``XC_MAX_SPEC_BYTES``), a nesting cap
+(``XC_MAX_DEPTH``) and a cap on YAML alias expansion (``XC_MAX_ALIAS_NODES``) apply while loading.
+Unusable input raises :class:`~xcompleteness.diagnostics.InputError` built by
+:func:`input_error` (exit code 2).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity
+
+DEFAULT_MAX_BYTES = 64 * 1024 * 1024
+"""Documents larger than this are refused (override with ``XC_MAX_SPEC_BYTES``)."""
+DEFAULT_MAX_DEPTH = 256
+"""Deeper nesting is refused (override with ``XC_MAX_DEPTH``); real specs stay below ~40."""
+DEFAULT_MAX_ALIAS_NODES = 100_000
+"""YAML aliases may add at most this many nodes in total (override with ``XC_MAX_ALIAS_NODES``)."""
+
+# Input-class diagnostic codes (documented in docs/cli.md).
+UNREADABLE = "XC001"
+TOO_LARGE = "XC002"
+SYNTAX = "XC003"
+ALIAS_BOMB = "XC004"
+TOO_DEEP = "XC005"
+NOT_MAPPING = "XC006"
+NOT_OPENAPI = "XC007"
+EXTERNAL_REF = "XC008"
+URL_REF = "XC009"
+REF_CYCLE = "XC010"
+REF_OUTSIDE = "XC011"
+UNSUPPORTED_YAML = "XC012"
+DUPLICATE_KEY = "XC013"
+DANGLING_REF = "XC014"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Caps applied while loading; defaults come from the environment (see module docstring)."""
+
+    max_bytes: int = DEFAULT_MAX_BYTES
+    max_depth: int = DEFAULT_MAX_DEPTH
+    max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        return cls(
+            max_bytes=_env_int("XC_MAX_SPEC_BYTES", DEFAULT_MAX_BYTES),
+            max_depth=_env_int("XC_MAX_DEPTH", DEFAULT_MAX_DEPTH),
+            max_alias_nodes=_env_int("XC_MAX_ALIAS_NODES", DEFAULT_MAX_ALIAS_NODES),
+        )
+
+
+def _env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def input_error(
+    origin: str,
+    code: str,
+    message: str,
+    *,
+    pointer: str = "",
+    line: int | None = None,
+    hint: str = "",
+) -> InputError:
+    """An :class:`InputError` holding one error diagnostic (the input cannot be used)."""
+    return InputError([Diagnostic(origin, pointer, code, Severity.ERROR, message, hint, line)])
+
+
+def too_deep_error(origin: str, limits: Limits, line: int | None) -> InputError:
+    """The ``XC005`` error: nesting deeper than ``limits.max_depth``."""
+    return input_error(
+        origin,
+        TOO_DEEP,
+        f"nesting is deeper than {limits.max_depth} levels",
+        line=line,
+        hint="raise XC_MAX_DEPTH if the document is really this deep",
+    )
