@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from xcompleteness import emitters
 from xcompleteness.diagnostics import (
     Diagnostic,
     ExitCode,
@@ -25,6 +24,8 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
+from xcompleteness.emitters import EmitError
+from xcompleteness.emitters.registry import selected
 from xcompleteness.format import format_files
 from xcompleteness.ir import SpecIR, build_ir
 from xcompleteness.naming import check_package_name, default_package_name
@@ -97,32 +98,21 @@ def generate_from_check(
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
     renderer = Renderer()
-    loaded, skipped = emitters.load(only)
-    for missing in skipped:
-        diagnostics.append(
-            Diagnostic(
-                file=ir.source,
-                pointer="",
-                code="XC606",
-                severity=Severity.INFO,
-                message=f"the {missing!r} emitter is not in this build; its files are skipped",
-            )
-        )
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
-    for emitter_name, module in loaded:
-        stage(f"rendering {emitter_name}")
+    for emitter in selected(only):
+        stage(f"rendering {emitter.name}")
         try:
-            emitted = module.emit(ir, renderer)
-        except emitters.EmitError as exc:
+            emitted = emitter.emit(ir, renderer)
+        except EmitError as exc:
             raise GenerationRefused(exc.diagnostics) from None
-        base = PurePosixPath() if getattr(module, "OUT_RELATIVE", False) else PurePosixPath(name)
+        base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
         for rel, text in emitted.items():
-            path = base / _safe_rel(emitter_name, PurePosixPath(rel))
+            path = base / _safe_rel(emitter.name, PurePosixPath(rel))
             if path in files:
-                raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
+                raise RuntimeError(f"emitters {owner[path]} and {emitter.name} both produce {path}")
             files[path] = text
-            owner[path] = emitter_name
+            owner[path] = emitter.name
     if tests:
         from xcompleteness.emitters.contract_tests import emit_tests
 
