@@ -4,12 +4,13 @@ Every stage before the writer is pure and works on an in-memory ``dict[PurePosix
 (like sqlc), so ``--check`` is a comparison with the disk, not a second code path. Generation is
 refused (exit 1, with the check diagnostics) when the spec has errors; every declared operation
 is either generated or reported (``XC605``) — nothing is dropped silently.
+
+The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
+formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -17,11 +18,9 @@ from typing import Any
 
 from xcompleteness.diagnostics import (
     Diagnostic,
-    ExitCode,
     InputError,
     Severity,
     has_errors,
-    render_json,
     render_text,
 )
 from xcompleteness.emitters import EmitError
@@ -183,57 +182,3 @@ def summary(gen: Generation) -> str:
             f"skipped {skipped_none} operation(s) declared kind: none (not listings: {shown})"
         )
     return "; ".join(parts)
-
-
-def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
-    if not diagnostics:
-        return
-    if fmt == "json":
-        print(render_json(diagnostics))
-    else:
-        print(render_text(diagnostics), file=sys.stderr)
-
-
-def run_generate(args: argparse.Namespace) -> ExitCode:
-    """CLI entry: exit 0 written/in sync, 1 spec errors or drift (``--check``), 2 unusable."""
-    from xcompleteness.progress import Progress
-    from xcompleteness.write import diff_tree, write_tree
-
-    quiet = bool(getattr(args, "quiet", False))
-    try:
-        with Progress("generate", quiet=quiet):
-            gen = generate(
-                args.spec,
-                args.overlay,
-                args.package,
-                allow_external_refs=getattr(args, "allow_external_refs", False),
-                tests=bool(getattr(args, "tests", False)),
-            )
-    except GenerationRefused as exc:
-        _emit(exc.diagnostics, args.format)
-        return ExitCode.FINDINGS
-    _emit(
-        [d for d in gen.diagnostics if d.severity is not Severity.INFO or args.check], args.format
-    )
-    out = Path(args.output)
-    if args.check:
-        diff = diff_tree(out, gen.files)
-        if diff:
-            sys.stdout.write(diff)
-            return ExitCode.FINDINGS
-        return ExitCode.OK
-    report = write_tree(out, gen.files)
-    print(
-        f"generated {len(gen.files)} files in {out} "
-        f"({len(report.written)} written, {len(report.unchanged)} unchanged, "
-        f"{len(report.removed)} removed)",
-        file=sys.stderr,
-    )
-    if not quiet:
-        print(summary(gen), file=sys.stderr)
-    for rel in report.kept:
-        print(
-            f"kept {rel}: edited by hand since it was generated; remove it yourself",
-            file=sys.stderr,
-        )
-    return ExitCode.OK
