@@ -1,0 +1,464 @@
+"""The sans-IO core of one walk: which request comes next, and how a response folds in.
+
+:class:`_Core` holds the rules of DESIGN.md §5 exactly once and never does I/O: a driver
+(:mod:`.walk_drivers`) asks it for the next :class:`PageRequest`, sends it with the caller's
+fetcher and feeds the :class:`PageResponse` back. The core keeps the position (cursor, next URL,
+offset or page number, resumed from a continuation), the client limits, the endings (client stop,
+contract violation, restart, rate limit), the snapshot and the reasons seen, and builds the
+result; reading a page is :mod:`.walk_pages`'s.
+
+Standard library and pydantic only (no httpx, no asyncio): copied verbatim into generated
+packages.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .envelope import CONTINUATION_PRIORITY, Continuation, Reason, Warning, item_mismatch_warning
+from .expressions import MISSING, ResponseView
+from .walk_continuations import (
+    ContinuationMismatch,
+    _params_digest,
+    _position_number,
+    decode_continuation,
+    encode_continuation,
+)
+from .walk_pages import _error_code, _PageReader, _retry_after
+from .walk_plan import _Plan
+from .walk_results import (
+    CLIENT_DEADLINE_EXCEEDED,
+    CLIENT_ITEM_LIMIT,
+    CLIENT_PAGE_LIMIT,
+    CONTRACT_VIOLATION,
+    CURSOR_EXPIRED,
+    MAX_ITEM_WARNINGS,
+    MORE,
+    RATE_LIMITED,
+    SNAPSHOT_CHANGED,
+    ApiError,
+    CollectResult,
+    Limits,
+    Page,
+    PageRequest,
+    PageResponse,
+    StreamResult,
+    _key,
+    _reason,
+    _Violation,
+)
+
+_MAX_RETRIES_PER_PAGE = 3
+
+
+@dataclass
+class _Step:
+    """What the core tells a driver after one response."""
+
+    page: Page | None = None
+    sleep: float | None = None
+
+
+class _Core(_PageReader):
+    """Sans-IO state of one walk. Drivers call :meth:`next_request`, fetch, then :meth:`feed`."""
+
+    def __init__(
+        self,
+        plan: _Plan,
+        params: Mapping[str, Any],
+        limits: Limits,
+        *,
+        clock: Callable[[], float],
+        resume: Continuation | str | None,
+        parse_page: Callable[..., Any] | None,
+        parse_item: Callable[[Any], Any] | None,
+        strict_items: bool = False,
+    ) -> None:
+        self.plan = plan
+        self.limits = limits
+        self.clock = clock
+        self.parse_page = parse_page
+        self.parse_item = parse_item
+        self.strict_items = strict_items
+        self.mismatched = 0  # items kept as received because they did not match their model
+        self.last_mismatch: tuple[tuple[str, str], int, Exception, int] | None = None
+        self.started = clock()
+        self.params = {k: v for k, v in params.items() if v is not None}
+        self.pages = 0
+        self.item_count = 0
+        self.reasons: dict[tuple[str, str], Reason] = {}
+        self.warnings: dict[tuple[str, str], Warning] = {}
+        self.snapshot: Any = None
+        self.snapshot_seen = False
+        self.total: Any = None
+        self.evidence: Any = None
+        self.stop_continuation: Continuation | None = None
+        self.finished = False
+        self.retries = 0
+        self.seen: set[str] = set()
+        self.cursor: str | None = None  # the position the next request starts from
+        self.url: str | None = None
+        self.offset = 0
+        self.page_no = 1
+        # Items of this listing read before the walk's first position (by earlier walks this one
+        # resumes); None when unknown (a bare page number), then estimated from the first page.
+        self.before: int | None = 0
+        self.guard = _params_digest(plan.invalidating(self.params))
+        self._start(resume)
+
+    # -- position ---------------------------------------------------------------------
+
+    def _start(self, resume: Continuation | str | None) -> None:
+        plan = self.plan
+        if isinstance(resume, Continuation):
+            resume = resume.cursor
+        state = decode_continuation(str(resume)) if resume is not None else None
+        if state is not None:
+            resume = self._resume_state(state)
+        if plan.style == "offset" and plan.req_offset:
+            start = resume if resume is not None else self.params.get(plan.req_offset, 0)
+            self.offset = _position_number(start, plan.req_offset)
+            self.params.pop(plan.req_offset, None)
+        elif plan.style == "page" and plan.req_page:
+            start = resume if resume is not None else self.params.get(plan.req_page, 1)
+            self.page_no = _position_number(start, plan.req_page)
+            self.params.pop(plan.req_page, None)
+            if state is None and self.page_no > 1:
+                self.before = None  # a bare page number: how many items precede it is unknown
+        elif resume is not None:
+            if plan.follows_url and (
+                plan.style == "next-url" or str(resume).startswith(("http://", "https://"))
+            ):
+                self.url = str(resume)  # a next URL (Link header or body): same origin only
+            elif plan.req_cursor:
+                self.params[plan.req_cursor] = str(resume)
+        if plan.req_cursor and plan.req_cursor in self.params:
+            self.cursor = str(self.params[plan.req_cursor])
+        elif self.url:
+            self.cursor = self.url
+
+    def _resume_state(self, state: Mapping[str, Any]) -> str:
+        """Check a decoded continuation against this walk; returns the position to start at."""
+        plan = self.plan
+        if state.get("o") != plan.operation_id or state.get("s") != plan.style:
+            raise ContinuationMismatch(
+                f"the continuation belongs to another listing ({state.get('o')!r}), "
+                f"not {plan.operation_id!r}"
+            )
+        if state.get("q", self.guard) != self.guard:
+            changed = ", ".join(sorted(plan.invalidated_by & {"filter", "ordering", "page-size"}))
+            raise ContinuationMismatch(
+                f"a parameter that invalidates this listing's cursor changed ({changed}, "
+                "per cursor.invalidated-by); restart the listing without the continuation"
+            )
+        self.before = int(state["n"])
+        if state.get("t") is not None:
+            self.total = state["t"]
+        return str(state["c"])
+
+    def continuation_text(self) -> str | None:
+        """The continuation of the position the next request starts from (None at the start).
+
+        Offset and page positions, and every position of an adapter walk whose declaration
+        names invalidating parameters (``cursor.invalidated-by``), become the client token of
+        :func:`encode_continuation` (the position plus the items read so far, the declared total
+        and the invalidating parameters' digest), so a resumed walk knows where the listing
+        ends and refuses a continuation of another query. A native cursor or a next link stays
+        as the server sent it: the end test needs nothing else, and a native service binds the
+        invalidating parameters into its own signed cursor (``ListingTokens``).
+        """
+        position = self._position()
+        if position is None:
+            return None
+        numbered = self.plan.style in ("offset", "page")
+        guarded = (self.plan.mode == "adapter" or numbered) and bool(
+            self.plan.invalidated_by & {"filter", "ordering", "page-size"}
+        )
+        if not numbered and not guarded:
+            return position
+        state: dict[str, Any] = {
+            "o": self.plan.operation_id,
+            "s": self.plan.style,
+            "c": position,
+            "n": (self.before or 0) + self.item_count,
+        }
+        if self.total is not None:
+            state["t"] = self.total
+        if guarded:
+            state["q"] = self.guard
+        return encode_continuation(state)
+
+    def _position(self) -> str | None:
+        """The resumable position of the next request, as a string (None at the very start)."""
+        if self.plan.style == "offset":
+            return str(self.offset)
+        if self.plan.style == "page":
+            return str(self.page_no)
+        return self.cursor
+
+    def _request(self) -> PageRequest:
+        params = dict(self.params)
+        if self.plan.style == "offset" and self.plan.req_offset:
+            params[self.plan.req_offset] = self.offset
+        elif self.plan.style == "page" and self.plan.req_page:
+            params[self.plan.req_page] = self.page_no
+        return PageRequest(params=params, url=self.url, timeout=self._remaining())
+
+    def _remaining(self) -> float | None:
+        if self.limits.deadline is None:
+            return None
+        return self.limits.deadline - (self.clock() - self.started)
+
+    # -- driver interface -------------------------------------------------------------
+
+    def next_request(self) -> PageRequest | None:
+        """The next request to send, or None when the walk is over (maybe by a client limit)."""
+        if self.finished:
+            return None
+        if self.pages:
+            lim = self.limits
+            if lim.max_pages is not None and self.pages >= lim.max_pages:
+                return self._client_stop(CLIENT_PAGE_LIMIT, max_pages=lim.max_pages)
+            if lim.max_items is not None and self.item_count >= lim.max_items:
+                return self._client_stop(CLIENT_ITEM_LIMIT, max_items=lim.max_items)
+            remaining = self._remaining()
+            if remaining is not None and remaining <= 0:
+                return self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=lim.deadline)
+        return self._request()
+
+    def feed(self, response: PageResponse) -> _Step:
+        """Account for one response; returns the page (or a wait) and updates the walk state."""
+        try:
+            return self._feed(response)
+        except _Violation as exc:
+            self._violation(exc.what)
+            return _Step()
+
+    def refused(self, what: str) -> None:
+        """The fetcher refused to send the request: a violation, never a silent end."""
+        self._violation(what)
+
+    def timed_out(self) -> bool:
+        """A request timed out: True (and the walk ends on its deadline) if the deadline passed."""
+        remaining = self._remaining()
+        if remaining is None or remaining > 0:
+            return False
+        if self._position() is not None:
+            self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=self.limits.deadline)
+            return True
+        # Nothing to resume from yet (the first page timed out): retry with more time.
+        self._add(_reason(CLIENT_DEADLINE_EXCEEDED, "client", {"deadline_s": self.limits.deadline}))
+        self.stop_continuation = Continuation(kind="retry_with_deadline")
+        self.finished = True
+        return True
+
+    # -- endings ----------------------------------------------------------------------
+
+    def _add(self, reason: Reason) -> None:
+        self.reasons.setdefault(_key(reason), reason)
+
+    def _client_stop(self, code: str, **details: Any) -> None:
+        self._add(_reason(code, "client", details))
+        self.stop_continuation = Continuation(kind="next_cursor", cursor=self.continuation_text())
+        self.finished = True
+        return None
+
+    def _violation(self, what: str) -> None:
+        self._add(_reason(CONTRACT_VIOLATION, "client", {"what": what}))
+        self.stop_continuation = Continuation(kind="none")
+        self.finished = True
+
+    def _restart(self, code: str, origin: str, message: str | None = None) -> None:
+        self._add(_reason(code, origin, {}, message))
+        self.stop_continuation = Continuation(kind="restart")
+        self.finished = True
+
+    # -- one response -----------------------------------------------------------------
+
+    def _feed(self, resp: PageResponse) -> _Step:
+        plan = self.plan
+        view = resp
+        adapter = plan.mode == "adapter"
+        ok = 200 <= resp.status < 300
+        if ok and not adapter:  # the common case: a native page, no error body to read
+            if resp.body is MISSING:
+                raise _Violation("the response body is not JSON")
+            self.retries = 0
+            return _Step(page=self._native_page(resp, view))
+        sent_cursor = self.pages > 0 or self.cursor is not None
+        err = None if ok else _error_code(resp.body)
+        expired = (
+            (resp.status == 410 and (sent_cursor or err == CURSOR_EXPIRED))
+            or (resp.status == 400 and err == "CURSOR_INVALID")
+            or (not ok and err == CURSOR_EXPIRED)
+            or self._holds(CURSOR_EXPIRED, view)
+        )
+        if expired:
+            msg = "cursor rejected by the server" if err == "CURSOR_INVALID" else None
+            self._restart(CURSOR_EXPIRED, "server", msg)
+            return _Step()
+        if resp.status == 429 or self._holds(RATE_LIMITED, view):
+            return self._rate_limited(resp)
+        if not ok:
+            mapped = self._mapped_error(resp, view, err)
+            if not mapped:
+                raise ApiError(resp.status, resp.body, pages_read=self.pages)
+            for reason in mapped:
+                self._add(reason)
+            self.finished = True
+            return _Step()
+        if resp.body is MISSING:
+            raise _Violation("the response body is not JSON")
+        self.retries = 0
+        page = self._adapter_page(resp, view)
+        return _Step(page=page)
+
+    def _holds(self, code: str, view: ResponseView) -> bool:
+        if self.plan.mode != "adapter":
+            return False
+        decl = self.plan.decl(code)
+        return bool(decl and decl.when is not None and decl.when.holds(view))
+
+    def _mapped_error(self, resp: PageResponse, view: ResponseView, err: str | None) -> list:
+        """Reasons an error response maps to (adapter: `when`; native: a declared error code)."""
+        if self.plan.mode == "adapter":
+            return [
+                _reason(d.code, d.origin, d.details)
+                for d in self.plan.reasons
+                if d.code != MORE and d.when is not None and d.when.holds(view)
+            ]
+        if err is not None and err in self.plan.declared and err != MORE:
+            body_err = resp.body["error"]
+            details = {k: v for k, v in body_err.items() if k not in ("code", "message")}
+            return [_reason(err, "server", details, body_err.get("message"))]
+        return []
+
+    def _rate_limited(self, resp: PageResponse) -> _Step:
+        wait = _retry_after(resp.headers, self.clock())
+        decl = self.plan.decl(RATE_LIMITED)
+        if wait is None and decl is not None:
+            wait = decl.details.get("retry_after_s")
+        wait = 1.0 if wait is None else float(wait)
+        remaining = self._remaining()
+        fits = wait <= self.limits.max_retry_wait if remaining is None else wait < remaining
+        if fits and self.retries < _MAX_RETRIES_PER_PAGE:
+            self.retries += 1
+            return _Step(sleep=wait)
+        self._add(_reason(RATE_LIMITED, "server", {"retry_after_s": wait}))
+        self.stop_continuation = Continuation(kind="retry_after", seconds=wait)
+        self.finished = True
+        return _Step()
+
+    def _accept(
+        self,
+        resp: PageResponse,
+        items: list[Any],
+        reasons: list[Reason],
+        warnings: list[Warning],
+        more: bool,
+        nxt: str | None,
+        snapshot: Any,
+        evidence: Any,
+        envelope: Any,
+    ) -> Page | None:
+        """Fold one valid page into the walk: snapshot, reasons, warnings, position."""
+        if self.snapshot_seen and snapshot != self.snapshot:
+            # Items of a different snapshot are never merged into this walk's result.
+            self._restart(SNAPSHOT_CHANGED, "client", "the snapshot changed between pages")
+            return None
+        if not self.snapshot_seen:
+            self.snapshot, self.snapshot_seen = snapshot, True
+        self.pages += 1
+        self.item_count += len(items)
+        for r in reasons:
+            if r.code != MORE:
+                self._add(r)
+        for w in warnings:
+            self.warnings.setdefault(_key(w), w)
+        page = Page(
+            number=self.pages,
+            items=items,
+            complete=not reasons,
+            reasons=tuple(reasons),
+            warnings=tuple(warnings),
+            next_cursor=nxt if more else None,
+            snapshot=snapshot,
+            evidence=evidence,
+            envelope=envelope,
+            response=resp,
+        )
+        if not more:
+            self.finished = True
+            if not reasons:
+                self.evidence = evidence
+            return page
+        self._advance(nxt)
+        return page
+
+    def _advance(self, nxt: str | None) -> None:
+        plan = self.plan
+        if nxt is None:
+            self._violation("more pages are signalled but there is nothing to continue from")
+            return
+        if nxt in self.seen or nxt == self._position():
+            self._violation(f"repeated cursor {nxt!r}")
+            return
+        if self._position() is not None:
+            self.seen.add(self._position())
+        self.seen.add(nxt)
+        if plan.style == "offset":
+            self.offset = int(nxt)
+        elif plan.style == "page":
+            self.page_no = int(nxt)
+        elif plan.follows_url:
+            self.url = nxt  # the fetcher follows it only on the base URL's origin
+        else:
+            self.url = None
+            if plan.req_cursor:
+                self.params[plan.req_cursor] = nxt
+        self.cursor = nxt
+
+    # -- the result -------------------------------------------------------------------
+
+    def result(self, items: list[Any] | None) -> StreamResult:
+        if self.last_mismatch is not None and self.mismatched > MAX_ITEM_WARNINGS:
+            key, position, exc, offset = self.last_mismatch
+            more = self.mismatched - MAX_ITEM_WARNINGS
+            self.warnings[key] = item_mismatch_warning(position, exc, more=more, loc_offset=offset)
+        reasons = tuple(self.reasons.values())
+        complete = not reasons
+        continuation = None if complete else self._continuation(reasons)
+        common = {
+            "complete": complete,
+            "reasons": reasons,
+            "continuation": continuation,
+            "snapshot": self.snapshot,
+            "pages": self.pages,
+            "item_count": self.item_count,
+            "warnings": tuple(self.warnings.values()),
+            "evidence": self.evidence if complete else None,
+        }
+        if items is None:
+            return StreamResult(**common)
+        return CollectResult(**common, items=items)
+
+    def _continuation(self, reasons: Sequence[Reason]) -> Continuation:
+        if self.stop_continuation is not None:
+            return self.stop_continuation
+        # The walk ended on a page without MORE_PAGES_AVAILABLE, so no reason can continue by
+        # cursor here; client stops set their next_cursor continuation explicitly above.
+        kinds = {self.plan.continuation_of(r.code): r for r in reasons}
+        kinds.pop("next_cursor", None)
+        kind = next((k for k in CONTINUATION_PRIORITY if k in kinds), "none")
+        reason = kinds.get(kind)
+        if kind == "retry_after":
+            seconds = reason.details.get("retry_after_s") if reason else None
+            return Continuation(kind=kind, seconds=seconds)
+        if kind == "retry_with_deadline":
+            budget = reason.details.get("budget_ms") if reason else None
+            minimum = math.ceil(2 * budget / 1000) if isinstance(budget, (int, float)) else None
+            return Continuation(kind=kind, minimum_seconds=minimum)
+        return Continuation(kind=kind)

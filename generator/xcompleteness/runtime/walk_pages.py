@@ -1,0 +1,332 @@
+"""The page readers: what one response says, per envelope mode and pagination style.
+
+A native page is read through the generated envelope model (or the wire rules of
+:meth:`_PageReader._check_native` without one); an adapter page is read at the declared
+locations, and whether more pages follow and where the next one starts depend on the pagination
+style (cursor, link-header, next-url, last-item cursor, offset, page). Items are typed with the
+caller's model; an item that does not match is kept and warned about (ITEM_SCHEMA_MISMATCH).
+
+:class:`_PageReader` is a mixin of :class:`.walk_core._Core`: it reads the walk state the core
+keeps (``plan``, ``item_count``, ``offset``, ``page_no``, ``before``, ``total`` ...) and hands a
+read page to the core's ``_accept``; a broken rule raises :class:`_Violation`.
+
+Standard library and pydantic only (no httpx): copied verbatim into generated packages.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .envelope import ITEM_MISMATCHES, Reason, Warning, item_mismatch_warning
+from .expressions import MISSING, ResponseView, resolve_pointer
+from .walk_results import (
+    MAX_ITEM_WARNINGS,
+    MORE,
+    NEXT_STYLES,
+    SNAPSHOT_CHANGED,
+    Page,
+    PageResponse,
+    _key,
+    _reason,
+    _Violation,
+    _warning,
+)
+
+
+def _value(expr: Any, view: ResponseView) -> Any:
+    """Evaluate a location; missing and null both read as None."""
+    if expr is None:
+        return None
+    value = expr.evaluate(response=view)
+    return None if value is MISSING else value
+
+
+def _retry_after(headers: Mapping[str, str], now: float) -> float | None:
+    raw = headers.get("retry-after") or headers.get("Retry-After")
+    if raw is None:
+        return None
+    raw = raw.strip()
+    if raw.isdigit():
+        return float(raw)
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _model_what(prefix: str, exc: Exception) -> str:
+    """``prefix`` plus the first errors of a validation failure, on one line (for ``what``)."""
+    errors = getattr(exc, "errors", None)
+    if callable(errors):
+        try:
+            parts = [
+                f"{'/'.join(str(p) for p in e.get('loc') or ()) or '/'}: {e.get('msg')}"
+                for e in errors()[:3]
+            ]
+        except Exception:  # noqa: BLE001 - a foreign exception type; fall back to its text
+            parts = [str(exc)]
+    else:
+        parts = [str(exc)]
+    return f"{prefix}: {'; '.join(parts)}"[:500]
+
+
+def _error_code(body: Any) -> str | None:
+    if isinstance(body, Mapping):
+        err = body.get("error")
+        if isinstance(err, Mapping) and isinstance(err.get("code"), str):
+            return err["code"]
+    return None
+
+
+class _PageReader:
+    """Reads one page for the walk core (a mixin of :class:`.walk_core._Core`)."""
+
+    def _items(self, view: ResponseView) -> list[Any]:
+        raw = self.plan.items.evaluate(response=view)
+        if raw is MISSING or not isinstance(raw, list):
+            raise _Violation("the items location does not hold a list")
+        return raw
+
+    def _typed(self, raw_items: list[Any]) -> tuple[list[Any], list[Warning]]:
+        """Items as their models; one that does not match is kept as received and warned
+        about (ITEM_SCHEMA_MISMATCH), or, with ``strict_items``, ends the walk."""
+        if self.parse_item is None:
+            return raw_items, []
+        out: list[Any] = []
+        found: list[tuple[int, Exception]] = []
+        for index, raw in enumerate(raw_items):
+            try:
+                out.append(self.parse_item(raw))
+            except Exception as exc:  # pydantic.ValidationError and friends
+                if self.strict_items:
+                    raise _Violation(self._strict_what(index, exc)) from exc
+                found.append((index, exc))
+                out.append(raw)
+        return out, self._mismatch_warnings(found, 0)
+
+    def _strict_what(self, index: int, exc: Exception, loc_offset: int = 0) -> str:
+        warning = item_mismatch_warning(self.item_count + index, exc, loc_offset=loc_offset)
+        return f"strict_items: {warning.message}"[:500]
+
+    def _strict_item_failure(self, body: Any) -> None:
+        """Under ``strict_items``, say which item broke the page when only items did."""
+        found: list[tuple[int, Exception]] = []
+        try:
+            self.parse_page(body, context={ITEM_MISMATCHES: found})  # type: ignore[misc]
+        except Exception:  # noqa: BLE001 - the envelope itself is broken; reported as such
+            return
+        if found:
+            raise _Violation(self._strict_what(found[0][0], found[0][1], 1))
+
+    def _mismatch_warnings(
+        self, found: Sequence[tuple[int, Exception]], loc_offset: int
+    ) -> list[Warning]:
+        """ITEM_SCHEMA_MISMATCH warnings for items of this page (index within the walk)."""
+        out: list[Warning] = []
+        for index, exc in found:
+            self.mismatched += 1
+            if self.mismatched > MAX_ITEM_WARNINGS:
+                continue
+            position = self.item_count + index
+            warning = item_mismatch_warning(position, exc, loc_offset=loc_offset)
+            if self.mismatched == MAX_ITEM_WARNINGS:
+                self.last_mismatch = (_key(warning), position, exc, loc_offset)
+            out.append(warning)
+        return out
+
+    def _native_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
+        plan, body = self.plan, resp.body
+        if self.parse_page is not None:
+            # The generated envelope model enforces invariants 1-5 and the declared codes; the
+            # rules below only run to say precisely which one a rejected page broke.
+            found: list[tuple[int, Exception]] = []
+            try:
+                if self.strict_items:
+                    envelope = self.parse_page(body)
+                else:
+                    envelope = self.parse_page(body, context={ITEM_MISMATCHES: found})
+            except Exception as exc:
+                self._check_native(body)
+                if self.strict_items:
+                    self._strict_item_failure(body)
+                raise _Violation(_model_what("the envelope does not match its model", exc)) from exc
+            reasons = list(envelope.incomplete_reasons)
+            warnings = list(envelope.warnings)
+            for entry in reasons:
+                if entry.code not in plan.declared:
+                    raise _Violation(f"undeclared reason code {entry.code}")
+            for entry in warnings:
+                if entry.code not in plan.warning_codes:
+                    raise _Violation(f"undeclared warning code {entry.code}")
+            items = list(envelope.items)
+            raw_items = self._items(view)
+            scope = envelope.scope
+            snapshot = scope.snapshot if scope is not None else None
+            evidence = envelope.evidence
+            warnings += self._mismatch_warnings(found, 1)
+        else:
+            reasons, warnings = self._check_native(body)
+            envelope = body
+            raw_items = self._items(view)
+            items, mismatches = self._typed(raw_items)
+            warnings += mismatches
+            scope = body.get("scope")
+            snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
+            evidence = body.get("evidence")
+        more = any(r.code == MORE for r in reasons)
+        nxt = self._next(view, raw_items) if more else None
+        if plan.style in NEXT_STYLES and not plan.last_item:
+            has_next = _value(plan.next, view) not in (None, "")
+            if has_next != more:
+                raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
+        return self._accept(resp, items, reasons, warnings, more, nxt, snapshot, evidence, envelope)
+
+    def _check_native(self, body: Any) -> tuple[list[Reason], list[Warning]]:
+        """The wire rules of a native page, each with its own message (raises _Violation)."""
+        plan = self.plan
+        if not isinstance(body, Mapping):
+            raise _Violation("the envelope is not a JSON object")
+        complete = body.get("complete")
+        if not isinstance(complete, bool):
+            raise _Violation("the envelope has no boolean 'complete'")
+        raw_reasons = body.get("incomplete_reasons") or []
+        if isinstance(raw_reasons, list):  # a bare code (the essay's fixtures) reads as {code}
+            raw_reasons = [{"code": r} if isinstance(r, str) else r for r in raw_reasons]
+        if not isinstance(raw_reasons, list) or not all(
+            isinstance(r, Mapping) and isinstance(r.get("code"), str) for r in raw_reasons
+        ):
+            raise _Violation("'incomplete_reasons' is not a list of objects with a code")
+        reasons = []
+        for raw in raw_reasons:
+            if raw["code"] not in plan.declared:
+                raise _Violation(f"undeclared reason code {raw['code']}")
+            details = {k: v for k, v in raw.items() if k not in ("code", "message", "origin")}
+            reasons.append(_reason(raw["code"], "server", details, raw.get("message")))
+        if complete == bool(reasons):
+            raise _Violation("'complete' disagrees with 'incomplete_reasons'")
+        warnings = self._warnings(body.get("warnings"))
+        if not isinstance(self.plan.items.evaluate(response=ResponseView(200, {}, body)), list):
+            raise _Violation("the items location does not hold a list")
+        return reasons, warnings
+
+    def _warnings(self, raw: Any) -> list[Warning]:
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            raise _Violation("'warnings' is not a list")
+        out = []
+        for w in raw:
+            code = w.get("code") if isinstance(w, Mapping) else w if isinstance(w, str) else None
+            if not isinstance(code, str):
+                raise _Violation("a warning has no code")
+            if code not in self.plan.warning_codes:
+                raise _Violation(f"undeclared warning code {code}")
+            details = (
+                {k: v for k, v in w.items() if k not in ("code", "message")}
+                if isinstance(w, Mapping)
+                else {}
+            )
+            out.append(
+                _warning(code, details, w.get("message") if isinstance(w, Mapping) else None)
+            )
+        return out
+
+    def _adapter_page(self, resp: PageResponse, view: ResponseView) -> Page | None:
+        plan = self.plan
+        if plan.total is not None and plan.style in ("offset", "page"):
+            # Positions shift when the collection changes under offset or page numbers: a
+            # different declared total between pages means items may be skipped or repeated.
+            total = _value(plan.total, view)
+            if (self.pages or self.total is not None) and total != self.total:
+                self._restart(
+                    SNAPSHOT_CHANGED, "client", "the declared total changed between pages"
+                )
+                return None
+            self.total = total
+        raw_items = self._items(view)
+        items, mismatches = self._typed(raw_items)
+        reasons = [
+            _reason(d.code, d.origin, d.details)
+            for d in plan.reasons
+            if d.code != MORE and d.when is not None and d.when.holds(view)
+        ]
+        more = self._adapter_more(view, len(raw_items))
+        nxt = None
+        if more:
+            nxt = self._next(view, raw_items)
+            if nxt is None and plan.style not in ("offset", "page"):
+                raise _Violation("more pages are signalled but no next cursor or link is present")
+            reasons.insert(0, _reason(MORE, "server", {}))
+        envelope = {
+            "items": raw_items,
+            "complete": not reasons,
+            "incomplete_reasons": [r.model_dump(mode="json", exclude_none=True) for r in reasons],
+            "next_cursor": nxt if more else None,
+            "scope": None,
+            "warnings": [],
+            "evidence": None,
+        }
+        return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
+
+    def _adapter_more(self, view: ResponseView, returned: int) -> bool:
+        plan = self.plan
+        decl = plan.decl(MORE)
+        if decl is not None and decl.when is not None:
+            return bool(decl.when.holds(view))
+        if plan.style in NEXT_STYLES:
+            if plan.last_item:
+                return returned > 0
+            return _value(plan.next, view) not in (None, "")
+        if plan.style == "offset":
+            # The position is the count of items before this page, resumed or not.
+            return self.offset + returned < self._number(plan.total, view, "total")
+        if plan.style == "page":
+            if plan.pages is not None:
+                return self.page_no < self._number(plan.pages, view, "pages")
+            if self.before is None:
+                # Resumed from a bare page number: assume the earlier pages were as long as
+                # this one (page numbering only works with a fixed page size).
+                self.before = (self.page_no - 1) * returned
+            read = self.before + self.item_count + returned
+            more = read < self._number(plan.total, view, "total")
+            if more and not returned:
+                # Without this an API (or a forged continuation) that answers empty pages
+                # before the declared total is reached would be walked forever.
+                raise _Violation(
+                    f"page {self.page_no} is empty although the declared total says more "
+                    "items remain"
+                )
+            return more
+        return False
+
+    def _number(self, expr: Any, view: ResponseView, what: str) -> float:
+        value = _value(expr, view)
+        if isinstance(value, str) and expr.is_text:  # headers are text on the wire
+            try:
+                value = float(value)
+            except ValueError:
+                pass
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise _Violation(f"the declared {what} is missing or not a number")
+        return value
+
+    def _next(self, view: ResponseView, raw_items: Sequence[Any]) -> str | None:
+        """The position of the page after this one (a cursor, URL, offset or page number)."""
+        plan = self.plan
+        if plan.style == "offset":
+            return str(self.offset + len(raw_items))
+        if plan.style == "page":
+            return str(self.page_no + 1)
+        if plan.last_item:
+            if not raw_items:
+                return None
+            value = resolve_pointer(raw_items[-1], plan.next_last_item)
+            return None if value is MISSING or value is None else str(value)
+        value = _value(plan.next, view)
+        if plan.style == "next-url" and value is not None and not isinstance(value, str):
+            raise _Violation("the next page's URL in the body is not a string")
+        return None if value in (None, "") else str(value)

@@ -1,0 +1,227 @@
+"""What a walk returns and raises: values, errors and the codes it reports itself.
+
+The result types (:class:`Page`, :class:`StreamResult`, :class:`CollectResult`), the request and
+response a fetcher exchanges with the walk (:class:`PageRequest`, ``PageResponse``), the client's
+:class:`Limits`, the exceptions of the walk's public surface and the reason/warning builders the
+core and the page readers share. Re-exported by :mod:`.walk`.
+
+Standard library and pydantic only (no httpx): copied verbatim into generated packages.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .envelope import Continuation, Reason, Warning, make_reason, make_warning
+from .expressions import ResponseView
+
+MORE = "MORE_PAGES_AVAILABLE"
+CLIENT_PAGE_LIMIT = "CLIENT_PAGE_LIMIT"
+CLIENT_ITEM_LIMIT = "CLIENT_ITEM_LIMIT"
+CLIENT_DEADLINE_EXCEEDED = "CLIENT_DEADLINE_EXCEEDED"
+CONTRACT_VIOLATION = "CONTRACT_VIOLATION"
+CURSOR_EXPIRED = "CURSOR_EXPIRED"
+SNAPSHOT_CHANGED = "SNAPSHOT_CHANGED"
+RATE_LIMITED = "RATE_LIMITED"
+URL_STYLES = frozenset({"link-header", "next-url"})
+"""Styles whose next page is a URL the fetcher follows (only on the base URL's origin)."""
+NEXT_STYLES = frozenset({"cursor", *URL_STYLES})
+"""Styles that read a next cursor or URL from ``pagination.response.next``."""
+MAX_ITEM_WARNINGS = 20
+"""At most this many ITEM_SCHEMA_MISMATCH warnings per walk, one per item; the last one then
+counts the further mismatched items in its ``more`` detail (every item is kept regardless)."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+class FetchTimedOut(Exception):
+    """Raised by a fetcher whose request timed out; ``original`` is the transport's exception.
+
+    When the walk's own deadline has passed by then, the walk ends with CLIENT_DEADLINE_EXCEEDED
+    (the items read so far kept, a continuation to resume from); otherwise the timeout was not
+    the deadline's doing and ``original`` is raised.
+    """
+
+    def __init__(self, original: BaseException) -> None:
+        super().__init__(str(original))
+        self.original = original
+
+
+class FetchRefused(Exception):
+    """Raised by a fetcher that will not send a request (e.g. a next link to another origin).
+
+    The walk ends with CONTRACT_VIOLATION (``what`` = the message) instead of following it.
+    """
+
+
+class ResultNotReady(RuntimeError):
+    """A stream's ``.result`` was read before the stream was exhausted."""
+
+
+class ApiError(Exception):
+    """An HTTP error status the operation's declaration does not map to a reason code."""
+
+    def __init__(self, status: int, body: Any, *, pages_read: int = 0) -> None:
+        super().__init__(f"HTTP {status} not mapped by the declaration (after {pages_read} pages)")
+        self.status = status
+        self.body = body
+        self.pages_read = pages_read
+
+
+_RESERVED = frozenset({"code", "origin", "message"})
+
+
+def _reason(
+    code: str,
+    origin: str = "server",
+    details: Mapping[str, Any] | None = None,
+    message: str | None = None,
+) -> Reason:
+    """A reason as its typed model (``reason.limit`` ...) when the details fit, else open."""
+    if not details and message is None:
+        return _bare_reason(code, origin)
+    raw = {k: v for k, v in details.items() if k not in _RESERVED}
+    return make_reason({"code": code, "message": message, **raw}, origin=origin)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=256)
+def _bare_reason(code: str, origin: str) -> Reason:
+    """Reasons without details (MORE_PAGES_AVAILABLE on every page) are frozen: build them once."""
+    return make_reason({"code": code}, origin=origin)  # type: ignore[arg-type]
+
+
+def _warning(code: str, details: Mapping[str, Any], message: str | None) -> Warning:
+    raw = {k: v for k, v in details.items() if k not in _RESERVED}
+    return make_warning({"code": code, "message": message, **raw})
+
+
+def _key(entry: Reason | Warning) -> tuple[str, str]:
+    """Identity used to deduplicate the same reason reported by several pages: code + details."""
+    return entry.code, json.dumps(entry.details, sort_keys=True, default=str)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """The client's own bounds on one walk; reaching one ends it with an ``origin: client`` reason.
+
+    ``deadline`` is in seconds from the start of the walk. ``max_retry_wait`` bounds one
+    ``Retry-After`` sleep when no deadline is set (with a deadline, a wait is honoured only when it
+    ends before the deadline).
+    """
+
+    max_pages: int | None = None
+    max_items: int | None = None
+    deadline: float | None = None
+    max_retry_wait: float = 30.0
+
+
+@dataclass(frozen=True)
+class PageRequest:
+    """One HTTP request the walk wants sent: query ``params``, or a full next-page ``url``."""
+
+    params: dict[str, Any]
+    url: str | None = None
+    timeout: float | None = None
+
+
+PageResponse = ResponseView
+"""What a fetcher returns: status, headers and the parsed JSON body (MISSING when not JSON);
+``ResponseView.from_httpx(response)`` builds one from an ``httpx.Response``."""
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page as the walk saw it; in adapter mode ``envelope`` is computed client-side."""
+
+    number: int
+    items: list[Any]
+    complete: bool
+    reasons: tuple[Reason, ...]
+    warnings: tuple[Warning, ...]
+    next_cursor: str | None
+    snapshot: Any
+    evidence: Any
+    envelope: Any
+    response: PageResponse
+
+
+@dataclass(frozen=True)
+class StreamResult:
+    """Completeness of a finished walk, without the items (what a stream exposes at the end).
+
+    ``complete`` is true only when the declared terminal signal was reached and nothing was
+    reported; ``reasons`` keeps every non-MORE_PAGES_AVAILABLE reason seen on any page plus the
+    client's own; ``continuation`` is None exactly when ``complete``.
+    """
+
+    complete: bool
+    reasons: tuple[Reason, ...]
+    continuation: Continuation | None
+    snapshot: Any
+    pages: int
+    item_count: int
+    warnings: tuple[Warning, ...]
+    evidence: Any
+
+    def reason(self, code: str) -> Reason | None:
+        """The first reason with ``code``, or None."""
+        return next((r for r in self.reasons if r.code == code), None)
+
+    @property
+    def codes(self) -> list[str]:
+        return [r.code for r in self.reasons]
+
+
+@dataclass(frozen=True)
+class CollectResult(StreamResult):
+    """A collected listing: every item read plus its completeness."""
+
+    items: list[Any] = field(default_factory=list)
+
+
+class _Violation(Exception):
+    def __init__(self, what: str) -> None:
+        super().__init__(what)
+        self.what = what
+
+
+class WalkFailed(RuntimeError):
+    """``page()`` could not read a page; ``result`` says why (reasons, continuation).
+
+    The message names every reason and what it says: a contract violation shows its ``what``
+    (which rule the response broke), e.g. ``no page could be read: CONTRACT_VIOLATION: the
+    envelope has no boolean 'complete'``; other reasons show their message or details.
+    """
+
+    def __init__(self, result: StreamResult) -> None:
+        described = "; ".join(_describe(r) for r in result.reasons) or "no reason given"
+        super().__init__(f"no page could be read: {described}"[:2000])
+        self.result = result
+
+    @property
+    def codes(self) -> list[str]:
+        return self.result.codes
+
+    @property
+    def what(self) -> str | None:
+        """The ``what`` of the contract violation that stopped the walk, if one did."""
+        reason = self.result.reason(CONTRACT_VIOLATION)
+        return None if reason is None else reason.details.get("what")
+
+
+def _describe(reason: Reason) -> str:
+    """One reason for a human: ``CODE: what`` for a violation, else ``CODE (details): message``."""
+    details = reason.details
+    if reason.code == CONTRACT_VIOLATION and details.get("what"):
+        return f"{reason.code}: {details['what']}"
+    text = reason.code
+    if details:
+        text += " (" + ", ".join(f"{k}={v}" for k, v in sorted(details.items())) + ")"
+    if reason.message:
+        text += f": {reason.message}"
+    return text
