@@ -24,7 +24,6 @@ from xcompleteness.diagnostics import (
     render_text,
 )
 from xcompleteness.emitters import EmitError
-from xcompleteness.emitters.registry import selected
 from xcompleteness.format import format_files
 from xcompleteness.ir import SpecIR, build_ir
 from xcompleteness.naming import check_package_name, default_package_name
@@ -96,6 +95,8 @@ def generate_from_check(
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
+    from xcompleteness.emitters.registry import selected  # every emitter: imported when run
+
     renderer = Renderer()
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
