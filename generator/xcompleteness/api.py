@@ -457,7 +457,10 @@ def verify(
                 time_limit=time_limit,
                 transport=transport,
             )
-            diagnostics = tuple(verifier.run())
+            try:
+                diagnostics = tuple(verifier.run())
+            finally:
+                verifier.client.close()
     except InputError as exc:
         return VerifyResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
     return VerifyResult(
