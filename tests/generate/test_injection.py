@@ -154,7 +154,9 @@ def lits(t):
         lits(a)
 for name in dir(items):
     cls = getattr(items, name)
-    if isinstance(cls, type) and hasattr(cls, "model_fields") and cls.__module__ == items.__name__:
+    if isinstance(cls, type) and hasattr(cls, "model_fields") and cls.__module__.startswith(
+        items.__name__ + "."
+    ):
         cls.model_rebuild()
         for f in cls.model_fields.values():
             out["aliases"].append(f.alias)

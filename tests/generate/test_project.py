@@ -138,11 +138,11 @@ print(json.dumps({{
 
 
 def test_docstrings_wrap_with_continuations_not_long_lines(out: Path) -> None:
-    source = (out / PACKAGE / "_models.py").read_text("utf-8")
-    tree = ast.parse(source)
+    sources = [out / PACKAGE / "_codes.py", *sorted((out / PACKAGE / "_models").glob("*.py"))]
     docs = [
         n.body[0].value
-        for n in ast.walk(tree)
+        for source in sources
+        for n in ast.walk(ast.parse(source.read_text("utf-8")))
         if isinstance(n, ast.ClassDef) and isinstance(n.body[0], ast.Expr)
     ]
     wrapped = [d for d in docs if d.end_lineno > d.lineno]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -264,3 +265,26 @@ def test_service_mutation_evidence_is_single_use_and_revocable_across_replicas(t
     with pytest.raises(EvidenceRejectedError) as exc:
         replicas[0].verify(token, ids=["b"], principal="u")
     assert exc.value.reason == "revoked"
+
+
+def test_sqlite_store_opens_while_another_writer_holds_the_file_without_waiting_for_it(tmp_path):
+    """SQLite fails the switch to WAL at once (no busy wait) while another connection holds a
+    write lock; the store retries until the lock is gone instead of refusing to open."""
+    path = tmp_path / "t.sqlite3"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE unrelated (x)")
+    other.execute("BEGIN")
+    other.execute("INSERT INTO unrelated VALUES (1)")  # a RESERVED lock, rollback journal
+    released = threading.Event()
+
+    def release_later():
+        time.sleep(0.3)
+        other.execute("COMMIT")
+        other.close()
+        released.set()
+
+    threading.Thread(target=release_later).start()
+    store = SqliteStore(path, timeout_s=10)
+    assert released.is_set()  # it opened only after the other writer let go
+    assert store.claim("used", "k", expires_at=FAR)
+    assert not store.claim("used", "k", expires_at=FAR)

@@ -1,7 +1,16 @@
-"""``NAME/models.py`` (typed envelopes, code models, results) and ``NAME/_items.py``.
+"""``NAME/models.py`` and the modules behind it: ``_models/<operation>.py``, ``_codes.py``,
+``_items/``.
 
-``models.py`` is a lazy facade (PEP 562 ``__getattr__``) over ``_models.py``, which holds the
-classes: importing the package must not build models no call has touched.
+Layout, per operation so that its first call imports and builds only its own models:
+
+- ``_models/<operation>.py``: that operation's envelope (``<Op>Page``, its reason/warning unions)
+  or result model, importing the item classes it needs from ``_items/`` and its custom codes
+  from ``_codes.py``; the client's ``_ops/<operation>.py`` imports it directly;
+- ``_items/``: datamodel-code-generator's classes cut per set of operations using them (see
+  :func:`xcompleteness.datamodels.split_items`);
+- ``models.py``: the public names, each imported from its module on first attribute access
+  (PEP 562 ``__getattr__``), and ``PAGE_MODELS`` / ``RESULT_MODELS`` as lazy mappings
+  (``_runtime/lazy.py``): importing it builds nothing.
 
 The envelope logic (invariants 1-5, builders ``complete_page`` / ``partial_page``) lives once in
 ``_runtime/envelope.py``; what this emitter adds is only what one spec decides:
@@ -24,7 +33,8 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
-from xcompleteness.emitters.items import BASE_MODULE, BASE_SOURCE, items_source
+from xcompleteness.datamodels import ItemLayout
+from xcompleteness.emitters.items import BASE_MODULE, BASE_SOURCE, item_layout
 from xcompleteness.escape import py_str
 from xcompleteness.ir import CodeIR, FieldIR, OperationIR, SpecIR, deref
 from xcompleteness.naming import NameRegistry, snake
@@ -108,44 +118,97 @@ def _is_object(spec: SpecIR, class_name: str) -> bool:
     return bool(node.get("type") == "object" or node.get("properties") or node.get("allOf"))
 
 
-def context(spec: SpecIR) -> dict[str, Any]:
-    """Everything the models template needs, as plain values."""
+def _listing(op: OperationIR) -> dict[str, Any]:
+    return {
+        "op": op,
+        "item": op.item_model or "dict[str, Any]",
+        "reason_union": _union(op.reasons, "Reason", open_details=op.mode == "adapter"),
+        "warning_union": _union(op.warnings, "Warning", open_details=op.mode == "adapter"),
+        "declared_reasons": _frozenset(c.code for c in op.reasons),
+        "declared_warnings": _frozenset(c.code for c in op.warnings),
+    }
+
+
+def _item_module(spec: SpecIR, layout: ItemLayout, name: str) -> tuple[str, str]:
+    """(module in ``_items/``, generated class) of the public item name ``name``."""
+    generated = spec.item_class(name)
+    return layout.where.get(generated, layout.modules[0].name), generated
+
+
+def _op_names(op: OperationIR) -> list[str]:
+    """The public item names an operation's models module re-exports."""
+    return sorted({n for n in (op.item_model, op.response_model, op.body_model) if n})
+
+
+def operation_models(spec: SpecIR, layout: ItemLayout) -> list[dict[str, Any]]:
+    """One entry per operation that has models: what ``_models/<operation>.py`` holds."""
+    out = []
+    for op in spec.operations:
+        listing = _listing(op) if op.is_listing else None
+        result = _result(spec, op)
+        names = _op_names(op)
+        if listing is None and result is None and not names:
+            continue
+        codes = (*op.reasons, *op.warnings) if listing is not None else ()
+        exported = set(names)
+        if listing is not None:
+            exported.add(op.envelope_model)
+            if listing["reason_union"]:
+                exported.add(op.reason_union)
+            if listing["warning_union"]:
+                exported.add(op.warning_union)
+        if result is not None:
+            exported.add(result.class_name)
+        items = []
+        for name in names:
+            module, generated = _item_module(spec, layout, name)
+            items.append({"module": module, "generated": generated, "name": name})
+        out.append(
+            {
+                "op": op,
+                "listing": listing,
+                "result": result,
+                "runtime_imports": sorted({c.class_name for c in codes if c.standard}),
+                "code_imports": sorted({c.class_name for c in codes if not c.standard}),
+                "item_imports": items,
+                "exported": sorted(str(n) for n in exported),
+            }
+        )
+    return out
+
+
+def context(spec: SpecIR, layout: ItemLayout | None = None) -> dict[str, Any]:
+    """Everything the model templates need, as plain values."""
+    layout = layout if layout is not None else item_layout(spec)
     custom_reasons = [c for c in spec.reason_codes if not c.standard]
     custom_warnings = [c for c in spec.warning_codes if not c.standard]
-    runtime_imports = sorted(
+    runtime_names = sorted(
         {c.class_name for c in (*spec.reason_codes, *spec.warning_codes) if c.standard}
     )
-    item_imports = sorted(
-        {op.item_model for op in spec.operations if op.item_model}
-        | {op.response_model for op in spec.operations if op.response_model}
-        | {op.body_model for op in spec.operations if op.body_model}
-    )
-    listings = [
-        {
-            "op": op,
-            "item": op.item_model or "dict[str, Any]",
-            "reason_union": _union(op.reasons, "Reason", open_details=op.mode == "adapter"),
-            "warning_union": _union(op.warnings, "Warning", open_details=op.mode == "adapter"),
-            "declared_reasons": _frozenset(c.code for c in op.reasons),
-            "declared_warnings": _frozenset(c.code for c in op.warnings),
-        }
-        for op in spec.listings
+    ops = operation_models(spec, layout)
+    where: dict[str, tuple[str, str]] = {"Envelope": ("._runtime.envelope", "Envelope")}
+    for name in runtime_names:
+        where[name] = ("._runtime.envelope", name)
+    for c in (*custom_reasons, *custom_warnings):
+        where[c.class_name] = ("._codes", c.class_name)
+    for m in ops:
+        for i in m["item_imports"]:
+            where[i["name"]] = (f"._items.{i['module']}", i["generated"])
+        for name in m["exported"]:
+            where.setdefault(name, (f"._models.{m['op'].py_name}", name))
+    type_imports: dict[str, list[tuple[str, str]]] = {}
+    for name, (module, generated) in sorted(where.items()):
+        type_imports.setdefault(module, []).append((name, generated))
+    page_models = [
+        (m["op"].operation_id, f"._models.{m['op'].py_name}", m["op"].envelope_model)
+        for m in ops
+        if m["listing"] is not None
     ]
-    results = [r for r in (_result(spec, op) for op in spec.operations) if r is not None]
-    item_plain = [name for name in item_imports if spec.item_class(name) == name]
-    item_renamed = [
-        {"name": name, "generated": spec.item_class(name)}
-        for name in item_imports
-        if spec.item_class(name) != name
+    result_models = [
+        (m["op"].operation_id, f"._models.{m['op'].py_name}", m["result"].class_name)
+        for m in ops
+        if m["result"] is not None
     ]
-    exported = sorted(
-        {*item_imports, *runtime_imports, "Envelope", "PAGE_MODELS", "RESULT_MODELS"}
-        | {c.class_name for c in (*custom_reasons, *custom_warnings)}
-        | {entry["op"].envelope_model for entry in listings}
-        | {entry["op"].reason_union for entry in listings if entry["reason_union"]}
-        | {entry["op"].warning_union for entry in listings if entry["warning_union"]}
-        | {r.class_name for r in results}
-    )
     return {
         "spec": spec,
         "custom_codes": [
@@ -153,21 +216,30 @@ def context(spec: SpecIR) -> dict[str, Any]:
             for base, codes in (("Reason", custom_reasons), ("Warning", custom_warnings))
             for c in codes
         ],
-        "runtime_imports": runtime_imports,
-        "item_imports": item_imports,
-        "item_plain": item_plain,
-        "item_renamed": item_renamed,
-        "listings": listings,
-        "results": results,
-        "exported": exported,
+        "operations": ops,
+        "where": [(name, module, generated) for name, (module, generated) in sorted(where.items())],
+        "type_imports": sorted(type_imports.items()),
+        "page_models": page_models,
+        "result_models": result_models,
+        "exported": sorted({*where, "PAGE_MODELS", "RESULT_MODELS"}),
     }
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    ctx = context(spec)
-    return {
-        PurePosixPath("_items.py"): items_source(spec),
+    layout = item_layout(spec)
+    ctx = context(spec, layout)
+    out: dict[PurePosixPath, str] = {
+        PurePosixPath("_items/__init__.py"): renderer.render(
+            "package/_items/__init__.py.jinja", where=layout.where
+        ),
         PurePosixPath(f"{BASE_MODULE}.py"): BASE_SOURCE,
-        PurePosixPath("_models.py"): renderer.render("package/_models.py.jinja", **ctx),
+        PurePosixPath("_codes.py"): renderer.render("package/_codes.py.jinja", **ctx),
+        PurePosixPath("_models/__init__.py"): renderer.render("package/_models/__init__.py.jinja"),
         PurePosixPath("models.py"): renderer.render("package/models.py.jinja", **ctx),
     }
+    for module in layout.modules:
+        out[PurePosixPath(f"_items/{module.name}.py")] = module.source
+    for m in ctx["operations"]:
+        path = PurePosixPath(f"_models/{m['op'].py_name}.py")
+        out[path] = renderer.render("package/_models/operation.py.jinja", m=m)
+    return out

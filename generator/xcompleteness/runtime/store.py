@@ -114,6 +114,27 @@ _SCHEMA = (
 )
 
 
+def _until_unlocked(step: Callable[[], Any], timeout_s: float) -> Any:
+    """Run ``step``, retrying while SQLite says the file is locked, for up to ``timeout_s``.
+
+    The busy timeout does not cover every case: when several processes open a new file at once,
+    switching it to WAL can fail with "database is locked" at once, without waiting, because
+    SQLite refuses to wait where two connections would each hold a lock the other needs.
+    Retrying after a short pause resolves it; the last error is raised after ``timeout_s``.
+    """
+    deadline = time.monotonic() + timeout_s
+    pause = 0.005
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            text = str(exc).lower()
+            if ("locked" not in text and "busy" not in text) or time.monotonic() >= deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.1)
+
+
 class SqliteStore:
     """A SQLite file shared by every process that opens the same path (WAL, busy timeout).
 
@@ -134,7 +155,7 @@ class SqliteStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = self._conn()
-            conn.execute(_SCHEMA)
+            _until_unlocked(lambda: conn.execute(_SCHEMA), self._timeout)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the token store {self.path}: {exc}") from None
 
@@ -142,7 +163,7 @@ class SqliteStore:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=self._timeout, isolation_level=None)
-            conn.execute("PRAGMA journal_mode=WAL")
+            _until_unlocked(lambda: conn.execute("PRAGMA journal_mode=WAL"), self._timeout)
             conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
         return conn

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import models
+from .._models import search_repositories as models
 from .._runtime.operations import AsyncBaseClient, AsyncListing, BaseClient, Listing, limits
 from .._runtime.walk import (
     AsyncItemStream,

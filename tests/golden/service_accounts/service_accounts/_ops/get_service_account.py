@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import models
+from .._models import get_service_account as models
 from .._runtime.operations import AsyncBaseClient, AsyncCall, BaseClient, Call
 from ..client import CONTRACTS
 

@@ -4,7 +4,7 @@ from typing import Annotated
 
 from pydantic import AnyUrl, AwareDatetime, Field
 
-from ._base import XcBaseModel
+from .._base import XcBaseModel
 
 
 class Owner(XcBaseModel):
