@@ -11,3 +11,23 @@ settings.register_profile(
     "xcompleteness", deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile("xcompleteness")
+
+
+_CACHE_HOME: list[str] = []
+
+
+def pytest_configure(config) -> None:
+    """``generate`` caches results under $XDG_CACHE_HOME: the suite uses a private, empty one
+    per session (and per xdist worker), never the user's cache; it is removed at the end."""
+    import os
+    import tempfile
+
+    _CACHE_HOME.append(tempfile.mkdtemp(prefix="xc-test-cache-"))
+    os.environ["XDG_CACHE_HOME"] = _CACHE_HOME[-1]
+
+
+def pytest_unconfigure(config) -> None:
+    import shutil
+
+    while _CACHE_HOME:
+        shutil.rmtree(_CACHE_HOME.pop(), ignore_errors=True)

@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # imported lazily at run time: a check never loads audit or g
     from xcompleteness.audit import AuditReport
     from xcompleteness.check import CheckResult
     from xcompleteness.mock import MockApi
+    from xcompleteness.runtime.contract import Contract
 
 __all__ = [
     "AuditResult",
@@ -115,8 +116,9 @@ class CheckReport(_Outcome):
     """The front pipeline's result (document, contracts, registry) to build on; None if unusable."""
 
     @property
-    def contracts(self) -> Mapping[str, Any]:
-        """operationId -> canonical contract, for the declarations that validated."""
+    def contracts(self) -> Mapping[str, Contract]:
+        """operationId -> typed :class:`Contract` (``to_dict()``: the canonical contract), for
+        the declarations that validated."""
         return self.result.contracts if self.result is not None else _EMPTY
 
 
@@ -274,6 +276,8 @@ class GenerateResult(_Outcome):
     """Files an earlier run generated, edited by hand since: left in place."""
     diff: str = ""
     """With ``check``: a unified diff from the files on disk to ``files`` ("" when in sync)."""
+    cached: bool = False
+    """The result of an identical earlier run, read from the generate cache (docs/generate.md)."""
     write_diagnostics: tuple[Diagnostic, ...] = ()
     """Why OUT could not be written (``XC604``); also the last entries of ``diagnostics``."""
 
@@ -292,6 +296,7 @@ def generate(
     tests: bool = False,
     check: bool = False,
     allow_external_refs: bool = False,
+    cache: bool = True,
     progress: ProgressCallback | None = None,
 ) -> GenerateResult:
     """Generate the package for ``spec`` (``xcompleteness generate``).
@@ -300,7 +305,9 @@ def generate(
     written there under the safety rules of docs/generate.md (a folder we do not own is refused
     with ``XC604``); with ``out`` and ``check`` nothing is written and ``diff`` shows the drift.
     ``package`` is the package name (default: from the spec's title); ``tests`` adds the
-    contract test suite ``tests/`` (docs/testing.md).
+    contract test suite ``tests/`` (docs/testing.md). ``cache`` (default on, like the command)
+    reuses the result of an identical earlier run and stores fresh results in the user's cache
+    folder; ``cache=False`` (``--no-cache``) neither reads nor writes it.
     """
     if check and out is None:
         raise ValueError("generate(check=True) compares with a folder: pass out")
@@ -317,6 +324,7 @@ def generate(
                 package,
                 allow_external_refs=allow_external_refs,
                 tests=tests,
+                cache=cache,
             )
     except InputError as exc:
         return GenerateResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
@@ -327,8 +335,9 @@ def generate(
         tuple(gen.diagnostics),
         ExitCode.OK,
         files=MappingProxyType(dict(gen.files)),
-        package=gen.ir.package if gen.ir is not None else package,
+        package=gen.package or package,
         summary=generate_summary(gen),
+        cached=gen.cached,
     )
     if out is None:
         return done

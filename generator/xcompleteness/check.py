@@ -21,6 +21,7 @@ from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import SourceDoc, load_spec
 from xcompleteness.overlay import apply_overlays
 from xcompleteness.progress import stage
+from xcompleteness.runtime.contract import Contract
 
 DECLARATION_KEY = "x-completeness"
 DEFAULTS_KEY = "x-completeness-defaults"
@@ -32,7 +33,7 @@ class CheckResult:
 
     doc: SourceDoc
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    contracts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    contracts: dict[str, Contract] = field(default_factory=dict)
     """operationId -> canonical contract, only for declarations without schema errors."""
     registry: Any = None
 
@@ -47,8 +48,12 @@ def check_spec(
     *,
     allow_external_refs: bool = False,
     today: _dt.date | None = None,
+    validate: bool = True,
 ) -> CheckResult:
-    """Run the whole front pipeline on ``spec`` (raises InputError for unusable input)."""
+    """Run the whole front pipeline on ``spec`` (raises InputError for unusable input).
+
+    ``validate=False`` leaves out the OpenAPI validation stage (``generate`` runs it in a second
+    process at the same time and merges its diagnostics: :mod:`xcompleteness.prevalidate`)."""
     stage("loading the spec")
     doc = load_spec(spec, allow_external_refs=allow_external_refs)
     stage("applying overlays")
@@ -59,8 +64,9 @@ def check_spec(
     from xcompleteness.validate import validate_openapi
 
     diagnostics: list[Diagnostic] = list(doc.diagnostics)
-    stage("validating the OpenAPI document")
-    diagnostics.extend(validate_openapi(doc))
+    if validate:
+        stage("validating the OpenAPI document")
+        diagnostics.extend(validate_openapi(doc))
     stage("validating declarations")
     vocab = vocabulary.validate_declarations(doc)
     diagnostics.extend(vocab)
@@ -77,9 +83,7 @@ def check_spec(
     )
 
 
-def _contracts(
-    doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any
-) -> dict[str, dict[str, Any]]:
+def _contracts(doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any) -> dict[str, Contract]:
     """Normalize every declaration the vocabulary stage found no error in."""
     from xcompleteness.contract import (
         NOT_A_LISTING,
@@ -94,7 +98,7 @@ def _contracts(
     if any(p.startswith("/" + DEFAULTS_KEY) for p in bad):
         return {}  # a broken defaults block would change every listing: nothing is trusted
     defaults = document_defaults(doc.data)
-    contracts: dict[str, dict[str, Any]] = {}
+    contracts: dict[str, Contract] = {}
     for path, method, operation, pointer in iter_operations(doc.data):
         decl = operation.get(DECLARATION_KEY)
         op_id = operation.get("operationId")
@@ -156,7 +160,7 @@ def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | D
             "declared": decl is not None,
             "effective": merged,
             "from_defaults": defaulted_keys(decl, merged),
-            "contract": result.contracts.get(operation_id),
+            "contract": _contract_dict(result.contracts.get(operation_id)),
         }
     return Diagnostic(
         file=result.doc.origin,
@@ -186,7 +190,7 @@ def summary(result: CheckResult) -> str:
         f"{declared} declaration(s) checked"
     ]
     if document_defaults(result.doc.data) is not None:
-        listings = sum(1 for c in result.contracts.values() if c.get("kind") in _LISTINGS)
+        listings = sum(1 for c in result.contracts.values() if c.is_listing)
         parts.append(f"x-completeness-defaults merged into {listings} listing(s)")
     if ignored:
         parts.append(f"{ignored} operation(s) declared kind: none (not listings, not checked)")
@@ -197,4 +201,5 @@ def summary(result: CheckResult) -> str:
     return "; ".join(parts)
 
 
-_LISTINGS = frozenset({"collection", "search", "aggregate"})
+def _contract_dict(contract: Contract | None) -> dict[str, Any] | None:
+    return None if contract is None else contract.to_dict()

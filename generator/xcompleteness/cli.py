@@ -106,6 +106,11 @@ def build_parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--tests", action="store_true", help="also write OUT/tests/: contract tests on the mock"
     )
+    gen.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="always regenerate; do not read or write the cache (docs/generate.md)",
+    )
     _register_testkit(sub)
     return parser
 
@@ -268,6 +273,7 @@ def run_generate(args: argparse.Namespace) -> ExitCode:
             tests=args.tests,
             check=args.check,
             allow_external_refs=args.allow_external_refs,
+            cache=not args.no_cache,
             progress=bar.update,
         )
     if not result.files:  # unusable input (exit 2) or refused: the spec has errors (exit 1)

@@ -7,9 +7,12 @@ and origin, static details move under ``details``, ISO 8601 durations become sec
 ``{last-item: /ptr}`` becomes ``next_last_item``, and defaults are filled so every key is present
 (null when unset).
 
-``normalize`` expects a declaration that passed ``vocabulary.validate_declarations``; on anything
-else it still returns a dict (best effort) rather than raising, because rules may run on a
-partially valid document.
+``normalize`` returns the typed :class:`xcompleteness.runtime.contract.Contract` (built through
+its ``from_dict``, so the generator and a generated package's runtime read one class;
+``Contract.to_dict()`` is the canonical dict written to ``_contracts.json``). It expects a
+declaration that passed ``vocabulary.validate_declarations``; on anything else it still returns a
+contract (best effort, built with ``strict=False``: expressions that do not parse are kept as text
+for the rules to report) rather than raising, because rules may run on a partially valid document.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.runtime.codes import LISTING_KINDS
+from xcompleteness.runtime.contract import DEFAULT_ITEMS, DEFAULT_NATIVE_NEXT, Contract
+from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 
 if TYPE_CHECKING:
     from xcompleteness.vocabulary import Registry
@@ -29,10 +34,8 @@ HTTP_METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch
 """The operation keys of an OpenAPI path item, in the order operations are visited: the one copy."""
 Deref = Callable[[Any, str], tuple[Any, str]]
 
-DEFAULT_NATIVE_ITEMS = "$response.body#/items"
+DEFAULT_NATIVE_ITEMS = DEFAULT_ITEMS
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""
-DEFAULT_NATIVE_NEXT = "$response.body#/next_cursor"
-"""Where a native service's envelope keeps the next cursor."""
 DEFAULT_LINK_NEXT = "$response.link.next"
 """Where a link-header walk finds the next page."""
 DEFAULT_EVIDENCE_TTL_SECONDS = 600
@@ -210,8 +213,23 @@ def duration_seconds(value: Any) -> int | float | None:
     return int(total) if total == int(total) else total
 
 
-def normalize(decl: Mapping[str, Any], *, op: OperationRef, registry: Registry) -> dict[str, Any]:
-    """The canonical contract (docs/internals.md) of one ``x-completeness`` declaration."""
+def normalize(
+    decl: Mapping[str, Any], *, op: OperationRef, registry: Registry | RuntimeRegistry
+) -> Contract:
+    """The canonical contract (docs/internals.md) of one ``x-completeness`` declaration.
+
+    ``registry`` is the document's code registry (``vocabulary.load_registry``) or its runtime
+    form; each reason's default continuation and origin come from
+    :meth:`xcompleteness.runtime.contract.Registry.continuation_for` / ``origin_for``.
+    """
+    runtime = registry if isinstance(registry, RuntimeRegistry) else registry.runtime
+    return Contract.from_dict(canonical_dict(decl, op=op, registry=runtime), strict=False)
+
+
+def canonical_dict(
+    decl: Mapping[str, Any], *, op: OperationRef, registry: RuntimeRegistry
+) -> dict[str, Any]:
+    """The canonical dict of one declaration (what ``Contract.from_dict`` reads)."""
     kind = _str(decl.get("kind"))
     mode = _str(decl.get("mode")) or "native"
     listing = kind in LISTING_KINDS
@@ -279,7 +297,9 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
             "total": _loc(response.get("total")),
             "pages": _loc(response.get("pages")),
         },
-        "max_page_size": max_size if isinstance(max_size, int) else None,
+        "max_page_size": (
+            max_size if isinstance(max_size, int) and not isinstance(max_size, bool) else None
+        ),
         "ordering": _str(raw.get("ordering")),
         "cursor": _cursor_contract(raw.get("cursor")),
     }
@@ -296,7 +316,7 @@ def _cursor_contract(raw: Any) -> dict[str, Any] | None:
     }
 
 
-def _reason(raw: Any, registry: Registry) -> dict[str, Any]:
+def _reason(raw: Any, registry: RuntimeRegistry) -> dict[str, Any]:
     if isinstance(raw, Mapping):
         code = _str(raw.get("code")) or ""
         when = raw.get("when")
@@ -308,13 +328,12 @@ def _reason(raw: Any, registry: Registry) -> dict[str, Any]:
         }
     else:
         code, when, override, details = str(raw), None, None, {}
-    info = registry.reason(code)
     return {
         "code": code,
         "when": when,
         "details": details,
-        "continuation": override or (info.continuation if info else None) or "none",
-        "origin": info.origin if info else "server",
+        "continuation": override or registry.continuation_for(code),
+        "origin": registry.origin_for(code),
     }
 
 

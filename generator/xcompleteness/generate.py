@@ -5,6 +5,10 @@ Every stage before the writer is pure and works on an in-memory ``dict[PurePosix
 refused (exit 1, with the check diagnostics) when the spec has errors; every declared operation
 is either generated or reported (``XC605``) — nothing is dropped silently.
 
+A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
+hash of every input); ``cache=False`` (``--no-cache``) always runs the pipeline. The heavy stages
+(IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays fast.
+
 The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
 formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 """
@@ -14,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xcompleteness.diagnostics import (
     Diagnostic,
@@ -24,11 +28,11 @@ from xcompleteness.diagnostics import (
     render_text,
 )
 from xcompleteness.emitters import EmitError
-from xcompleteness.format import format_files
-from xcompleteness.ir import SpecIR, build_ir
 from xcompleteness.naming import check_package_name, default_package_name
 from xcompleteness.progress import stage
-from xcompleteness.render import Renderer
+
+if TYPE_CHECKING:
+    from xcompleteness.ir import SpecIR
 
 
 class GenerationRefused(Exception):
@@ -46,6 +50,12 @@ class Generation:
     files: dict[PurePosixPath, str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
     ir: SpecIR | None = None
+    """None when the result came from the cache (``cached``)."""
+    package: str = ""
+    cached: bool = False
+    """True when this result was read from the generate cache instead of being computed."""
+    summary_text: str = ""
+    """:func:`summary` of the run that computed a cached result."""
 
 
 def _package_for(result: Any, package: str | None) -> str:
@@ -86,6 +96,10 @@ def generate_from_check(
 
     ``tests``: also write the contract test suite ``tests/`` beside the package (docs/testing.md).
     """
+    from xcompleteness.format import format_files
+    from xcompleteness.ir import build_ir
+    from xcompleteness.render import Renderer
+
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
@@ -119,7 +133,7 @@ def generate_from_check(
         for rel, text in emit_tests(ir, renderer).items():
             files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
-    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir)
+    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir, package=name)
 
 
 def generate(
@@ -129,12 +143,104 @@ def generate(
     *,
     allow_external_refs: bool = False,
     tests: bool = False,
+    cache: bool = True,
 ) -> Generation:
-    """The whole pure pipeline from a spec path (raises InputError / GenerationRefused)."""
+    """The whole pipeline from a spec path (raises InputError / GenerationRefused).
+
+    With ``cache`` (the default) an identical earlier run's result is reused and a fresh result
+    is stored (docs/generate.md, "Cache"); runs with ``allow_external_refs`` are never cached.
+    """
+    from xcompleteness import gencache, prevalidate
     from xcompleteness.check import check_spec
 
-    result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-    return generate_from_check(result, package, tests=tests)
+    key = None
+    if cache and not allow_external_refs:
+        try:
+            key = gencache.input_key(spec, overlays, package=package, tests=tests)
+        except OSError:
+            key = None  # an unreadable input: the pipeline reports it properly
+    if key is not None:
+        stage("reading the cache")
+        entry = gencache.load(key)
+        if entry is not None:
+            return _from_cache(entry)
+    if prevalidate.wanted():
+        gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
+    else:
+        result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
+        gen = generate_from_check(result, package, tests=tests)
+    gen.summary_text = summary(gen)
+    if key is not None:
+        stage("writing the cache")
+        gencache.store(
+            key,
+            gencache.Entry(
+                files=gen.files,
+                diagnostics=[d.to_json() for d in gen.diagnostics],
+                package=gen.package,
+                summary=gen.summary_text,
+            ),
+        )
+    return gen
+
+
+def _two_processes(
+    spec: str | Path,
+    overlays: Sequence[str | Path],
+    package: str | None,
+    allow_external_refs: bool,
+    tests: bool,
+) -> Generation:
+    """:func:`generate_from_check` with OpenAPI validation running in a second process.
+
+    Same result, diagnostics (and order) and refusals as the one-process pipeline: the rest is
+    computed speculatively and dropped when the merged diagnostics hold an error
+    (:mod:`xcompleteness.prevalidate`).
+    """
+    from xcompleteness import prevalidate
+    from xcompleteness.check import check_spec
+
+    background = prevalidate.Validation(spec, overlays, allow_external_refs=allow_external_refs)
+    failure: Exception | None = None
+    gen: Generation | None = None
+    try:
+        partial = check_spec(
+            spec, overlays, allow_external_refs=allow_external_refs, validate=False
+        )
+        try:
+            gen = generate_from_check(partial, package, tests=tests)
+        except Exception as exc:  # noqa: BLE001 - decided once validation is known
+            failure = exc
+    except BaseException:
+        background.cancel()
+        raise
+    stage("validating the OpenAPI document")
+    validation = background.result()
+    if validation is None:  # the child failed: validate here
+        from xcompleteness.validate import validate_openapi
+
+        validation = list(validate_openapi(partial.doc))
+    full = prevalidate.merge(partial, validation)
+    if has_errors(full):
+        raise GenerationRefused([d for d in full if d.severity is Severity.ERROR])
+    if failure is not None:
+        raise failure
+    assert gen is not None
+    gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
+    return gen
+
+
+def _from_cache(entry: Any) -> Generation:
+    diagnostics = [
+        Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in entry.diagnostics
+    ]
+    return Generation(
+        files=entry.files,
+        diagnostics=diagnostics,
+        package=entry.package,
+        cached=True,
+        summary_text=entry.summary,
+    )
 
 
 def generate_files(
@@ -145,11 +251,16 @@ def generate_files(
     allow_external_refs: bool = False,
 ) -> dict[PurePosixPath, str]:
     """Files (relative to OUT) generated from ``spec``; pure, nothing touches the disk."""
-    return generate(spec, overlays, package, allow_external_refs=allow_external_refs).files
+    return generate(
+        spec, overlays, package, allow_external_refs=allow_external_refs, cache=False
+    ).files
 
 
 def summary(gen: Generation) -> str:
     """What was generated and what was skipped, and why (one paragraph)."""
+    if gen.ir is None:
+        cached = "; reused the result of an identical earlier run (cache; --no-cache regenerates)"
+        return gen.summary_text + (cached if gen.cached else "")
     from collections import Counter
 
     from xcompleteness.contract import NOT_A_LISTING, iter_operations

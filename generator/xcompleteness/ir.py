@@ -62,6 +62,7 @@ from xcompleteness.datamodels import PREFIX, ItemModels, ModelsRefused, model_it
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.codes import LISTING_KINDS
+from xcompleteness.runtime.contract import Contract, ReasonDecl, Registry
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 from xcompleteness.schema_walk import SchemaWalker
@@ -131,7 +132,7 @@ class OperationIR:
     pointer: str
     kind: str
     mode: str
-    contract: Mapping[str, Any]
+    contract: Contract
     summary: str
     description: str
     parameters: tuple[ParamIR, ...]
@@ -169,7 +170,7 @@ class SpecIR:
     version: str
     source: str
     document: Mapping[str, Any]
-    contracts: Mapping[str, Mapping[str, Any]]
+    contracts: Mapping[str, Contract]
     registry: Mapping[str, Any]
     operations: tuple[OperationIR, ...]
     model_schemas: Mapping[str, Mapping[str, Any]]
@@ -273,8 +274,9 @@ class _Builder:
         # never ``or {}``: truth-testing a lazy line map (overlay.py) walks all of it
         lines = getattr(check_result.doc, "lines", None)
         self.lines: Mapping[str, int] = lines if lines is not None else {}
-        self.contracts: Mapping[str, Mapping[str, Any]] = check_result.contracts
+        self.contracts: Mapping[str, Contract] = check_result.contracts
         self.registry = registry_dict(check_result.registry)
+        self.codes_registry = Registry.from_dict(self.registry)
         self.package = package
         self.diags: list[Diagnostic] = []
         self.ops_names = NameRegistry("the operations of the package", self.file)
@@ -305,7 +307,9 @@ class _Builder:
         )
 
     # -- codes
-    def code_ir(self, kind: str, code: str, entry: Mapping[str, Any] | None) -> CodeIR:
+    def code_ir(self, kind: str, code: str, entry: ReasonDecl | None) -> CodeIR:
+        """The model of one code; a reason's continuation and origin are its declaration's
+        (filled by ``normalize`` from the registry), a warning's origin the registry's."""
         key = (kind, code)
         if key not in self.codes:
             reg = self.registry.get(kind, {}).get(code, {})
@@ -327,10 +331,12 @@ class _Builder:
                 class_name=cls,
                 details=details,
                 detail_fields=self.fields_of(details, f"code {code}"),
-                continuation=str(
-                    (entry or {}).get("continuation") or reg.get("continuation") or "none"
+                continuation=entry.continuation if entry is not None else "none",
+                origin=(
+                    entry.origin
+                    if entry is not None
+                    else self.codes_registry.warning_origin_for(code)
                 ),
-                origin=str((entry or {}).get("origin") or reg.get("origin") or "server"),
                 description=str(reg.get("description") or ""),
                 standard=model is not None,
             )
@@ -490,8 +496,8 @@ class _Builder:
         return models
 
     # -- operations
-    def operation(self, op_id: str, contract: Mapping[str, Any]) -> OperationIR | None:
-        method, path = str(contract["method"]).lower(), str(contract["path"])
+    def operation(self, op_id: str, contract: Contract) -> OperationIR | None:
+        method, path = str(contract.method).lower(), str(contract.path)
         path_item = self.doc.get("paths", {}).get(path)
         op = path_item.get(method) if isinstance(path_item, Mapping) else None
         pointer = pointer_join("/paths", path, method)
@@ -508,7 +514,7 @@ class _Builder:
             return None
         py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
         cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
-        kind = str(contract.get("kind"))
+        kind = str(contract.kind)
         params = self.parameters(path_item, op, pointer)
         body_schema = _json_schema(self.doc, deref(self.doc, op.get("requestBody")).get("content"))
         body_fields = (
@@ -544,10 +550,8 @@ class _Builder:
             )
         if kind == "resource":
             envelope = self.classes.claim(cls + "Result", origin=pointer, style="pascal")
-        reasons = tuple(
-            self.code_ir("reasons", r["code"], r) for r in contract.get("reasons") or []
-        )
-        warnings = tuple(self.code_ir("warnings", w, None) for w in contract.get("warnings") or [])
+        reasons = tuple(self.code_ir("reasons", r.code, r) for r in contract.reasons)
+        warnings = tuple(self.code_ir("warnings", w, None) for w in contract.warnings)
         return OperationIR(
             operation_id=op_id,
             py_name=py_name,
@@ -557,7 +561,7 @@ class _Builder:
             path=path,
             pointer=pointer,
             kind=kind,
-            mode=str(contract.get("mode") or "native"),
+            mode=contract.mode,
             contract=contract,
             summary=str(op.get("summary") or ""),
             description=str(op.get("description") or ""),
@@ -574,19 +578,20 @@ class _Builder:
         )
 
     def check_evidence_fields(
-        self, contract: Mapping[str, Any], body_fields: tuple[FieldIR, ...], pointer: str
+        self, contract: Contract, body_fields: tuple[FieldIR, ...], pointer: str
     ) -> None:
         """The request model must carry the evidence fields the declaration points at."""
         names = {f.name for f in body_fields}
-        mutation = contract.get("mutation") or {}
-        for key in ("ids", "token"):
-            expr = mutation.get(key)
+        mutation = contract.mutation
+        if mutation is None:
+            return
+        for key, expr in (("ids", mutation.ids), ("token", mutation.token)):
             if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
                 continue
             field_name = (load.pointer_tokens("/" + expr.partition("#/")[2]) or ("",))[0]
             if field_name not in names:
                 self.warn(
-                    pointer_join(contract.get("pointer") or pointer, "evidence", key),
+                    pointer_join(contract.pointer or pointer, "evidence", key),
                     "XC603",
                     f"evidence {key} {expr} is not a property of the JSON request body schema",
                     "declare it in the request body so the request model carries it",
@@ -641,11 +646,10 @@ class _Builder:
                 return status, _json_schema(self.doc, resp.get("content"))
         return None, None
 
-    def item_schema(self, resp_schema: Any, contract: Mapping[str, Any]) -> Any:
+    def item_schema(self, resp_schema: Any, contract: Contract) -> Any:
         if resp_schema is None:
             return None
-        expr = str(contract.get("items") or "$response.body#/items")
-        pointer = expr.split("#", 1)[1] if "#" in expr else ""
+        pointer = contract.items_body_pointer
         walker = self.walker
         node: Any = _schema_at_body_pointer(walker, resp_schema, pointer)
         if node is None and walker.is_array(resp_schema):
@@ -686,9 +690,9 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
     ordered = sorted(
         contracts.items(),
         key=lambda kv: (
-            str(kv[1].get("path")),
-            HTTP_METHODS.index(str(kv[1].get("method")).lower())
-            if str(kv[1].get("method")).lower() in HTTP_METHODS
+            str(kv[1].path),
+            HTTP_METHODS.index(str(kv[1].method).lower())
+            if str(kv[1].method).lower() in HTTP_METHODS
             else 99,
             kv[0],
         ),

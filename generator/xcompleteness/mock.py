@@ -37,6 +37,12 @@ from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.mock_items import ItemFactory
 from xcompleteness.mock_plan import DEFAULT_DETAILS, Bug, Fault, Plan, check_plan, fault_code
 from xcompleteness.runtime.codes import LISTING_KINDS
+from xcompleteness.runtime.contract import (
+    Contract,
+    Pagination,
+    PaginationRequest,
+    PaginationResponse,
+)
 from xcompleteness.runtime.expressions import (
     MISSING,
     Always,
@@ -47,7 +53,6 @@ from xcompleteness.runtime.expressions import (
     Present,
     ResponseView,
     parse_condition,
-    parse_expression,
 )
 
 MORE = "MORE_PAGES_AVAILABLE"
@@ -64,27 +69,31 @@ class Operation:
     method: str
     path: str
     pattern: re.Pattern[str]
-    contract: Mapping[str, Any]
+    contract: Contract
     factory: ItemFactory | None
     response_schema: Any = None
     conditions: dict[str, Condition] = field(default_factory=dict)
 
     @property
     def listing(self) -> bool:
-        return self.contract.get("kind") in LISTING_KINDS
+        return self.contract.is_listing
 
     @property
     def adapter(self) -> bool:
-        return self.contract.get("mode") == "adapter"
+        return self.contract.is_adapter
 
     def declared(self) -> set[str]:
-        return {str(r.get("code")) for r in self.contract.get("reasons") or []}
+        return set(self.contract.declared_codes)
 
     def details(self, code: str) -> dict[str, Any]:
-        for r in self.contract.get("reasons") or []:
-            if r.get("code") == code:
-                return dict(r.get("details") or {})
-        return {}
+        decl = self.contract.reason(code)
+        return {} if decl is None else dict(decl.details)
+
+    @property
+    def pagination(self) -> Pagination:
+        """The declared pagination (an empty one for an unpaginated listing)."""
+        pagination = self.contract.pagination
+        return pagination or Pagination("none", PaginationRequest(), PaginationResponse())
 
 
 def _path_pattern(path: str) -> re.Pattern[str]:
@@ -120,16 +129,16 @@ class MockApi:
                     ir.model_schemas,
                     operation=op.operation_id,
                     seed=plan.seed,
-                    id_pointer=op.contract.get("id"),
+                    id_pointer=op.contract.id,
                     prefix=_prefix(op.contract),
                 )
             response = (
                 {"$ref": f"#/components/schemas/{op.response_model}"} if op.response_model else {}
             )
             conditions = {
-                str(r["code"]): parse_condition(r["when"])
-                for r in op.contract.get("reasons") or []
-                if r.get("when") is not None
+                r.code: parse_condition(r.when_raw)
+                for r in op.contract.reasons
+                if r.when_raw is not None
             }
             self.ops.append(
                 Operation(
@@ -181,7 +190,7 @@ class MockApi:
                 with self._lock:
                     if op.listing:
                         return self._listing(op, dict(query), base, path)
-                    if op.contract.get("kind") == "mutation":
+                    if op.contract.is_mutation:
                         return self._mutation(op, dict(query), body, match)
                     return self._single(op, match)
         return 404, {}, _error("NOT_FOUND", f"no declared operation answers {method} {path}")
@@ -203,23 +212,23 @@ class MockApi:
             self.models,
             operation=op.id,
             seed=self.plan.seed,
-            id_pointer=op.contract.get("id"),
+            id_pointer=op.contract.id,
             prefix=_prefix(op.contract),
         )
         item = factory.make(0)
         values = list(match.groupdict().values())
         if values and isinstance(item, dict) and "id" in item and not factory.integer_id:
             item["id"] = values[0]
-        if isinstance(item, dict) and op.contract.get("omitted_fields"):
+        if isinstance(item, dict) and op.contract.omitted_fields:
             item.pop("omitted_fields", None)
         return 200, {}, item
 
     def _mutation(self, op: Operation, query: dict[str, Any], body: Any, match: Any) -> Answer:
-        mutation = op.contract.get("mutation") or {}
+        mutation = op.contract.mutation
         self.calls.append({"operation": op.id, "query": query, "body": body})
-        token_expr = mutation.get("token")
-        source = next((o for o in self.ops if o.id == mutation.get("from")), None)
-        mints = source is not None and bool((source.contract.get("evidence") or {}).get("mint"))
+        token_expr = mutation.token if mutation else None
+        source = next((o for o in self.ops if o.id == op.contract.evidence_from), None)
+        mints = source is not None and source.contract.mints_evidence
         if isinstance(token_expr, str) and token_expr.startswith("$request.body#/") and mints:
             field_name = token_expr.split("#/", 1)[1]
             given = body.get(field_name) if isinstance(body, dict) else None
@@ -235,24 +244,24 @@ class MockApi:
     # -- listings ----------------------------------------------------------------------------
 
     def _size(self, op: Operation, query: Mapping[str, Any]) -> int:
-        pagination = op.contract.get("pagination") or {}
-        name = (pagination.get("request") or {}).get("size")
+        pagination = op.pagination
+        name = pagination.request.size
         size = self.plan.default_size(op.id)
         if name and str(query.get(name, "")).isdigit():
             size = max(1, int(query[name]))
-        cap = pagination.get("max_page_size")
+        cap = pagination.max_page_size
         return min(size, int(cap)) if isinstance(cap, int) and cap > 0 else size
 
     def _position(self, op: Operation, query: Mapping[str, Any]) -> dict[str, Any] | None:
         """The walk state of this request (None for a tampered cursor)."""
-        pagination = op.contract.get("pagination") or {}
-        request = pagination.get("request") or {}
+        pagination = op.pagination
+        request = pagination.request.to_dict()
         raw = query.get(LINK_PARAM) or (
             query.get(request["cursor"]) if request.get("cursor") else None
         )
         data = self.data[op.id]
         size = self._size(op, query)
-        if (pagination.get("response") or {}).get("next_last_item") and raw:
+        if pagination.response.next_last_item and raw:
             ids = [_id_of(op, x) for x in data]
             if str(raw) not in [str(i) for i in ids]:
                 return None
@@ -340,8 +349,8 @@ class MockApi:
         }
         cursor = _b64(next_state) if more else None
         if "repeat-cursor" in bugs and sent_cursor:
-            request = (op.contract.get("pagination") or {}).get("request") or {}
-            cursor = query.get(LINK_PARAM) or query.get(request.get("cursor") or "") or cursor
+            request = op.pagination.request
+            cursor = query.get(LINK_PARAM) or query.get(request.cursor or "") or cursor
             more = True
         page = _Page(op, items, reasons, more, cursor, snapshot, taint, size, page_no, bugs)
         if op.adapter:
@@ -387,17 +396,16 @@ class MockApi:
         if "undeclared-code" in page.bugs:
             reasons.append({"code": "MOCK_UNDECLARED_CODE", "message": "a deliberate bug"})
         complete = not reasons
-        scope = {k: v for k, v in (op.contract.get("scope") or {}).items() if v is not None}
+        scope = op.contract.scope.declared() if op.contract.scope else {}
         scope["snapshot"] = f"mock-s{page.snapshot}"
         evidence = None
-        if complete and (op.contract.get("evidence") or {}).get("mint") and not page.taint:
+        if complete and op.contract.mints_evidence and not page.taint:
             evidence = _b64({"mock-evidence": op.id, "n": len(self.minted) + 1})
             self.minted.add(evidence)
         next_cursor = page.cursor if page.more else None
         if "complete-with-cursor" in page.bugs:
             complete, reasons = True, []
             next_cursor = next_cursor or _b64({"o": 0, "p": page.number, "s": page.snapshot})
-        pagination = op.contract.get("pagination") or {}
         body: dict[str, Any] = {
             "items": page.items,
             "complete": complete,
@@ -407,7 +415,7 @@ class MockApi:
             "page": {
                 "returned": len(page.items),
                 "requested_size": page.size,
-                "ordering": pagination.get("ordering"),
+                "ordering": op.pagination.ordering,
             },
             "work": {"sources_planned": 1, "sources_completed": 1, "elapsed_ms": 1},
             "warnings": [],
@@ -421,12 +429,12 @@ class MockApi:
 
     def _adapter(self, page: _Page, query: Mapping[str, Any], base: str, path: str) -> Answer:
         op = page.op
-        pagination = op.contract.get("pagination") or {}
-        response = pagination.get("response") or {}
-        style = pagination.get("style")
+        pagination = op.pagination
+        response = pagination.response
+        style = pagination.style
         headers: dict[str, str] = {}
         body: Any = {}
-        items_expr = str(op.contract.get("items") or "$response.body#/items")
+        items_expr = op.contract.items_location
         body = _put_items(items_expr, page.items)
         next_url = None
         if page.more:
@@ -439,13 +447,13 @@ class MockApi:
         state = _Building(headers, body, next_url, page.cursor)
         if page.more and style == "link-header":
             state.set_link("next", next_url)
-        if page.more and isinstance(response.get("next"), str) and style != "link-header":
-            state.assign(parse_expression(response["next"]), page.cursor)
+        if page.more and response.next_expr is not None and style != "link-header":
+            state.assign(response.next_expr, page.cursor)
         data = self.data[op.id]
-        if isinstance(response.get("total"), str):
-            state.assign(parse_expression(response["total"]), len(data))
-        if isinstance(response.get("pages"), str):
-            state.assign(parse_expression(response["pages"]), math.ceil(len(data) / page.size))
+        if response.total_expr is not None:
+            state.assign(response.total_expr, len(data))
+        if response.pages_expr is not None:
+            state.assign(response.pages_expr, math.ceil(len(data) / page.size))
         active = {r["code"] for r in page.reasons} | ({MORE} if page.more else set())
         for code, condition in op.conditions.items():
             if isinstance(condition, Always):
@@ -599,15 +607,14 @@ def _satisfied(op: Operation, codes: set[str], status: int, body: Any) -> Answer
     return state.status, state.headers, state.body
 
 
-def representable(contract: Mapping[str, Any], code: str) -> bool:
+def representable(contract: Contract, code: str) -> bool:
     """Whether the mock can make ``code``'s ``when`` hold in an adapter operation's response."""
-    for r in contract.get("reasons") or []:
-        if r.get("code") != code:
+    for r in contract.reasons:
+        if r.code != code:
             continue
-        when = r.get("when")
-        if when is None:
+        if r.when_raw is None:
             return code == MORE
-        condition = parse_condition(when)
+        condition = parse_condition(r.when_raw)
         state = _Building({}, {}, "http://127.0.0.1/next", "c")
         _make(condition, True, state)
         return condition.holds(state.view())
@@ -634,8 +641,8 @@ def _id_of(op: Operation, item: Any) -> Any:
     return node
 
 
-def _prefix(contract: Mapping[str, Any]) -> str:
-    resource = str((contract.get("scope") or {}).get("resource") or "item")
+def _prefix(contract: Contract) -> str:
+    resource = str((contract.scope.resource if contract.scope else None) or "item")
     clean = re.sub(r"[^a-z0-9]+", "-", resource.lower()).strip("-")
     return (clean or "item")[:24]
 
@@ -677,7 +684,7 @@ def mock_from_check(result: Any, plan_path: str | None, *, ir: Any = None) -> Mo
     )
     if problems:
         raise InputError(problems)
-    listings = [c for c in result.contracts.values() if c.get("kind") in LISTING_KINDS]
+    listings = [c for c in result.contracts.values() if c.is_listing]
     if not listings:
         raise InputError(
             [

@@ -23,6 +23,7 @@ from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
 from xcompleteness.load import Limits, load_data
+from xcompleteness.runtime.contract import Contract
 
 # fault kind -> the reason code it makes a page carry (None: an HTTP-level fault)
 FAULT_CODES: dict[str, str | None] = {
@@ -185,7 +186,7 @@ def fault_code(fault: Fault) -> str | None:
 
 def check_plan(
     plan: Plan,
-    contracts: Mapping[str, Mapping[str, Any]],
+    contracts: Mapping[str, Contract],
     *,
     origin: str,
     lines: Mapping[str, int] | None = None,
@@ -196,7 +197,7 @@ def check_plan(
     ``representable(contract, code) -> bool`` says whether an adapter operation can show a code.
     """
     lines = lines or {}
-    listings = {k: c for k, c in contracts.items() if c.get("kind") in _LISTING}
+    listings = {k: c for k, c in contracts.items() if c.is_listing}
     out: list[Diagnostic] = []
 
     def diag(pointer: str, code: str, message: str, hint: str) -> None:
@@ -224,8 +225,7 @@ def check_plan(
         if fault.operation in listings:
             targets = {fault.operation: listings[fault.operation]}
         for op_id, contract in targets.items():
-            declared = {str(r.get("code")) for r in contract.get("reasons") or []}
-            if code not in declared:
+            if code not in contract.declared_codes:
                 if fault.operation == "*":
                     continue  # '*' hits only the listings that declare the code
                 diag(
@@ -236,7 +236,7 @@ def check_plan(
                     "(kind: undeclared-code) to serve a violation on purpose",
                 )
             elif (
-                contract.get("mode") == "adapter"
+                contract.is_adapter
                 and representable is not None
                 and not representable(contract, code)
             ):
@@ -248,6 +248,3 @@ def check_plan(
                     "give the reason a 'when' over the status, a header, the body or a link",
                 )
     return out
-
-
-_LISTING = frozenset({"collection", "search", "aggregate"})

@@ -31,6 +31,7 @@ from xcompleteness.rules_document import _DocumentRules, _review_dates
 from xcompleteness.rules_fields import _FieldRules
 from xcompleteness.rules_mutations import _MutationRules
 from xcompleteness.rules_pagination import _PaginationRules
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression
 
 __all__ = ["ENVELOPE_FIELDS", "RULES", "run_rules"]
@@ -38,7 +39,7 @@ __all__ = ["ENVELOPE_FIELDS", "RULES", "run_rules"]
 
 def run_rules(
     doc: SourceDoc,
-    contracts: Mapping[str, Mapping[str, Any]],
+    contracts: Mapping[str, Contract],
     registry: Any,
     *,
     today: _dt.date | None = None,
@@ -59,24 +60,24 @@ class _Context(_DocumentRules, _CodeRules, _FieldRules, _PaginationRules, _Mutat
 
     # ---------------------------------------------------------------- per-contract rules
 
-    def contract(self, c: Mapping[str, Any]) -> Iterator[Diagnostic]:
-        op_id = c.get("operation_id")
+    def contract(self, c: Contract) -> Iterator[Diagnostic]:
+        op_id = c.operation_id
         entry = self.ops.get(op_id) if isinstance(op_id, str) else None
         if entry is None:
             return
         path, _method, operation, _op_pointer = entry
         paths = self.data.get("paths")
         item = paths.get(path) if isinstance(paths, Mapping) else None
-        at = str(c["pointer"])
-        native = c.get("mode") != "adapter"
+        at = str(c.pointer)
+        native = not c.is_adapter
         yield from self._codes(c, at)
         yield from self._items_and_id(c, operation, at, native)
         yield from self._pagination(c, operation, item, at, native)
         yield from self._when(c, operation, at)
         yield from self._deadline(c, operation, item, at)
         yield from self._mutation(c, operation, at)
-        if c.get("omitted_fields"):
-            expr = self._expr(c["omitted_fields"], pointer_join(at, "omitted-fields"), "response")
+        if c.omitted_fields:
+            expr = self._expr(c.omitted_fields, pointer_join(at, "omitted-fields"), "response")
             if isinstance(expr, Expression) and expr.source == "response.body":
                 yield from self._body_location(
                     operation,

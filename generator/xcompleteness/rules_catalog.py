@@ -69,5 +69,3 @@ ENVELOPE_FIELDS = frozenset(
     }
 )
 """Top-level envelope fields a native service returns (written in by the generator)."""
-
-_LISTING = frozenset({"collection", "search", "aggregate"})

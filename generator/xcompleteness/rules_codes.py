@@ -4,18 +4,18 @@ once (XC124), not client-only (XC125), and each reason's continuation kind fitti
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.rules_context import _RuleContext
+from xcompleteness.runtime.contract import Contract
 
 
 class _CodeRules(_RuleContext):
-    def _codes(self, c: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _codes(self, c: Contract, at: str) -> Iterator[Diagnostic]:
         seen: set[str] = set()
-        for i, reason in enumerate(c.get("reasons") or ()):
-            code = reason.get("code")
+        for i, reason in enumerate(c.reasons):
+            code = reason.code
             here = pointer_join(at, "reasons", i)
             info = self.registry.reason(code)
             if code in seen:
@@ -34,7 +34,7 @@ class _CodeRules(_RuleContext):
                     f"{code} is a client code; clients add it themselves",
                     "remove it from the server's reasons",
                 )
-            kind = reason.get("continuation")
+            kind = reason.continuation
             continuations = tuple(self.registry.continuations)
             if kind not in continuations:
                 yield self.d(
@@ -52,7 +52,7 @@ class _CodeRules(_RuleContext):
                 )
             elif (
                 kind == "next_cursor"
-                and c.get("pagination") is None
+                and c.pagination is None
                 and code != "MORE_PAGES_AVAILABLE"  # XC113 says it better
             ):
                 yield self.d(
@@ -62,7 +62,7 @@ class _CodeRules(_RuleContext):
                     "declare pagination or choose another continuation",
                 )
         warned: set[str] = set()
-        for i, code in enumerate(c.get("warnings") or ()):
+        for i, code in enumerate(c.warnings):
             here = pointer_join(at, "warnings", i)
             if code in warned:
                 yield self.d(here, "XC124", f"warning {code} is declared twice")

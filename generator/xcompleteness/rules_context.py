@@ -24,11 +24,12 @@ from xcompleteness.rules_locations import (
     response_schemas,
     schema_lookup,
 )
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
 
 class _RuleContext:
-    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Mapping[str, Any]], registry: Any):
+    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Any):
         self.doc = doc
         self.data = doc.data
         self.contracts = contracts

@@ -9,20 +9,20 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.rules_catalog import _LISTING
 from xcompleteness.rules_context import _RuleContext
 from xcompleteness.rules_locations import parameters
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
 
 
 class _FieldRules(_RuleContext):
     def _items_and_id(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str, native: bool
+        self, c: Contract, operation: Mapping[str, Any], at: str, native: bool
     ) -> Iterator[Diagnostic]:
-        if c.get("kind") not in _LISTING or not c.get("items"):
+        if not c.is_listing or not c.items:
             return
         where = pointer_join(at, "items")
-        expr = self._expr(c["items"], where, "response")
+        expr = self._expr(c.items, where, "response")
         if isinstance(expr, Diagnostic):
             yield expr
             return
@@ -30,17 +30,15 @@ class _FieldRules(_RuleContext):
             yield self.d(where, "XC109", f"items must be read from $response.body, not {expr}")
             return
         yield from self._body_location(operation, expr, where, "XC103", native=native, what="items")
-        id_ptr = c.get("id")
+        id_ptr = c.id
         if isinstance(id_ptr, str):
             yield from self._item_pointer(
                 operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
             )
 
-    def _when(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
-    ) -> Iterator[Diagnostic]:
-        for i, reason in enumerate(c.get("reasons") or ()):
-            when = reason.get("when")
+    def _when(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        for i, reason in enumerate(c.reasons):
+            when = reason.when_raw
             if when is None:
                 continue
             where = pointer_join(at, "reasons", i, "when")
@@ -63,12 +61,11 @@ class _FieldRules(_RuleContext):
                 )
 
     def _deadline(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], item: Any, at: str
+        self, c: Contract, operation: Mapping[str, Any], item: Any, at: str
     ) -> Iterator[Diagnostic]:
-        deadline = c.get("deadline")
-        if not deadline or not deadline.get("param"):
+        if c.deadline is None or not c.deadline.param:
             return
-        name = deadline["param"]
+        name = c.deadline.param
         if ("query", name) not in parameters(self.data, item, operation):
             yield self.d(
                 pointer_join(at, "deadline", "param"),

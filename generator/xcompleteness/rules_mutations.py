@@ -9,19 +9,17 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.rules_catalog import _LISTING
 from xcompleteness.rules_context import _RuleContext
+from xcompleteness.runtime.contract import Contract
 
 
 class _MutationRules(_RuleContext):
-    def _mutation(
-        self, c: Mapping[str, Any], operation: Mapping[str, Any], at: str
-    ) -> Iterator[Diagnostic]:
-        m = c.get("mutation")
-        if not m:
+    def _mutation(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        m = c.mutation
+        if m is None:
             return
         ev = pointer_join(at, "evidence")
-        source = m.get("from")
+        source = m.from_
         if source:
             target = self.contracts.get(source)
             if target is None and not self._declared(source):
@@ -39,24 +37,21 @@ class _MutationRules(_RuleContext):
                 )
             elif target is None:
                 pass  # its declaration is invalid: the vocabulary stage already said so
-            elif target.get("kind") not in _LISTING or not (target.get("evidence") or {}).get(
-                "mint"
-            ):
+            elif not target.is_listing or not target.mints_evidence:
                 yield self.d(
                     pointer_join(ev, "from"),
                     "XC117",
                     f"{source} does not mint evidence",
                     f"declare evidence: {{mint: true}} on {source}",
                 )
-        for i, code in enumerate(m.get("void_on_warnings") or ()):
+        for i, code in enumerate(m.void_on_warnings):
             if self.registry.warning(code) is None:
                 yield self.d(
                     pointer_join(ev, "void-on-warnings", i),
                     "XC111",
                     f"unknown warning code {code!r}",
                 )
-        for key in ("ids", "token"):
-            raw = m.get(key)
+        for key, raw in (("ids", m.ids), ("token", m.token)):
             if not raw:
                 continue
             where = pointer_join(ev, key)
@@ -65,11 +60,11 @@ class _MutationRules(_RuleContext):
                 yield expr
                 continue
             yield from self._request_location(operation, expr, where)
-        each = m.get("recheck_each_target")
+        each = m.recheck_each_target
         if each:
             target = self.contracts.get(each)
             if (target is None and not self._declared(each)) or (
-                target is not None and target.get("kind") != "resource"
+                target is not None and target.kind != "resource"
             ):
                 yield self.d(
                     pointer_join(at, "recheck", "each-target"),

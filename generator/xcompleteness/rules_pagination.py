@@ -9,35 +9,31 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.rules_catalog import _LISTING
 from xcompleteness.rules_context import _RuleContext
 from xcompleteness.rules_locations import parameters, response_schemas, schema_types_at
+from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import Expression
 
 
 class _PaginationRules(_RuleContext):
     def _pagination(
         self,
-        c: Mapping[str, Any],
+        c: Contract,
         operation: Mapping[str, Any],
         item: Any,
         at: str,
         native: bool,
     ) -> Iterator[Diagnostic]:
-        pg = c.get("pagination")
-        codes = {r.get("code") for r in c.get("reasons") or ()}
+        pg = c.pagination
+        codes = c.declared_codes
         pat = pointer_join(at, "pagination")
-        if "MORE_PAGES_AVAILABLE" in codes and c.get("kind") in _LISTING:
-            style = pg.get("style") if pg else None
-            resp = pg.get("response") if pg else {}
-            has_next = bool(resp.get("next") or resp.get("next_last_item"))
-            req = pg.get("request") if pg else {}
+        if "MORE_PAGES_AVAILABLE" in codes and c.is_listing:
             if (
                 pg is None
-                or (style in ("cursor", "link-header", "next-url") and not has_next)
-                or (style in ("offset", "page") and not (req.get("offset") or req.get("page")))
+                or (pg.style in ("cursor", "link-header", "next-url") and not pg.has_next)
+                or (pg.style in ("offset", "page") and not (pg.request.offset or pg.request.page))
             ):
-                i = _index_of(c, "MORE_PAGES_AVAILABLE")
+                i = c.reason_index("MORE_PAGES_AVAILABLE") or 0
                 yield self.d(
                     pointer_join(at, "reasons", i),
                     "XC113",
@@ -54,18 +50,18 @@ class _PaginationRules(_RuleContext):
                 "the listing is paginated but MORE_PAGES_AVAILABLE is not a reason",
                 "add MORE_PAGES_AVAILABLE to reasons so a first page is never complete",
             )
-        cursor = pg.get("cursor") or {}
-        if cursor.get("on_expiry") == "error" and "CURSOR_EXPIRED" not in codes:
+        cursor = pg.cursor
+        if cursor is not None and cursor.on_expiry == "error" and "CURSOR_EXPIRED" not in codes:
             yield self.d(
                 pointer_join(pat, "cursor", "on-expiry"),
                 "XC115",
                 "on-expiry: error but CURSOR_EXPIRED is not a declared reason",
                 "add CURSOR_EXPIRED to reasons (the expiry error carries it)",
             )
-        if not native and cursor:
+        if not native and cursor is not None:
             yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
         params = parameters(self.data, item, operation)
-        for key, name in (pg.get("request") or {}).items():
+        for key, name in pg.request.to_dict().items():
             if name and not any(n == name and loc in ("query", "header") for loc, n in params):
                 yield self.d(
                     pointer_join(pat, "request", key),
@@ -73,9 +69,9 @@ class _PaginationRules(_RuleContext):
                     f"request.{key} names {name!r}, which is not a parameter here",
                     "declare the query parameter or fix its name",
                 )
-        resp = pg.get("response") or {}
+        resp = pg.response.to_dict()
         for key in ("next", "total", "pages"):
-            raw = resp.get(key)
+            raw = resp[key]
             if not raw:
                 continue
             where = pointer_join(pat, "response", key)
@@ -86,10 +82,10 @@ class _PaginationRules(_RuleContext):
             yield from self._response_location(
                 operation, expr, where, "XC105", native=native, success=True
             )
-            if key == "next" and pg.get("style") == "next-url":
+            if key == "next" and pg.style == "next-url":
                 yield from self._next_url(operation, expr, where)
-        last = resp.get("next_last_item")
-        items = self._expr(c.get("items") or "", pointer_join(at, "items"), "response")
+        last = pg.response.next_last_item
+        items = self._expr(c.items or "", pointer_join(at, "items"), "response")
         if last and isinstance(items, Expression) and items.source == "response.body":
             yield from self._item_pointer(
                 operation,
@@ -119,14 +115,14 @@ class _PaginationRules(_RuleContext):
                 )
                 return
 
-    def _adapter_cursor(self, cursor: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _adapter_cursor(self, cursor: CursorRules, at: str) -> Iterator[Diagnostic]:
         """What an adapter's cursor contract says that no part of x-completeness can enforce.
 
         The client walk enforces ``filter``, ``ordering`` and ``page-size`` itself (a resumed
         walk with a changed parameter is refused); a native service enforces all of them through
         the generated ``ListingTokens``. For an API we do not run, the rest is documentation.
         """
-        for i, name in enumerate(cursor.get("invalidated_by") or ()):
+        for i, name in enumerate(cursor.invalidated_by):
             if name == "authorization" or str(name).startswith("x-"):
                 yield self.d(
                     pointer_join(at, "invalidated-by", i),
@@ -135,7 +131,7 @@ class _PaginationRules(_RuleContext):
                     "keep it to document the API, or drop it; only the API can refuse such a "
                     "cursor (the walk reports its refusal as CURSOR_EXPIRED)",
                 )
-        if cursor.get("snapshot") == "frozen":
+        if cursor.snapshot == "frozen":
             yield self.d(
                 pointer_join(at, "snapshot"),
                 "XC131",
@@ -143,7 +139,7 @@ class _PaginationRules(_RuleContext):
                 "the client cannot verify a foreign API's snapshot; declare what the API "
                 "promises, knowing nothing checks it",
             )
-        if cursor.get("ttl_seconds") is not None:
+        if cursor.ttl_seconds is not None:
             yield self.d(
                 pointer_join(at, "ttl"),
                 "XC131",
@@ -151,10 +147,3 @@ class _PaginationRules(_RuleContext):
                 "the walk reports an expired cursor when the API says so (map its status to "
                 "CURSOR_EXPIRED); it does not time cursors itself",
             )
-
-
-def _index_of(c: Mapping[str, Any], code: str) -> int:
-    for i, reason in enumerate(c.get("reasons") or ()):
-        if reason.get("code") == code:
-            return i
-    return 0

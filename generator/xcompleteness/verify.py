@@ -37,11 +37,10 @@ from urllib.parse import urljoin, urlsplit
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.load import follow_refs, pointer_tokens
-from xcompleteness.runtime.codes import LISTING_KINDS
+from xcompleteness.runtime.contract import Contract, PaginationRequest, PaginationResponse
 from xcompleteness.runtime.expressions import (
     MISSING,
     ResponseView,
-    parse_condition,
     parse_expression,
     resolve_pointer,
 )
@@ -94,15 +93,15 @@ class Verifier:
 
     def report(
         self,
-        contract: Mapping[str, Any],
+        contract: Contract,
         code: str,
         message: str,
         hint: str = "",
         severity: Severity = Severity.ERROR,
     ) -> None:
-        pointer = str(contract.get("pointer") or "")
+        pointer = str(contract.pointer or "")
         file, line = self.result.doc.locate(pointer)
-        op = contract.get("operation_id")
+        op = contract.operation_id
         self.diagnostics.append(
             Diagnostic(file, pointer, code, severity, f"{op}: {message}", hint, line)
         )
@@ -111,9 +110,9 @@ class Verifier:
 
     def run(self) -> list[Diagnostic]:
         for op_id, contract in sorted(self.result.contracts.items()):
-            if contract.get("kind") not in LISTING_KINDS:
+            if not contract.is_listing:
                 continue
-            if str(contract.get("method")).lower() != "get":
+            if str(contract.method).lower() != "get":
                 self.report(
                     contract,
                     "XC720",
@@ -124,7 +123,7 @@ class Verifier:
             self.verify_listing(op_id, contract)
         return self.diagnostics
 
-    def verify_listing(self, op_id: str, contract: Mapping[str, Any]) -> None:
+    def verify_listing(self, op_id: str, contract: Contract) -> None:
         path, query, missing = self._request(contract)
         if missing:
             self.report(
@@ -135,9 +134,9 @@ class Verifier:
                 Severity.INFO,
             )
             return
-        pagination = contract.get("pagination") or {}
-        size_param = (pagination.get("request") or {}).get("size")
-        biggest = pagination.get("max_page_size") or 100
+        pagination = contract.pagination
+        size_param = pagination.request.size if pagination else None
+        biggest = (pagination.max_page_size if pagination else None) or 100
         sizes: list[int | None] = [SMALL_PAGE, int(biggest)] if size_param else [None]
         before = len(self.diagnostics)
         walks = [self.walk(contract, path, query, size) for size in sizes]
@@ -161,12 +160,12 @@ class Verifier:
             f"{op_id}: {state} ({len(walks)} walk(s), {pages} page(s), {items} item(s))"
         )
 
-    def _request(self, contract: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[str]]:
+    def _request(self, contract: Contract) -> tuple[str, dict[str, Any], list[str]]:
         op = _operation(self.result.doc.data, contract)
-        path = str(contract.get("path"))
+        path = str(contract.path)
         query: dict[str, Any] = {}
         missing: list[str] = []
-        for param in _parameters(self.result.doc.data, op, str(contract.get("path"))):
+        for param in _parameters(self.result.doc.data, op, str(contract.path)):
             name, where = str(param.get("name")), param.get("in")
             value = self.params.get(name)
             schema = param.get("schema") if isinstance(param.get("schema"), Mapping) else {}
@@ -186,22 +185,23 @@ class Verifier:
     # -- one walk ----------------------------------------------------------------------------
 
     def walk(
-        self, contract: Mapping[str, Any], path: str, query: Mapping[str, Any], size: int | None
+        self, contract: Contract, path: str, query: Mapping[str, Any], size: int | None
     ) -> Walk:
-        pagination = contract.get("pagination") or {}
-        request = pagination.get("request") or {}
+        pagination = contract.pagination
+        request = pagination.request if pagination else PaginationRequest()
         walk = Walk(size)
         params = dict(query)
-        if size is not None and request.get("size"):
-            params[str(request["size"])] = size
+        if size is not None and request.size:
+            params[request.size] = size
         url: str | None = path
         seen_next: set[str] = set()
         seen_ids: set[str] = set()
         snapshot: Any = MISSING
-        frozen = (pagination.get("cursor") or {}).get("snapshot") == "frozen" or (
-            contract.get("scope") or {}
-        ).get("snapshot") == "token"
-        adapter = contract.get("mode") == "adapter"
+        cursor_rules = pagination.cursor if pagination else None
+        frozen = (cursor_rules is not None and cursor_rules.snapshot == "frozen") or (
+            contract.scope is not None and contract.scope.snapshot == "token"
+        )
+        adapter = contract.is_adapter
         while url is not None:
             if walk.pages >= self.max_pages or time.monotonic() - self.started > self.time_limit:
                 walk.truncated = True
@@ -225,7 +225,7 @@ class Verifier:
                 return walk
             items, nxt, page_snapshot = page
             for item in items:
-                item_id = resolve_pointer(item, _tokens(contract.get("id") or "/id"))
+                item_id = resolve_pointer(item, _tokens(contract.id or "/id"))
                 if item_id is MISSING:
                     continue
                 key = str(item_id)
@@ -276,12 +276,12 @@ class Verifier:
                     return walk
                 url, params = nxt, {}
             else:
-                cursor = request.get("cursor")
+                cursor = request.cursor
                 if not cursor:
                     return walk
                 params = dict(query)
-                if size is not None and request.get("size"):
-                    params[str(request["size"])] = size
+                if size is not None and request.size:
+                    params[request.size] = size
                 params[str(cursor)] = nxt
                 url = path
         return walk
@@ -305,7 +305,7 @@ class Verifier:
                 ]
             ) from None
 
-    def _status_problem(self, contract: Mapping[str, Any], view: ResponseView, walk: Walk) -> bool:
+    def _status_problem(self, contract: Contract, view: ResponseView, walk: Walk) -> bool:
         """True when the page is not a 2xx answer (reported unless the contract explains it)."""
         if 200 <= view.status < 300:
             if view.body is MISSING:
@@ -314,7 +314,7 @@ class Verifier:
             return False
         error = view.body.get("error") if isinstance(view.body, Mapping) else None
         code = error.get("code") if isinstance(error, Mapping) else None
-        declared = {str(r.get("code")) for r in contract.get("reasons") or []}
+        declared = contract.declared_codes
         explained = view.status == 429 or code in declared or code == "CURSOR_INVALID"
         if not explained:
             self.report(
@@ -327,7 +327,7 @@ class Verifier:
         return True
 
     def _native_page(
-        self, contract: Mapping[str, Any], view: ResponseView, walk: Walk
+        self, contract: Contract, view: ResponseView, walk: Walk
     ) -> tuple[list[Any], str | None, Any] | None:
         if self._status_problem(contract, view, walk):
             return None
@@ -359,7 +359,7 @@ class Verifier:
             )
         if body.get("evidence") not in (None, "") and complete is not True:
             self.report(contract, "XC710", f"{where} carries evidence but is not complete")
-        declared = {str(r.get("code")) for r in contract.get("reasons") or []}
+        declared = contract.declared_codes
         for code in codes:
             if code not in declared:
                 self.report(
@@ -368,12 +368,12 @@ class Verifier:
                     f"{where} carries the undeclared reason {code!r}",
                     "declare it in the operation's reasons (and the registry when custom)",
                 )
-        declared_w = {str(w) for w in contract.get("warnings") or []}
+        declared_w = contract.declared_warnings
         for w in warnings:
             code = w.get("code") if isinstance(w, Mapping) else None
             if code not in declared_w:
                 self.report(contract, "XC711", f"{where} carries the undeclared warning {code!r}")
-        items = _evaluate(str(contract.get("items") or "$response.body#/items"), view)
+        items = _evaluate(contract.items_location, view)
         if not isinstance(items, list):
             self.report(contract, "XC718", f"{where}: the items location does not hold a list")
             return None
@@ -383,37 +383,33 @@ class Verifier:
         return items, (str(nxt) if nxt not in (None, "") else None), snapshot
 
     def _adapter_page(
-        self, contract: Mapping[str, Any], view: ResponseView, walk: Walk
+        self, contract: Contract, view: ResponseView, walk: Walk
     ) -> tuple[list[Any], str | None, Any] | None:
         if self._status_problem(contract, view, walk):
             return None
-        items = _evaluate(str(contract.get("items") or "$response.body#/items"), view)
+        items = _evaluate(contract.items_location, view)
         if not isinstance(items, list):
             self.report(
                 contract, "XC718", f"page {walk.pages}: the items location does not hold a list"
             )
             return None
-        pagination = contract.get("pagination") or {}
-        response = pagination.get("response") or {}
-        more_decl = next((r for r in contract.get("reasons") or [] if r.get("code") == MORE), None)
+        pagination = contract.pagination
+        response = pagination.response if pagination else PaginationResponse()
+        more_decl = contract.reason(MORE)
         nxt: Any = None
-        if isinstance(response.get("next"), str):
-            nxt = _evaluate(response["next"], view)
-        elif response.get("next_last_item") and items:
-            nxt = resolve_pointer(items[-1], _tokens(str(response["next_last_item"])))
+        if response.next is not None:
+            nxt = _evaluate(response.next, view)
+        elif response.next_last_item and items:
+            nxt = resolve_pointer(items[-1], _tokens(response.next_last_item))
         more = nxt not in (None, "", MISSING)
-        if more_decl is not None and more_decl.get("when") is not None:
-            more = parse_condition(more_decl["when"]).holds(view)
-        active = [
-            str(r.get("code"))
-            for r in contract.get("reasons") or []
-            if r.get("when") is not None and parse_condition(r["when"]).holds(view)
-        ]
+        if more_decl is not None and more_decl.when is not None:
+            more = more_decl.when.holds(view)
+        active = [r.code for r in contract.reasons if r.when is not None and r.when.holds(view)]
         walk.complete = not [c for c in active if c != MORE]
         if not more or nxt in (None, "", MISSING):
             return items, None, MISSING
         if isinstance(nxt, str) and not nxt.startswith(("http://", "https://")):
-            if pagination.get("style") == "link-header":
+            if pagination is not None and pagination.style == "link-header":
                 nxt = urljoin(self.base_url.rstrip("/") + "/", nxt)
         return items, str(nxt), MISSING
 
@@ -435,9 +431,9 @@ def _origin(url: str) -> str:
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
 
 
-def _operation(doc: Any, contract: Mapping[str, Any]) -> Mapping[str, Any]:
-    item = ((doc.get("paths") or {}).get(contract.get("path")) or {}) if doc else {}
-    op = item.get(str(contract.get("method")).lower()) if isinstance(item, Mapping) else None
+def _operation(doc: Any, contract: Contract) -> Mapping[str, Any]:
+    item = ((doc.get("paths") or {}).get(contract.path) or {}) if doc else {}
+    op = item.get(str(contract.method).lower()) if isinstance(item, Mapping) else None
     return op if isinstance(op, Mapping) else {}
 
 

@@ -41,7 +41,7 @@ import difflib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, Protocol
 
 import jsonschema
@@ -56,6 +56,7 @@ from xcompleteness.contract import (
 )
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.resources import load_json
+from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 
 DECLARATION_KEY = "x-completeness"
 REGISTRY_KEY = "x-completeness-registry"
@@ -167,6 +168,12 @@ class Registry:
 
     def reason(self, code: str) -> CodeInfo | None:
         return self.reasons.get(code)
+
+    @cached_property
+    def runtime(self) -> RuntimeRegistry:
+        """This registry as the runtime reads it (``_contracts.json``'s ``registry``): where
+        ``normalize`` gets each reason's default continuation and origin."""
+        return RuntimeRegistry.from_dict(self.to_canonical())
 
     def warning(self, code: str) -> CodeInfo | None:
         return self.warnings.get(code)

@@ -135,7 +135,7 @@ def test_show_effective(capsys) -> None:
     _quiet(capsys)
     assert report.ok and report.effective is not None
     assert report.effective["operation_id"] == "listServiceAccounts"
-    assert report.effective["contract"] == report.contracts["listServiceAccounts"]
+    assert report.effective["contract"] == report.contracts["listServiceAccounts"].to_dict()
     assert unknown.exit_code is ExitCode.UNUSABLE
     assert [d.code for d in unknown.diagnostics] == ["XC150"]
 
@@ -234,9 +234,10 @@ def test_generate_in_memory_touches_no_disk(tmp_path, monkeypatch, capsys) -> No
 
 def test_generate_parity_with_the_cli(tmp_path, capsys) -> None:
     code, out, err = _cli(
-        ["generate", str(GH), "-o", str(tmp_path / "cli"), "--package", "repos"], capsys
+        ["generate", str(GH), "-o", str(tmp_path / "cli"), "--package", "repos", "--no-cache"],
+        capsys,
     )
-    result = api.generate(GH, tmp_path / "api", package="repos")
+    result = api.generate(GH, tmp_path / "api", package="repos", cache=False)
     _quiet(capsys)
     assert code == result.exit_code == ExitCode.OK
     on_disk = {
@@ -442,3 +443,26 @@ def test_verify_and_mock_honour_allow_external_refs(capsys) -> None:
     mocked = api.mock(spec, allow_external_refs=True)
     assert [d.code for d in mocked.diagnostics] == ["XC707"]  # read, and it has no listing
     _quiet(capsys)
+
+
+def test_generate_uses_the_cache_like_the_cli(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    cache_dir = tmp_path / "xdg" / "xcompleteness" / "generate"
+    uncached = api.generate(GH, package="repos", cache=False)
+    assert not uncached.cached and not cache_dir.exists()  # cache=False writes nothing
+    first = api.generate(GH, package="repos")
+    second = api.generate(GH, tmp_path / "out", package="repos")
+    _quiet(capsys)
+    assert not first.cached and second.cached
+    assert second.files == first.files == uncached.files
+    assert second.package == "repos" and second.diagnostics == first.diagnostics
+    assert second.summary.startswith(first.summary) and "cache" in second.summary
+    code, _, err = _cli(
+        ["generate", str(GH), "-o", str(tmp_path / "cli"), "--package", "repos"], capsys
+    )
+    assert code == 0 and "reused the result of an identical earlier run" in err
+    code, _, err = _cli(
+        ["generate", str(GH), "-o", str(tmp_path / "cli2"), "--package", "repos", "--no-cache"],
+        capsys,
+    )
+    assert code == 0 and "reused" not in err

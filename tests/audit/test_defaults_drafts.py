@@ -93,7 +93,7 @@ def test_check_on_spec_defaults_and_draft_reports_exactly_the_remaining_todos(
     expected = todo_pointers(scan(doc), doc["x-completeness-defaults"])
     assert sorted(d.pointer for d in result.diagnostics) == sorted(expected)
     assert len(expected) == report["todos"]
-    listing = next(iter(result.contracts.values()))
+    listing = next(iter(result.contracts.values())).to_dict()
     assert listing["scope"]["visibility"] == "what the token can read"
     assert "VISIBILITY_RESTRICTED" in [r["code"] for r in listing["reasons"]]
 

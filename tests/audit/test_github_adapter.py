@@ -22,6 +22,7 @@ from support.paths import ROOT
 from xcompleteness.audit import audit_document
 from xcompleteness.check import check_spec
 from xcompleteness.load import load_spec
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ResponseView
 from xcompleteness.runtime.walk import Limits, PageRequest, Walker
 
@@ -60,9 +61,9 @@ def http() -> Iterator[tuple[str, httpx.Client]]:
         yield base, client
 
 
-def _walker(contract: dict[str, Any], http: tuple[str, httpx.Client]) -> Walker:
+def _walker(contract: Contract, http: tuple[str, httpx.Client]) -> Walker:
     base, client = http
-    path = contract["path"].format(**PATH_PARAMS)
+    path = str(contract.path).format(**PATH_PARAMS)
 
     def fetch(request: PageRequest) -> ResponseView:
         if request.url is not None:  # a Link rel="next" URL, followed as given

@@ -23,7 +23,7 @@ def test_findings_in_overlay_written_nodes_point_at_the_overlay() -> None:
     overlay_lines = (case / "overlay.yaml").read_text(encoding="utf-8").splitlines()
     assert "omitted-fields" in overlay_lines[diag.line - 1]
     # the overlay's reasons replaced the base ones, in the contract too
-    codes = [r["code"] for r in result.contracts["listThings"]["reasons"]]
+    codes = [r.code for r in result.contracts["listThings"].reasons]
     assert codes == ["MORE_PAGES_AVAILABLE", "CURSOR_EXPIRED"]
 
 

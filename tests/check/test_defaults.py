@@ -25,7 +25,7 @@ SPEC = SPECS / "defaults.yaml"
 def test_listings_inherit_what_they_leave_out() -> None:
     result = check_spec(SPEC)
     assert [d for d in result.diagnostics if d.severity.value == "error"] == []
-    things = result.contracts["listThings"]
+    things = result.contracts["listThings"].to_dict()
     assert things["mode"] == "adapter"
     assert things["scope"] == {
         "resource": "things",
@@ -42,7 +42,7 @@ def test_listings_inherit_what_they_leave_out() -> None:
 
 
 def test_the_operation_wins_and_reasons_are_a_union_by_code() -> None:
-    others = check_spec(SPEC).contracts["listOthers"]
+    others = check_spec(SPEC).contracts["listOthers"].to_dict()
     assert others["mode"] == "native"  # its own mode, so the default's adapter `when` is not added
     assert others["scope"]["visibility"] == "every other"
     assert others["scope"]["snapshot"] == "none"
@@ -51,7 +51,7 @@ def test_the_operation_wins_and_reasons_are_a_union_by_code() -> None:
 
 
 def test_non_listings_take_no_defaults() -> None:
-    thing = check_spec(SPEC).contracts["getThing"]
+    thing = check_spec(SPEC).contracts["getThing"].to_dict()
     assert thing["mode"] == "native" and thing["reasons"] == [] and thing["warnings"] == []
     decl = {"kind": "mutation", "recheck": {"each-target": "getThing"}}
     defaults = {"reasons": ["VISIBILITY_RESTRICTED"], "mode": "adapter"}

@@ -117,7 +117,7 @@ def test_audit_drafts_next_url_and_the_draft_checks_clean(drafted):
     }
     result = check_spec(SPEC, [draft])
     assert [d.render() for d in result.diagnostics] == []
-    contract = result.contracts["Vaults_ListBySubscription"]
+    contract = result.contracts["Vaults_ListBySubscription"].to_dict()
     assert contract["pagination"]["style"] == "next-url"
     assert contract["pagination"]["response"]["next"] == "$response.body#/nextLink"
 

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import types
 import typing
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from xcompleteness.audit_overlay import draft_overlay, dump_overlay
 from xcompleteness.check import check_spec
 from xcompleteness.generate import generate_from_check
 from xcompleteness.load import load_spec
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.schema_walk import SchemaWalker
 from xcompleteness.write import write_tree
 
@@ -70,13 +72,13 @@ def models_schema(walker: SchemaWalker, cls: Any, schema: Any) -> bool:
     return {f.alias or name for name, f in cls.model_fields.items()} == properties
 
 
-def declared_items(walker: SchemaWalker, doc: dict, contract: dict) -> Any:
+def declared_items(walker: SchemaWalker, doc: dict, contract: Contract) -> Any:
     """The schema the declaration's ``items`` points at, or None when it is not an array."""
-    op = doc["paths"][contract["path"]][contract["method"]]
+    op = doc["paths"][contract.path][contract.method]
     status = next(s for s in sorted(map(str, op["responses"])) if s.startswith("2"))
     response, _ = walker.deref(op["responses"][status], "")
     node = (response.get("content") or {}).get("application/json", {}).get("schema")
-    for token in [t for t in contract["items"].partition("#")[2].split("/") if t]:
+    for token in [t for t in contract.items_body_pointer.split("/") if t]:
         if node is None:
             return None
         node = walker.properties(node).get(token.replace("~1", "/").replace("~0", "~"))
@@ -110,11 +112,11 @@ def generate_real(name: str, tmp: Path, package: str) -> tuple[Any, Any, dict]:
     return generation, importlib.import_module(f"{package}.models"), doc.data
 
 
-def audit_pages(models: Any, doc: dict, contracts: dict) -> dict[str, list[str]]:
+def audit_pages(models: Any, doc: dict, contracts: Mapping[str, Contract]) -> dict[str, list[str]]:
     walker = SchemaWalker(doc)
     out: dict[str, list[str]] = {"typed": [], "wrong": [], "no_array": [], "untyped": []}
     for op_id, contract in sorted(contracts.items()):
-        if contract["kind"] not in LISTINGS:
+        if contract.kind not in LISTINGS:
             continue
         (element,) = typing.get_args(models.PAGE_MODELS[op_id].model_fields["items"].annotation)
         schema = declared_items(walker, doc, contract)

@@ -87,11 +87,9 @@ def test_unsupported_pattern_is_dropped_not_fatal(clashing: Path) -> None:
 def test_a_declared_operation_that_cannot_be_found_is_an_error() -> None:
     result = check_spec(EXAMPLES / "service_accounts" / "openapi.yaml")
     contracts = dict(result.contracts)
-    contracts["ghost"] = {
-        **contracts["listServiceAccounts"],
-        "operation_id": "ghost",
-        "path": "/nope",
-    }
+    contracts["ghost"] = replace(
+        contracts["listServiceAccounts"], operation_id="ghost", path="/nope"
+    )
     with pytest.raises(GenerationRefused) as exc:
         generate_from_check(replace(result, contracts=contracts), "svc")
     assert [d.code for d in exc.value.diagnostics] == ["XC605"]

@@ -66,5 +66,5 @@ def test_full_coverage_overlay_is_clean_and_generates(
     out = Path(tmp_path_factory.mktemp(f"full_{api}"))
     package = generate_package(real_spec(api), overlay, out, f"full_{api}")
     pages = Generated(api, package, out).module("models").PAGE_MODELS
-    listings = [c for c in result.contracts.values() if c["kind"] != "resource"]
+    listings = [c for c in result.contracts.values() if c.kind != "resource"]
     assert len(pages) == len(listings)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pydantic import BaseModel
+from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.decide import Intent, decide
 from xcompleteness.runtime.plain import item_id
 from xcompleteness.runtime.recheck import read_failure, recheck_targets, target_param
@@ -31,10 +32,14 @@ def test_decide_and_the_tool_layer_agree_that_a_boolean_is_no_id() -> None:
     assert decision.rule == "destructive.listed.outside" and decision.outside == ("True",)
 
 
+def _read(path: str) -> Contract:
+    return Contract.from_dict({"operation_id": "getItem", "kind": "resource", "path": path})
+
+
 def test_target_param_needs_exactly_one_path_parameter() -> None:
-    assert target_param({"path": "/items/{id}"}) == "id"
-    assert target_param({"path": "/orgs/{org}/items/{id}"}) is None
-    assert target_param({"path": "/items"}) is None
+    assert target_param(_read("/items/{id}")) == "id"
+    assert target_param(_read("/orgs/{org}/items/{id}")) is None
+    assert target_param(_read("/items")) is None
 
 
 def test_targets_come_from_the_parameter_or_a_plural_body_array() -> None:

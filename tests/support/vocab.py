@@ -62,5 +62,6 @@ def contracts_of(path: Path) -> dict[str, dict[str, Any]]:
     for p, method, op, pointer in iter_operations(doc.data):
         if "x-completeness" in op:
             ref = operation_ref(p, method, op, pointer)
-            out[str(ref.operation_id)] = normalize(op["x-completeness"], op=ref, registry=registry)
+            contract = normalize(op["x-completeness"], op=ref, registry=registry)
+            out[str(ref.operation_id)] = contract.to_dict()
     return out

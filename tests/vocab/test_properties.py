@@ -51,7 +51,7 @@ def test_any_json_gives_diagnostics_not_exceptions(decl: Any) -> None:
 @given(JSON)
 def test_normalize_is_total(decl: Any) -> None:
     if isinstance(decl, dict):
-        out = normalize(decl, op=OP, registry=standard_registry())
+        out = normalize(decl, op=OP, registry=standard_registry()).to_dict()
         assert json.loads(json.dumps(out)) == out
 
 
@@ -66,7 +66,7 @@ def _mutate(base: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
 def test_valid_or_reported_then_normalize_keeps_shape(name: str, key: str, value: Any) -> None:
     decl = _mutate(ALL_DECLARATIONS[name], key, value)
     diags = validate_declarations(doc_with(decl))
-    out = normalize(decl, op=OP, registry=standard_registry())
+    out = normalize(decl, op=OP, registry=standard_registry()).to_dict()
     if not diags:
         # accepted declarations normalise to the documented shapes
         assert out["kind"] in {"collection", "search", "aggregate", "resource", "mutation"}

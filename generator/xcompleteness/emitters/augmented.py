@@ -170,7 +170,7 @@ def _json_media(doc: Any, response: dict[str, Any]) -> dict[str, Any]:
 
 
 def _item_schema(doc: Any, op: OperationIR, schema: Any) -> Any:
-    pointer = str(op.contract.get("items") or "$response.body#/items").partition("#")[2]
+    pointer = op.contract.items_body_pointer
     node = deref(doc, schema)
     for token in [t for t in pointer.split("/")[1:]]:
         props = node.get("properties", {})
@@ -222,10 +222,11 @@ def augment(spec: SpecIR) -> dict[str, Any]:
             envelope = schemas.envelope(op, _item_schema(doc, op, media.get("schema")))
             if op.mode == "native" and response is not None:
                 media["schema"] = envelope
-                cursor = (op.contract.get("pagination") or {}).get("cursor") or {}
-                if (op.contract.get("pagination") or {}).get("request", {}).get("cursor"):
+                pagination = op.contract.pagination
+                cursor = pagination.cursor if pagination else None
+                if pagination is not None and pagination.request.cursor:
                     _error(schemas, op_obj, "400", CURSOR_ERRORS["400"])
-                    if cursor.get("on_expiry") == "error":
+                    if cursor is not None and cursor.on_expiry == "error":
                         _error(schemas, op_obj, "410", CURSOR_ERRORS["410"])
             else:
                 op_obj["x-completeness-envelope"] = envelope
@@ -237,14 +238,14 @@ def augment(spec: SpecIR) -> dict[str, Any]:
             }
             extra = {"type": "object", "properties": {"omitted_fields": omitted}}
             base = media.get("schema")
-            pointer = str(op.contract.get("omitted_fields") or "").partition("#")[2]
+            pointer = str(op.contract.omitted_fields or "").partition("#")[2]
             if base and pointer and _declares(doc, base, pointer):
                 continue  # the spec already describes its omission map
             wanted = op.envelope_model or "Result"
             media["schema"] = schemas.add(
                 f"result:{op.operation_id}", wanted, {"allOf": [base, extra]} if base else extra
             )
-        elif op.is_mutation and (op.contract.get("mutation") or {}).get("token"):
+        elif op.is_mutation and op.contract.mutation and op.contract.mutation.token:
             _error(schemas, op_obj, "409", "EVIDENCE_REJECTED")
     return doc
 

@@ -64,10 +64,10 @@ def _kwargs(op: OperationIR) -> dict[str, Any]:
 def _mutations(spec: SpecIR, op: OperationIR) -> list[dict[str, Any]]:
     out = []
     for m in spec.operations:
-        mutation = m.contract.get("mutation") or {}
-        if not m.is_mutation or mutation.get("from") != op.operation_id:
+        mutation = m.contract.mutation
+        if not m.is_mutation or mutation is None or mutation.from_ != op.operation_id:
             continue
-        ids = mutation.get("ids")
+        ids = mutation.ids
         field = ids.split("#/", 1)[1] if isinstance(ids, str) and "#/" in ids else None
         if field is None or "/" in field:
             continue
@@ -112,11 +112,11 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
             "kwargs": _kwargs(op),
             "mutations": mutations,
         }
-        reasons = op.contract.get("reasons") or []
-        always = any(r.get("when") == "always" for r in reasons)
+        reasons = op.contract.reasons
+        always = any(r.when_raw == "always" for r in reasons)
         prefix = f"test_{snake(op.operation_id)}"
         for reason in reasons:
-            code = str(reason.get("code"))
+            code = reason.code
             if code == MORE:
                 continue
             fault = _fault(op, code)
@@ -146,7 +146,7 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                 f"{prefix}_complete_listing_allows_{names}",
                 {**common, "kind": "complete", "code": None, "empty": False, "plan": _plan([])},
             )
-        if not always and any(r.get("code") == MORE for r in reasons):
+        if not always and MORE in op.contract.declared_codes:
             fault = {"operation": op.operation_id, "kind": "empty-page"}
             add(
                 f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",

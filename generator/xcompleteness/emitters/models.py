@@ -85,7 +85,7 @@ def _union(codes: tuple[CodeIR, ...], base: str, *, open_details: bool) -> str |
 def _result(spec: SpecIR, op: OperationIR) -> ResultSpec | None:
     if op.kind != "resource" or op.envelope_model is None:
         return None
-    pointer = str(op.contract.get("omitted_fields") or "$response.body#/omitted_fields")
+    pointer = op.contract.omitted_fields or "$response.body#/omitted_fields"
     wire = (pointer.partition("#")[2].strip("/").split("/")[0]) or "omitted_fields"
     names = NameRegistry("result fields")
     names.reserve(*{n for n in dir(object)})

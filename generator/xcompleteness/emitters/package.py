@@ -30,7 +30,9 @@ def contracts_document(spec: SpecIR) -> dict[str, Any]:
         else:
             registry[key] = value
     return {
-        "contracts": {op.operation_id: spec.contracts[op.operation_id] for op in spec.operations},
+        "contracts": {
+            op.operation_id: spec.contracts[op.operation_id].to_dict() for op in spec.operations
+        },
         "package": spec.package,
         "registry": registry,
         "title": spec.title,

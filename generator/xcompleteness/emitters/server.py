@@ -17,6 +17,7 @@ from typing import Any
 from xcompleteness.escape import py_str
 from xcompleteness.ir import OperationIR, SpecIR
 from xcompleteness.render import Renderer
+from xcompleteness.runtime.contract import PaginationRequest
 
 DEFAULT_CURSOR_TTL = 900
 
@@ -43,24 +44,27 @@ def _tuple(values: Any) -> str:
 
 
 def _listing(op: OperationIR) -> Helper:
-    pagination = op.contract.get("pagination") or {}
-    request = pagination.get("request") or {}
-    paging = [request[k] for k in ("cursor", "size", "offset", "page") if request.get(k)]
-    cursor = pagination.get("cursor") or {}
-    evidence = op.contract.get("evidence") or {}
-    evidence_ttl = _seconds(evidence.get("ttl_seconds"), 600) if evidence.get("mint") else "None"
+    pagination = op.contract.pagination
+    request = pagination.request if pagination else PaginationRequest()
+    paging = [v for v in request.to_dict().values() if v]
+    cursor = pagination.cursor if pagination else None
+    evidence = op.contract.evidence
+    evidence_ttl = (
+        _seconds(evidence.ttl_seconds, 600) if evidence is not None and evidence.mint else "None"
+    )
+    cursor_ttl = cursor.ttl_seconds if cursor is not None else None
     args = (
         f"operation={py_str(op.operation_id)}, paging_params={_tuple(paging)}, "
-        f"cursor_ttl_seconds={_seconds(cursor.get('ttl_seconds'), DEFAULT_CURSOR_TTL)}, "
+        f"cursor_ttl_seconds={_seconds(cursor_ttl, DEFAULT_CURSOR_TTL)}, "
         f"evidence_ttl_seconds={evidence_ttl}"
     )
-    if cursor:
+    if pagination is not None and cursor is not None:
         # The cursor contract is enforced by the token helper, not only documented.
-        size = request.get("size")
-        ordering = pagination.get("ordering")
-        snapshot = cursor.get("snapshot")
+        size = request.size
+        ordering = pagination.ordering
+        snapshot = cursor.snapshot
         args += (
-            f", invalidated_by={_tuple(cursor.get('invalidated_by'))}"
+            f", invalidated_by={_tuple(cursor.invalidated_by)}"
             f", size_param={py_str(str(size)) if size else 'None'}"
             f", ordering={py_str(str(ordering)) if ordering else 'None'}"
             f", snapshot_kind={py_str(str(snapshot)) if snapshot else 'None'}"
@@ -69,13 +73,13 @@ def _listing(op: OperationIR) -> Helper:
 
 
 def _mutation(op: OperationIR) -> Helper | None:
-    mutation = op.contract.get("mutation") or {}
-    source = mutation.get("from")
-    if not source:
+    mutation = op.contract.mutation
+    source = op.contract.evidence_from
+    if mutation is None or not source:
         return None
     args = (
         f"operation={py_str(op.operation_id)}, from_operation={py_str(str(source))}, "
-        f"void_on_warnings={_tuple(mutation.get('void_on_warnings'))}, store=self.store"
+        f"void_on_warnings={_tuple(mutation.void_on_warnings)}, store=self.store"
     )
     return Helper(op.py_name, "MutationEvidence", args, f"{op.method.upper()} {op.path}")
 

@@ -274,23 +274,20 @@ def needs_evidence(op: Any) -> bool:
 
     A ``recheck`` mutation re-reads its targets instead, so it takes no evidence argument.
     """
-    mutation = op.contract.get("mutation") or {}
-    if mutation.get("recheck_each_target") and not mutation.get("from"):
+    contract = op.contract
+    if contract.recheck_each_target and not contract.evidence_from:
         return False
-    return bool(op.is_mutation and (mutation.get("from") or op.contract.get("destructive")))
+    return bool(op.is_mutation and (contract.evidence_from or contract.destructive))
 
 
 def managed_params(op: Any) -> set[str]:
     """Parameters the walk sets itself (cursor, size, offset, page, server deadline)."""
     contract = op.contract
     out: set[str] = set()
-    pagination = contract.get("pagination") or {}
-    for value in (pagination.get("request") or {}).values():
-        if isinstance(value, str):
-            out.add(value)
-    deadline = contract.get("deadline") or {}
-    if isinstance(deadline.get("param"), str):
-        out.add(deadline["param"])
+    if contract.pagination is not None:
+        out.update(v for v in contract.pagination.request.to_dict().values() if v is not None)
+    if contract.deadline is not None and contract.deadline.param is not None:
+        out.add(contract.deadline.param)
     return out
 
 
@@ -309,11 +306,13 @@ def _body_pointer_field(expr: Any) -> str | None:
 
 
 def evidence_token_field(op: Any) -> str | None:
-    return _body_pointer_field((op.contract.get("mutation") or {}).get("token"))
+    mutation = op.contract.mutation
+    return _body_pointer_field(mutation.token if mutation else None)
 
 
 def target_ids_field(op: Any) -> str | None:
-    return _body_pointer_field((op.contract.get("mutation") or {}).get("ids"))
+    mutation = op.contract.mutation
+    return _body_pointer_field(mutation.ids if mutation else None)
 
 
 def tool_body_fields(op: Any) -> list[Any]:
@@ -432,7 +431,7 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
 def description(op: Any, listing_tool: Mapping[str, str]) -> str:
     """Tool description built from the declaration; spec text appears only quoted."""
     contract = op.contract
-    scope = contract.get("scope") or {}
+    resource = contract.scope.resource if contract.scope else None
     parts = []
     summary = op.summary or op.description
     if summary:
@@ -445,13 +444,13 @@ def description(op: Any, listing_tool: Mapping[str, str]) -> str:
             "read; an empty list proves absence ONLY when completeness.complete is true."
         )
         parts.append(f"Incomplete reasons it may report: {codes}.")
-        if scope.get("resource"):
-            parts.append(f"Scope resource: {quoted(scope.get('resource'), 80)}.")
-        if (contract.get("evidence") or {}).get("mint"):
+        if resource:
+            parts.append(f"Scope resource: {quoted(resource, 80)}.")
+        if contract.mints_evidence:
             parts.append("A complete result carries an evidence token for the mutation tools.")
     elif op.is_mutation:
-        source = (contract.get("mutation") or {}).get("from")
-        kind = "DESTRUCTIVE mutation" if contract.get("destructive") else "Mutation"
+        source = contract.evidence_from
+        kind = "DESTRUCTIVE mutation" if contract.destructive else "Mutation"
         if source:
             source_tool = listing_tool.get(str(source), "the declared listing tool")
             parts.append(
@@ -459,15 +458,15 @@ def description(op: Any, listing_tool: Mapping[str, str]) -> str:
                 "every target id must be in that result. Otherwise it is refused before any API "
                 "call, with an approval prompt."
             )
-        elif (contract.get("mutation") or {}).get("recheck_each_target"):
-            each = str(contract["mutation"]["recheck_each_target"])
+        elif contract.recheck_each_target:
+            each = str(contract.recheck_each_target)
             read_tool = listing_tool.get(each, "the declared single-read tool")
             parts.append(
                 f"{kind} tool. Before any API call the server re-reads every target id with "
                 f"{read_tool}; it proceeds only if every target exists and reads complete, "
                 "otherwise it is refused with the failing ids and an approval prompt."
             )
-        elif contract.get("destructive"):
+        elif contract.destructive:
             parts.append(
                 f"{kind} tool without a declared evidence listing: the MCP server refuses it "
                 "(EVIDENCE_UNSUPPORTED) with an approval prompt for a human."
@@ -481,7 +480,7 @@ def description(op: Any, listing_tool: Mapping[str, str]) -> str:
 
 def annotations(op: Any) -> dict[str, Any]:
     if op.is_mutation:
-        destructive = bool(op.contract.get("destructive"))
+        destructive = op.contract.destructive
         return {
             "readOnlyHint": False,
             "destructiveHint": destructive,

@@ -19,6 +19,7 @@ from xcompleteness.emitters import tool_schemas as ts
 from xcompleteness.emitters.tool_schemas import md_data
 from xcompleteness.ir import SpecIR
 from xcompleteness.render import Renderer
+from xcompleteness.runtime.contract import ScopeDecl
 from xcompleteness.runtime.recheck import OMISSION_REASONS
 
 TOOLS = PurePosixPath("tools")
@@ -39,7 +40,7 @@ def reason_codes(op: Any) -> list[str]:
     """The reasons a tool can report: the declared ones, plus, for a single read with an
     omitted-fields map, the codes a FORBIDDEN / SOURCE_FAILED field is reported as."""
     codes = [r.code for r in op.reasons]
-    if op.contract.get("omitted_fields"):
+    if op.contract.omitted_fields:
         codes += [c for c in OMISSION_REASONS.values() if c not in codes]
     return codes
 
@@ -52,8 +53,8 @@ def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
         params, json_args = ts.input_schema(op, spec.document)
         warning_codes = [w.code for w in op.warnings]
         if op.is_mutation:
-            source = spec.contracts.get(str((op.contract.get("mutation") or {}).get("from")), {})
-            warning_codes += list(source.get("warnings") or [])
+            source = spec.contracts.get(str(op.contract.evidence_from))
+            warning_codes += list(source.warnings if source is not None else ())
         meta = {
             "x-completeness/operation": op.operation_id,
             "x-completeness/client_attr": op.py_name,
@@ -79,27 +80,27 @@ def rules_context(spec: SpecIR) -> list[dict[str, Any]]:
     """What AGENT_RULES.md says per tool; every spec string is quoted and neutralised first."""
     rows = []
     for op in spec.operations:
-        scope = op.contract.get("scope") or {}
-        mutation = op.contract.get("mutation") or {}
+        scope = op.contract.scope or ScopeDecl()
+        mutation = op.contract.mutation
         rows.append(
             {
                 "tool": op.tool_name,
                 "kind": op.kind,
                 "listing": op.is_listing,
                 "mutation": op.is_mutation,
-                "destructive": bool(op.contract.get("destructive")),
+                "destructive": op.contract.destructive,
                 "reasons": [_code(c) for c in reason_codes(op)],
                 "warnings": [_code(w.code) for w in op.warnings],
-                "resource": md_data(scope.get("resource"), 80) if scope.get("resource") else "",
-                "covers": md_data(scope.get("covers"), 200) if scope.get("covers") else "",
-                "visibility": md_data(scope.get("visibility"), 200)
-                if scope.get("visibility")
-                else "",
-                "snapshot": scope.get("snapshot") if scope.get("snapshot") in SNAPSHOTS else "none",
-                "from_tool": _tool_of(spec, mutation.get("from")),
-                "recheck_tool": _tool_of(spec, mutation.get("recheck_each_target")),
-                "void_on_warnings": [_code(w) for w in mutation.get("void_on_warnings") or []],
-                "evidence": bool((op.contract.get("evidence") or {}).get("mint")),
+                "resource": md_data(scope.resource, 80) if scope.resource else "",
+                "covers": md_data(scope.covers, 200) if scope.covers else "",
+                "visibility": md_data(scope.visibility, 200) if scope.visibility else "",
+                "snapshot": scope.snapshot if scope.snapshot in SNAPSHOTS else "none",
+                "from_tool": _tool_of(spec, op.contract.evidence_from),
+                "recheck_tool": _tool_of(spec, op.contract.recheck_each_target),
+                "void_on_warnings": [
+                    _code(w) for w in (mutation.void_on_warnings if mutation else ())
+                ],
+                "evidence": op.contract.mints_evidence,
             }
         )
     return rows

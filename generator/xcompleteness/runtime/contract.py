@@ -9,12 +9,24 @@ on either form. ``mutation.from`` is spelled ``from_`` here (``from`` is a Pytho
 
 The JSON is data a package ships, possibly edited by hand; anything malformed raises
 :class:`ContractError` naming the JSON path, never a bare ``KeyError``.
+
+:meth:`Contract.to_dict` is the exact inverse of ``from_dict`` on canonical dicts (every key
+present, in the documented order): the generator builds each contract through ``from_dict``
+(``xcompleteness.contract.normalize``) and writes ``_contracts.json`` from ``to_dict``. The
+generator reads contracts that ``check`` has not yet judged, so it builds them with
+``strict=False``: an expression or ``when`` that does not parse is kept as text with no parsed
+form (the rules report it as XC108) instead of raising.
+
+A reason's continuation and origin are worked out in one place, :class:`Registry`
+(``continuation_for``, ``origin_for``): ``normalize`` fills each declared reason from the
+document's registry, and :meth:`Contract.continuation_of` answers for codes the declaration does
+not list (the client's own codes) from the standard one.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,8 +35,10 @@ from .codes import (
     CLIENT_CODES,
     CLIENT_WARNING_CODES,
     CONTINUATION_KINDS,
+    LISTING_KINDS,
     STANDARD_CONTINUATIONS,
     STANDARD_ORIGINS,
+    WARNING_ORIGINS,
 )
 from .expressions import (
     Condition,
@@ -37,12 +51,16 @@ from .expressions import (
 
 __all__ = [
     "CLIENT_CODES",
+    "DEFAULT_ITEMS",
+    "DEFAULT_NATIVE_NEXT",
     "CLIENT_WARNING_CODES",
     "STANDARD_CONTINUATIONS",
     "STANDARD_ORIGINS",
     "CodeEntry",
     "Contract",
     "ContractError",
+    "ContractMap",
+    "as_contract",
     "CursorRules",
     "Deadline",
     "Evidence",
@@ -51,10 +69,17 @@ __all__ = [
     "PaginationRequest",
     "PaginationResponse",
     "ReasonDecl",
+    "STANDARD_REGISTRY",
     "Registry",
     "ScopeDecl",
+    "contracts_from_document",
     "load_contracts",
 ]
+
+DEFAULT_ITEMS = "$response.body#/items"
+"""Where the items are read when a contract names no location (a native envelope's ``items``)."""
+DEFAULT_NATIVE_NEXT = "$response.body#/next_cursor"
+"""Where a native service's envelope keeps the next cursor."""
 
 
 class ContractError(ValueError):
@@ -74,11 +99,12 @@ class ContractError(ValueError):
 class _Reader:
     """Typed access to one JSON object with the path used in error messages."""
 
-    def __init__(self, data: Any, path: str) -> None:
+    def __init__(self, data: Any, path: str, strict: bool = True) -> None:
         if not isinstance(data, Mapping):
             raise ContractError("expected an object", path)
         self.data = data
         self.path = path
+        self.strict = strict
 
     def at(self, key: str) -> str:
         return f"{self.path}/{key}"
@@ -95,7 +121,7 @@ class _Reader:
 
     def req(self, key: str, types: type | tuple[type, ...]) -> Any:
         value = self.opt(key, types)
-        if value is None:
+        if value is None and self.strict:
             raise ContractError("is required", self.at(key))
         return value
 
@@ -114,11 +140,24 @@ class _Reader:
         try:
             return text, parse_expression(text)
         except ExpressionError as exc:
+            if not self.strict:
+                return text, None
+            raise ContractError(exc.message, self.at(key)) from None
+
+    def pointer(self, key: str) -> tuple[str | None, tuple[str, ...] | None]:
+        text = self.opt(key, str)
+        if text is None:
+            return None, None
+        try:
+            return text, parse_pointer(text)
+        except ExpressionError as exc:
+            if not self.strict:
+                return text, None
             raise ContractError(exc.message, self.at(key)) from None
 
     def sub(self, key: str) -> _Reader | None:
         value = self.data.get(key)
-        return None if value is None else _Reader(value, self.at(key))
+        return None if value is None else _Reader(value, self.at(key), self.strict)
 
 
 def _as_tuple(types: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -154,6 +193,18 @@ class ScopeDecl:
             covers=r.opt("covers", str),
         )
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "resource": self.resource,
+            "visibility": self.visibility,
+            "snapshot": self.snapshot,
+            "covers": self.covers,
+        }
+
+    def declared(self) -> dict[str, str]:
+        """The keys that are set (what a result's ``scope`` carries)."""
+        return {k: v for k, v in self.to_dict().items() if v is not None}
+
 
 @dataclass(frozen=True)
 class PaginationRequest:
@@ -163,6 +214,9 @@ class PaginationRequest:
     size: str | None = None
     offset: str | None = None
     page: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cursor": self.cursor, "size": self.size, "offset": self.offset, "page": self.page}
 
 
 @dataclass(frozen=True)
@@ -178,6 +232,14 @@ class PaginationResponse:
     total_expr: Expression | None = field(default=None, compare=False, repr=False)
     pages_expr: Expression | None = field(default=None, compare=False, repr=False)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "next": self.next,
+            "next_last_item": self.next_last_item,
+            "total": self.total,
+            "pages": self.pages,
+        }
+
 
 @dataclass(frozen=True)
 class CursorRules:
@@ -188,6 +250,14 @@ class CursorRules:
     invalidated_by: tuple[str, ...] = ()
     on_expiry: str | None = None  # error | restart-required
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "snapshot": self.snapshot,
+            "ttl_seconds": self.ttl_seconds,
+            "invalidated_by": list(self.invalidated_by),
+            "on_expiry": self.on_expiry,
+        }
+
 
 @dataclass(frozen=True)
 class Pagination:
@@ -197,6 +267,21 @@ class Pagination:
     max_page_size: int | None = None
     ordering: str | None = None
     cursor: CursorRules | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "style": self.style,
+            "request": self.request.to_dict(),
+            "response": self.response.to_dict(),
+            "max_page_size": self.max_page_size,
+            "ordering": self.ordering,
+            "cursor": None if self.cursor is None else self.cursor.to_dict(),
+        }
+
+    @property
+    def has_next(self) -> bool:
+        """The response names where the next cursor or link is (or a last-item cursor)."""
+        return bool(self.response.next or self.response.next_last_item)
 
 
 @dataclass(frozen=True)
@@ -210,6 +295,15 @@ class ReasonDecl:
     origin: str = "server"
     when_raw: Any = field(default=None, compare=False, repr=False, hash=False)
 
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "when": self.when_raw,
+            "details": dict(self.details),
+            "continuation": self.continuation,
+            "origin": self.origin,
+        }
+
 
 @dataclass(frozen=True)
 class Deadline:
@@ -218,11 +312,17 @@ class Deadline:
     default: float | None = None
     max: float | None = None
 
+    def to_dict(self) -> dict[str, Any]:
+        return {"param": self.param, "unit": self.unit, "default": self.default, "max": self.max}
+
 
 @dataclass(frozen=True)
 class Evidence:
     mint: bool = False
     ttl_seconds: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"mint": self.mint, "ttl_seconds": self.ttl_seconds}
 
 
 @dataclass(frozen=True)
@@ -236,6 +336,15 @@ class Mutation:
     recheck_each_target: str | None = None
     ids_expr: Expression | None = field(default=None, compare=False, repr=False)
     token_expr: Expression | None = field(default=None, compare=False, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.from_,
+            "ids": self.ids,
+            "token": self.token,
+            "void_on_warnings": list(self.void_on_warnings),
+            "recheck_each_target": self.recheck_each_target,
+        }
 
 
 @dataclass(frozen=True)
@@ -274,11 +383,52 @@ class Contract:
 
     @property
     def is_listing(self) -> bool:
-        return self.kind in ("collection", "search", "aggregate")
+        return self.kind in LISTING_KINDS
+
+    @property
+    def is_mutation(self) -> bool:
+        return self.kind == "mutation"
+
+    @property
+    def is_adapter(self) -> bool:
+        return self.mode == "adapter"
 
     @property
     def mints_evidence(self) -> bool:
         return self.evidence is not None and self.evidence.mint
+
+    @property
+    def evidence_from(self) -> str | None:
+        """The listing whose complete result authorises this mutation (``evidence.from``)."""
+        return None if self.mutation is None else self.mutation.from_
+
+    @property
+    def recheck_each_target(self) -> str | None:
+        """The single-read operation a mutation re-reads each target with."""
+        return None if self.mutation is None else self.mutation.recheck_each_target
+
+    @property
+    def items_location(self) -> str:
+        """Where the items are read: the declared location, else a native envelope's."""
+        return self.items or DEFAULT_ITEMS
+
+    @property
+    def items_body_pointer(self) -> str:
+        """The JSON pointer part of :attr:`items_location` (``/items``; ``""`` for the body)."""
+        return self.items_location.partition("#")[2]
+
+    @property
+    def next_location(self) -> Expression | None:
+        """The parsed location of the next cursor or link; a native cursor listing that names
+        none reads the native envelope's ``next_cursor``."""
+        pag = self.pagination
+        if pag is None:
+            return None
+        if pag.response.next_expr is not None or pag.response.next is not None:
+            return pag.response.next_expr
+        if self.mode == "native" and pag.style == "cursor" and pag.response.next_last_item is None:
+            return parse_expression(DEFAULT_NATIVE_NEXT)
+        return None
 
     def reason(self, code: str) -> ReasonDecl | None:
         for decl in self.reasons:
@@ -286,13 +436,59 @@ class Contract:
                 return decl
         return None
 
+    def reason_index(self, code: str) -> int | None:
+        """Where ``code`` sits in ``reasons`` (for a diagnostic's pointer); None if undeclared."""
+        for index, decl in enumerate(self.reasons):
+            if decl.code == code:
+                return index
+        return None
+
+    def continuation_of(self, code: str) -> str:
+        """The continuation of ``code`` on this operation: the declaration's, else the
+        registry default (the client's own codes, never declared)."""
+        decl = self.reason(code)
+        return decl.continuation if decl is not None else STANDARD_REGISTRY.continuation_for(code)
+
+    def origin_of(self, code: str) -> str:
+        decl = self.reason(code)
+        return decl.origin if decl is not None else STANDARD_REGISTRY.origin_for(code)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The canonical dict (docs/internals.md): the exact inverse of :meth:`from_dict`."""
+        return {
+            "operation_id": self.operation_id,
+            "method": self.method,
+            "path": self.path,
+            "pointer": self.pointer,
+            "kind": self.kind,
+            "mode": self.mode,
+            "scope": None if self.scope is None else self.scope.to_dict(),
+            "items": self.items,
+            "id": self.id,
+            "pagination": None if self.pagination is None else self.pagination.to_dict(),
+            "reasons": [r.to_dict() for r in self.reasons],
+            "warnings": list(self.warnings),
+            "deadline": None if self.deadline is None else self.deadline.to_dict(),
+            "evidence": None if self.evidence is None else self.evidence.to_dict(),
+            "mutation": None if self.mutation is None else self.mutation.to_dict(),
+            "omitted_fields": self.omitted_fields,
+            "destructive": self.destructive,
+        }
+
     @classmethod
-    def from_dict(cls, canonical: Mapping[str, Any], *, path: str = "") -> Contract:
-        """Build from the canonical dict; raise ContractError (with a JSON path) when malformed."""
-        r = _Reader(canonical, path)
+    def from_dict(
+        cls, canonical: Mapping[str, Any], *, path: str = "", strict: bool = True
+    ) -> Contract:
+        """Build from the canonical dict; raise ContractError (with a JSON path) when malformed.
+
+        ``strict=False`` (the generator, before its rules ran): an expression, pointer or
+        ``when`` that does not parse is kept as text without a parsed form, and a missing
+        ``operation_id`` or ``kind`` is kept as None; the shape is still checked.
+        """
+        r = _Reader(canonical, path, strict)
         items, items_expr = r.expr("items")
         omitted, omitted_expr = r.expr("omitted_fields")
-        id_text = r.opt("id", str)
+        id_text, id_pointer = r.pointer("id")
         return cls(
             operation_id=r.req("operation_id", str),
             method=r.opt("method", str),
@@ -304,7 +500,7 @@ class Contract:
             items=items,
             id=id_text,
             pagination=_pagination(r.sub("pagination")),
-            reasons=_reasons(canonical.get("reasons"), r.at("reasons")),
+            reasons=_reasons(canonical.get("reasons"), r.at("reasons"), strict),
             warnings=r.str_list("warnings"),
             deadline=_deadline(r.sub("deadline")),
             evidence=_evidence(r.sub("evidence")),
@@ -312,18 +508,9 @@ class Contract:
             omitted_fields=omitted,
             destructive=bool(r.opt("destructive", bool)),
             items_expr=items_expr,
-            id_pointer=_pointer(id_text, r.at("id")),
+            id_pointer=id_pointer,
             omitted_fields_expr=omitted_expr,
         )
-
-
-def _pointer(text: str | None, path: str) -> tuple[str, ...] | None:
-    if text is None:
-        return None
-    try:
-        return parse_pointer(text)
-    except ExpressionError as exc:
-        raise ContractError(exc.message, path) from None
 
 
 def _scope(r: _Reader | None) -> ScopeDecl | None:
@@ -348,14 +535,14 @@ def _pagination(r: _Reader | None) -> Pagination | None:
         nxt, nxt_expr = resp.expr("next")
         total, total_expr = resp.expr("total")
         pages, pages_expr = resp.expr("pages")
-        last = resp.opt("next_last_item", str)
+        last, last_pointer = resp.pointer("next_last_item")
         response = PaginationResponse(
             next=nxt,
             next_last_item=last,
             total=total,
             pages=pages,
             next_expr=nxt_expr,
-            next_last_item_pointer=_pointer(last, resp.at("next_last_item")),
+            next_last_item_pointer=last_pointer,
             total_expr=total_expr,
             pages_expr=pages_expr,
         )
@@ -378,14 +565,14 @@ def _pagination(r: _Reader | None) -> Pagination | None:
     )
 
 
-def _reasons(raw: Any, path: str) -> tuple[ReasonDecl, ...]:
+def _reasons(raw: Any, path: str, strict: bool = True) -> tuple[ReasonDecl, ...]:
     if raw is None:
         return ()
     if not isinstance(raw, list):
         raise ContractError("expected a list", path)
     out: list[ReasonDecl] = []
     for index, item in enumerate(raw):
-        r = _Reader(item, f"{path}/{index}")
+        r = _Reader(item, f"{path}/{index}", strict)
         code = r.req("code", str)
         when_raw = item.get("when")
         when = None
@@ -393,15 +580,16 @@ def _reasons(raw: Any, path: str) -> tuple[ReasonDecl, ...]:
             try:
                 when = parse_condition(when_raw)
             except ExpressionError as exc:
-                raise ContractError(exc.message, r.at("when") + exc.pointer) from None
+                if strict:
+                    raise ContractError(exc.message, r.at("when") + exc.pointer) from None
         details = r.opt("details", Mapping) or {}
         out.append(
             ReasonDecl(
                 code=code,
                 when=when,
                 details=dict(details),
-                continuation=r.opt("continuation", str) or STANDARD_CONTINUATIONS.get(code, "none"),
-                origin=r.opt("origin", str) or STANDARD_ORIGINS.get(code, "server"),
+                continuation=r.opt("continuation", str) or STANDARD_REGISTRY.continuation_for(code),
+                origin=r.opt("origin", str) or STANDARD_REGISTRY.origin_for(code),
                 when_raw=when_raw,
             )
         )
@@ -511,17 +699,29 @@ class Registry:
         )
 
     def continuation_for(self, code: str) -> str:
-        """Default continuation kind of a reason code ("none" for a code nobody declared)."""
+        """Default continuation kind of a reason code ("none" for a code nobody declared).
+
+        The one place a reason's continuation is worked out: ``normalize`` (generator), the IR
+        and the walk (through :meth:`Contract.continuation_of`) all ask here.
+        """
         entry = self.reasons.get(code)
         if entry is not None and entry.continuation:
             return entry.continuation
         return STANDARD_CONTINUATIONS.get(code, "none")
 
     def origin_for(self, code: str) -> str:
+        """Origin (``server`` or ``client``) of a reason code; ``server`` for unknown codes."""
         entry = self.reasons.get(code)
         if entry is not None:
             return entry.origin
         return STANDARD_ORIGINS.get(code, "server")
+
+    def warning_origin_for(self, code: str) -> str:
+        """Origin of a warning code; ``server`` for unknown codes."""
+        entry = self.warnings.get(code)
+        if entry is not None:
+            return entry.origin
+        return WARNING_ORIGINS.get(code, "server")
 
     @property
     def client_codes(self) -> frozenset[str]:
@@ -529,19 +729,68 @@ class Registry:
         return frozenset(declared | CLIENT_CODES)
 
 
-def load_contracts(path: str | Path) -> tuple[dict[str, Contract], Registry]:
+STANDARD_REGISTRY: Registry = Registry()
+"""The standard codes alone (what a contract falls back on for a code it does not declare)."""
+
+
+def as_contract(contract: Contract | Mapping[str, Any], *, kind: str = "collection") -> Contract:
+    """A :class:`Contract` as it is; a canonical dict through :meth:`Contract.from_dict`.
+
+    For the runtime's entry points (the walk, ``operations``) that tests and hand-written code
+    call with a dict: such a dict may leave out ``operation_id`` (``"?"``) and ``kind``.
+    """
+    if isinstance(contract, Contract):
+        return contract
+    if not isinstance(contract, Mapping):
+        raise ContractError(f"expected a Contract or its canonical dict, not {type(contract)}")
+    return Contract.from_dict({"operation_id": "?", "kind": kind, **contract})
+
+
+class ContractMap(Mapping[str, Contract]):
+    """operationId -> :class:`Contract`, each built from its canonical dict on first access.
+
+    What a generated client holds: importing the package parses nothing, and the first call of
+    one operation parses only that operation's contract (a malformed one raises
+    :class:`ContractError` then, naming its JSON path).
+    """
+
+    def __init__(self, raw: Mapping[str, tuple[str, Any]]) -> None:
+        self._raw = raw  # operationId -> (JSON path, canonical dict)
+        self._built: dict[str, Contract] = {}
+
+    def __getitem__(self, operation_id: str) -> Contract:
+        built = self._built.get(operation_id)
+        if built is None:
+            where, value = self._raw[operation_id]
+            built = self._built[operation_id] = Contract.from_dict(value, path=where)
+        return built
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
+def load_contracts(
+    path: str | Path, *, lazy: bool = False
+) -> tuple[Mapping[str, Contract], Registry]:
     """Read a package's ``_contracts.json``: ``{"contracts": {opId: canonical}, "registry": ...}``.
 
     ``contracts`` may also be a list of canonical dicts (keyed then by their ``operation_id``).
+    The one reader of that file (the generated client, MCP server and tools all call it); with
+    ``lazy`` each contract is parsed on first access (:class:`ContractMap`).
     """
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ContractError(f"cannot read contracts: {exc}") from None
-    return contracts_from_document(data)
+    return contracts_from_document(data, lazy=lazy)
 
 
-def contracts_from_document(data: Any) -> tuple[dict[str, Contract], Registry]:
+def contracts_from_document(
+    data: Any, *, lazy: bool = False
+) -> tuple[Mapping[str, Contract], Registry]:
     """The parsed form of a ``_contracts.json`` document already in memory."""
     r = _Reader(data, "")
     raw = data.get("contracts")
@@ -554,8 +803,15 @@ def contracts_from_document(data: Any) -> tuple[dict[str, Contract], Registry]:
         entries = ()
     else:
         raise ContractError("expected an object or a list", r.at("contracts"))
+    registry = Registry.from_dict(data.get("registry"), path="/registry")
+    if lazy:
+        keyed: dict[str, tuple[str, Any]] = {}
+        for where, value in entries:
+            op_id = _Reader(value, where).req("operation_id", str)
+            keyed[op_id] = (where, value)
+        return ContractMap(keyed), registry
     contracts: dict[str, Contract] = {}
     for where, value in entries:
         contract = Contract.from_dict(value, path=where)
         contracts[contract.operation_id] = contract
-    return contracts, Registry.from_dict(data.get("registry"), path="/registry")
+    return contracts, registry

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 
 from .codes import CLIENT_WARNING_CODES
+from .contract import Contract, as_contract
 from .envelope import ITEM_MISMATCHES
 from .expressions import ResponseView
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
@@ -370,19 +371,20 @@ class _ListingBase:
     def __init__(
         self,
         client: _ClientCore,
-        contract: Mapping[str, Any],
+        contract: Contract | Mapping[str, Any],
         *,
         parameters: Sequence[Param] = (),
         envelope_model: Any = None,
         item_model: Any = None,
     ) -> None:
         self._client = client
-        self._contract = contract
-        self._request = _Request(str(contract["method"]), str(contract["path"]), parameters)
+        self._contract = contract = as_contract(contract)
+        self._request = _Request(str(contract.method), str(contract.path), parameters)
         self._envelope_model = envelope_model
         self._item_model = item_model
-        self._native = (contract.get("mode") or "native") == "native"
-        self._deadline_param = contract.get("deadline") or None
+        self._native = contract.mode == "native"
+        deadline = contract.deadline
+        self._deadline_param = deadline if deadline is not None and deadline.param else None
 
     def split_arguments(
         self, arguments: Mapping[str, Any]
@@ -418,13 +420,13 @@ class _ListingBase:
     ) -> dict[str, Any]:
         values = self._request.spec_params(typed, params, more)
         dl = self._deadline_param
-        if deadline is not None and dl and dl.get("param") and dl["param"] not in values:
+        if deadline is not None and dl is not None and dl.param and dl.param not in values:
             # Tell the server how long it has, so it can stop early and say so (a reason),
             # instead of being cut off by the client's own deadline.
-            budget = deadline * (1000.0 if dl.get("unit", "ms") == "ms" else 1.0)
-            if dl.get("max") is not None:
-                budget = min(budget, float(dl["max"]))
-            values[dl["param"]] = int(budget) if dl.get("unit", "ms") == "ms" else budget
+            budget = deadline * (1000.0 if dl.unit == "ms" else 1.0)
+            if dl.max is not None:
+                budget = min(budget, float(dl.max))
+            values[dl.param] = int(budget) if dl.unit == "ms" else budget
         return values
 
     def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, str]]:
@@ -451,10 +453,10 @@ class _ListingBase:
         report (and the server says TIME_BUDGET_EXCEEDED itself instead of being cut off).
         """
         dl = self._deadline_param
-        name = dl.get("param") if dl else None
-        if req.timeout is None or not name or name not in req.params:
+        name = dl.param if dl is not None else None
+        if dl is None or req.timeout is None or not name or name not in req.params:
             return req.params
-        ms = dl.get("unit", "ms") == "ms"
+        ms = dl.unit == "ms"
         left = max(0.0, req.timeout)
         left = (left - min(SERVER_MARGIN_S, left / 5)) * (1000.0 if ms else 1.0)
         try:
@@ -492,7 +494,9 @@ class _ListingBase:
 class Listing(_ListingBase):
     """A listing on a sync client: ``page``, ``collect``, ``iter_items``, ``iter_pages``."""
 
-    def __init__(self, client: BaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+    def __init__(
+        self, client: BaseClient, contract: Contract | Mapping[str, Any], **kw: Any
+    ) -> None:
         super().__init__(client, contract, **kw)
         self._sync_client = client
 
@@ -549,7 +553,9 @@ class Listing(_ListingBase):
 class AsyncListing(_ListingBase):
     """The async twin of :class:`Listing`."""
 
-    def __init__(self, client: AsyncBaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+    def __init__(
+        self, client: AsyncBaseClient, contract: Contract | Mapping[str, Any], **kw: Any
+    ) -> None:
         super().__init__(client, contract, **kw)
         self._async_client = client
 
@@ -624,14 +630,15 @@ class _CallBase:
     def __init__(
         self,
         client: _ClientCore,
-        contract: Mapping[str, Any],
+        contract: Contract | Mapping[str, Any],
         *,
         parameters: Sequence[Param] = (),
         body_fields: Sequence[tuple[str, str]] = (),
         response_model: Any = None,
     ) -> None:
         self._client = client
-        self._request = _Request(str(contract["method"]), str(contract["path"]), parameters)
+        contract = as_contract(contract, kind="resource")
+        self._request = _Request(str(contract.method), str(contract.path), parameters)
         self._body = {py: name for py, name in body_fields}
         self._body_names = set(self._body.values())
         self._response_model = response_model
@@ -664,7 +671,9 @@ class _CallBase:
 class Call(_CallBase):
     """A single request (read or mutation) on a sync client; typed response, typed errors."""
 
-    def __init__(self, client: BaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+    def __init__(
+        self, client: BaseClient, contract: Contract | Mapping[str, Any], **kw: Any
+    ) -> None:
         super().__init__(client, contract, **kw)
         self._sync_client = client
 
@@ -680,7 +689,9 @@ class Call(_CallBase):
 class AsyncCall(_CallBase):
     """The async twin of :class:`Call`."""
 
-    def __init__(self, client: AsyncBaseClient, contract: Mapping[str, Any], **kw: Any) -> None:
+    def __init__(
+        self, client: AsyncBaseClient, contract: Contract | Mapping[str, Any], **kw: Any
+    ) -> None:
         super().__init__(client, contract, **kw)
         self._async_client = client
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .contract import Contract
 from .expressions import MISSING, ExpressionError, ResponseView, parse_expression
 from .plain import plain
 
@@ -61,9 +62,9 @@ class RecheckFailure:
         return {"id": self.id, "code": self.code, "detail": self.detail}
 
 
-def target_param(read_contract: Mapping[str, Any]) -> str | None:
+def target_param(read_contract: Contract) -> str | None:
     """The single read's one path parameter (the target id), or None when it has not exactly one."""
-    names = _PATH_PARAM.findall(str(read_contract.get("path") or ""))
+    names = _PATH_PARAM.findall(read_contract.path or "")
     return names[0] if len(names) == 1 else None
 
 

@@ -21,9 +21,10 @@ from typing import Any
 
 from .approval import refusal
 from .codes import LISTING_KINDS
+from .contract import Contract
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
-from .plain import get, id_at, pointer_tokens
+from .plain import get, id_at
 from .recheck import (
     MAX_RECHECK_TARGETS,
     RecheckFailure,
@@ -68,15 +69,15 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
 class ToolHost:
     """Answers tool calls for one generated package; transport-free (the server wires MCP).
 
-    ``tools`` is the ``tools`` list of ``mcp.json``; ``contracts`` the ``contracts`` map of
-    ``_contracts.json``; ``client`` the generated (sync) Client. Every answer is a dict valid
-    under the tool's ``outputSchema`` plus an ``is_error`` flag.
+    ``tools`` is the ``tools`` list of ``mcp.json``; ``contracts`` the typed contracts of
+    ``_contracts.json`` (``load_contracts``); ``client`` the generated (sync) Client. Every
+    answer is a dict valid under the tool's ``outputSchema`` plus an ``is_error`` flag.
     """
 
     def __init__(
         self,
         tools: Sequence[Mapping[str, Any]],
-        contracts: Mapping[str, Mapping[str, Any]],
+        contracts: Mapping[str, Contract],
         client: Any,
         keeper: EvidenceKeeper,
         *,
@@ -93,9 +94,7 @@ class ToolHost:
         self.default_deadline_s = default_deadline_s
         self.max_deadline_s = max_deadline_s
         self._evidence_sources = {
-            str((c.get("mutation") or {}).get("from"))
-            for c in contracts.values()
-            if (c.get("mutation") or {}).get("from")
+            str(c.evidence_from) for c in contracts.values() if c.evidence_from
         }
 
     def definitions(self) -> list[Mapping[str, Any]]:
@@ -139,7 +138,7 @@ class ToolHost:
         return args, bad
 
     def _listing(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
-        contract = self.contracts.get(tool.operation) or {}
+        contract = self.contracts[tool.operation]
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         resumed = args.get("continuation")
         max_pages = args.get("max_pages") or self.default_max_pages
@@ -154,18 +153,15 @@ class ToolHost:
             params=rest,
             **keywords,
         )
-        scope = {k: v for k, v in (contract.get("scope") or {}).items() if v is not None}
+        scope = contract.scope.declared() if contract.scope else {}
         key = _resource_key(scope.get("resource"))
         env = tool_result(result, resource_key=key, scope=scope)
-        mints = (contract.get("evidence") or {}).get(
-            "mint"
-        ) or tool.operation in self._evidence_sources
+        mints = contract.mints_evidence or tool.operation in self._evidence_sources
         if env["status"] == "complete" and mints and resumed is None:
-            id_pointer = str(contract.get("id") or "/id")
-            tokens = pointer_tokens(id_pointer)
+            tokens = contract.id_pointer if contract.id and contract.id_pointer else ("id",)
             ids = [id_at(i, tokens) for i in env["data"][key]]
             if all(i is not None for i in ids) and len(ids) <= MAX_EVIDENCE_IDS:
-                ttl = (contract.get("evidence") or {}).get("ttl_seconds") or 600
+                ttl = (contract.evidence.ttl_seconds if contract.evidence else None) or 600
                 api_token = get(result, "evidence")
                 env["evidence"] = self.keeper.mint(
                     operation=tool.operation,
@@ -178,31 +174,32 @@ class ToolHost:
         return env
 
     def _mutation(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
-        contract = self.contracts.get(tool.operation) or {}
-        mutation = contract.get("mutation") or {}
-        source = mutation.get("from")
-        ids_field = _body_field(mutation.get("ids"))
-        token_field = _body_field(mutation.get("token"))
+        contract = self.contracts[tool.operation]
+        mutation = contract.mutation
+        source = contract.evidence_from
+        ids_field = _body_field(mutation.ids if mutation else None)
+        token_field = _body_field(mutation.token if mutation else None)
         raw_targets = args.get(ids_field) if ids_field else None
         targets = [str(t) for t in raw_targets] if isinstance(raw_targets, list) else None
         source_tool = self.by_operation.get(str(source)) if source else None
-        source_contract = self.contracts.get(str(source)) or {}
+        source_contract = self.contracts.get(str(source)) if source else None
+        source_scope = source_contract.scope if source_contract else None
 
         def refuse(codes: Sequence[str], outside: Sequence[str] = ()) -> dict[str, Any]:
             return refusal(
                 tool=tool.name,
-                destructive=bool(contract.get("destructive")),
+                destructive=contract.destructive,
                 codes=codes,
                 targets=targets,
                 outside=outside,
                 listing_tool=source_tool.name if source_tool else None,
-                listing_scope=source_contract.get("scope"),
+                listing_scope=source_scope.to_dict() if source_scope else None,
             )
 
         if not source:
-            if mutation.get("recheck_each_target"):
+            if contract.recheck_each_target:
                 return self._rechecked(tool, contract, args)
-            if contract.get("destructive"):
+            if contract.destructive:
                 return refuse(["EVIDENCE_UNSUPPORTED"])
             return self._send(tool, args)
         try:
@@ -210,8 +207,10 @@ class ToolHost:
                 args.get("evidence"),
                 operation=str(source),
                 targets=targets,
-                void_on_warnings=mutation.get("void_on_warnings") or (),
-                needs_api_token=bool(token_field) and _api_mints(source_contract),
+                void_on_warnings=mutation.void_on_warnings if mutation else (),
+                needs_api_token=bool(token_field)
+                and source_contract is not None
+                and _api_mints(source_contract),
             )
         except Refused as exc:
             return refuse(exc.codes, exc.outside)
@@ -226,14 +225,12 @@ class ToolHost:
         self.keeper.consume(grant)
         return env
 
-    def _rechecked(
-        self, tool: _Tool, contract: Mapping[str, Any], args: dict[str, Any]
-    ) -> dict[str, Any]:
+    def _rechecked(self, tool: _Tool, contract: Contract, args: dict[str, Any]) -> dict[str, Any]:
         """A ``recheck`` mutation: re-read every target first, call the API only if all pass."""
-        read_op = str((contract.get("mutation") or {}).get("recheck_each_target"))
+        read_op = str(contract.recheck_each_target)
         read_tool = self.by_operation.get(read_op)
-        read_contract = self.contracts.get(read_op) or {}
-        param = target_param(read_contract)
+        read_contract = self.contracts.get(read_op)
+        param = target_param(read_contract) if read_contract is not None else None
         targets, _ = (
             recheck_targets(param, args, params=tool.params, body=tool.body)
             if param
@@ -243,7 +240,7 @@ class ToolHost:
         def refuse(codes: Sequence[str], failures: Sequence[RecheckFailure] = ()) -> dict:
             return refusal(
                 tool=tool.name,
-                destructive=bool(contract.get("destructive")),
+                destructive=contract.destructive,
                 codes=codes,
                 targets=targets,
                 outside=[f.id for f in failures],
@@ -253,13 +250,13 @@ class ToolHost:
                 failures=[f.to_dict() for f in failures],
             )
 
-        if read_tool is None or param is None or not targets:
+        if read_tool is None or read_contract is None or param is None or not targets:
             return refuse(["TARGETS_MISSING"])
         unique = list(dict.fromkeys(targets))
         if len(unique) > MAX_RECHECK_TARGETS:
             return refuse(["TARGETS_TOO_MANY"])
         read = getattr(self.client, read_tool.client_attr)
-        omitted = read_contract.get("omitted_fields")
+        omitted = read_contract.omitted_fields
         failures = [
             f
             for t in unique
@@ -281,14 +278,14 @@ class ToolHost:
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
-        omitted = (self.contracts.get(tool.operation) or {}).get("omitted_fields")
+        omitted = self.contracts[tool.operation].omitted_fields
         response = getattr(self.client, tool.client_attr)(params=params)
         return single_result("item", response, omitted_fields=omitted)
 
 
-def _api_mints(contract: Mapping[str, Any]) -> bool:
+def _api_mints(contract: Contract) -> bool:
     """True when the listing's API returns its own evidence token (native, ``mint: true``)."""
-    return contract.get("mode") == "native" and bool((contract.get("evidence") or {}).get("mint"))
+    return contract.mode == "native" and contract.mints_evidence
 
 
 def _invariant_problems(env: Mapping[str, Any]) -> list[str]:

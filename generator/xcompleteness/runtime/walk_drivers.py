@@ -16,6 +16,7 @@ import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
+from .contract import Contract
 from .envelope import Continuation
 from .walk_core import _Core
 from .walk_plan import _Plan
@@ -39,7 +40,7 @@ AsyncFetch = Callable[[PageRequest], Awaitable[PageResponse]]
 class _WalkerBase:
     def __init__(
         self,
-        contract: Any,
+        contract: Contract | Mapping[str, Any],
         *,
         parse_page: Callable[..., Any] | None = None,
         parse_item: Callable[[Any], Any] | None = None,
@@ -76,7 +77,7 @@ class Walker(_WalkerBase):
 
     def __init__(
         self,
-        contract: Any,
+        contract: Contract | Mapping[str, Any],
         fetch: SyncFetch,
         *,
         parse_page: Callable[..., Any] | None = None,
@@ -170,7 +171,7 @@ class AsyncWalker(_WalkerBase):
 
     def __init__(
         self,
-        contract: Any,
+        contract: Contract | Mapping[str, Any],
         fetch: AsyncFetch,
         *,
         parse_page: Callable[..., Any] | None = None,

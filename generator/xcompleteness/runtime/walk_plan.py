@@ -1,8 +1,9 @@
 """The plan: the parts of one canonical contract the walk reads, parsed once.
 
-:meth:`_Plan.from_contract` reads the contract (the canonical dict of docs/internals.md, or a
-runtime ``Contract``), parses its expressions and conditions with :mod:`.expressions`, and refuses
-one that gives the walk no way to know where the listing ends (:class:`ContractError`). The core
+:meth:`_Plan.from_contract` reads the typed runtime ``Contract`` (a canonical dict is turned
+into one first: ``contract.as_contract``), whose expressions and conditions are already parsed,
+and refuses one that gives the walk no way to know where the listing ends
+(:class:`ContractError`). The core
 (:mod:`.walk_core`) and the page readers (:mod:`.walk_pages`) read only the plan.
 
 Standard library only: copied verbatim into generated packages.
@@ -14,63 +15,39 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .codes import STANDARD_CONTINUATIONS
-from .contract import ContractError
-from .expressions import parse_condition, parse_expression, parse_pointer
+from .contract import (
+    DEFAULT_ITEMS,
+    Contract,
+    ContractError,
+    PaginationRequest,
+    PaginationResponse,
+    ReasonDecl,
+    as_contract,
+)
+from .expressions import Expression, parse_expression
 from .walk_results import MORE, NEXT_STYLES, URL_STYLES
 
-
-@dataclass(frozen=True)
-class _ReasonDecl:
-    code: str
-    when: Any  # a parsed Condition or None
-    details: Mapping[str, Any]
-    continuation: str
-    origin: str
-
-
-def _get(obj: Any, key: str, default: Any = None) -> Any:
-    """Read ``key`` from a canonical dict or from a runtime ``Contract`` dataclass."""
-    if isinstance(obj, Mapping):
-        return obj.get(key, default)
-    return getattr(obj, key, default)
-
-
-def _expr(text: Any, what: str) -> Any:
-    if text is None:
-        return None
-    try:
-        return parse_expression(text)
-    except Exception as exc:  # ExpressionError; the contract was validated by `check`
-        raise ContractError(f"{what}: {exc}") from exc
-
-
-def _pointer(text: Any) -> tuple[str, ...] | None:
-    if text is None:
-        return None
-    try:
-        return parse_pointer(str(text))
-    except Exception as exc:
-        raise ContractError(f"last-item pointer: {exc}") from exc
+_DEFAULT_ITEMS = parse_expression(DEFAULT_ITEMS)
 
 
 @dataclass(frozen=True)
 class _Plan:
-    """The parts of one canonical contract the walk reads, parsed once."""
+    """The parts of one canonical contract the walk reads, parsed once (by the Contract)."""
 
+    contract: Contract
     operation_id: str
     mode: str
     style: str
-    items: Any
+    items: Expression
     req_cursor: str | None
     req_size: str | None
     req_offset: str | None
     req_page: str | None
-    next: Any
-    next_last_item: Any
-    total: Any
-    pages: Any
-    reasons: tuple[_ReasonDecl, ...]
+    next: Expression | None
+    next_last_item: tuple[str, ...] | None
+    total: Expression | None
+    pages: Expression | None
+    reasons: tuple[ReasonDecl, ...]
     declared: frozenset[str]
     warning_codes: frozenset[str]
     snapshot_kind: str | None
@@ -78,57 +55,32 @@ class _Plan:
     deadline_param: str | None = None
 
     @classmethod
-    def from_contract(cls, contract: Any) -> _Plan:
-        pag = _get(contract, "pagination") or {}
-        style = _get(pag, "style") or "none"
-        req = _get(pag, "request") or {}
-        resp = _get(pag, "response") or {}
-        mode = _get(contract, "mode") or "native"
-        reasons = []
-        for raw in _get(contract, "reasons") or ():
-            code = _get(raw, "code")
-            when = _get(raw, "when")
-            if when is not None and not hasattr(when, "holds"):
-                try:
-                    when = parse_condition(when)
-                except Exception as exc:
-                    raise ContractError(f"reason {code}: {exc}") from exc
-            reasons.append(
-                _ReasonDecl(
-                    code=code,
-                    when=when,
-                    details=dict(_get(raw, "details") or {}),
-                    continuation=_get(raw, "continuation")
-                    or STANDARD_CONTINUATIONS.get(code, "none"),
-                    origin=_get(raw, "origin") or "server",
-                )
-            )
-        next_text = _get(resp, "next")
-        last_item = _get(resp, "next_last_item")
-        if mode == "native" and style == "cursor" and next_text is None and last_item is None:
-            next_text = "$response.body#/next_cursor"
-        scope = _get(contract, "scope") or {}
-        cursor_rules = _get(pag, "cursor") or {}
-        deadline = _get(contract, "deadline") or {}
+    def from_contract(cls, contract: Contract | Mapping[str, Any]) -> _Plan:
+        c = as_contract(contract)
+        pag = c.pagination
+        request = pag.request if pag is not None else PaginationRequest()
+        response = pag.response if pag is not None else PaginationResponse()
+        cursor_rules = pag.cursor if pag is not None else None
         plan = cls(
-            operation_id=str(_get(contract, "operation_id") or "?"),
-            mode=mode,
-            style=style,
-            items=_expr(_get(contract, "items") or "$response.body#/items", "items"),
-            req_cursor=_get(req, "cursor"),
-            req_size=_get(req, "size"),
-            req_offset=_get(req, "offset"),
-            req_page=_get(req, "page"),
-            next=_expr(next_text, "pagination.response.next"),
-            next_last_item=_pointer(last_item),
-            total=_expr(_get(resp, "total"), "pagination.response.total"),
-            pages=_expr(_get(resp, "pages"), "pagination.response.pages"),
-            reasons=tuple(reasons),
-            declared=frozenset(r.code for r in reasons),
-            warning_codes=frozenset(_get(contract, "warnings") or ()),
-            snapshot_kind=_get(scope, "snapshot"),
-            invalidated_by=frozenset(_get(cursor_rules, "invalidated_by") or ()),
-            deadline_param=_get(deadline, "param"),
+            contract=c,
+            operation_id=c.operation_id or "?",
+            mode=c.mode,
+            style=pag.style if pag is not None else "none",
+            items=c.items_expr if c.items_expr is not None else _DEFAULT_ITEMS,
+            req_cursor=request.cursor,
+            req_size=request.size,
+            req_offset=request.offset,
+            req_page=request.page,
+            next=c.next_location,
+            next_last_item=response.next_last_item_pointer,
+            total=response.total_expr,
+            pages=response.pages_expr,
+            reasons=c.reasons,
+            declared=c.declared_codes,
+            warning_codes=c.declared_warnings,
+            snapshot_kind=c.scope.snapshot if c.scope is not None else None,
+            invalidated_by=frozenset(cursor_rules.invalidated_by if cursor_rules else ()),
+            deadline_param=c.deadline.param if c.deadline is not None else None,
         )
         plan._check()
         return plan
@@ -177,9 +129,9 @@ class _Plan:
             out[self.req_size] = params[self.req_size]
         return out
 
-    def decl(self, code: str) -> _ReasonDecl | None:
-        return next((r for r in self.reasons if r.code == code), None)
+    def decl(self, code: str) -> ReasonDecl | None:
+        return self.contract.reason(code)
 
     def continuation_of(self, code: str) -> str:
-        decl = self.decl(code)
-        return decl.continuation if decl else STANDARD_CONTINUATIONS.get(code, "none")
+        """The contract's answer (:meth:`Contract.continuation_of`): never worked out here."""
+        return self.contract.continuation_of(code)

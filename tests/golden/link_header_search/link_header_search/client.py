@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpx
 
+from ._runtime.contract import Contract, load_contracts
 from ._runtime.operations import (
     DEFAULT_TIMEOUT,
     ApiError,
@@ -55,9 +55,9 @@ __all__ = [
     "StreamResult",
 ]
 
-CONTRACTS: dict[str, Any] = json.loads(
-    Path(__file__).with_name("_contracts.json").read_text(encoding="utf-8")
-)["contracts"]
+CONTRACTS: Mapping[str, Contract] = load_contracts(
+    Path(__file__).with_name("_contracts.json"), lazy=True
+)[0]
 
 
 def _operation(module: str, name: str) -> Any:

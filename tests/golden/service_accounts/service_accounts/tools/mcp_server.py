@@ -28,7 +28,7 @@ from typing import Any
 from .._runtime.evidence import EvidenceKeeper, principal_of
 from .._runtime.store import StoreError, TokenStore, open_store
 from .._runtime.tooling import ToolHost
-from ..client import Client
+from ..client import CONTRACTS, Client
 
 HERE = Path(__file__).resolve().parent
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -68,8 +68,7 @@ def build_host(
     keeper = EvidenceKeeper(secret, principal_of(base_url, headers), store=store)
     client = Client(base_url, headers=headers, **client_options)
     tools = _read_json(HERE / "mcp.json")["tools"]
-    contracts = _read_json(HERE.parent / "_contracts.json")["contracts"]
-    return ToolHost(tools, contracts, client, keeper)
+    return ToolHost(tools, CONTRACTS, client, keeper)
 
 
 def build_server(host: ToolHost) -> Any:
