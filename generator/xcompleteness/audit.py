@@ -11,53 +11,24 @@ Exit codes follow the other commands: 0 when every list-like operation is declar
 are not (audit is a lint: CI can require a declaration for every listing), 2 for unusable input.
 Audit does not validate the OpenAPI document (that is ``check``'s job): it reports on whatever
 it can read, so it also helps with specs that do not validate yet.
+
+The command is :func:`xcompleteness.api.audit` (load, overlays, this module's analysis, the
+draft) and its formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import os
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
+from xcompleteness.audit_overlay import TODO_KEY, draft_declaration
 from xcompleteness.contract import document_defaults
-from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.listlike import Excluded, Finding, operation_ids, scan_all
-from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
-from xcompleteness.progress import Progress, stage
-
-
-def run_audit(args: argparse.Namespace) -> ExitCode:
-    quiet = bool(getattr(args, "quiet", False))
-    with Progress("audit", quiet=quiet):
-        stage("loading the spec")
-        doc = load_spec(args.spec, allow_external_refs=getattr(args, "allow_external_refs", False))
-        stage("applying overlays")
-        doc = apply_overlays(doc, getattr(args, "overlay", None) or [])
-        stage("scanning operations")
-        report = audit_document(doc.data, origin=doc.origin)
-        target = getattr(args, "emit_overlay", None)
-        if target and report.undeclared:  # an overlay needs at least one action (Overlay 1.0)
-            stage("writing the draft")
-            draft = draft_overlay(
-                report.findings, report.title, report.operation_ids, report.defaults
-            )
-            _write(Path(target), dump_overlay(draft))
-            report.overlay = str(target)
-    if getattr(args, "format", "text") == "json":
-        print(json.dumps(report.to_json(), indent=2, sort_keys=True))
-    else:
-        print(report.to_text())
-        if not quiet:
-            print(report.summary(), file=sys.stderr)
-    return ExitCode.FINDINGS if report.undeclared else ExitCode.OK
 
 
 class AuditReport:
@@ -162,7 +133,7 @@ class AuditReport:
 
 
 def audit_document(data: Any, *, origin: str = "") -> AuditReport:
-    """Audit a parsed document (no I/O): the core of ``run_audit``, used by tests and the corpus."""
+    """Audit a parsed document (no I/O): the core of ``api.audit``, used by tests and the corpus."""
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     findings, excluded = scan_all(data)
@@ -176,7 +147,7 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
     )
 
 
-def _write(path: Path, text: str) -> None:
+def write_draft(path: Path, text: str) -> None:
     """Write atomically (temp file + rename) so a failed run never leaves half an overlay."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,28 +4,20 @@
 Unusable input stops at the first two stages with :class:`InputError` (exit 2); everything
 after that collects diagnostics, so one run reports every finding. Diagnostics about nodes an
 overlay wrote are re-pointed at the overlay file and its line.
+
+The ``check`` command itself is :func:`xcompleteness.api.check` (results and exit code) and its
+formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 """
 
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
-import json
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from xcompleteness.diagnostics import (
-    Diagnostic,
-    ExitCode,
-    Severity,
-    exit_code_for,
-    pointer_join,
-    render_json,
-    render_text,
-)
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import SourceDoc, load_spec
 from xcompleteness.overlay import apply_overlays
 from xcompleteness.progress import stage
@@ -148,42 +140,6 @@ def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic
     return out
 
 
-def run_check(args: argparse.Namespace) -> ExitCode:
-    """CLI entry for ``xcompleteness check`` (exit codes: docs/cli.md)."""
-    from xcompleteness.progress import Progress
-
-    quiet = bool(getattr(args, "quiet", False))
-    today = getattr(args, "today", None)
-    with Progress("check", quiet=quiet):
-        result = check_spec(
-            args.spec,
-            args.overlay,
-            allow_external_refs=getattr(args, "allow_external_refs", False),
-            today=_dt.date.fromisoformat(today) if isinstance(today, str) else today,
-        )
-    strict = bool(getattr(args, "strict", False))
-    show = getattr(args, "show_effective", None)
-    effective = show_effective(result, show) if show is not None else None
-    if isinstance(effective, Diagnostic):
-        print(render_text([effective]), file=sys.stderr)
-        return ExitCode.UNUSABLE
-    if args.format == "json":
-        if effective is None:
-            print(render_json(result.diagnostics))
-        else:
-            out = json.loads(render_json(result.diagnostics))
-            out["effective"] = effective
-            print(json.dumps(out, indent=2, sort_keys=True))
-    else:
-        if effective is not None:
-            print(_yaml(effective), end="")
-        if result.diagnostics:
-            print(render_text(result.diagnostics), file=sys.stderr)
-        if not quiet:
-            print(_summary(result), file=sys.stderr)
-    return exit_code_for(result.diagnostics, strict=strict)
-
-
 def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | Diagnostic:
     """The merged declaration of one operation, what the defaults added, and its contract."""
     from xcompleteness.contract import (
@@ -216,13 +172,7 @@ def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | D
     )
 
 
-def _yaml(value: Any) -> str:
-    import yaml
-
-    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=100)
-
-
-def _summary(result: CheckResult) -> str:
+def summary(result: CheckResult) -> str:
     """One paragraph: the counts, and what was skipped or defaulted and why."""
     from xcompleteness.contract import NOT_A_LISTING, document_defaults, iter_operations
 

@@ -4,15 +4,21 @@ Exit codes (documented in docs/cli.md): 0 clean, 1 findings (errors, or warnings
 ``--strict``; drift for ``generate --check``), 2 unusable input or bad arguments.
 No input ever produces a Python traceback: unexpected internal errors are reported as
 ``XC000`` with exit code 2 and a request to file a bug.
+
+This module only parses arguments, calls :mod:`xcompleteness.api` and formats its results
+(text on stderr, or JSON on stdout): every decision and every exit code comes from the api.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
+from xcompleteness import api
 from xcompleteness._version import __version__
 from xcompleteness.diagnostics import (
     Diagnostic,
@@ -22,6 +28,7 @@ from xcompleteness.diagnostics import (
     render_json,
     render_text,
 )
+from xcompleteness.progress import Progress
 
 
 class _Parser(argparse.ArgumentParser):
@@ -118,34 +125,57 @@ def _register_testkit(sub: argparse._SubParsersAction) -> None:
 
     verify = sub.add_parser("verify", help="drive a live API read-only and report violations")
     _common(verify)
-    from xcompleteness.verify import add_arguments
+    verify.add_argument(
+        "--base-url", required=True, help="base URL of the live API (http or https)"
+    )
+    verify.add_argument(
+        "--auth-header",
+        action="append",
+        type=_header,
+        default=[],
+        metavar="'K: V'",
+        help="header sent with every request (repeatable)",
+    )
+    verify.add_argument(
+        "--param",
+        action="append",
+        type=_param,
+        default=[],
+        metavar="NAME=VALUE",
+        help="value for a required parameter (repeatable)",
+    )
+    verify.add_argument("--max-pages", type=int, default=20, help="pages per walk (default 20)")
+    verify.add_argument(
+        "--time-limit", type=float, default=60.0, help="seconds for the whole run (default 60)"
+    )
 
-    add_arguments(verify)
+
+def _header(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition(":")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected 'Name: value', got {text!r}")
+    return name.strip(), value.strip()
+
+
+def _param(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name, value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    commands = {
+        "check": run_check,
+        "audit": run_audit,
+        "generate": run_generate,
+        "mock": run_mock,
+        "verify": run_verify,
+    }
     try:
-        if args.command == "check":
-            from xcompleteness.check import run_check
-
-            return int(run_check(args))
-        if args.command == "audit":
-            from xcompleteness.audit import run_audit
-
-            return int(run_audit(args))
-        if args.command == "mock":
-            from xcompleteness.mock import run_mock
-
-            return int(run_mock(args))
-        if args.command == "verify":
-            from xcompleteness.verify import run_verify
-
-            return int(run_verify(args))
-        from xcompleteness.generate import run_generate
-
-        return int(run_generate(args))
-    except InputError as exc:
+        return int(commands[args.command](args))
+    except InputError as exc:  # raised outside the api: mock's server (XC705, XC706)
         _emit(list(exc.diagnostics), args.format)
         return int(ExitCode.UNUSABLE)
     except KeyboardInterrupt:
@@ -163,9 +193,154 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.UNUSABLE)
 
 
-def _emit(diagnostics: list[Diagnostic], fmt: str) -> None:
+def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
+    """Diagnostics as one JSON object on stdout, or as text on stderr."""
     out = render_json(diagnostics) if fmt == "json" else render_text(diagnostics)
     print(out, file=sys.stdout if fmt == "json" else sys.stderr)
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+# -- the commands: call the api, format its result, return its exit code ----------------------
+
+
+def run_check(args: argparse.Namespace) -> ExitCode:
+    """``xcompleteness check`` (exit codes: docs/cli.md)."""
+    with Progress("check", quiet=args.quiet) as bar:
+        report = api.check(
+            args.spec,
+            args.overlay,
+            strict=args.strict,
+            allow_external_refs=args.allow_external_refs,
+            today=args.today,
+            show_effective=args.show_effective,
+            progress=bar.update,
+        )
+    if report.result is not None and report.exit_code is ExitCode.UNUSABLE:
+        _note(render_text(report.diagnostics))  # --show-effective of an unknown operation
+    elif args.format == "json":
+        out = json.loads(render_json(report.diagnostics))
+        if report.effective is not None:
+            out["effective"] = report.effective
+        print(json.dumps(out, indent=2, sort_keys=True))
+    else:
+        if report.effective is not None:
+            print(_yaml(report.effective), end="")
+        if report.diagnostics:
+            _note(render_text(report.diagnostics))
+        if report.summary and not args.quiet:
+            _note(report.summary)
+    return report.exit_code
+
+
+def _yaml(value: Any) -> str:
+    import yaml
+
+    return yaml.safe_dump(value, sort_keys=False, allow_unicode=True, width=100)
+
+
+def run_audit(args: argparse.Namespace) -> ExitCode:
+    """``xcompleteness audit``: the report on stdout, the summary on stderr."""
+    with Progress("audit", quiet=args.quiet) as bar:
+        result = api.audit(
+            args.spec,
+            args.overlay,
+            allow_external_refs=args.allow_external_refs,
+            emit_overlay=args.emit_overlay,
+            progress=bar.update,
+        )
+    if result.report is None:
+        _emit(result.diagnostics, args.format)
+    elif args.format == "json":
+        print(json.dumps(result.report.to_json(), indent=2, sort_keys=True))
+    else:
+        print(result.report.to_text())
+        if not args.quiet:
+            _note(result.summary)
+    return result.exit_code
+
+
+def run_generate(args: argparse.Namespace) -> ExitCode:
+    """``xcompleteness generate``: exit 0 written/in sync, 1 spec errors or drift, 2 unusable."""
+    with Progress("generate", quiet=args.quiet) as bar:
+        result = api.generate(
+            args.spec,
+            args.output,
+            args.overlay,
+            package=args.package,
+            tests=args.tests,
+            check=args.check,
+            allow_external_refs=args.allow_external_refs,
+            cache=not args.no_cache,
+            progress=bar.update,
+        )
+    if not result.files:  # unusable input (exit 2) or refused: the spec has errors (exit 1)
+        _emit(result.diagnostics, args.format)
+        return result.exit_code
+    # info diagnostics only for --check; the findings about OUT (XC604) come last, on their own
+    found = [d for d in result.diagnostics if d not in result.write_diagnostics]
+    shown = [d for d in found if d.severity is not Severity.INFO or args.check]
+    if shown:
+        _emit(shown, args.format)
+    if result.write_diagnostics:
+        _emit(result.write_diagnostics, args.format)
+    elif args.check:
+        sys.stdout.write(result.diff)
+    else:
+        _note(
+            f"generated {len(result.files)} files in {result.out} "
+            f"({len(result.written)} written, {len(result.unchanged)} unchanged, "
+            f"{len(result.removed)} removed)"
+        )
+        if not args.quiet:
+            _note(result.summary)
+        for rel in result.kept:
+            _note(f"kept {rel}: edited by hand since it was generated; remove it yourself")
+    return result.exit_code
+
+
+def run_verify(args: argparse.Namespace) -> ExitCode:
+    """``xcompleteness verify``: diagnostics, then one summary line per listing walked."""
+    result = api.verify(
+        args.spec,
+        args.base_url,
+        args.overlay,
+        headers=dict(args.auth_header),
+        params=dict(args.param),
+        max_pages=args.max_pages,
+        time_limit=args.time_limit,
+        allow_external_refs=args.allow_external_refs,
+    )
+    if args.format == "json":
+        print(render_json(result.diagnostics))
+    else:
+        if result.diagnostics:
+            _note(render_text(result.diagnostics))
+        for line in result.summary:
+            _note(line)
+    return result.exit_code
+
+
+def run_mock(args: argparse.Namespace) -> ExitCode:
+    """``xcompleteness mock``: serve until stopped (exit 2 on unusable input)."""
+    from xcompleteness.mock import listen, require_server, serve
+
+    require_server()
+    result = api.mock(
+        args.spec, args.overlay, faults=args.faults, allow_external_refs=args.allow_external_refs
+    )
+    if result.api is None:
+        _emit(result.diagnostics, args.format)
+        return result.exit_code
+    sock = listen(args.host, args.port)
+    port = sock.getsockname()[1]
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    listings = [op.id for op in result.api.ops if op.listing]
+    _note(f"mock serving {len(listings)} listing(s): {', '.join(listings)}")
+    serve(result.api, sock, on_ready=lambda: print(f"MOCK READY http://{host}:{port}", flush=True))
+    return ExitCode.OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,27 +8,26 @@ is either generated or reported (``XC605``) — nothing is dropped silently.
 A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
 hash of every input); ``cache=False`` (``--no-cache``) always runs the pipeline. The heavy stages
 (IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays fast.
+
+The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
+formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from xcompleteness import emitters
 from xcompleteness.diagnostics import (
     Diagnostic,
-    ExitCode,
     InputError,
     Severity,
     has_errors,
-    render_json,
     render_text,
 )
+from xcompleteness.emitters import EmitError
 from xcompleteness.naming import check_package_name, default_package_name
 from xcompleteness.progress import stage
 
@@ -110,33 +109,24 @@ def generate_from_check(
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
+    from xcompleteness.emitters.registry import selected  # every emitter: imported when run
+
     renderer = Renderer()
-    loaded, skipped = emitters.load(only)
-    for missing in skipped:
-        diagnostics.append(
-            Diagnostic(
-                file=ir.source,
-                pointer="",
-                code="XC606",
-                severity=Severity.INFO,
-                message=f"the {missing!r} emitter is not in this build; its files are skipped",
-            )
-        )
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
-    for emitter_name, module in loaded:
-        stage(f"rendering {emitter_name}")
+    for emitter in selected(only):
+        stage(f"rendering {emitter.name}")
         try:
-            emitted = module.emit(ir, renderer)
-        except emitters.EmitError as exc:
+            emitted = emitter.emit(ir, renderer)
+        except EmitError as exc:
             raise GenerationRefused(exc.diagnostics) from None
-        base = PurePosixPath() if getattr(module, "OUT_RELATIVE", False) else PurePosixPath(name)
+        base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
         for rel, text in emitted.items():
-            path = base / _safe_rel(emitter_name, PurePosixPath(rel))
+            path = base / _safe_rel(emitter.name, PurePosixPath(rel))
             if path in files:
-                raise RuntimeError(f"emitters {owner[path]} and {emitter_name} both produce {path}")
+                raise RuntimeError(f"emitters {owner[path]} and {emitter.name} both produce {path}")
             files[path] = text
-            owner[path] = emitter_name
+            owner[path] = emitter.name
     if tests:
         from xcompleteness.emitters.contract_tests import emit_tests
 
@@ -304,58 +294,3 @@ def summary(gen: Generation) -> str:
             f"skipped {skipped_none} operation(s) declared kind: none (not listings: {shown})"
         )
     return "; ".join(parts)
-
-
-def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
-    if not diagnostics:
-        return
-    if fmt == "json":
-        print(render_json(diagnostics))
-    else:
-        print(render_text(diagnostics), file=sys.stderr)
-
-
-def run_generate(args: argparse.Namespace) -> ExitCode:
-    """CLI entry: exit 0 written/in sync, 1 spec errors or drift (``--check``), 2 unusable."""
-    from xcompleteness.progress import Progress
-    from xcompleteness.write import diff_tree, write_tree
-
-    quiet = bool(getattr(args, "quiet", False))
-    try:
-        with Progress("generate", quiet=quiet):
-            gen = generate(
-                args.spec,
-                args.overlay,
-                args.package,
-                allow_external_refs=getattr(args, "allow_external_refs", False),
-                tests=bool(getattr(args, "tests", False)),
-                cache=not getattr(args, "no_cache", False),
-            )
-    except GenerationRefused as exc:
-        _emit(exc.diagnostics, args.format)
-        return ExitCode.FINDINGS
-    _emit(
-        [d for d in gen.diagnostics if d.severity is not Severity.INFO or args.check], args.format
-    )
-    out = Path(args.output)
-    if args.check:
-        diff = diff_tree(out, gen.files)
-        if diff:
-            sys.stdout.write(diff)
-            return ExitCode.FINDINGS
-        return ExitCode.OK
-    report = write_tree(out, gen.files)
-    print(
-        f"generated {len(gen.files)} files in {out} "
-        f"({len(report.written)} written, {len(report.unchanged)} unchanged, "
-        f"{len(report.removed)} removed)",
-        file=sys.stderr,
-    )
-    if not quiet:
-        print(summary(gen), file=sys.stderr)
-    for rel in report.kept:
-        print(
-            f"kept {rel}: edited by hand since it was generated; remove it yourself",
-            file=sys.stderr,
-        )
-    return ExitCode.OK

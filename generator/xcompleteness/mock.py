@@ -15,25 +15,25 @@ the API evidence in the body is one the mock minted (else 409 ``EVIDENCE_REJECTE
 ``POST /_mock/reset`` forgets mutations, counters and inserted or deleted items.
 
 The answering logic (:class:`MockApi`) is transport-free and directly tested; :func:`make_app`
-wraps it in a Starlette app and :func:`run_mock` serves it with uvicorn (the ``mock`` extra).
+wraps it in a Starlette app and :func:`serve` serves it with uvicorn (the ``mock`` extra).
+:func:`xcompleteness.api.mock` builds it; :mod:`xcompleteness.cli` serves and announces it.
 """
 
 from __future__ import annotations
 
-import argparse
 import base64
 import binascii
 import json
 import math
 import re
-import sys
+import socket
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
-from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.mock_items import ItemFactory
 from xcompleteness.mock_plan import DEFAULT_DETAILS, Bug, Fault, Plan, check_plan, fault_code
 from xcompleteness.runtime.codes import LISTING_KINDS
@@ -730,8 +730,8 @@ def _diag(code: str, message: str, hint: str, file: str = "") -> Diagnostic:
     return Diagnostic(file, "", code, Severity.ERROR, message, hint)
 
 
-def run_mock(args: argparse.Namespace) -> ExitCode:
-    """CLI entry of ``xcompleteness mock`` (exit 2 on unusable input; runs until stopped)."""
+def require_server() -> None:
+    """Raise :class:`InputError` (``XC705``) unless uvicorn and starlette are installed."""
     try:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
@@ -745,41 +745,42 @@ def run_mock(args: argparse.Namespace) -> ExitCode:
                 )
             ]
         ) from None
-    api = build_mock(args.spec, args.overlay, args.faults)
-    import socket
 
-    import uvicorn
 
+def listen(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host``:``port`` (``XC706`` when it cannot be had)."""
     try:
-        sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         # Accepted connections inherit it: without, uvicorn's h11 answers wait ~40 ms for the
         # peer's delayed ACK (Nagle), a 5x slower mock (bench/bench_testkit.py).
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        sock.bind((args.host, args.port))
+        sock.bind((host, port))
         sock.listen(128)
     except OSError as exc:
         raise InputError(
             [
                 _diag(
                     "XC706",
-                    f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+                    f"cannot listen on {host}:{port}: {exc.strerror or exc}",
                     "choose a free port (0 picks one) on a local address",
                 )
             ]
         ) from None
-    port = sock.getsockname()[1]
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    listings = [op.id for op in api.ops if op.listing]
-    print(f"mock serving {len(listings)} listing(s): {', '.join(listings)}", file=sys.stderr)
+    return sock
+
+
+def serve(api: MockApi, sock: socket.socket, *, on_ready: Callable[[], None]) -> None:
+    """Serve ``api`` on ``sock`` with uvicorn until stopped; ``on_ready`` once it accepts."""
+    import uvicorn
+
     config = uvicorn.Config(make_app(api), log_level="warning", access_log=False)
     server = uvicorn.Server(config)
     original = server.startup
 
     async def announce(sockets: list[Any] | None = None) -> None:
         await original(sockets=sockets)
-        print(f"MOCK READY http://{host}:{port}", flush=True)
+        on_ready()
 
     server.startup = announce  # type: ignore[method-assign]
     server.run(sockets=[sock])
-    return ExitCode.OK

@@ -6,6 +6,10 @@ stderr is not a terminal, when the ``CI`` environment variable is set (to anythi
 rewrites one line on stderr (``check: validating OpenAPI... 3 s``) until the run ends, then erases
 it, so the command's own output is the same with or without it. The stage text comes from
 :func:`stage`, which the pipelines call at each step; it is a no-op when no indicator runs.
+
+Library callers (:mod:`xcompleteness.api`) get the stages through :func:`reporting` instead: a
+callback, or nowhere at all; nothing is ever drawn for them. Listeners are per thread, so two
+runs in two threads never see each other's stages.
 """
 
 from __future__ import annotations
@@ -14,17 +18,54 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from types import TracebackType
-from typing import TextIO
+from typing import Any, TextIO
 
-_ACTIVE: list[Progress] = []
+_LOCAL = threading.local()
 _INTERVAL_S = 0.25
 
 
+def _listeners() -> list[Any]:
+    """This thread's stack of listeners: objects with a writable ``stage`` attribute."""
+    stack: list[Any] | None = getattr(_LOCAL, "stack", None)
+    if stack is None:
+        stack = _LOCAL.stack = []
+    return stack
+
+
 def stage(text: str) -> None:
-    """Name the step now running (shown by the active indicator, if any)."""
-    if _ACTIVE:
-        _ACTIVE[-1].stage = text
+    """Name the step now running (shown by the innermost indicator or callback, if any)."""
+    stack = _listeners()
+    if stack:
+        stack[-1].stage = text
+
+
+class _Callback:
+    def __init__(self, callback: Callable[[str], None] | None) -> None:
+        self._callback = callback
+
+    @property
+    def stage(self) -> str:
+        return ""
+
+    @stage.setter
+    def stage(self, text: str) -> None:
+        if self._callback is not None:
+            self._callback(text)
+
+
+@contextmanager
+def reporting(callback: Callable[[str], None] | None) -> Iterator[None]:
+    """Send this thread's :func:`stage` texts to ``callback`` (``None``: nowhere) in the block."""
+    listener = _Callback(callback)
+    stack = _listeners()
+    stack.append(listener)
+    try:
+        yield
+    finally:
+        stack.remove(listener)
 
 
 def enabled(stream: TextIO, *, quiet: bool = False) -> bool:
@@ -56,9 +97,15 @@ class Progress:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._start = 0.0
+        self._owner: list[Any] = []
+
+    def update(self, text: str) -> None:
+        """Show ``text`` as the current stage (a callback for :func:`reporting`)."""
+        self.stage = text
 
     def __enter__(self) -> Progress:
-        _ACTIVE.append(self)
+        self._owner = _listeners()
+        self._owner.append(self)
         if self.active:
             self._start = time.monotonic()
             self._thread = threading.Thread(target=self._run, name="xc-progress", daemon=True)
@@ -71,8 +118,8 @@ class Progress:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
-        if self in _ACTIVE:
-            _ACTIVE.remove(self)
+        if self in self._owner:
+            self._owner.remove(self)
         self._stop.set()
         if self._thread is not None:
             self._thread.join()

@@ -24,28 +24,18 @@ XC722    (exit 2) the API cannot be reached
 =======  ==========================================================================================
 
 Exit codes like ``check``: 0 no violations, 1 violations (errors), 2 unusable input.
+The command is :func:`xcompleteness.api.verify` and its formatting in :mod:`xcompleteness.cli`.
 """
 
 from __future__ import annotations
 
-import argparse
-import math
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-from xcompleteness.diagnostics import (
-    Diagnostic,
-    ExitCode,
-    InputError,
-    Severity,
-    exit_code_for,
-    render_json,
-    render_text,
-)
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.load import follow_refs, pointer_tokens
 from xcompleteness.runtime.contract import Contract, PaginationRequest, PaginationResponse
 from xcompleteness.runtime.expressions import (
@@ -478,96 +468,3 @@ def _example(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
     return None
-
-
-def _header(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition(":")
-    if not sep or not name.strip():
-        raise argparse.ArgumentTypeError(f"expected 'Name: value', got {text!r}")
-    return name.strip(), value.strip()
-
-
-def _param(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
-    return name, value
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--base-url", required=True, help="base URL of the live API (http or https)")
-    p.add_argument(
-        "--auth-header",
-        action="append",
-        type=_header,
-        default=[],
-        metavar="'K: V'",
-        help="header sent with every request (repeatable)",
-    )
-    p.add_argument(
-        "--param",
-        action="append",
-        type=_param,
-        default=[],
-        metavar="NAME=VALUE",
-        help="value for a required parameter (repeatable)",
-    )
-    p.add_argument("--max-pages", type=int, default=20, help="pages per walk (default 20)")
-    p.add_argument(
-        "--time-limit", type=float, default=60.0, help="seconds for the whole run (default 60)"
-    )
-
-
-def run_verify(args: argparse.Namespace, *, transport: Any = None) -> ExitCode:
-    """CLI entry of ``xcompleteness verify`` (exit codes: docs/cli.md)."""
-    from xcompleteness.check import check_spec
-
-    parts = urlsplit(args.base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InputError(
-            [
-                Diagnostic(
-                    str(args.base_url),
-                    "",
-                    "XC721",
-                    Severity.ERROR,
-                    "--base-url must be an http(s) URL with a host",
-                    "for example --base-url http://127.0.0.1:8080",
-                )
-            ]
-        )
-    if args.max_pages < 1 or not math.isfinite(args.time_limit) or args.time_limit <= 0:
-        raise InputError(
-            [
-                Diagnostic(
-                    "",
-                    "",
-                    "XC721",
-                    Severity.ERROR,
-                    "--max-pages and --time-limit must be positive",
-                    "",
-                )
-            ]
-        )
-    result = check_spec(args.spec, args.overlay)
-    errors = [d for d in result.diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise InputError(errors)
-    verifier = Verifier(
-        result,
-        args.base_url,
-        dict(args.auth_header),
-        dict(args.param),
-        max_pages=args.max_pages,
-        time_limit=args.time_limit,
-        transport=transport,
-    )
-    diagnostics = verifier.run()
-    if args.format == "json":
-        print(render_json(diagnostics))
-    else:
-        if diagnostics:
-            print(render_text(diagnostics), file=sys.stderr)
-        for line in verifier.summary:
-            print(line, file=sys.stderr)
-    return exit_code_for(diagnostics)

@@ -1,4 +1,4 @@
-"""The emitters, in the order they run; each turns the IR into files.
+"""The emitters; each turns the IR into files. The ones that run, in order: :mod:`.registry`.
 
 Contract for every emitter module ``xcompleteness.emitters.<name>``::
 
@@ -6,20 +6,18 @@ Contract for every emitter module ``xcompleteness.emitters.<name>``::
 
 Paths are RELATIVE TO THE PACKAGE FOLDER (``models.py``, ``tools/mcp.json``); the pipeline
 prefixes ``NAME/`` and refuses absolute paths, ``..`` and two emitters claiming one path. An
-emitter whose module sets ``OUT_RELATIVE = True`` (``project``: ``pyproject.toml``,
-``README.md``) gives paths relative to OUT instead.
+emitter registered with ``out_relative=True`` (``project``: ``pyproject.toml``, ``README.md``)
+gives paths relative to OUT instead.
 Emitters are pure (no disk writes, no network); formatting happens later in :mod:`format`.
 
-``client`` and ``tools`` are built by other modules; while such a module does not exist the
-pipeline skips it and reports ``XC606`` (info) — any other import error is raised, never hidden.
+Every emitter is imported explicitly by :mod:`.registry` (no lookup by name): a misspelt or
+missing emitter is an ImportError when the generator is imported, and type checkers see each one.
+This package's ``__init__`` imports no emitter, so emitters can import :class:`EmitError` from it.
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-from collections.abc import Collection, Sequence
-from types import ModuleType
+from collections.abc import Sequence
 
 from xcompleteness.diagnostics import Diagnostic
 
@@ -30,42 +28,3 @@ class EmitError(Exception):
     def __init__(self, diagnostics: Sequence[Diagnostic]) -> None:
         self.diagnostics = tuple(diagnostics)
         super().__init__("; ".join(d.message for d in self.diagnostics))
-
-
-ORDER: tuple[str, ...] = (
-    "package",
-    "project",
-    "runtime_copy",
-    "models",
-    "server",
-    "augmented",
-    "client",
-    "tools",
-)
-OPTIONAL: frozenset[str] = frozenset({"client", "tools"})
-
-
-def module_name(name: str) -> str:
-    return f"{__name__}.{name}"
-
-
-def available(name: str) -> bool:
-    """True when the emitter module ``name`` is installed (used to wire optional re-exports)."""
-    return importlib.util.find_spec(module_name(name)) is not None
-
-
-def load(only: Collection[str] | None = None) -> tuple[list[tuple[str, ModuleType]], list[str]]:
-    """Import the emitters in order (or just ``only``); returns (loaded, skipped optional names)."""
-    loaded: list[tuple[str, ModuleType]] = []
-    skipped: list[str] = []
-    for name in ORDER:
-        if only is not None and name not in only:
-            continue
-        try:
-            loaded.append((name, importlib.import_module(module_name(name))))
-        except ModuleNotFoundError as exc:
-            if name in OPTIONAL and exc.name == module_name(name):
-                skipped.append(name)
-                continue
-            raise
-    return loaded, skipped

@@ -11,7 +11,6 @@ import json
 from pathlib import PurePosixPath
 from typing import Any
 
-from xcompleteness.emitters import available
 from xcompleteness.ir import SpecIR
 from xcompleteness.render import Renderer
 
@@ -45,7 +44,7 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
     init = renderer.render(
         "package/__init__.py.jinja",
         spec=spec,
-        has_client=available("client"),
+        has_client=True,  # the client emitter is always registered (emitters/registry.py)
     )
     data = json.dumps(contracts_document(spec), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     return {PurePosixPath("__init__.py"): init, PurePosixPath("_contracts.json"): data}

@@ -20,7 +20,6 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from xcompleteness.emitters import available
 from xcompleteness.emitters.tool_schemas import md_data
 from xcompleteness.escape import toml_str
 from xcompleteness.format import LINE_LENGTH, LINT_RULES
@@ -131,7 +130,7 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    with_tools = available("tools")
+    with_tools = True  # the tools emitter is always registered (emitters/registry.py)
     readme = renderer.render(
         "project/README.md.jinja", **readme_context(spec, with_tools=with_tools)
     )

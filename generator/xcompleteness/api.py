@@ -1,0 +1,525 @@
+"""The library API: ``check``, ``audit``, ``generate``, ``verify`` and ``mock`` for programs.
+
+Each function runs one command's pipeline and returns a frozen result carrying its
+``diagnostics`` and the ``exit_code`` the command line would exit with (docs/cli.md). The
+command line (:mod:`xcompleteness.cli`) only parses arguments, calls these functions and formats
+their results, so a CI script gets exactly what ``xcompleteness check`` reports::
+
+    from xcompleteness import api
+
+    report = api.check("openapi.yaml", strict=True)
+    for d in report.diagnostics:
+        print(d.render())
+    raise SystemExit(report.exit_code)
+
+The functions never print, never call ``sys.exit`` and never touch stdout or stderr; progress
+goes to the optional ``progress`` callback (one call per stage, with the stage's name). Bad
+input never raises: an unusable spec (unreadable, too large, not OpenAPI, a broken overlay) is a
+result with the ``XC0xx`` error diagnostics and ``exit_code`` 2, a spec with errors a result
+with exit code 1. Only misuse of the API itself raises (``ValueError``/``TypeError``); any other
+exception is a bug in xcompleteness (the command line reports it as ``XC000``).
+
+Documented with a runnable example in docs/api.md.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from xcompleteness.diagnostics import Diagnostic, ExitCode, InputError, Severity, exit_code_for
+from xcompleteness.progress import reporting
+
+if TYPE_CHECKING:  # imported lazily at run time: a check never loads audit or generate modules
+    from xcompleteness.audit import AuditReport
+    from xcompleteness.check import CheckResult
+    from xcompleteness.mock import MockApi
+    from xcompleteness.runtime.contract import Contract
+
+__all__ = [
+    "AuditResult",
+    "CheckReport",
+    "GenerateResult",
+    "MockResult",
+    "PathLike",
+    "ProgressCallback",
+    "VerifyResult",
+    "audit",
+    "check",
+    "generate",
+    "mock",
+    "verify",
+]
+
+PathLike = str | os.PathLike[str]
+ProgressCallback = Callable[[str], None]
+"""Called with the name of each stage as it starts (``"loading the spec"``, ...)."""
+
+_EMPTY: Mapping[Any, Any] = MappingProxyType({})
+
+
+def _overlays(overlays: Sequence[PathLike] | PathLike) -> list[PathLike]:
+    """The overlay list; a single path is accepted as a list of one (never iterated by letter)."""
+    if isinstance(overlays, str | os.PathLike):
+        return [overlays]
+    return list(overlays)
+
+
+def _count(diagnostics: Sequence[Diagnostic], severity: Severity) -> int:
+    return sum(d.severity is severity for d in diagnostics)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """What every result has: the spec it is about, its findings and the command's exit code."""
+
+    spec: str
+    diagnostics: tuple[Diagnostic, ...]
+    exit_code: ExitCode
+
+    @property
+    def ok(self) -> bool:
+        """True when the command would exit 0."""
+        return self.exit_code is ExitCode.OK
+
+    @property
+    def errors(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return tuple(d for d in self.diagnostics if d.severity is Severity.WARNING)
+
+
+# -- check -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckReport(_Outcome):
+    """The result of :func:`check`.
+
+    ``exit_code``: 0 clean (with ``strict``, no warnings either), 1 findings, 2 unusable input
+    (then ``result`` is None) or an unknown ``show_effective`` operation (``XC150``).
+    """
+
+    summary: str = ""
+    """The summary paragraph the command line prints last ("" for unusable input)."""
+    effective: Mapping[str, Any] | None = None
+    """With ``show_effective``: that operation's merged declaration (see docs/cli.md)."""
+    result: CheckResult | None = None
+    """The front pipeline's result (document, contracts, registry) to build on; None if unusable."""
+
+    @property
+    def contracts(self) -> Mapping[str, Contract]:
+        """operationId -> typed :class:`Contract` (``to_dict()``: the canonical contract), for
+        the declarations that validated."""
+        return self.result.contracts if self.result is not None else _EMPTY
+
+
+def check(
+    spec: PathLike,
+    overlays: Sequence[PathLike] | PathLike = (),
+    *,
+    strict: bool = False,
+    allow_external_refs: bool = False,
+    today: _dt.date | None = None,
+    show_effective: str | None = None,
+    progress: ProgressCallback | None = None,
+) -> CheckReport:
+    """Validate ``spec`` and its x-completeness declarations (``xcompleteness check``).
+
+    ``overlays`` are OpenAPI Overlay 1.0 files applied first, in order. ``strict`` makes
+    warnings fail (exit code 1). ``today`` is the date for review-by checks (default: today).
+    ``show_effective`` names an operationId whose merged declaration goes to ``effective``.
+    """
+    from xcompleteness.check import check_spec
+    from xcompleteness.check import show_effective as effective_of
+    from xcompleteness.check import summary as check_summary
+
+    origin = os.fspath(spec)
+    try:
+        with reporting(progress):
+            result = check_spec(
+                spec, _overlays(overlays), allow_external_refs=allow_external_refs, today=today
+            )
+    except InputError as exc:
+        return CheckReport(origin, exc.diagnostics, ExitCode.UNUSABLE)
+    effective: Mapping[str, Any] | None = None
+    if show_effective is not None:
+        found = effective_of(result, show_effective)
+        if isinstance(found, Diagnostic):
+            return CheckReport(origin, (found,), ExitCode.UNUSABLE, result=result)
+        effective = found
+    diagnostics = tuple(result.diagnostics)
+    return CheckReport(
+        origin,
+        diagnostics,
+        exit_code_for(diagnostics, strict=strict),
+        summary=check_summary(result),
+        effective=effective,
+        result=result,
+    )
+
+
+# -- audit -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditResult(_Outcome):
+    """The result of :func:`audit`.
+
+    ``exit_code``: 0 when every list-like operation is declared, 1 when some are not, 2 for
+    unusable input (then ``report`` is None and ``diagnostics`` says why).
+    """
+
+    report: AuditReport | None = None
+    """Every list-like operation, declared or not, with why and its native signals."""
+    overlay: str | None = None
+    """Where the draft overlay was written (``emit_overlay``), if it was."""
+
+    @property
+    def summary(self) -> str:
+        """The summary paragraph the command line prints last ("" for unusable input)."""
+        return self.report.summary() if self.report is not None else ""
+
+    @cached_property
+    def drafts(self) -> Mapping[str, Any] | None:
+        """The draft Overlay 1.0 document declaring every undeclared listing (None: nothing to
+        draft). Its declarations carry ``x-completeness-todo`` lists of what is left to decide."""
+        report = self.report
+        if report is None or not report.undeclared:
+            return None
+        from xcompleteness.audit_overlay import draft_overlay
+
+        return draft_overlay(report.findings, report.title, report.operation_ids, report.defaults)
+
+    @property
+    def drafts_yaml(self) -> str | None:
+        """:attr:`drafts` as the YAML text ``--emit-overlay`` writes."""
+        if self.drafts is None:
+            return None
+        from xcompleteness.audit_overlay import dump_overlay
+
+        return dump_overlay(dict(self.drafts))
+
+
+def audit(
+    spec: PathLike,
+    overlays: Sequence[PathLike] | PathLike = (),
+    *,
+    allow_external_refs: bool = False,
+    emit_overlay: PathLike | None = None,
+    progress: ProgressCallback | None = None,
+) -> AuditResult:
+    """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
+
+    With ``emit_overlay``, the draft overlay is also written there (atomically; only when there
+    is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
+    """
+    from xcompleteness.audit import audit_document, write_draft
+    from xcompleteness.load import load_spec
+    from xcompleteness.overlay import apply_overlays
+    from xcompleteness.progress import stage
+
+    origin = os.fspath(spec)
+    try:
+        with reporting(progress):
+            stage("loading the spec")
+            doc = load_spec(spec, allow_external_refs=allow_external_refs)
+            stage("applying overlays")
+            doc = apply_overlays(doc, _overlays(overlays))
+            stage("scanning operations")
+            report = audit_document(doc.data, origin=doc.origin)
+            result = AuditResult(
+                origin, (), ExitCode.FINDINGS if report.undeclared else ExitCode.OK, report
+            )
+            if emit_overlay is not None and result.drafts_yaml is not None:
+                stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
+                write_draft(Path(emit_overlay), result.drafts_yaml)
+                report.overlay = os.fspath(emit_overlay)
+                result = AuditResult(origin, (), result.exit_code, report, report.overlay)
+    except InputError as exc:
+        return AuditResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+    return result
+
+
+# -- generate --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GenerateResult(_Outcome):
+    """The result of :func:`generate`.
+
+    ``exit_code``: 0 generated (and written, or in sync with ``check``), 1 the spec has errors
+    (nothing generated; ``diagnostics`` are the errors) or, with ``check``, the files on disk
+    drifted, 2 unusable input or an output folder that cannot be written safely (``XC604``).
+    """
+
+    files: Mapping[PurePosixPath, str] = field(default_factory=lambda: _EMPTY)
+    """Every generated file, relative to OUT, in memory (also without ``out``)."""
+    package: str | None = None
+    summary: str = ""
+    """What was generated and what was skipped, and why (one paragraph)."""
+    out: Path | None = None
+    written: tuple[str, ...] = ()
+    """Files written to OUT because they were new or changed."""
+    unchanged: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    """Files an earlier run generated that are no longer generated (and were not edited)."""
+    kept: tuple[str, ...] = ()
+    """Files an earlier run generated, edited by hand since: left in place."""
+    diff: str = ""
+    """With ``check``: a unified diff from the files on disk to ``files`` ("" when in sync)."""
+    cached: bool = False
+    """The result of an identical earlier run, read from the generate cache (docs/generate.md)."""
+    write_diagnostics: tuple[Diagnostic, ...] = ()
+    """Why OUT could not be written (``XC604``); also the last entries of ``diagnostics``."""
+
+    @property
+    def drifted(self) -> bool:
+        """With ``check``: the files on disk differ from what would be generated."""
+        return bool(self.diff)
+
+
+def generate(
+    spec: PathLike,
+    out: PathLike | None = None,
+    overlays: Sequence[PathLike] | PathLike = (),
+    *,
+    package: str | None = None,
+    tests: bool = False,
+    check: bool = False,
+    allow_external_refs: bool = False,
+    cache: bool = True,
+    progress: ProgressCallback | None = None,
+) -> GenerateResult:
+    """Generate the package for ``spec`` (``xcompleteness generate``).
+
+    Without ``out`` nothing touches the disk: the files are in ``files``. With ``out`` they are
+    written there under the safety rules of docs/generate.md (a folder we do not own is refused
+    with ``XC604``); with ``out`` and ``check`` nothing is written and ``diff`` shows the drift.
+    ``package`` is the package name (default: from the spec's title); ``tests`` adds the
+    contract test suite ``tests/`` (docs/testing.md). ``cache`` (default on, like the command)
+    reuses the result of an identical earlier run and stores fresh results in the user's cache
+    folder; ``cache=False`` (``--no-cache``) neither reads nor writes it.
+    """
+    if check and out is None:
+        raise ValueError("generate(check=True) compares with a folder: pass out")
+    from xcompleteness.generate import GenerationRefused
+    from xcompleteness.generate import generate as run_pipeline
+    from xcompleteness.generate import summary as generate_summary
+
+    origin = os.fspath(spec)
+    try:
+        with reporting(progress):
+            gen = run_pipeline(
+                spec,
+                _overlays(overlays),
+                package,
+                allow_external_refs=allow_external_refs,
+                tests=tests,
+                cache=cache,
+            )
+    except InputError as exc:
+        return GenerateResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+    except GenerationRefused as exc:
+        return GenerateResult(origin, exc.diagnostics, ExitCode.FINDINGS)
+    done = GenerateResult(
+        origin,
+        tuple(gen.diagnostics),
+        ExitCode.OK,
+        files=MappingProxyType(dict(gen.files)),
+        package=gen.package or package,
+        summary=generate_summary(gen),
+        cached=gen.cached,
+    )
+    if out is None:
+        return done
+    return _to_disk(done, Path(out), check=check, progress=progress)
+
+
+def _to_disk(
+    done: GenerateResult, out: Path, *, check: bool, progress: ProgressCallback | None
+) -> GenerateResult:
+    """Write ``done.files`` to ``out`` (or compare with it); the result says what happened."""
+    from dataclasses import replace
+
+    from xcompleteness.progress import stage
+    from xcompleteness.write import diff_tree, write_tree
+
+    with reporting(progress):
+        if check:
+            stage("comparing with the disk")
+            diff = diff_tree(out, done.files)
+            return replace(
+                done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
+            )
+        stage("writing")
+        try:
+            report = write_tree(out, done.files)
+        except InputError as exc:
+            problems = exc.diagnostics
+        except OSError as exc:  # a disk that refuses (full, read-only, a file in the way)
+            problems = (
+                Diagnostic(
+                    str(out),
+                    "",
+                    "XC604",
+                    Severity.ERROR,
+                    f"cannot write the output: {exc.strerror or exc}"
+                    + (f" ({exc.filename})" if exc.filename else ""),
+                    "choose a writable -o folder",
+                ),
+            )
+        else:
+            return replace(
+                done,
+                out=out,
+                written=tuple(report.written),
+                unchanged=tuple(report.unchanged),
+                removed=tuple(report.removed),
+                kept=tuple(report.kept),
+            )
+    return replace(
+        done,
+        out=out,
+        diagnostics=done.diagnostics + problems,
+        write_diagnostics=problems,
+        exit_code=ExitCode.UNUSABLE,
+    )
+
+
+# -- verify ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class VerifyResult(_Outcome):
+    """The result of :func:`verify`.
+
+    ``exit_code``: 0 no violations, 1 violations (``XC710``-``XC718`` errors), 2 unusable input
+    (a spec with errors, a bad ``base_url``, an API that cannot be reached: ``XC721``/``XC722``).
+    """
+
+    summary: tuple[str, ...] = ()
+    """One line per listing walked: pages, items and how the walk ended."""
+
+
+def verify(
+    spec: PathLike,
+    base_url: str,
+    overlays: Sequence[PathLike] | PathLike = (),
+    *,
+    headers: Mapping[str, str] | None = None,
+    params: Mapping[str, str] | None = None,
+    max_pages: int = 20,
+    time_limit: float = 60.0,
+    allow_external_refs: bool = False,
+    transport: Any = None,
+) -> VerifyResult:
+    """Walk every declared GET listing of a live API read-only (``xcompleteness verify``).
+
+    ``headers`` go with every request (credentials); ``params`` give values for required
+    parameters. ``transport`` is an optional ``httpx`` transport (e.g. ``httpx.MockTransport``
+    or an ASGI app's) used instead of the network.
+    """
+    import math
+    from urllib.parse import urlsplit
+
+    from xcompleteness.check import check_spec
+    from xcompleteness.verify import Verifier
+
+    origin = os.fspath(spec)
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        bad = Diagnostic(
+            str(base_url),
+            "",
+            "XC721",
+            Severity.ERROR,
+            "--base-url must be an http(s) URL with a host",
+            "for example --base-url http://127.0.0.1:8080",
+        )
+        return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
+    if max_pages < 1 or not math.isfinite(time_limit) or time_limit <= 0:
+        bad = Diagnostic(
+            "", "", "XC721", Severity.ERROR, "--max-pages and --time-limit must be positive", ""
+        )
+        return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
+    try:
+        with reporting(None):
+            result = check_spec(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
+            errors = tuple(d for d in result.diagnostics if d.severity is Severity.ERROR)
+            if errors:
+                return VerifyResult(origin, errors, ExitCode.UNUSABLE)
+            verifier = Verifier(
+                result,
+                base_url,
+                dict(headers or {}),
+                dict(params or {}),
+                max_pages=max_pages,
+                time_limit=time_limit,
+                transport=transport,
+            )
+            try:
+                diagnostics = tuple(verifier.run())
+            finally:
+                verifier.client.close()
+    except InputError as exc:
+        return VerifyResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+    return VerifyResult(
+        origin, diagnostics, exit_code_for(diagnostics), summary=tuple(verifier.summary)
+    )
+
+
+# -- mock ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MockResult(_Outcome):
+    """The result of :func:`mock`: the transport-free mock API, or why there is none.
+
+    ``exit_code``: 0 built, 2 unusable input (a spec with errors, a bad fault plan ``XC70x``,
+    no declared listing ``XC707``).
+    """
+
+    api: MockApi | None = None
+    """Answers ``api.handle(method, path, query, body, base_url)`` without any network."""
+
+    def app(self) -> Any:
+        """A Starlette app serving :attr:`api` (needs the ``mock`` extra: starlette, uvicorn)."""
+        if self.api is None:
+            raise ValueError("this mock was not built; see its diagnostics")
+        from xcompleteness.mock import make_app
+
+        return make_app(self.api)
+
+
+def mock(
+    spec: PathLike,
+    overlays: Sequence[PathLike] | PathLike = (),
+    *,
+    faults: PathLike | None = None,
+    allow_external_refs: bool = False,
+) -> MockResult:
+    """Build the mock of ``spec``'s listings with the fault plan ``faults`` (``xcompleteness
+    mock`` serves it; docs/testing.md)."""
+    from xcompleteness.check import check_spec
+    from xcompleteness.mock import mock_from_check
+
+    origin = os.fspath(spec)
+    try:
+        with reporting(None):
+            result = check_spec(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
+            errors = tuple(d for d in result.diagnostics if d.severity is Severity.ERROR)
+            if errors:
+                return MockResult(origin, errors, ExitCode.UNUSABLE)
+            built = mock_from_check(result, os.fspath(faults) if faults is not None else None)
+    except InputError as exc:
+        return MockResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+    return MockResult(origin, (), ExitCode.OK, api=built)
