@@ -159,17 +159,21 @@ def test_digitalocean_allof_items_are_typed(tmp_path: Path) -> None:
     generation, models, doc = generate_real("digitalocean.com", tmp_path, "do_items")
     pages = audit_pages(models, doc, generation.ir.contracts)
     assert pages["wrong"] == [] and pages["untyped"] == []
-    assert len(pages["typed"]) >= 70
+    # Every drafted listing is typed except the two below. The audit drafts 66 listings since
+    # issue 11 made a GET ending in {param} a single read (volume action {action_id} among them);
+    # the floor catches a draft that vanishes.
+    listings = sum(1 for c in generation.ir.contracts.values() if c.kind in LISTINGS)
+    assert listings >= 66
+    assert len(pages["typed"]) == listings - 2
     untyped = {d.pointer for d in generation.diagnostics if d.code == "XC603"}
     assert untyped == {
         f"/paths/{contracts_path}/get"
         for contracts_path in (
             "~1v2~1droplets~1{droplet_id}~1destroy_with_associated_resources",
             "~1v2~1kubernetes~1clusters~1{cluster_id}~1destroy_with_associated_resources",
-            "~1v2~1volumes~1{volume_id}~1actions~1{action_id}",
         )
-    }, "only the three drafts whose items point at an object body (no array) stay untyped"
-    assert len(pages["no_array"]) == 3
+    }, "only the two drafts whose items point at an object body (no array) stay untyped"
+    assert len(pages["no_array"]) == 2
 
 
 def test_unicourt_builtin_named_schema_is_generated(tmp_path: Path) -> None:
