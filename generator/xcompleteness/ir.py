@@ -475,7 +475,10 @@ class _Builder:
             return None
         for name, cls in models.renamed().items():
             pointer = self.schema_origin.get(name, pointer_join("/components/schemas", name))
-            what = f"the schema at {pointer} is modelled by {cls!r} in _items.py, not {name!r}"
+            what = (
+                f"the schema at {pointer} is modelled by {cls!r} in the item models (_items/), "
+                f"not {name!r}"
+            )
             hint = (
                 f"nothing to do: models.py and the pages import {cls} under the name {name}; "
                 "rename the schema to keep the two names equal"
