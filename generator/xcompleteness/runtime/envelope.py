@@ -45,6 +45,7 @@ from pydantic_core import PydanticCustomError
 
 from .codes import CLIENT_CODES
 from .contract import Registry
+from .plain import escape_token
 
 __all__ = [
     "ClientDeadlineExceeded",
@@ -278,7 +279,7 @@ _MAX_WARNING_MESSAGE = 500
 
 
 def _pointer(loc: Sequence[Any]) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in loc)
+    return "".join("/" + escape_token(str(p)) for p in loc)
 
 
 def item_mismatch_warning(

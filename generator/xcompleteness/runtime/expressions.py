@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Final
 
+from .plain import escape_token, unescape_token
+
 __all__ = [
     "MISSING",
     "Condition",
@@ -89,7 +91,7 @@ class ExpressionError(ValueError):
 
     @property
     def pointer(self) -> str:
-        return "".join("/" + _escape_token(str(part)) for part in self.path)
+        return "".join("/" + escape_token(str(part)) for part in self.path)
 
     def __str__(self) -> str:
         return f"{self.message} (at {self.pointer})" if self.path else self.message
@@ -97,10 +99,6 @@ class ExpressionError(ValueError):
 
 # --------------------------------------------------------------------------------------------
 # JSON pointers (RFC 6901)
-
-
-def _escape_token(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
 
 
 def parse_pointer(text: str) -> tuple[str, ...]:
@@ -113,11 +111,11 @@ def parse_pointer(text: str) -> tuple[str, ...]:
     for token in tokens:
         if re.search(r"~(?![01])", token):
             raise ExpressionError(f"JSON pointer {text!r} has '~' not followed by 0 or 1")
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in tokens)
+    return tuple(unescape_token(t) for t in tokens)
 
 
 def _format_pointer(tokens: tuple[str, ...]) -> str:
-    return "".join("/" + _escape_token(t) for t in tokens)
+    return "".join("/" + escape_token(t) for t in tokens)
 
 
 _ARRAY_INDEX = re.compile(r"0|[1-9][0-9]*")

@@ -49,9 +49,19 @@ def get(obj: Any, key: str, default: Any = None) -> Any:
     return getattr(obj, key, default)
 
 
+def escape_token(token: str) -> str:
+    """One RFC 6901 reference token, escaped (``~`` -> ``~0``, ``/`` -> ``~1``)."""
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def unescape_token(token: str) -> str:
+    """One RFC 6901 reference token, unescaped (``~1`` -> ``/`` first, then ``~0`` -> ``~``)."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
 def pointer_tokens(pointer: str) -> tuple[str, ...]:
     """The unescaped reference tokens of an RFC 6901 pointer (parse once, resolve many)."""
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer.split("/")[1:])
+    return tuple(unescape_token(t) for t in pointer.split("/")[1:])
 
 
 def id_at(item: Any, tokens: tuple[str, ...]) -> str | None:

@@ -24,7 +24,7 @@ from .codes import LISTING_KINDS
 from .contract import Contract
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
-from .plain import get, id_at
+from .plain import get, id_at, unescape_token
 from .recheck import (
     MAX_RECHECK_TARGETS,
     RecheckFailure,
@@ -301,7 +301,7 @@ def _body_field(expr: Any) -> str | None:
     if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
         return None
     token = expr.split("#/", 1)[1]
-    return None if "/" in token else token.replace("~1", "/").replace("~0", "~")
+    return None if "/" in token else unescape_token(token)
 
 
 def _resource_key(resource: Any) -> str:
