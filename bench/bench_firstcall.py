@@ -30,13 +30,13 @@ from __future__ import annotations
 import compileall
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
+
+from loopback import LoopbackServer
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / ".cache" / "bench_firstcall"
@@ -109,41 +109,9 @@ print(json.dumps({"classes": len(seen)}))
 """
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Server:
+def Server(module: str, factory: str) -> LoopbackServer:
     """A test fake in a uvicorn subprocess on 127.0.0.1 (bounded start, always stopped)."""
-
-    def __init__(self, module: str, factory: str) -> None:
-        self.port = _free_port()
-        self.target = (module, factory)
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def __enter__(self) -> str:
-        cmd = [sys.executable, __file__, "--serve", *self.target, str(self.port)]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
-                return f"http://127.0.0.1:{self.port}"
-            except OSError:
-                time.sleep(0.05)
-        self.__exit__()
-        raise RuntimeError("the bench server did not start")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc is not None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+    return LoopbackServer(__file__, module, factory)
 
 
 def serve(module: str, factory: str, port: int) -> None:
