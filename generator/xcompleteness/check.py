@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,15 +49,20 @@ def check_spec(
     allow_external_refs: bool = False,
     today: _dt.date | None = None,
     validate: bool = True,
+    on_loaded: Callable[[SourceDoc], object] | None = None,
 ) -> CheckResult:
     """Run the whole front pipeline on ``spec`` (raises InputError for unusable input).
 
     ``validate=False`` leaves out the OpenAPI validation stage (``generate`` runs it in a second
-    process at the same time and merges its diagnostics: :mod:`xcompleteness.prevalidate`)."""
+    process at the same time and merges its diagnostics: :mod:`xcompleteness.prevalidate`);
+    ``on_loaded`` is called with the document once it is loaded and the overlays are applied
+    (where ``generate`` starts that process)."""
     stage("loading the spec")
     doc = load_spec(spec, allow_external_refs=allow_external_refs)
     stage("applying overlays")
     doc = apply_overlays(doc, list(overlays))
+    if on_loaded is not None:
+        on_loaded(doc)
     # Imported here: unusable input is reported before the validator stack is even loaded.
     from xcompleteness import vocabulary
     from xcompleteness.rules import run_rules

@@ -200,22 +200,28 @@ def _two_processes(
     from xcompleteness import prevalidate
     from xcompleteness.check import check_spec
 
-    background = prevalidate.Validation(spec, overlays, allow_external_refs=allow_external_refs)
+    background: prevalidate.Validation | None = None
+
+    def start(doc: Any) -> None:
+        nonlocal background
+        background = prevalidate.Validation(doc)
+
     failure: Exception | None = None
     gen: Generation | None = None
     try:
         partial = check_spec(
-            spec, overlays, allow_external_refs=allow_external_refs, validate=False
+            spec, overlays, allow_external_refs=allow_external_refs, validate=False, on_loaded=start
         )
         try:
             gen = generate_from_check(partial, package, tests=tests)
         except Exception as exc:  # noqa: BLE001 - decided once validation is known
             failure = exc
     except BaseException:
-        background.cancel()
+        if background is not None:
+            background.cancel()
         raise
     stage("validating the OpenAPI document")
-    validation = background.result()
+    validation = background.result() if background is not None else None
     if validation is None:  # the child failed: validate here
         from xcompleteness.validate import validate_openapi
 

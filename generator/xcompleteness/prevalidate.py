@@ -2,12 +2,14 @@
 
 Why: OpenAPI validation (openapi-spec-validator) is the largest stage of ``generate`` on a big
 description, and nothing after it reads its result except the final "are there errors?" test. So
-``generate`` starts a forked child that loads the spec, applies the overlays and validates, while
-the parent runs the rest of the check (vocabulary, rules) and, speculatively, the IR, emitters and
-ruff. The parent then waits for the child and merges its diagnostics into the exact place the
-one-process pipeline puts them (:func:`merge`): the result, the diagnostics and their order are
-the same; when the merged diagnostics hold an error, the speculative output is dropped and
-generation is refused with the same errors as before.
+once the parent has loaded the spec and applied the overlays, ``generate`` forks a child that
+validates that same in-memory document (inherited through ``fork``: never read again from disk,
+never pickled, so it is the document the parent goes on with), while the parent runs the rest of
+the check (vocabulary, rules) and, speculatively, the IR, emitters and ruff. The parent then waits
+for the child and merges its diagnostics into the exact place the one-process pipeline puts them
+(:func:`merge`): the result, the diagnostics and their order are the same; when the merged
+diagnostics hold an error, the speculative output is dropped and generation is refused with the
+same errors as before.
 
 The child is data-only: it sends back a list of :class:`Diagnostic` (pickled over a pipe it
 shares only with its parent); its stdout and stderr go to ``/dev/null`` (the parent flushes its
@@ -47,17 +49,13 @@ def wanted() -> bool:
     return cpus >= 2
 
 
-def _child(conn: Any, spec: Any, overlays: list[Any], allow_external_refs: bool) -> None:
+def _child(conn: Any, doc: Any) -> None:
     try:
         # Our copies of the parent's stdout/stderr are never written or flushed (multiprocessing
         # flushes sys.stdout/sys.stderr on exit: they are /dev/null here).
         sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives with the process
-        from xcompleteness.load import load_spec
-        from xcompleteness.overlay import apply_overlays
         from xcompleteness.validate import validate_openapi
 
-        doc = load_spec(spec, allow_external_refs=allow_external_refs)
-        doc = apply_overlays(doc, overlays)
         conn.send((True, list(validate_openapi(doc))))
     except BaseException:  # noqa: BLE001 - the parent validates again in-process
         conn.send((False, None))
@@ -66,11 +64,9 @@ def _child(conn: Any, spec: Any, overlays: list[Any], allow_external_refs: bool)
 
 
 class Validation:
-    """``validate_openapi`` of ``spec`` + ``overlays``, computed in a forked child process."""
+    """``validate_openapi(doc)`` in a forked child process (``doc``: the loaded SourceDoc)."""
 
-    def __init__(
-        self, spec: Any, overlays: Sequence[Any], *, allow_external_refs: bool = False
-    ) -> None:
+    def __init__(self, doc: Any) -> None:
         ctx = multiprocessing.get_context("fork")
         for stream in (sys.stdout, sys.stderr):  # nothing buffered is copied into the child
             try:
@@ -80,7 +76,7 @@ class Validation:
         self._conn, child_end = ctx.Pipe(duplex=False)
         self._proc: Any = ctx.Process(
             target=_child,
-            args=(child_end, spec, list(overlays), allow_external_refs),
+            args=(child_end, doc),
             name="xc-validate",
             daemon=True,
         )

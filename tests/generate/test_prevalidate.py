@@ -34,7 +34,7 @@ def test_merge_rebuilds_check_specs_diagnostics(case: Path) -> None:
         return  # unusable input stops before validation in both pipelines
     partial = check_spec(spec, overlays, validate=False)
     assert prevalidate.merge(partial, validate_openapi(partial.doc)) == full.diagnostics
-    background = prevalidate.Validation(spec, overlays)
+    background = prevalidate.Validation(partial.doc)
     assert prevalidate.merge(partial, background.result() or []) == full.diagnostics
 
 
@@ -79,9 +79,19 @@ def test_a_refusal_lists_the_validation_errors(monkeypatch: pytest.MonkeyPatch) 
     assert [d.code for d in info.value.diagnostics] == ["XC030"]
 
 
-def test_a_child_that_cannot_validate_answers_none(tmp_path: Path) -> None:
-    background = prevalidate.Validation(tmp_path / "missing.yaml", [])
+def test_a_child_that_cannot_validate_answers_none() -> None:
+    background = prevalidate.Validation(object())  # no document: validate_openapi fails
     assert background.result() is None  # the parent then validates in-process
+
+
+def test_the_child_validates_the_document_the_parent_loaded(tmp_path: Path) -> None:
+    """Forked after loading: an edit to the file afterwards cannot reach the child's verdict."""
+    spec = tmp_path / "spec.yaml"
+    spec.write_bytes((INVALID / "openapi_invalid" / "spec.yaml").read_bytes())
+    loaded = check_spec(spec, validate=False).doc
+    spec.write_bytes((EXAMPLES / "service_accounts" / "openapi.yaml").read_bytes())
+    errors = prevalidate.Validation(loaded).result()
+    assert errors is not None and [d.code for d in errors] == ["XC030"]
 
 
 def test_output_buffered_before_the_fork_is_written_once(tmp_path: Path) -> None:
