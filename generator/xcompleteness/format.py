@@ -141,7 +141,8 @@ def format_source(text: str, name: str = "generated.py") -> str:
 
 _AST_LOCK = threading.Lock()
 """CPython 3.11 (before 3.11.8) can fail ``ast.parse`` run in two threads at once
-("AST constructor recursion depth mismatch", gh-106905); files are formatted in threads."""
+("AST constructor recursion depth mismatch", gh-106905); formatting itself is single-threaded
+now, but a host may call ``xcompleteness.api.generate`` from several threads."""
 
 _PIECE = re.compile(r"\S+\s*|\s+")
 

@@ -120,6 +120,14 @@ def generator_fingerprint() -> str:
     return h.hexdigest()
 
 
+def _file_digest(path: str | os.PathLike[str]) -> bytes:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.digest()
+
+
 def input_key(
     spec: str | os.PathLike[str],
     overlays: Sequence[str | os.PathLike[str]],
@@ -127,8 +135,19 @@ def input_key(
     package: str | None,
     tests: bool,
     today: _dt.date | None = None,
-) -> str:
-    """The cache key of one ``generate`` run (raises OSError when an input cannot be read)."""
+) -> str | None:
+    """The cache key of one ``generate`` run (raises OSError when an input cannot be read).
+
+    ``None`` when an input is larger than the loader accepts (``XC_MAX_SPEC_BYTES``): the
+    pipeline refuses it with its own diagnostic, and hashing it first would read a file the
+    loader is there to keep out of memory. Inputs are hashed in chunks, never held whole.
+    """
+    from xcompleteness.load_limits import Limits
+
+    max_bytes = Limits.from_env().max_bytes
+    paths = [("spec", spec), *(("overlay", o) for o in overlays)]
+    if any(os.stat(path).st_size > max_bytes for _, path in paths):
+        return None
     h = hashlib.sha256()
 
     def part(label: str, data: bytes) -> None:
@@ -137,9 +156,9 @@ def input_key(
 
     part("format", str(FORMAT).encode())
     part("generator", generator_fingerprint().encode())
-    for label, path in [("spec", spec), *(("overlay", o) for o in overlays)]:
+    for label, path in paths:
         part(label + "-path", os.fspath(path).encode("utf-8", "surrogateescape"))
-        part(label, Path(path).read_bytes())
+        part(label, _file_digest(path))
     part("package", b"\x00" if package is None else package.encode("utf-8", "surrogateescape"))
     part("tests", b"1" if tests else b"0")
     for name in LIMIT_VARIABLES:

@@ -207,3 +207,15 @@ def test_an_unwritable_cache_never_fails_generate(
 def test_xdg_cache_home_must_be_absolute(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", "relative/dir")
     assert gencache.cache_dir() == Path.home() / ".cache" / "xcompleteness" / "generate"
+
+
+def test_an_input_over_the_size_cap_is_not_hashed_and_the_loader_refuses_it(
+    inputs: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec, overlay = inputs
+    monkeypatch.setenv("XC_MAX_SPEC_BYTES", str(spec.stat().st_size - 1))
+    assert gencache.input_key(spec, [overlay], package="repos", tests=False) is None
+    assert _cli(spec, overlay, tmp_path / "out", "--package", "repos", "--format", "json") == 2
+    assert _entries() == []
+    monkeypatch.setenv("XC_MAX_SPEC_BYTES", str(spec.stat().st_size))
+    assert gencache.input_key(spec, [overlay], package="repos", tests=False) is not None
