@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import xcompleteness.runtime
+from support.imports import imports_in
 
 RUNTIME = Path(xcompleteness.runtime.__file__).parent
 ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "httpx", "typing_extensions"}
@@ -15,16 +16,6 @@ ALLOWED_THIRD_PARTY = {"pydantic", "pydantic_core", "httpx", "typing_extensions"
 # Optional clients a runtime module may import lazily (inside a function, never at module level),
 # used only when configured: the Redis token store.
 OPTIONAL_LAZY = {("store.py", "redis")}
-
-
-def _imports(tree: ast.AST) -> list[tuple[str, int]]:
-    found: list[tuple[str, int]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.extend((alias.name, 0) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            found.append((node.module or "", node.level))
-    return found
 
 
 def test_runtime_modules_exist() -> None:
@@ -35,7 +26,7 @@ def test_runtime_modules_exist() -> None:
 def test_runtime_imports_only_stdlib_pydantic_httpx_and_siblings() -> None:
     bad: list[str] = []
     for path in sorted(RUNTIME.glob("*.py")):
-        for module, level in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+        for module, level in imports_in(path):
             if level > 1:
                 bad.append(f"{path.name}: reaches above the package ({'.' * level}{module})")
                 continue

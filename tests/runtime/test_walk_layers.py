@@ -7,10 +7,10 @@ each the very object its owning module defines.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import xcompleteness.runtime
+from support.imports import imports_in
 from xcompleteness.runtime import walk
 
 RUNTIME = Path(xcompleteness.runtime.__file__).parent
@@ -29,14 +29,7 @@ IO_MODULES = {"httpx", "asyncio", "socket", "ssl", "selectors", "http", "urllib"
 
 
 def _imports(name: str) -> list[tuple[str, int]]:
-    tree = ast.parse((RUNTIME / f"{name}.py").read_text(encoding="utf-8"))
-    found: list[tuple[str, int]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.extend((alias.name, 0) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            found.append((node.module or "", node.level))
-    return found
+    return imports_in(RUNTIME / f"{name}.py")
 
 
 def test_every_walk_module_is_in_the_layer_list() -> None:
