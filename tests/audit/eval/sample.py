@@ -219,7 +219,8 @@ def sample(api: str, data: dict[str, Any] | None = None) -> list[str]:
 
     for key in FORCED.get(api, {}):
         take(key, key in lists)
-    for pool, tag, listing in ((lists, "list", True), (others, "other", False), (rest, "rest", False)):
+    pools = ((lists, "list", True), (others, "other", False), (rest, "rest", False))
+    for pool, tag, listing in pools:
         order = sorted(pool)
         random.Random(f"{SEED}:{api}:{tag}").shuffle(order)
         for key in order:
@@ -266,7 +267,8 @@ def show(api: str) -> None:
                 print(f"  {p['in']} {p.get('name')}: {desc}")
         schema = spec.deref(spec.success_schema(op))
         props = sorted((schema.get("properties") or {}) if isinstance(schema, dict) else {})
-        print(f"  body: {'array' if isinstance(schema, dict) and schema.get('type') == 'array' else props}")
+        is_array = isinstance(schema, dict) and schema.get("type") == "array"
+        print(f"  body: {'array' if is_array else props}")
 
 
 def main(argv: list[str]) -> None:
