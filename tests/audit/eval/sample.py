@@ -22,13 +22,16 @@ labeller reads each operation, and the label file records its true class.
    reads like ``*.info``/identity/validate, ...), chosen by reading the spec, each with a reason;
 2. the list candidates in ``random.Random("19:<api>:list")`` order, until 10 sampled operations
    are listings *by their label* (an operation not labelled yet counts by its draw);
-3. the non-listing candidates in ``random.Random("19:<api>:other")`` order, until 10 sampled
-   operations are non-listings by their label (then, if still short, the remaining operations
-   in ``random.Random("19:<api>:rest")`` order).
+3. the non-listing candidates in ``random.Random("19:<api>:other")`` order, until 10 of the
+   forced operations and this walk's draws are non-listings by their label (then, if still
+   short, the remaining operations in ``random.Random("19:<api>:rest")`` order).
 
-So an operation whose draw was wrong stays in the sample under its true class and the walk goes
-on: every API has at least 10 listings and 10 non-listings, and exactly 20 operations when the
-draw was right. Labels live in ``tuning/<api>.yaml`` and ``heldout/<api>.yaml``.
+Each walk counts only the forced operations and its own draws, so a label found in one walk
+never moves where the other stops, and (once the forced operations are labelled, which the
+labeller does first) labelling an operation only ever extends the sample. An
+operation whose draw was wrong stays in the sample under its true class and its walk goes on:
+every API has at least 10 listings and 10 non-listings, and exactly 20 operations when no draw
+was wrong. Labels live in ``tuning/<api>.yaml`` and ``heldout/<api>.yaml``.
 
 **The split** (``--split``, recorded in split.yaml): the APIs issue 19 names (Slack, Asana,
 Twilio, Jira) go to ``tuning``; of the others, ``random.Random(19)`` picks the rest of the tuning
@@ -324,25 +327,30 @@ def sample(api: str, data: dict[str, Any] | None = None) -> list[str]:
     known = labels(api)
     chosen: dict[str, bool] = {}  # key -> is a listing (by its label, else by its draw)
 
-    def take(key: str, drawn_listing: bool) -> None:
-        if key in chosen:
-            return
+    def truth(key: str, drawn_listing: bool) -> bool:
         label = known.get(key)
-        chosen[key] = is_listing(label.get("listing")) if isinstance(label, dict) else drawn_listing
+        return is_listing(label.get("listing")) if isinstance(label, dict) else drawn_listing
 
     for key in FORCED.get(api, {}):
         method, path = key.split(" ", 1)
         if method.lower() not in data["paths"].get(path, {}):
             raise KeyError(f"{api}: forced operation {key} is not in the spec")
-        take(key, key in lists)
-    pools = ((lists, "list", True), (others, "other", False), (rest, "rest", False))
-    for pool, tag, listing in pools:
-        order = sorted(pool)
-        random.Random(f"{SEED}:{api}:{tag}").shuffle(order)
-        for key in order:
-            if sum(v is listing for v in chosen.values()) >= PER_CLASS:
-                break
-            take(key, listing)
+        chosen[key] = truth(key, key in lists)
+    forced = dict(chosen)
+    # Each walk counts only the forced operations and its own draws, so a label found while
+    # reading one walk's draws never changes where the other walk stops.
+    for pools, listing in (((lists, "list"),), True), (((others, "other"), (rest, "rest")), False):
+        count = sum(v is listing for v in forced.values())
+        for pool, tag in pools:
+            order = sorted(pool)
+            random.Random(f"{SEED}:{api}:{tag}").shuffle(order)
+            for key in order:
+                if count >= PER_CLASS:
+                    break
+                if key in chosen:
+                    continue
+                chosen[key] = truth(key, listing)
+                count += chosen[key] is listing
     return sorted(chosen)
 
 
