@@ -1,0 +1,109 @@
+"""The issue-19 evaluation as tests (README.md beside this file explains it).
+
+* the label files are well formed (schema checked, no specs needed, so these run in ``make test``
+  too): known keys, pointers starting with ``/``, a ``cite`` on every listing, each API in the
+  half split.yaml gives it, and split.yaml is still what ``sample.py --split`` computes;
+* (corpus) every citation resolves in the spec and its quote is there; the labelled operations
+  are exactly the ones sample.py draws from the spec;
+* (corpus) the scorer runs audit through the public CLI on every API and **records** the figures
+  (per API and per half; printed, and in the junit properties). The assertion of 0 silent wrong
+  values on both halves is for whoever fixes the heuristics to add, once they are fixed.
+
+Run the corpus part with ``make test-corpus PYTEST_ARGS=tests/audit/eval`` or
+``.venv/bin/python -m pytest -m corpus tests/audit/eval``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+HERE = Path(__file__).resolve().parent
+
+
+def _module(name: str, file: str) -> Any:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, HERE / file)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+labels = _module("xc_eval_labels", "labels.py")
+sample = _module("xc_eval_sample", "sample.py")
+
+FILES = labels.label_files("all")
+
+
+def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
+    split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
+    assert split == sample.split(), "split.yaml differs from `sample.py --split`"
+    assert not set(split["named_in_issue"]) & set(split["heldout"])
+    assert len(split["tuning"]) == len(split["heldout"]) >= 7
+    found = {(f.parent.name, f.stem) for f in FILES}
+    wanted = {(h, api) for h in ("tuning", "heldout") for api in split[h]}
+    assert found == wanted
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_label_file_is_well_formed(path: Path) -> None:
+    data = labels.load(path)  # raises LabelError on any schema problem
+    assert data["spec"] == sample.APIS[data["api"]]
+    listings = [k for k, v in data["labels"].items() if v["listing"] is True]
+    others = [k for k, v in data["labels"].items() if v["listing"] is not True]
+    assert len(listings) >= sample.PER_CLASS and len(others) >= sample.PER_CLASS
+
+
+CITE = {"items": ["op:/x", "y"]}
+
+
+@pytest.mark.parametrize(
+    "label, problem",
+    [
+        ({"listing": True, "items": "/data"}, "needs a cite"),
+        ({"listing": True, "items": "data", "cite": CITE}, "must start with '/'"),
+        ({"listing": True, "iterms": "/data", "cite": CITE}, "unknown keys"),
+        ({"listing": True, "end": "never", "cite": CITE}, "end 'never'"),
+        ({"listing": True, "cite": {"items": ["x", "y"]}}, "must start #/ or op:/"),
+        ({"listing": False, "items": "/data"}, "non-listing carries"),
+        ({"listing": "yes"}, "listing must be"),
+        ({"listing": True, "style": "none", "end": "total", "cite": CITE}, "no end"),
+        ({"listing": True, "cap": {"limit": 10}, "cite": CITE}, "cap must be"),
+    ],
+)
+def test_the_schema_check_rejects_broken_labels(label: dict[str, Any], problem: str) -> None:
+    with pytest.raises(labels.LabelError, match=problem):
+        labels.check_label("GET /things", label)
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_citations_resolve_and_labels_cover_the_drawn_sample(path: Path) -> None:
+    data = labels.load(path)
+    doc = sample.load(data["api"])
+    assert labels.check_cites(doc, data) == []
+    assert sorted(data["labels"]) == sample.sample(data["api"], doc)
+
+
+@pytest.mark.corpus
+def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None:
+    score = _module("xc_eval_score", "score.py")
+    report = score.main(["--half", "all", "--json", str(tmp_path / "eval.json")])
+    assert set(report["apis"]) == {f.stem for f in FILES}
+    assert all("error" not in r for r in report["apis"].values()), "audit failed on an API"
+    for half, tot in report["totals"].items():
+        for key in ("listings", "found", "missed", "false_listings"):
+            record_property(f"{half}.{key}", tot[key])
+        for key, value in tot["values"].items():
+            record_property(f"{half}.values.{key}", value)
+        record_property(f"{half}.silent_wrong", tot["values"]["wrong"])
+    # Once the heuristics are fixed (issue 19): assert tot["values"]["wrong"] == 0 and
+    # tot["false_listings"] == 0 for both halves.
