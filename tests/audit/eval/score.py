@@ -272,6 +272,28 @@ def best_compare(label: dict[str, Any], decl: dict[str, Any]) -> tuple[int, dict
     return index, result
 
 
+# -- TODO advice -----------------------------------------------------------------------------
+
+_ADVICE = (
+    (re.compile(r"no pagination seen; confirm one response holds every item"), "none"),
+    (re.compile(r"\(style ([a-z-]+)\b"), None),
+    (re.compile(r"^pagination: (offset|page) parameter \S+ found"), None),
+)
+
+
+def advised_style(decl: dict[str, Any]) -> str | None:
+    """The pagination style a pagination TODO tells the reader to declare, if it names one."""
+    for todo in decl.get(TODO_KEY) or []:
+        if not (isinstance(todo, str) and todo.startswith("pagination:")):
+            continue
+        text = " ".join(todo.split())
+        for pattern, style in _ADVICE:
+            match = pattern.search(text)
+            if match:
+                return style or match.group(1)
+    return None
+
+
 # -- classes of silent wrong values ----------------------------------------------------------
 
 
@@ -319,7 +341,7 @@ def score_api(data: dict[str, Any], drafts: dict[str, dict[str, Any]]) -> dict[s
     res: dict[str, Any] = {
         "listings": 0, "found": 0, "missed": [], "non_listings": 0, "false_listings": [],
         "values": dict.fromkeys(RESULTS, 0), "wrong": [], "todos_sample": 0,
-        "todo_kinds": dict.fromkeys(TODO_KINDS, 0), "operations": {},
+        "todo_kinds": dict.fromkeys(TODO_KINDS, 0), "advice": [], "operations": {},
     }  # fmt: skip
     for key, label in data["labels"].items():
         decl = drafts.get(key)
@@ -339,6 +361,10 @@ def score_api(data: dict[str, Any], drafts: dict[str, dict[str, Any]]) -> dict[s
         res["found"] += 1
         res["todos_sample"] += len(decl.get(TODO_KEY) or [])
         variant, result = best_compare(label, decl)
+        advice = advised_style(decl)
+        styles = {v["style"] for v in _variants(label) if "style" in v}
+        if advice and styles and advice not in styles and result.get("style", ("",))[0] == "todo":
+            res["advice"].append({"op": key, "advised": advice, "label": sorted(styles)})
         res["operations"][key] = {"variant": variant, **{f: r[0] for f, r in result.items()}}
         for field, (outcome, got, want, sub) in result.items():
             res["values"][outcome] += 1
@@ -359,7 +385,7 @@ def _totals(apis: dict[str, dict[str, Any]]) -> dict[str, Any]:
         "apis": len(apis), "listings": 0, "found": 0, "missed": 0, "non_listings": 0,
         "false_listings": 0, "values": dict.fromkeys(RESULTS, 0), "todos_sample": 0,
         "drafted_listings": 0, "todos_draft": 0, "errors": 0,
-        "todo_kinds": dict.fromkeys(TODO_KINDS, 0),
+        "todo_kinds": dict.fromkeys(TODO_KINDS, 0), "advice_contradicts": 0,
     }  # fmt: skip
     classes: Counter[str] = Counter()
     for r in apis.values():
@@ -369,6 +395,7 @@ def _totals(apis: dict[str, dict[str, Any]]) -> dict[str, Any]:
             tot[k] += r.get(k, 0)
         tot["missed"] += len(r.get("missed", []))
         tot["false_listings"] += len(r.get("false_listings", []))
+        tot["advice_contradicts"] += len(r.get("advice", []))
         for k in RESULTS:
             tot["values"][k] += r.get("values", {}).get(k, 0)
         for k in TODO_KINDS:
@@ -466,6 +493,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             f"\n{half}: of {tot['values']['todo']} values under a TODO, the placeholder matches the"
             f" label in {tk['matches']}, differs in {tk['differs']}, is absent in {tk['absent']}"
         )
+        print(
+            f"{half}: {tot['advice_contradicts']} pagination TODO(s) advise a style the label"
+            " contradicts (following the advice literally would give a wrong walk)"
+        )
         print(f"silent wrong values and false listings by class ({half}):")
         for cls, n in tot["silent_wrong_by_class"].items():
             print(f"  {n:>3}  {cls}")
@@ -477,12 +508,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 extra = f".{w['field']}" if "field" in w else ""
                 got, want = w["drafted"], w["label"]
                 print(f"    {api}: {w['op']}{extra}: drafted {got!r}, label {want!r}")
+            for a in apis[api].get("advice", []):
+                advised, want = a["advised"], a["label"]
+                print(f"    {api}: {a['op']}: TODO advises style {advised}, label {want}")
 
     report = {"half": args.half, "apis": apis, "halves": halves, "totals": totals}
     if not args.details:
         for api, r in apis.items():
             if halves[api] == "heldout":
-                for key in ("wrong", "false_listings", "missed", "operations"):
+                for key in ("wrong", "false_listings", "missed", "operations", "advice"):
                     if isinstance(r.get(key), list):
                         r[key] = len(r[key])
                     elif isinstance(r.get(key), dict):
