@@ -58,6 +58,8 @@ _TARGET = re.compile(r"^\$\.paths\[(['\"])(?P<path>.*)\1\]\.(?P<method>get|put|p
 
 
 def _load_module(name: str, path: Path) -> Any:
+    if name in sys.modules:
+        return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
