@@ -29,7 +29,7 @@ test: $(STAMP) test-services
 	$(BIN)/python -m pytest -q -n 2 -m "not corpus" $(PYTEST_ARGS)
 
 test-corpus: $(STAMP)
-	$(BIN)/python -m pytest -q -m corpus tests/corpus tests/realapi $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -q -m corpus tests/corpus tests/realapi tests/audit/test_corpus_drafts.py tests/audit/eval $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
