@@ -67,7 +67,7 @@ def main() -> str:
             runs = [_run(name, spec, draft) for _ in range(1 if "validator" in name else 3)]
             rows[name] = (statistics.median(r[0] for r in runs), max(r[1] for r in runs))
         overlay = draft.read_text(encoding="utf-8")
-    from xcompleteness.audit import audit_document
+    from xcompleteness.audit._report import audit_document
 
     report = audit_document(json.loads(spec.read_text(encoding="utf-8")))
     audit_t, audit_m = rows["audit"]

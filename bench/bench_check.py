@@ -41,7 +41,7 @@ REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
 _VALIDATE_ONLY = (
     "import sys; from xcompleteness.load import load_spec; "
     "import contextlib; from xcompleteness import _osv_speedup, validate; "
-    "from xcompleteness.validate import validate_openapi; "
+    "from xcompleteness.check._validate import validate_openapi; "
     "mode = sys.argv[2]; "
     "sets = mode == 'sets'; "
     "_osv_speedup.compiled_meta_check = (lambda v: None) if sets "
@@ -62,8 +62,8 @@ def lap(name):
     marks.append((w, c))
 from xcompleteness import check, vocabulary
 from xcompleteness.load import load_spec
-from xcompleteness.rules import run_rules
-from xcompleteness.validate import validate_openapi
+from xcompleteness.rules._run import run_rules
+from xcompleteness.check._validate import validate_openapi
 lap("imports")
 doc = load_spec(sys.argv[1]); lap("load (parse, depth cap, $ref policy)")
 found = validate_openapi(doc); lap("OpenAPI validation")

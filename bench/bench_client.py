@@ -85,8 +85,8 @@ def serve(total: int, port: int) -> None:
 
 
 def generate() -> None:
-    from xcompleteness.generate import generate as gen
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate as gen
+    from xcompleteness.emit._write import write_tree
 
     OUT.mkdir(parents=True, exist_ok=True)
     write_tree(OUT, gen(SPEC, [], PACKAGE).files)

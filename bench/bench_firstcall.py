@@ -148,8 +148,8 @@ def build(name: str, reuse: bool) -> Path:
     if reuse and (out / case["package"] / "__init__.py").exists():
         compileall.compile_dir(out, quiet=1)
         return out
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     OUT.mkdir(parents=True, exist_ok=True)
     spec, overlay = _spec_and_overlay(name, OUT)

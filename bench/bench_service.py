@@ -41,8 +41,8 @@ def _ms(seconds: float) -> str:
 
 
 def _generate(out: Path) -> None:
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     gen = generate(EXAMPLE / "openapi.yaml", [], PACKAGE)
     write_tree(out, gen.files)

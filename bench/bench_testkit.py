@@ -75,8 +75,8 @@ def _throughput(url: str, headers: dict[str, str]) -> tuple[float, int]:
 
 
 def _verify_time(url: str, headers: dict[str, str]) -> tuple[float, int]:
-    from xcompleteness.check import check_spec
-    from xcompleteness.verify import Verifier
+    from xcompleteness.check._pipeline import check_spec
+    from xcompleteness.testkit._verify import Verifier
 
     result = check_spec(SPEC)
     started = time.perf_counter()
@@ -86,9 +86,9 @@ def _verify_time(url: str, headers: dict[str, str]) -> tuple[float, int]:
 
 
 def main() -> str:
-    from xcompleteness.generate import generate
-    from xcompleteness.mock import make_app, mock_from_check
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+    from xcompleteness.testkit._mock import make_app, mock_from_check
 
     sys.path.insert(0, str(EXAMPLE))
     with tempfile.TemporaryDirectory() as tmp:
@@ -100,7 +100,7 @@ def main() -> str:
         from service.seed import seed
         from service.store import Store
         from service.wire import Wire
-        from xcompleteness.check import check_spec
+        from xcompleteness.check._pipeline import check_spec
 
         config = ServiceConfig(data_dir=Path(tmp) / "data", tokens=demo_tokens())
         seed(Store(config).open(), ACCOUNTS)

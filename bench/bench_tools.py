@@ -49,8 +49,8 @@ def _transport(total: int) -> Any:
 
 
 def _package() -> Any:
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     write_tree(OUT, generate(SPEC, (), PACKAGE).files)
     sys.path.insert(0, str(OUT))

@@ -3,7 +3,7 @@
 The library API is :mod:`xcompleteness.api` (``from xcompleteness import api``;
 ``api.check(...)``, ``api.audit(...)``, ``api.generate(...)``, docs/api.md). Its result types are
 also importable from here, loaded on first use. The functions themselves are not re-exported:
-``xcompleteness.check``, ``.audit``, ``.generate``, ``.mock`` and ``.verify`` name the modules.
+``xcompleteness.check``, ``.audit``, ``.emit`` and ``.testkit`` name the stage packages.
 """
 
 from typing import Any

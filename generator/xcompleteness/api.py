@@ -39,8 +39,8 @@ from xcompleteness.progress import reporting
 if TYPE_CHECKING:  # imported lazily at run time: a check never loads audit or generate modules
     from xcompleteness.audit import AuditReport
     from xcompleteness.check import CheckResult
-    from xcompleteness.mock import MockApi
     from xcompleteness.runtime.contract import Contract
+    from xcompleteness.testkit import MockApi
 
 __all__ = [
     "AuditResult",
@@ -195,7 +195,7 @@ class AuditResult(_Outcome):
         report = self.report
         if report is None or not report.undeclared:
             return None
-        from xcompleteness.audit_overlay import draft_overlay
+        from xcompleteness.audit import draft_overlay
 
         return draft_overlay(report.findings, report.title, report.operation_ids, report.defaults)
 
@@ -204,7 +204,7 @@ class AuditResult(_Outcome):
         """:attr:`drafts` as the YAML text ``--emit-overlay`` writes."""
         if self.drafts is None:
             return None
-        from xcompleteness.audit_overlay import dump_overlay
+        from xcompleteness.audit import dump_overlay
 
         return dump_overlay(dict(self.drafts))
 
@@ -223,8 +223,7 @@ def audit(
     is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
-    from xcompleteness.load import load_spec
-    from xcompleteness.overlay import apply_overlays
+    from xcompleteness.load import apply_overlays, load_spec
     from xcompleteness.progress import stage
 
     origin = os.fspath(spec)
@@ -311,9 +310,9 @@ def generate(
     """
     if check and out is None:
         raise ValueError("generate(check=True) compares with a folder: pass out")
-    from xcompleteness.generate import GenerationRefused
-    from xcompleteness.generate import generate as run_pipeline
-    from xcompleteness.generate import summary as generate_summary
+    from xcompleteness.emit import GenerationRefused
+    from xcompleteness.emit import generate as run_pipeline
+    from xcompleteness.emit import summary as generate_summary
 
     origin = os.fspath(spec)
     try:
@@ -350,8 +349,8 @@ def _to_disk(
     """Write ``done.files`` to ``out`` (or compare with it); the result says what happened."""
     from dataclasses import replace
 
+    from xcompleteness.emit import diff_tree, write_tree
     from xcompleteness.progress import stage
-    from xcompleteness.write import diff_tree, write_tree
 
     with reporting(progress):
         if check:
@@ -432,7 +431,7 @@ def verify(
     from urllib.parse import urlsplit
 
     from xcompleteness.check import check_spec
-    from xcompleteness.verify import Verifier
+    from xcompleteness.testkit import Verifier
 
     origin = os.fspath(spec)
     parts = urlsplit(base_url)
@@ -495,7 +494,7 @@ class MockResult(_Outcome):
         """A Starlette app serving :attr:`api` (needs the ``mock`` extra: starlette, uvicorn)."""
         if self.api is None:
             raise ValueError("this mock was not built; see its diagnostics")
-        from xcompleteness.mock import make_app
+        from xcompleteness.testkit import make_app
 
         return make_app(self.api)
 
@@ -510,7 +509,7 @@ def mock(
     """Build the mock of ``spec``'s listings with the fault plan ``faults`` (``xcompleteness
     mock`` serves it; docs/testing.md)."""
     from xcompleteness.check import check_spec
-    from xcompleteness.mock import mock_from_check
+    from xcompleteness.testkit import mock_from_check
 
     origin = os.fspath(spec)
     try:

@@ -325,7 +325,7 @@ def run_verify(args: argparse.Namespace) -> ExitCode:
 
 def run_mock(args: argparse.Namespace) -> ExitCode:
     """``xcompleteness mock``: serve until stopped (exit 2 on unusable input)."""
-    from xcompleteness.mock import listen, require_server, serve
+    from xcompleteness.testkit import listen, require_server, serve
 
     require_server()
     result = api.mock(

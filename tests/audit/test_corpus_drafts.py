@@ -22,11 +22,11 @@ from typing import Any
 import pytest
 import yaml
 from support.paths import EXAMPLES, ROOT
-from xcompleteness.audit import AuditReport, audit_document
-from xcompleteness.audit_overlay import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.check import check_spec
+from xcompleteness.audit._draft import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
+from xcompleteness.audit._report import AuditReport, audit_document
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
+from xcompleteness.load._overlay import apply_overlays
 
 pytestmark = pytest.mark.corpus
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from xcompleteness.audit_overlay import todo_pointers
-from xcompleteness.check import check_spec
+from xcompleteness.audit._draft import todo_pointers
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
-from xcompleteness.listlike import scan
+from xcompleteness.detect._listlike import scan
 from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
+from xcompleteness.load._overlay import apply_overlays
 
 SPEC = Path(__file__).parent / "specs" / "styles.yaml"
 BLOCK = {
@@ -99,8 +99,8 @@ def test_check_on_spec_defaults_and_draft_reports_exactly_the_remaining_todos(
 
 
 def test_id_fields_pick_the_first_field_the_item_has() -> None:
-    from xcompleteness.audit_overlay import draft_declaration
-    from xcompleteness.listlike import Finding
+    from xcompleteness.audit._draft import draft_declaration
+    from xcompleteness.detect._listlike import Finding
 
     f = Finding(
         method="get",

@@ -19,8 +19,8 @@ import pytest
 from support.fault_server import serve
 from support.github_fake import COUNTS, MANY, dataset, make_app
 from support.paths import ROOT
-from xcompleteness.audit import audit_document
-from xcompleteness.check import check_spec
+from xcompleteness.audit._report import audit_document
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.load import load_spec
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ResponseView

@@ -16,8 +16,8 @@ from support.fault_server import serve
 from support.gen import import_generated
 from support.github_fake import COUNTS, dataset, make_app
 from support.paths import EXAMPLES
-from xcompleteness.generate import generate
-from xcompleteness.write import write_tree
+from xcompleteness.emit._generate import generate
+from xcompleteness.emit._write import write_tree
 
 PACKAGE = "gh_audit_area"
 

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from xcompleteness import audit_overlay
-from xcompleteness.audit_overlay import draft_declaration, todo_pointers
-from xcompleteness.check import check_spec
+from xcompleteness.audit import _draft as audit_overlay
+from xcompleteness.audit._draft import draft_declaration, todo_pointers
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
-from xcompleteness.listlike import scan
-from xcompleteness.pagination_imports import supported_styles
+from xcompleteness.detect._listlike import scan
+from xcompleteness.detect._pagination_imports import supported_styles
 
 SPEC_PATH = Path(__file__).parent / "specs" / "imports.yaml"
 SPEC = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))

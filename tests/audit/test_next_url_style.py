@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from xcompleteness.audit_overlay import draft_declaration
-from xcompleteness.listlike import scan
+from xcompleteness.audit._draft import draft_declaration
+from xcompleteness.detect._listlike import scan
 
 
 def _doc(params: list[str], next_schema: dict[str, Any], name: str = "next") -> dict[str, Any]:

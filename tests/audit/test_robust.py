@@ -11,8 +11,8 @@ from typing import Any
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xcompleteness.audit_overlay import draft_declaration, draft_overlay, dump_overlay
-from xcompleteness.listlike import scan
+from xcompleteness.audit._draft import draft_declaration, draft_overlay, dump_overlay
+from xcompleteness.detect._listlike import scan
 
 ARRAY = {"type": "array", "items": {"$ref": "#/components/schemas/A"}}
 
@@ -200,7 +200,7 @@ def test_cli_on_odd_files_never_prints_a_traceback(tmp_path: Path) -> None:
 
 def test_a_parameter_whose_location_is_not_text_is_no_crash():
     """Found by check's mangled-spec fuzzing once XC100 started sharing audit's heuristic."""
-    from xcompleteness.listlike import undeclared_listings
+    from xcompleteness.detect._listlike import undeclared_listings
 
     doc = {
         "openapi": "3.1.0",

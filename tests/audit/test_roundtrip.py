@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 import yaml
 from support.paths import ROOT
-from xcompleteness.audit_overlay import todo_pointers
-from xcompleteness.check import check_spec
+from xcompleteness.audit._draft import todo_pointers
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
-from xcompleteness.listlike import scan
+from xcompleteness.detect._listlike import scan
 from xcompleteness.load import load_spec
 
 SPECS = [
@@ -141,7 +141,7 @@ def test_unwritable_draft_path_is_a_diagnostic(
 def test_only_upper_case_todo_words_are_markers() -> None:
     from types import SimpleNamespace
 
-    from xcompleteness.rules_todo import todo_diagnostics
+    from xcompleteness.rules._todo import todo_diagnostics
 
     decl = {
         "kind": "collection",

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from xcompleteness.audit_overlay import draft_declaration
-from xcompleteness.listlike import Finding, scan
+from xcompleteness.audit._draft import draft_declaration
+from xcompleteness.detect._listlike import Finding, scan
 
 HERE = Path(__file__).parent / "specs"
 SPEC = yaml.safe_load((HERE / "styles.yaml").read_text(encoding="utf-8"))
@@ -111,7 +111,7 @@ def test_declared_operations_are_counted_not_reported() -> None:
 
 
 def test_undeclared_listings_maps_pointers_to_reasons() -> None:
-    from xcompleteness.listlike import undeclared_listings
+    from xcompleteness.detect._listlike import undeclared_listings
 
     found = undeclared_listings(SPEC)
     assert len(found) == len(EXPECTED["findings"])

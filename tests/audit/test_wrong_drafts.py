@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
-from xcompleteness.audit import audit_document
-from xcompleteness.audit_overlay import draft_declaration
-from xcompleteness.listlike import scan_all, undeclared_listings
+from xcompleteness.audit._draft import draft_declaration
+from xcompleteness.audit._report import audit_document
+from xcompleteness.detect._listlike import scan_all, undeclared_listings
 
 SPEC = yaml.safe_load((Path(__file__).parent / "specs" / "wrong_drafts.yaml").read_text("utf-8"))
 FOUND, EXCLUDED = scan_all(SPEC)

@@ -6,10 +6,10 @@ import datetime as dt
 from pathlib import Path
 
 import yaml
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load import load_spec
-from xcompleteness.rules_locations import Found, schema_lookup
+from xcompleteness.rules._locations import Found, schema_lookup
 
 INVALID = Path(__file__).resolve().parents[1] / "invalid"
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from support.paths import EXAMPLES
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
 
 INVALID = Path(__file__).resolve().parents[1] / "invalid"

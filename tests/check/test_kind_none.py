@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from support.vocab import codes_at
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
 
 SPEC = Path(__file__).parent / "specs" / "defaults.yaml"

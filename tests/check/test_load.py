@@ -10,7 +10,8 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xcompleteness.diagnostics import InputError
-from xcompleteness.load import LazyJsonLines, Limits, load_data, load_spec
+from xcompleteness.load import Limits, load_data, load_spec
+from xcompleteness.load._lines import LazyJsonLines
 
 LIMITS = Limits()
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
+from xcompleteness.load._overlay import apply_overlays
 
 keys = st.sampled_from(["a", "b", "c", "d"])
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=3)

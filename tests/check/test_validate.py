@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import yaml
 from support.paths import EXAMPLES
+from xcompleteness.check._validate import validate_openapi
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
-from xcompleteness.validate import validate_openapi
+from xcompleteness.load._overlay import apply_overlays
 
 INVALID = Path(__file__).resolve().parents[1] / "invalid"
 
@@ -120,7 +120,7 @@ def test_a_failing_validator_is_one_short_xc031_not_a_dump_of_the_document(
 ) -> None:
     """The library's exception text can quote the whole document (seen on a real spec); the
     diagnostic keeps its code and a readable, capped message."""
-    from xcompleteness import validate
+    from xcompleteness.check import _validate as validate
 
     class Exploding:
         def __init__(self, spec_path: object) -> None:

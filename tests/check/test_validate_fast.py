@@ -18,10 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema.exceptions import SchemaError
 from openapi_schema_validator import OAS30Validator, OAS31Validator
-from xcompleteness import _osv_speedup
-from xcompleteness._osv_speedup import compiled_meta_check, fast_meta_valid, plain_json
+from xcompleteness.check import _osv_speedup as _osv_speedup
+from xcompleteness.check._osv_speedup import compiled_meta_check, fast_meta_valid, plain_json
+from xcompleteness.check._validate import validate_openapi
 from xcompleteness.load import load_spec
-from xcompleteness.validate import validate_openapi
 
 INVALID = Path(__file__).resolve().parents[1] / "invalid"
 
@@ -324,7 +324,7 @@ def _lookup(node: Any, part: Any) -> tuple[str, Any]:
 
 def test_fast_child_lookups_answer_like_the_stock_method_and_are_removed_after() -> None:
     from jsonschema_path.nodes import SchemaNode
-    from xcompleteness._osv_speedup import fast_child_lookups
+    from xcompleteness.check._osv_speedup import fast_child_lookups
 
     probes = [
         ({"a": 1}, "a"),

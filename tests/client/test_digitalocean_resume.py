@@ -65,8 +65,8 @@ class Fake:
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory):
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     out = tmp_path_factory.mktemp("droplets_gen")
     write_tree(out, generate(SPEC, [], PACKAGE).files)

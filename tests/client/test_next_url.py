@@ -19,7 +19,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from support.fault_server import serve
 from support.gen import import_generated
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
 
 SPEC = Path(__file__).parent / "specs" / "next_url_base.yaml"
@@ -83,8 +83,8 @@ def drafted(tmp_path_factory) -> tuple[Path, dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def pkg(drafted, tmp_path_factory):
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     out = tmp_path_factory.mktemp("next_url_gen")
     write_tree(out, generate(SPEC, [drafted[0]], PACKAGE).files)

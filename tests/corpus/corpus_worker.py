@@ -33,9 +33,9 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
         clock = now
 
     try:
-        from xcompleteness.audit import audit_document
-        from xcompleteness.audit_overlay import draft_overlay, dump_overlay, todo_pointers
-        from xcompleteness.check import check_spec
+        from xcompleteness.audit._draft import draft_overlay, dump_overlay, todo_pointers
+        from xcompleteness.audit._report import audit_document
+        from xcompleteness.check._pipeline import check_spec
         from xcompleteness.load import load_spec
 
         try:
@@ -98,8 +98,8 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
 
 def _generate(result: Any, work: Path, out: dict[str, Any]) -> str:
     try:
-        from xcompleteness.generate import GenerationRefused, generate_from_check
-        from xcompleteness.write import write_tree
+        from xcompleteness.emit._generate import GenerationRefused, generate_from_check
+        from xcompleteness.emit._write import write_tree
     except ImportError:
         return "unavailable"
     try:

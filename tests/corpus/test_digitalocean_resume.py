@@ -55,8 +55,8 @@ def spec() -> Path:
 
 @pytest.fixture(scope="module")
 def pkg(spec: Path, tmp_path_factory):
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     out = tmp_path_factory.mktemp("do_gen")
     overlay = out / "overlay.yaml"

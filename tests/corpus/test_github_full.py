@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from corpus.harness import ROOT
-from xcompleteness.audit import audit_document
-from xcompleteness.check import check_spec
+from xcompleteness.audit._report import audit_document
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.diagnostics import Severity
-from xcompleteness.generate import generate_from_check
+from xcompleteness.emit._generate import generate_from_check
+from xcompleteness.emit._write import write_tree
 from xcompleteness.load import load_spec
-from xcompleteness.write import write_tree
 
 pytestmark = pytest.mark.corpus
 

@@ -19,9 +19,9 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from support.fault_server import serve
 from support.gen import import_generated
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.cli import main
-from xcompleteness.listlike import scan
+from xcompleteness.detect._listlike import scan
 from xcompleteness.load import load_spec
 from xcompleteness.runtime.contract import load_contracts
 
@@ -76,8 +76,8 @@ def test_audit_drafts_next_url_for_every_listing_with_a_next_link(
 def test_the_generated_key_vault_client_walks_next_links_to_complete(
     api_dir: Path, tmp_path: Path, capsys
 ) -> None:
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     spec = api_dir / KEYVAULT
     draft = tmp_path / "draft.yaml"

@@ -28,14 +28,14 @@ import pytest
 from corpus.harness import openapi_directory
 from ruff.__main__ import find_ruff_bin
 from support.gen import import_generated
-from xcompleteness.audit import audit_document
-from xcompleteness.audit_overlay import draft_overlay, dump_overlay
-from xcompleteness.check import check_spec
-from xcompleteness.generate import generate_from_check
+from xcompleteness.audit._draft import draft_overlay, dump_overlay
+from xcompleteness.audit._report import audit_document
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.emit._generate import generate_from_check
+from xcompleteness.emit._write import write_tree
 from xcompleteness.load import load_spec
 from xcompleteness.runtime.contract import Contract
-from xcompleteness.schema_walk import SchemaWalker
-from xcompleteness.write import write_tree
 
 pytestmark = pytest.mark.corpus
 

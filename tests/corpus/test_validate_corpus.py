@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from corpus.harness import corpus_specs, openapi_directory, sample
+from xcompleteness.check._validate import validate_openapi
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load import load_spec
-from xcompleteness.validate import validate_openapi
 
 pytestmark = pytest.mark.corpus
 

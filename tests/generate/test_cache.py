@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from support.paths import EXAMPLES, TEMPLATES
-from xcompleteness import gencache
 from xcompleteness.cli import main
-from xcompleteness.generate import GenerationRefused, generate
+from xcompleteness.emit import _cache as gencache
+from xcompleteness.emit._generate import GenerationRefused, generate
 
 EXAMPLE = EXAMPLES / "link_header_search"
 

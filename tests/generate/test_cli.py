@@ -72,7 +72,7 @@ def test_default_package_name_comes_from_the_title(tmp_path: Path) -> None:
 
 
 def test_overlay_form_generates_the_same_package_as_the_inline_form() -> None:
-    from xcompleteness.generate import generate_files
+    from xcompleteness.emit._generate import generate_files
 
     folder = EXAMPLES / "link_header_search"
     inline = generate_files(folder / "openapi.yaml", (), "repos")

@@ -6,7 +6,7 @@ import ast
 from pathlib import PurePosixPath
 
 import pytest
-from xcompleteness.format import FormatError, format_files, format_source
+from xcompleteness.emit._format import FormatError, format_files, format_source
 
 LONG = "Current balance, if any, being stored on the customer. " * 6
 ESCAPED = 'a "quoted" word\\with a backslash and a tab\t ' * 5
@@ -83,6 +83,6 @@ TRICKY = [
 
 @pytest.mark.parametrize("text", TRICKY)
 def test_statement_wise_split_equals_the_whole_file_split(text: str) -> None:
-    from xcompleteness.format import _split_whole, split_long_strings
+    from xcompleteness.emit._format import _split_whole, split_long_strings
 
     assert split_long_strings(text) == _split_whole(text, text.splitlines(), 100)

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 from xcompleteness.diagnostics import InputError
-from xcompleteness.generate import GenerationRefused, generate
-from xcompleteness.write import write_tree
+from xcompleteness.emit._generate import GenerationRefused, generate
+from xcompleteness.emit._write import write_tree
 
 CANARY = "canary_was_created"
 PAYLOADS = [

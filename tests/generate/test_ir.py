@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from support.paths import EXAMPLES
-from xcompleteness.check import check_spec
-from xcompleteness.generate import GenerationRefused, generate_from_check
-from xcompleteness.ir import build_ir
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.emit._generate import GenerationRefused, generate_from_check
+from xcompleteness.ir._build import build_ir
 
 
 def _listing(op_id: str, path: str) -> dict:
@@ -114,8 +114,8 @@ def test_example_ir_shape() -> None:
 
 def test_a_schema_the_model_library_refuses_is_a_diagnostic_not_a_traceback() -> None:
     """A remote ``$ref`` reaching datamodel-code-generator is refused (never fetched) as XC603."""
-    from xcompleteness.emitters import EmitError
-    from xcompleteness.emitters.items import items_source
+    from xcompleteness.emit.emitters import EmitError
+    from xcompleteness.emit.emitters.items import items_source
 
     ir = build_ir(check_spec(EXAMPLES / "service_accounts" / "openapi.yaml"), "svc")
     remote = {"$ref": "http://127.0.0.1:9/never-fetched.json"}

@@ -19,8 +19,8 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, RootModel
 from support.fault_server import serve
 from support.gen import import_generated
-from xcompleteness.generate import Generation, generate
-from xcompleteness.write import write_tree
+from xcompleteness.emit._generate import Generation, generate
+from xcompleteness.emit._write import write_tree
 
 SPECS = Path(__file__).parent / "specs"
 

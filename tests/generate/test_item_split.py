@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from xcompleteness.datamodels import SHARED_PREFIX, model_items, split_items
-from xcompleteness.emitters.items import BASE_SOURCE
+from xcompleteness.emit.emitters.items import BASE_SOURCE
+from xcompleteness.ir._datamodels import SHARED_PREFIX, model_items, split_items
 
 REF = "#/components/schemas/"
 SCHEMAS = {

@@ -8,9 +8,9 @@ import keyword
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from xcompleteness.escape import DOC_WIDTH, py_comment, py_doc, py_ident, py_str, toml_str
-from xcompleteness.format import format_source
-from xcompleteness.naming import (
+from xcompleteness.emit._escape import DOC_WIDTH, py_comment, py_doc, py_ident, py_str, toml_str
+from xcompleteness.emit._format import format_source
+from xcompleteness.ir._naming import (
     ATTR_NAME_MAX,
     CLASS_NAME_MAX,
     TOOL_NAME,
@@ -201,8 +201,8 @@ def _docstrings(source: str) -> list[str]:
 def test_py_docblock_is_stable_under_ruff_format_and_reads_as_the_text() -> None:
     import inspect
 
-    from xcompleteness.escape import py_docblock
-    from xcompleteness.format import format_source
+    from xcompleteness.emit._escape import py_docblock
+    from xcompleteness.emit._format import format_source
 
     parts = [py_docblock(MULTILINE[0], 0), "", ""]
     for k, text in enumerate(MULTILINE):
@@ -229,7 +229,7 @@ def test_py_docblock_is_stable_under_ruff_format_and_reads_as_the_text() -> None
 def test_py_docblock_never_becomes_code(text: str, indent: int) -> None:
     import inspect
 
-    from xcompleteness.escape import py_docblock
+    from xcompleteness.emit._escape import py_docblock
 
     doc = py_docblock(text, indent)
     module = ast.parse(f"def f():\n    {doc}\n")

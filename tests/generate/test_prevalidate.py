@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 from support.paths import EXAMPLES
-from xcompleteness import prevalidate
-from xcompleteness.check import check_spec
+from xcompleteness.check import _prevalidate as prevalidate
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.check._validate import validate_openapi
 from xcompleteness.diagnostics import InputError
-from xcompleteness.generate import GenerationRefused, generate
-from xcompleteness.validate import validate_openapi
+from xcompleteness.emit._generate import GenerationRefused, generate
 
 INVALID = Path(__file__).resolve().parents[1] / "invalid"
 CASES = sorted(p for p in INVALID.iterdir() if (p / "spec.yaml").is_file())
@@ -101,7 +101,7 @@ def test_output_buffered_before_the_fork_is_written_once(tmp_path: Path) -> None
     spec = str(EXAMPLES / "service_accounts" / "openapi.yaml")
     script = (
         "import sys\n"
-        "from xcompleteness.generate import generate\n"
+        "from xcompleteness.emit._generate import generate\n"
         "sys.stdout.write('buffered-before-fork\\n')\n"  # a pipe: block-buffered, not flushed
         f"generate({spec!r}, (), 'pkg', cache=False)\n"
         "print('done')\n"

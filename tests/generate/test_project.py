@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 import tomllib
 from ruff.__main__ import find_ruff_bin
-from xcompleteness.format import LINE_LENGTH, LINT_RULES
-from xcompleteness.generate import generate
-from xcompleteness.write import write_tree
+from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
+from xcompleteness.emit._generate import generate
+from xcompleteness.emit._write import write_tree
 
 SPECS = Path(__file__).parent / "specs"
 SPEC = SPECS / "long_descriptions.json"

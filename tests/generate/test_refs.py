@@ -6,11 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
-from xcompleteness import load, rules_locations, verify
-from xcompleteness.check import check_spec
-from xcompleteness.emitters import tool_schemas
-from xcompleteness.ir import build_ir
-from xcompleteness.schema_walk import SchemaWalker
+from xcompleteness import document
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.emit.emitters import tool_schemas
+from xcompleteness.ir._build import build_ir
+from xcompleteness.rules import _locations as rules_locations
+from xcompleteness.testkit import _verify as verify
 
 DOC = {
     "components": {
@@ -36,23 +38,23 @@ DOC = {
     ],
 )
 def test_ref_pointer_and_component(ref: str, pointer: str | None, name: str | None) -> None:
-    assert load.ref_pointer(ref) == pointer
-    assert load.ref_component(ref) == name
+    assert document.ref_pointer(ref) == pointer
+    assert document.ref_component(ref) == name
 
 
 def test_every_resolver_reads_a_percent_encoded_ref_the_same_way() -> None:
     target = DOC["components"]["schemas"]["A B"]
     node = {"$ref": "#/components/schemas/A%20B"}
-    assert load.resolve_ref(DOC, node["$ref"]) == (True, target)
-    assert load.follow_refs(DOC, {"$ref": "#/components/schemas/Alias"}) == (True, target)
+    assert document.resolve_ref(DOC, node["$ref"]) == (True, target)
+    assert document.follow_refs(DOC, {"$ref": "#/components/schemas/Alias"}) == (True, target)
     assert rules_locations.deref(DOC, node) is target
     assert SchemaWalker(DOC).deref(node, "/x")[0] is target
     assert verify._deref(DOC, node) is target
     assert tool_schemas._deref(DOC, node) is target
-    assert load.follow_refs(DOC, {"$ref": "#/list/0"}) == (True, {"x": 1})
+    assert document.follow_refs(DOC, {"$ref": "#/list/0"}) == (True, {"x": 1})
     # a cycle, a dangling and an external ref resolve to nothing, everywhere
     for bad in ("#/components/schemas/Loop", "#/components/schemas/Nope", "x.yaml#/a"):
-        assert load.follow_refs(DOC, {"$ref": bad}) == (False, None)
+        assert document.follow_refs(DOC, {"$ref": bad}) == (False, None)
         assert rules_locations.deref(DOC, {"$ref": bad}) is None
         assert tool_schemas._deref(DOC, {"$ref": bad}) is None
         assert verify._deref(DOC, {"$ref": bad}) == {}

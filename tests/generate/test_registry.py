@@ -7,11 +7,11 @@ from pathlib import PurePosixPath
 
 import pytest
 from support.paths import EXAMPLES, ROOT
-from xcompleteness.check import check_spec
-from xcompleteness.emitters import registry
-from xcompleteness.generate import generate_from_check
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.emit._generate import generate_from_check
+from xcompleteness.emit.emitters import registry
 
-EMITTERS_DIR = ROOT / "generator" / "xcompleteness" / "emitters"
+EMITTERS_DIR = ROOT / "generator" / "xcompleteness" / "emit" / "emitters"
 HELPERS = {"__init__", "registry", "items", "tool_schemas", "contract_tests"}
 """Modules in emitters/ that are not run by the registry: shared helpers, and ``--tests``."""
 
@@ -22,13 +22,13 @@ def test_every_emitter_module_is_registered_once_in_order() -> None:
     assert len(set(registry.NAMES)) == len(registry.NAMES)
     assert registry.NAMES[:2] == ("package", "project")  # the package skeleton first
     for emitter in registry.EMITTERS:  # the registered function is the module's own emit
-        module = __import__(f"xcompleteness.emitters.{emitter.name}", fromlist=["emit"])
+        module = __import__(f"xcompleteness.emit.emitters.{emitter.name}", fromlist=["emit"])
         assert emitter.emit is module.emit
     assert [e.name for e in registry.EMITTERS if e.out_relative] == ["project"]
 
 
 def test_no_emitter_is_looked_up_by_name() -> None:
-    for path in [*EMITTERS_DIR.glob("*.py"), EMITTERS_DIR.parent / "generate.py"]:
+    for path in [*EMITTERS_DIR.glob("*.py"), EMITTERS_DIR.parent / "_generate.py"]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {
             alias.name

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 from xcompleteness.diagnostics import InputError
-from xcompleteness.write import MANIFEST, diff_tree, write_tree
+from xcompleteness.emit._write import MANIFEST, diff_tree, write_tree
 
 P = PurePosixPath
 

@@ -24,7 +24,7 @@ SKIPPED_DIR = "_runtime"
 
 def expected_files(case: str) -> dict[str, str]:
     """The golden files of ``case`` as generated now (relative path -> text), minus _runtime/."""
-    from xcompleteness.generate import generate
+    from xcompleteness.emit import generate
 
     spec, package = CASES[case]
     files = generate(ROOT / spec, (), package).files

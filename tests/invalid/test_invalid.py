@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.diagnostics import ExitCode, InputError, exit_code_for
 
 HERE = Path(__file__).resolve().parent
@@ -54,7 +54,7 @@ def test_case(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_every_rule_has_a_case() -> None:
-    from xcompleteness.rules import RULES
+    from xcompleteness.rules._run import RULES
 
     covered = {c.name.split("_")[1] for c in CASES if c.name.startswith("rule_")}
     # XC109 guards the canonical contract; the vocabulary schema already rejects every

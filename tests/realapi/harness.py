@@ -52,8 +52,8 @@ def fixture_spec(api: str) -> Path:
 
 def generate_package(spec: Path, overlay: Path, out: Path, package: str) -> ModuleType:
     """check -> generate -> write ``out/package`` and import it (real pipeline, no shortcuts)."""
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     gen = generate(spec, [overlay], package)
     write_tree(out, gen.files)

@@ -34,7 +34,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent / "generator")]
 from pydantic import BaseModel, RootModel  # noqa: E402
 from realapi.harness import APIS, Generated, generate_package, real_spec  # noqa: E402
 from realapi.scenarios import SCENARIOS, WALKED  # noqa: E402
-from xcompleteness.check import check_spec  # noqa: E402
+from xcompleteness.check._pipeline import check_spec  # noqa: E402
 
 LISTING = {"collection", "search", "aggregate"}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from realapi.harness import APIS, Generated, generate_package, real_spec
 from realapi.scenarios import SCENARIOS
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.diagnostics import Severity
 
 pytestmark = pytest.mark.corpus

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 import yaml
 from support.paths import EXAMPLES
-from xcompleteness.contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._vocabulary import load_registry
 from xcompleteness.resources import load_json
 from xcompleteness.runtime.contract import (
     CLIENT_CODES,
@@ -22,7 +23,6 @@ from xcompleteness.runtime.contract import (
     load_contracts,
 )
 from xcompleteness.runtime.expressions import ResponseView
-from xcompleteness.vocabulary import load_registry
 
 CANONICAL: dict[str, Any] = {
     "operation_id": "listServiceAccounts",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 from support.paths import EXAMPLES
-from xcompleteness.check import check_spec
-from xcompleteness.ir import build_ir
+from xcompleteness.check._pipeline import check_spec
+from xcompleteness.ir._build import build_ir
 from xcompleteness.runtime.codes import CLIENT_CODES, REASON_CODES
 from xcompleteness.runtime.contract import STANDARD_REGISTRY, Contract
 from xcompleteness.runtime.walk_plan import _Plan
@@ -26,7 +26,7 @@ GENERATOR = ROOT / "generator" / "xcompleteness"
 TEMPLATES = ROOT / "templates"
 FILE = "_contracts.json"
 READERS = {"load_contracts", "contracts_from_document"}
-WRITER = GENERATOR / "emitters" / "package.py"
+WRITER = GENERATOR / "emit" / "emitters" / "package.py"
 """The one place that writes the file (from ``Contract.to_dict``)."""
 
 
@@ -86,7 +86,7 @@ def test_contracts_json_is_read_only_through_load_contracts() -> None:
     # and nothing subscripts a raw document's "contracts" outside runtime/contract.py
     raw = [
         str(p.relative_to(ROOT))
-        for p in [*GENERATOR.rglob("*.py"), *TEMPLATES.rglob("*.j*")]
+        for p in [*GENERATOR.rglob("*.py"), *TEMPLATES.rglob("*.jinja")]
         if p.name != "contract.py" and '["contracts"]' in p.read_text(encoding="utf-8")
     ]
     assert raw == []
@@ -94,12 +94,12 @@ def test_contracts_json_is_read_only_through_load_contracts() -> None:
 
 def test_the_pin_catches_a_raw_reader(tmp_path: Path) -> None:
     """The grep is not vacuous: a template reading the file with json.loads is reported."""
-    bad = tmp_path / "reader.py.j2"
+    bad = tmp_path / "reader.py.jinja"
     bad.write_text('CONTRACTS = json.loads(Path("_contracts.json").read_text())["contracts"]\n')
     global ROOT
     saved, ROOT = ROOT, tmp_path
     try:
-        assert _template_offenders(bad) == ["reader.py.j2:1"]
+        assert _template_offenders(bad) == ["reader.py.jinja:1"]
     finally:
         ROOT = saved
 
@@ -112,9 +112,9 @@ def test_continuation_logic_lives_only_in_the_registry() -> None:
         p.name for p in GENERATOR.rglob("*.py") if pattern.search(p.read_text(encoding="utf-8"))
     )
     assert users == ["codes.py", "contract.py", "decide.py"]
-    ir = (GENERATOR / "ir.py").read_text(encoding="utf-8")
+    ir = (GENERATOR / "ir" / "_build.py").read_text(encoding="utf-8")
     assert '.get("continuation")' not in ir and '.get("origin")' not in ir
-    normalize = (GENERATOR / "contract.py").read_text(encoding="utf-8")
+    normalize = (GENERATOR / "declare" / "_contract.py").read_text(encoding="utf-8")
     assert "registry.continuation_for(code)" in normalize
     assert "registry.origin_for(code)" in normalize
     assert ".continuation if info" not in normalize and "registry.reason(" not in normalize

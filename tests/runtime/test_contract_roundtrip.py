@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.paths import EXAMPLES
-from xcompleteness.check import check_spec
+from xcompleteness.check._pipeline import check_spec
 from xcompleteness.runtime.codes import CONTINUATION_KINDS, REASON_CODES, WARNING_ORIGINS
 from xcompleteness.runtime.contract import Contract, contracts_from_document
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import xcompleteness.runtime
 from support.paths import EXAMPLES
-from xcompleteness.generate import generate_files
+from xcompleteness.emit._generate import generate_files
 from xcompleteness.runtime.contract import contracts_from_document
 
 RUNTIME = Path(xcompleteness.runtime.__file__).parent

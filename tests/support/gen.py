@@ -35,8 +35,8 @@ from support.paths import EXAMPLES
 
 def generate_example(name: str, dest: Path, *, package: str | None = None) -> Path:
     """Generate examples/<name> into ``dest`` (new or generator-owned); returns ``dest``."""
-    from xcompleteness.generate import generate
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
 
     gen = generate(EXAMPLES / name / "openapi.yaml", (), package or name)
     write_tree(Path(dest), gen.files)

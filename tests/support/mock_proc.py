@@ -79,9 +79,9 @@ def mock_in_thread(spec: Path, plan: str | None = None) -> Iterator[str]:
     import socket
 
     import uvicorn
-    from xcompleteness.check import check_spec
-    from xcompleteness.ir import build_ir
-    from xcompleteness.mock import make_app, mock_from_check
+    from xcompleteness.check._pipeline import check_spec
+    from xcompleteness.ir._build import build_ir
+    from xcompleteness.testkit._mock import make_app, mock_from_check
 
     key = str(spec)
     if key not in _CHECKED:

@@ -24,14 +24,14 @@ TOOLS_PACKAGES: dict[str, Path | None] = {
 
 def generation_files(spec: Path, package: str) -> dict[PurePosixPath, str]:
     """The generated files (relative to OUT) of ``spec``, without touching the disk."""
-    from xcompleteness.generate import generate
+    from xcompleteness.emit._generate import generate
 
     return generate(spec, (), package).files
 
 
 def generate_spec(spec: Path, dest: Path, package: str) -> Path:
     """Generate any spec file as ``package`` into ``dest``; returns ``dest``."""
-    from xcompleteness.write import write_tree
+    from xcompleteness.emit._write import write_tree
 
     write_tree(Path(dest), generation_files(spec, package))
     return Path(dest)

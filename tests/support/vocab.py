@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._vocabulary import load_registry, validate_declarations
 from xcompleteness.load import load_spec
-from xcompleteness.vocabulary import load_registry, validate_declarations
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from xcompleteness.vocabulary import CODES as DIAGNOSTIC_CODES
+from xcompleteness.declare._vocabulary import CODES as DIAGNOSTIC_CODES
 
 SECTIONS = ("reasons", "continuations", "warnings", "field_omissions", "decisions", "errors")
 

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from support.paths import EXAMPLES
-from xcompleteness.generate import generate
-from xcompleteness.write import write_tree
+from xcompleteness.emit._generate import generate
+from xcompleteness.emit._write import write_tree
 
 WALK_LINE = (
     "        for r in reasons:\n            if r.code != MORE:\n                self._add(r)\n"

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from xcompleteness.emitters.tool_schemas import REFUSAL_CODES, output_schema
+from xcompleteness.emit.emitters.tool_schemas import REFUSAL_CODES, output_schema
 from xcompleteness.runtime.approval import refusal
 from xcompleteness.runtime.evidence import EvidenceKeeper, Refused
 from xcompleteness.runtime.tool_result import tool_result

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from hypothesis import given
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from xcompleteness.emitters.tool_schemas import output_schema
+from xcompleteness.emit.emitters.tool_schemas import output_schema
 from xcompleteness.runtime.envelope import ToolResult
 from xcompleteness.runtime.tool_result import single_result, tool_result
 

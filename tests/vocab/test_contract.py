@@ -14,8 +14,13 @@ from typing import Any
 import pytest
 from support.vocab import EXAMPLE_NAMES, EXAMPLES, GOLDEN, contracts_of
 from support.vocab_snippets import ALL_DECLARATIONS, NATIVE_LIST, REGISTRY
-from xcompleteness.contract import OperationRef, duration_seconds, iter_operations, normalize
-from xcompleteness.vocabulary import load_registry
+from xcompleteness.declare._contract import (
+    OperationRef,
+    duration_seconds,
+    iter_operations,
+    normalize,
+)
+from xcompleteness.declare._vocabulary import load_registry
 
 OP = OperationRef("listThings", "get", "/things", "/paths/~1things/get")
 CANONICAL_KEYS = {
@@ -43,7 +48,7 @@ def test_golden_contracts(name: str) -> None:
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)
 def test_overlay_form_gives_the_same_contracts(name: str) -> None:
     from xcompleteness.load import load_spec
-    from xcompleteness.overlay import apply_overlays
+    from xcompleteness.load._overlay import apply_overlays
 
     doc = apply_overlays(
         load_spec(EXAMPLES / name / "base.yaml"), [EXAMPLES / name / "overlay.yaml"]
@@ -253,8 +258,9 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
     import ast
     from pathlib import Path
 
-    from xcompleteness import contract, listlike
-    from xcompleteness.schema_walk import SchemaWalker
+    from xcompleteness.declare import _contract as contract
+    from xcompleteness.detect import _listlike as listlike
+    from xcompleteness.detect._schema_walk import SchemaWalker
 
     doc = {
         "paths": {
@@ -280,7 +286,7 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
 
     # No other generator module spells the methods tuple again.
     methods = set(contract.HTTP_METHODS)
-    root = Path(contract.__file__).parent
+    root = Path(contract.__file__).parent.parent
     spelled = []
     for path in sorted(root.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -288,4 +294,4 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
                 values = {e.value for e in node.elts if isinstance(e, ast.Constant)}
                 if values >= {"get", "put", "post", "delete"} and values <= methods:
                     spelled.append(path.name)
-    assert spelled == ["contract.py"]
+    assert spelled == ["_contract.py"]

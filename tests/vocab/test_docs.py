@@ -13,7 +13,7 @@ import re
 import pytest
 from support.vocab import ROOT
 from support.vocab_docs import fill, region, render_tables
-from xcompleteness.vocabulary import CODES as DIAGNOSTIC_CODES
+from xcompleteness.declare._vocabulary import CODES as DIAGNOSTIC_CODES
 
 DOC = ROOT / "docs" / "vocabulary.md"
 CODES = json.loads((ROOT / "spec_ext" / "codes.json").read_text())

@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 import yaml
 from support.vocab import EXAMPLE_NAMES, EXAMPLES
-from xcompleteness.contract import iter_operations
+from xcompleteness.check._validate import validate_openapi
+from xcompleteness.declare._contract import iter_operations
+from xcompleteness.declare._vocabulary import validate_declarations
 from xcompleteness.load import load_spec
-from xcompleteness.overlay import apply_overlays
-from xcompleteness.validate import validate_openapi
-from xcompleteness.vocabulary import validate_declarations
+from xcompleteness.load._overlay import apply_overlays
 
 OPERATIONS = {
     "service_accounts": {

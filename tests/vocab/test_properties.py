@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from support.vocab import DECL, doc_with
 from support.vocab_snippets import ALL_DECLARATIONS
-from xcompleteness.contract import OperationRef, duration_seconds, normalize
-from xcompleteness.vocabulary import CODES, standard_registry, validate_declarations
+from xcompleteness.declare._contract import OperationRef, duration_seconds, normalize
+from xcompleteness.declare._vocabulary import CODES, standard_registry, validate_declarations
 
 KEYS = st.sampled_from(
     ["kind", "mode", "scope", "items", "id", "pagination", "reasons", "warnings", "when",

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from support.vocab import ROOT
 from support.vocab_snippets import REGISTRY
-from xcompleteness.vocabulary import load_registry, standard_registry
+from xcompleteness.declare._vocabulary import load_registry, standard_registry
 
 CODES = json.loads((ROOT / "spec_ext" / "codes.json").read_text())
 

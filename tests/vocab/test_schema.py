@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from support.vocab import ROOT, codes_at, doc_with
 from support.vocab_snippets import ALL_DECLARATIONS, NATIVE_LIST, REGISTRY
-from xcompleteness.vocabulary import CODES, load_registry, validate_declarations
+from xcompleteness.declare._vocabulary import CODES, load_registry, validate_declarations
 
 SCHEMAS = ("x-completeness.schema.json", "x-completeness-registry.schema.json")
 

@@ -30,7 +30,7 @@ def spec_path(name: str) -> Path:
 
 def sample(data: dict) -> list[tuple[str, str]]:
     """(method, path) of the 40 sampled operations, in a stable order."""
-    from xcompleteness.listlike import scan_all
+    from xcompleteness.detect._listlike import scan_all
 
     found, excluded = scan_all(data)
     flagged = sorted({(f.method, f.path) for f in found} | {(e.method, e.path) for e in excluded})
@@ -44,8 +44,8 @@ def sample(data: dict) -> list[tuple[str, str]]:
 
 
 def main(name: str) -> None:
+    from xcompleteness.detect._schema_walk import SchemaWalker
     from xcompleteness.load import load_spec
-    from xcompleteness.schema_walk import SchemaWalker
 
     data = load_spec(spec_path(name)).data
     walker = SchemaWalker(data)

@@ -1,0 +1,397 @@
+"""Draft ``x-completeness`` declarations from audit findings, written as an OpenAPI Overlay 1.0.
+
+A draft declares only what the spec shows (adapter mode: items location, id, pagination request
+parameters and response locations, reasons whose ``when`` reads a native signal) and lists what a
+person must decide in ``x-todo``: one string per open question, starting with a stable topic
+(``visibility:``, ``items:``, ``id:``, ``pagination:``, ``limit:``, ``signal:``). ``x-`` keys are
+allowed by the vocabulary's schema, so a draft validates as written, and ``xcompleteness check``
+reports every ``x-todo`` entry as one ``XC900`` warning (``rules_todo``): check on spec plus
+draft lists exactly the TODOs, and a reviewer deletes each entry once it is settled.
+
+Where an inference would need a value the spec cannot give (the items of an object with several
+arrays, say), the draft writes the nearest valid placeholder and a TODO saying so, rather than
+leaving the declaration invalid: the draft must pass ``check`` apart from its TODOs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import yaml
+
+from xcompleteness.detect import ITEM_ID_CURSORS, Finding, Signal, fold, supported_styles
+from xcompleteness.diagnostics import pointer_join
+
+TODO_KEY = "x-todo"
+_NON_IDENT = re.compile(r"[^a-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The draft ``x-completeness`` object for one finding (TODOs under ``x-todo``).
+
+    ``defaults`` is the document's ``x-completeness-defaults``: what it answers (visibility,
+    snapshot, mode, and the audit-only ``drafts`` answers) is inherited, not asked again.
+    """
+    defaults = defaults if isinstance(defaults, Mapping) else {}
+    scope_defaults = defaults.get("scope") if isinstance(defaults.get("scope"), Mapping) else {}
+    drafts = defaults.get("drafts") if isinstance(defaults.get("drafts"), Mapping) else {}
+    todos: list[str] = []
+    if "visibility" not in scope_defaults:
+        todos.append(
+            "visibility: say in scope.visibility whose view a complete answer covers, and add "
+            "{code: VISIBILITY_RESTRICTED, when: always} if the credential can hide objects "
+            "(or answer it once for every listing in x-completeness-defaults)"
+        )
+    decl: dict[str, Any] = {"kind": f.kind}
+    if defaults.get("mode") != "adapter":
+        decl["mode"] = "adapter"
+    decl["scope"] = {"resource": resource_name(f.path)}
+    if "snapshot" not in scope_defaults:
+        decl["scope"]["snapshot"] = "none"
+    if f.imported is not None:
+        return _imported_declaration(f, decl, todos)
+    if f.items is not None:
+        decl["items"] = f.items
+    else:
+        decl["items"] = "$response.body#"
+        todos.append(
+            "items: no single array found in the response; $response.body# is a placeholder, "
+            "point items at the array of results"
+        )
+    if f.operation_id is None:
+        todos.append(
+            "operationId: the operation had none and a declaration needs one; the draft sets "
+            "one (drafted from method and path), rename it if you like"
+        )
+    _id(f, decl, todos, drafts)
+    reasons: list[dict[str, Any]] = []
+    pagination = _pagination(f, reasons, todos, drafts)
+    if pagination is not None:
+        decl["pagination"] = pagination
+    _signal_reasons(f, reasons, todos, drafts)
+    if reasons:
+        decl["reasons"] = reasons
+    decl[TODO_KEY] = todos
+    return decl
+
+
+def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) -> dict[str, Any]:
+    """A draft whose pagination comes from the spec's own extension (``f.imported``)."""
+    imp = f.imported
+    assert imp is not None
+    decl["x-drafted-from"] = imp.source
+    if f.items is not None:
+        decl["items"] = f.items
+    else:
+        decl["items"] = "$response.body#"
+        todos.append(f"items: {imp.source} names no items array; point items at the results")
+    if f.operation_id is None:
+        todos.append(
+            "operationId: the operation had none and a declaration needs one; the draft sets "
+            "one (drafted from method and path), rename it if you like"
+        )
+    _id(f, decl, todos, {})
+    reasons: list[dict[str, Any]] = []
+    size = {"size": imp.request["size"]} if "size" in imp.request else {}
+    if imp.style not in supported_styles():
+        todos.append(
+            f"pagination: {imp.source} says the next page's URL is at {imp.next}; this build's "
+            f"vocabulary has no {imp.style} style, so the walk is left undeclared"
+        )
+    elif imp.style == "none":
+        decl["pagination"] = {"style": "none"}
+    elif imp.style in ("next-url", "cursor"):
+        pagination: dict[str, Any] = {"style": imp.style}
+        request = {k: v for k, v in imp.request.items() if k in ("cursor", "size")}
+        if request:
+            pagination["request"] = request
+        pagination["response"] = {"next": imp.next}
+        decl["pagination"] = pagination
+        reasons.append(_more(imp.more_when))
+    else:  # offset, page
+        pagination = {"style": imp.style, "request": {imp.style: imp.request[imp.style], **size}}
+        if imp.pages is not None:
+            pagination["response"] = {"pages": imp.pages}
+        elif imp.total is not None:
+            pagination["response"] = {"total": imp.total}
+        if "response" not in pagination and imp.more_when is None:
+            todos.append(
+                f"pagination: {imp.source} declares {imp.style} pagination with no total and no "
+                "'more' flag (it stops on an empty page, which x-completeness never takes as the "
+                f"end); add response.total or a MORE_PAGES_AVAILABLE when"
+            )
+        else:
+            decl["pagination"] = pagination
+            reasons.append(_more(imp.more_when))
+    _signal_reasons(f, reasons, todos, {})
+    if reasons:
+        decl["reasons"] = reasons
+    decl[TODO_KEY] = todos
+    return decl
+
+
+def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str, Any]) -> None:
+    if f.id is not None:
+        decl["id"] = f.id
+        return
+    answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
+    chosen = next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
+    if chosen is not None:
+        decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
+        return
+    where = f" in {f.items_pointer}" if f.items_pointer else ""
+    todos.append(f"id: no id-like field in the item schema{where}; set id to a unique field")
+
+
+def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
+    reason: dict[str, Any] = {"code": "MORE_PAGES_AVAILABLE"}
+    if when is not None:
+        reason["when"] = when
+    return reason
+
+
+def _more_when(f: Finding) -> dict[str, Any] | None:
+    """The native condition for "there is another page", from the strongest signal seen."""
+    has_more = f.signal("has_more")
+    if has_more is not None:
+        return {"equals": [has_more.expression, True]}
+    token = f.signal("next_token", "next_link")
+    if token is not None:
+        return {"present": token.expression}
+    return None
+
+
+def _pagination(
+    f: Finding, reasons: list[dict[str, Any]], todos: list[str], drafts: Mapping[str, Any]
+) -> dict | None:
+    size = {"size": f.request["size"]} if "size" in f.request else {}
+    if f.style == "link-header":
+        reasons.append(_more({"present": "$response.link.next"}))
+        out: dict[str, Any] = {"style": "link-header"}
+        if size:
+            out["request"] = size
+        out["response"] = {"next": "$response.link.next"}
+        return out
+    if f.style == "next-url":
+        link = next(s for s in f.signals if s.kind == "next_link")
+        reasons.append(_more({"present": link.expression}))
+        out = {"style": "next-url"}
+        if size:
+            out["request"] = size
+        out["response"] = {"next": link.expression}
+        return out
+    if f.style == "cursor":
+        token = f.signal("next_token")
+        if token is not None:
+            nxt: Any = token.expression
+        elif (
+            f.signal("has_more") is not None
+            and f.id is not None
+            and fold(f.request["cursor"]) in ITEM_ID_CURSORS
+        ):
+            nxt = {"last-item": f.id}  # Stripe style: the cursor is the last item's id
+        else:
+            todos.append(
+                f"pagination: cursor parameter {f.request['cursor']} found but no next cursor in "
+                "the response; add pagination (style cursor, response.next) and "
+                "MORE_PAGES_AVAILABLE"
+            )
+            return None
+        reasons.append(_more(_more_when(f)))
+        return {
+            "style": "cursor",
+            "request": {"cursor": f.request["cursor"], **size},
+            "response": {"next": nxt},
+        }
+    if f.style in ("offset", "page"):
+        out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
+        total = f.signal("total")
+        pages = f.signal("total_pages") if f.style == "page" else None
+        when = _more_when(f)
+        if pages is not None:
+            out["response"] = {"pages": pages.expression}
+        elif total is not None:
+            out["response"] = {"total": total.expression}
+        if "response" not in out and when is None:
+            todos.append(
+                f"pagination: {f.style} parameter {f.request[f.style]} found but nothing in the "
+                "response tells whether more pages exist; declare pagination (style "
+                f"{f.style}) with response.total, or a MORE_PAGES_AVAILABLE reason with a when"
+            )
+            return None  # a walk that cannot see the end would stop after one page
+        reasons.append(_more(when))
+        return out
+    if f.style == "none":
+        total = f.signal("total", "total_pages")
+        if total is not None:  # a total beside the items hints at pages the spec does not name
+            todos.append(
+                f"pagination: no paging parameter, but the response carries {total.name} "
+                f"({total.expression}); confirm one response holds every item, or declare how "
+                "to get the next page"
+            )
+        elif drafts.get("unpaginated") != "complete":
+            todos.append(
+                "pagination: no pagination seen; confirm one response holds every item, or "
+                "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
+            )
+        return {"style": "none"}
+    seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"
+    todos.append(
+        f"pagination: style not recognised (response shows {seen}); "
+        "declare how to get the next page"
+    )
+    return None
+
+
+def _signal_reasons(
+    f: Finding, reasons: list[dict[str, Any]], todos: list[str], drafts: Mapping[str, Any]
+) -> None:
+    for s in f.signals:
+        if s.kind in ("incomplete_results", "timed_out"):
+            reasons.append(
+                {"code": "TIME_BUDGET_EXCEEDED", "when": {"equals": [s.expression, True]}}
+            )
+        elif s.kind == "shards":
+            reasons.append(
+                {
+                    "code": "SOURCE_UNAVAILABLE",
+                    "source": "shards",
+                    "when": {"gt": [s.expression, 0]},
+                }
+            )
+        elif s.kind == "truncated":
+            todos.append(_truncated_todo(s))
+    total = f.signal("total")
+    limit = drafts.get("search-limit")
+    if f.kind == "search" and total is not None and limit == "none":
+        return  # answered in x-completeness-defaults.drafts: searches have no fixed cap
+    counted = isinstance(limit, int) and not isinstance(limit, bool) and limit > 0
+    if f.kind == "search" and total is not None and counted:
+        reasons.append(
+            {
+                "code": "RESULT_LIMIT_REACHED",
+                "limit": limit,
+                "when": {"gt": [total.expression, limit]},
+            }
+        )
+        return
+    if f.kind == "search" and total is not None:
+        todos.append(
+            f"limit: does the search stop at a fixed number of results? if so add {{code: "
+            f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
+        )
+
+
+def _truncated_todo(s: Signal) -> str:
+    return (
+        f"signal: {s.name} at {s.pointer} is a truncation flag; map it to MORE_PAGES_AVAILABLE or "
+        f"RESULT_LIMIT_REACHED with when: {{equals: [{s.expression}, true]}}"
+    )
+
+
+def resource_name(path: str) -> str:
+    """A snake_case resource name from the last literal path segment (``/a/{b}/c`` -> c)."""
+    for segment in reversed([s for s in path.split("/") if s]):
+        if "{" in segment:
+            continue
+        name = _NON_IDENT.sub("_", _CAMEL.sub("_", segment).lower()).strip("_")
+        if name:
+            return name
+    return "items"
+
+
+def jsonpath_name(name: str) -> str:
+    """``name`` as an RFC 9535 single-quoted name selector (escapes ``\\``, ``'``, controls)."""
+    out = []
+    for ch in name:
+        if ch in ("\\", "'"):
+            out.append("\\" + ch)
+        elif ord(ch) < 0x20:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(ch)
+    return "'" + "".join(out) + "'"
+
+
+def operation_target(path: str, method: str) -> str:
+    return f"$.paths[{jsonpath_name(path)}].{method}"
+
+
+def draft_overlay(
+    findings: list[Finding],
+    title: str,
+    taken: Iterable[str] = (),
+    defaults: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """An Overlay 1.0 document declaring every undeclared finding.
+
+    ``taken`` holds the document's existing operationIds: an operation without one gets a drafted
+    id (declarations need one) that collides with none of them. ``defaults`` is the document's
+    ``x-completeness-defaults`` (what it answers is not asked again).
+    """
+    used = set(taken)
+    actions = []
+    for f in findings:
+        if f.declared:
+            continue
+        decl = draft_declaration(f, defaults)
+        label = f.operation_id or f"{f.method.upper()} {f.path}"
+        update: dict[str, Any] = {}
+        if f.operation_id is None:
+            update["operationId"] = _unique(draft_operation_id(f.method, f.path), used)
+        update["x-completeness"] = decl
+        actions.append(
+            {
+                "target": operation_target(f.path, f.method),
+                "description": f"{label}: {f.kind}, {f.style} pagination"
+                + (f" (from {f.imported.source})" if f.imported else "")
+                + f", {len(decl[TODO_KEY])} TODO(s)",
+                "update": update,
+            }
+        )
+    return {
+        "overlay": "1.0.0",
+        "info": {"title": f"Draft x-completeness declarations for {title}", "version": "0.0.1"},
+        "actions": actions,
+    }
+
+
+def draft_operation_id(method: str, path: str) -> str:
+    """``get /users/{id}/repos`` -> ``get_users_id_repos`` (lower snake case, never empty)."""
+    name = _NON_IDENT.sub("_", _CAMEL.sub("_", path).lower()).strip("_")
+    return f"{method.lower()}_{name}" if name else method.lower()
+
+
+def _unique(name: str, used: set[str]) -> str:
+    candidate, n = name, 2
+    while candidate in used:
+        candidate, n = f"{name}_{n}", n + 1
+    used.add(candidate)
+    return candidate
+
+
+def todo_pointers(findings: list[Finding], defaults: Mapping[str, Any] | None = None) -> list[str]:
+    """JSON pointers (in the spec with the draft applied) of every TODO the draft writes."""
+    out = []
+    for f in findings:
+        if not f.declared:
+            n = len(draft_declaration(f, defaults)[TODO_KEY])
+            base = pointer_join(f.pointer, "x-completeness", TODO_KEY)
+            out.extend(pointer_join(base, i) for i in range(n))
+    return out
+
+
+def dump_overlay(overlay: dict[str, Any]) -> str:
+    """YAML text of an overlay: deterministic, safe, readable."""
+    header = (
+        "# Draft written by `xcompleteness audit --emit-overlay`. Review every x-todo entry,\n"
+        "# fill in what it asks, then delete it; `xcompleteness check SPEC --overlay THIS`\n"
+        "# lists what is left.\n"
+    )
+    # libyaml's emitter is ~10x faster on GitHub-sized drafts; the pure one is the fallback
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    text = yaml.dump(overlay, Dumper=dumper, sort_keys=False, allow_unicode=True, width=100)
+    return header + text

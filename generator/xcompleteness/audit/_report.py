@@ -1,0 +1,170 @@
+"""``xcompleteness audit``: list-like operations without a declaration, and a draft overlay.
+
+The command loads the spec (and any ``--overlay`` files) through the same front pipeline as
+``check``, runs the analysis of :mod:`xcompleteness.detect` on the resulting document, prints
+one entry per undeclared list, search or aggregate operation (why it looks list-like, its
+pagination style, the native completeness signals it shows with their JSON pointers, and the TODOs
+its draft leaves), and with ``--emit-overlay FILE`` writes the draft Overlay 1.0 file of
+:mod:`xcompleteness.audit._draft`.
+
+Exit codes follow the other commands: 0 when every list-like operation is declared, 1 when some
+are not (audit is a lint: CI can require a declaration for every listing), 2 for unusable input.
+Audit does not validate the OpenAPI document (that is ``check``'s job): it reports on whatever
+it can read, so it also helps with specs that do not validate yet.
+
+The command is :func:`xcompleteness.api.audit` (load, overlays, this module's analysis, the
+draft) and its formatting in :mod:`xcompleteness.cli`; this module prints nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from xcompleteness.audit._draft import TODO_KEY, draft_declaration
+from xcompleteness.declare import document_defaults
+from xcompleteness.detect import Excluded, Finding, operation_ids, scan_all
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity
+
+
+class AuditReport:
+    """What one audit found: every list-like operation, and the drafts for the undeclared ones."""
+
+    def __init__(
+        self,
+        origin: str,
+        title: str,
+        operation_ids: list[str],
+        findings: list[Finding],
+        excluded: list[Excluded] | None = None,
+        defaults: Mapping[str, Any] | None = None,
+    ):
+        self.origin = origin
+        self.excluded = list(excluded or [])
+        self.defaults = defaults
+        self.title = title
+        self.operation_ids = operation_ids
+        self.operations = len(operation_ids)
+        self.findings = findings
+        self.undeclared = [f for f in findings if not f.declared]
+        self.overlay: str | None = None
+
+    def todos(self, f: Finding) -> list[str]:
+        return list(draft_declaration(f, self.defaults)[TODO_KEY])
+
+    def summary(self) -> str:
+        """One paragraph: what was found, drafted, left open, excluded or imported, and why."""
+        todos = sum(len(self.todos(f)) for f in self.undeclared)
+        per = f"{todos / len(self.undeclared):.2f}" if self.undeclared else "0"
+        parts = [
+            f"summary: {self.operations} operation(s), {len(self.findings)} list-like "
+            f"({len(self.findings) - len(self.undeclared)} declared, "
+            f"{len(self.undeclared)} drafted with {todos} TODO(s), {per} per draft)"
+        ]
+        imported = Counter(f.imported.source for f in self.undeclared if f.imported)
+        if imported:
+            parts.append(
+                "pagination imported from "
+                + ", ".join(f"{src} ({n})" for src, n in sorted(imported.items()))
+            )
+        if self.defaults is not None:
+            parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        streams = sum(e.source == "stream" for e in self.excluded)
+        ignored = sum(e.source == "declared" for e in self.excluded)
+        if streams:
+            parts.append(f"excluded {streams} stream(s) (a stream never ends)")
+        if ignored:
+            parts.append(f"excluded {ignored} operation(s) declared kind: none")
+        if self.overlay:
+            parts.append(f"draft written to {self.overlay}")
+        elif self.undeclared:
+            parts.append("no draft written (use --emit-overlay FILE)")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        entries = []
+        for f in self.undeclared:
+            entry = f.to_json()
+            entry["todos"] = self.todos(f)
+            entries.append(entry)
+        return {
+            "spec": self.origin,
+            "operations": self.operations,
+            "list_like": len(self.findings),
+            "declared": len(self.findings) - len(self.undeclared),
+            "undeclared": entries,
+            "todos": sum(len(e["todos"]) for e in entries),
+            "overlay": self.overlay,
+            "excluded": [e.to_json() for e in self.excluded],
+            "summary": self.summary(),
+        }
+
+    def to_text(self) -> str:
+        lines = [
+            f"{self.origin}: {self.operations} operations, {len(self.findings)} list-like "
+            f"({len(self.findings) - len(self.undeclared)} declared, "
+            f"{len(self.undeclared)} without a declaration)"
+        ]
+        for f in self.undeclared:
+            label = f.operation_id or "(no operationId)"
+            lines.append(f"{f.method.upper()} {f.path}  {label}  kind={f.kind} style={f.style}")
+            lines.append(f"    why: {'; '.join(f.why)}")
+            drafted_id = draft_declaration(f, self.defaults).get("id")  # defaults may answer it
+            lines.append(f"    items: {f.items or '?'}  id: {drafted_id or '?'}")
+            for s in f.signals:
+                lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
+            for todo in self.todos(f):
+                lines.append(f"    TODO {todo}")
+        for e in self.excluded:
+            label = e.operation_id or "(no operationId)"
+            lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
+        if self.overlay:
+            total = sum(len(self.todos(f)) for f in self.undeclared)
+            lines.append(
+                f"wrote {self.overlay}: {len(self.undeclared)} draft declarations, {total} TODOs"
+            )
+        elif not self.undeclared:
+            lines.append("nothing to draft: every list-like operation is declared")
+        return "\n".join(lines)
+
+
+def audit_document(data: Any, *, origin: str = "") -> AuditReport:
+    """Audit a parsed document (no I/O): the core of ``api.audit``, used by tests and the corpus."""
+    info = data.get("info") if isinstance(data, dict) else None
+    title = info.get("title") if isinstance(info, dict) else None
+    findings, excluded = scan_all(data)
+    return AuditReport(
+        origin,
+        title if isinstance(title, str) and title else "this API",
+        operation_ids(data),
+        findings,
+        excluded,
+        document_defaults(data),
+    )
+
+
+def write_draft(path: Path, text: str) -> None:
+    """Write atomically (temp file + rename) so a failed run never leaves half an overlay."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise InputError(
+            [
+                Diagnostic(
+                    str(path),
+                    "",
+                    "XC901",
+                    Severity.ERROR,
+                    f"cannot write the draft overlay: {exc.strerror or exc}",
+                    hint="choose a writable --emit-overlay path",
+                )
+            ]
+        ) from None

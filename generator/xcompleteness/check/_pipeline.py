@@ -1,0 +1,209 @@
+"""The front pipeline shared by ``check``, ``audit`` and ``generate``.
+
+``load -> overlays -> OpenAPI validation -> vocabulary (JSON Schema) -> normalize -> rules``.
+Unusable input stops at the first two stages with :class:`InputError` (exit 2); everything
+after that collects diagnostics, so one run reports every finding. Diagnostics about nodes an
+overlay wrote are re-pointed at the overlay file and its line.
+
+The ``check`` command itself is :func:`xcompleteness.api.check` (results and exit code) and its
+formatting in :mod:`xcompleteness.cli`; this module prints nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.load import SourceDoc, apply_overlays, load_spec
+from xcompleteness.progress import stage
+from xcompleteness.runtime.contract import Contract
+
+DECLARATION_KEY = "x-completeness"
+DEFAULTS_KEY = "x-completeness-defaults"
+
+
+@dataclass
+class CheckResult:
+    """What the front pipeline learned: the final document, findings and validated contracts."""
+
+    doc: SourceDoc
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    contracts: dict[str, Contract] = field(default_factory=dict)
+    """operationId -> canonical contract, only for declarations without schema errors."""
+    registry: Any = None
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
+
+
+def check_spec(
+    spec: str | os.PathLike[str],
+    overlays: Sequence[str | os.PathLike[str]] = (),
+    *,
+    allow_external_refs: bool = False,
+    today: _dt.date | None = None,
+    validate: bool = True,
+    on_loaded: Callable[[SourceDoc], object] | None = None,
+) -> CheckResult:
+    """Run the whole front pipeline on ``spec`` (raises InputError for unusable input).
+
+    ``validate=False`` leaves out the OpenAPI validation stage (``generate`` runs it in a second
+    process at the same time and merges its diagnostics: :mod:`xcompleteness.check._prevalidate`);
+    ``on_loaded`` is called with the document once it is loaded and the overlays are applied
+    (where ``generate`` starts that process)."""
+    stage("loading the spec")
+    doc = load_spec(spec, allow_external_refs=allow_external_refs)
+    stage("applying overlays")
+    doc = apply_overlays(doc, list(overlays))
+    if on_loaded is not None:
+        on_loaded(doc)
+    # Imported here: unusable input is reported before the validator stack is even loaded.
+    from xcompleteness.check._validate import validate_openapi
+    from xcompleteness.declare import load_registry, validate_declarations
+    from xcompleteness.rules import run_rules
+
+    diagnostics: list[Diagnostic] = list(doc.diagnostics)
+    if validate:
+        stage("validating the OpenAPI document")
+        diagnostics.extend(validate_openapi(doc))
+    stage("validating declarations")
+    vocab = validate_declarations(doc)
+    diagnostics.extend(vocab)
+    registry = load_registry(doc.data)
+    contracts = _contracts(doc, vocab, registry)
+    stage("running rules")
+    diagnostics.extend(run_rules(doc, contracts, registry, today=today))
+    diagnostics.extend(_todo_diagnostics(doc))
+    return CheckResult(
+        doc=doc,
+        diagnostics=_relocated(doc, diagnostics),
+        contracts=contracts,
+        registry=registry,
+    )
+
+
+def _contracts(doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any) -> dict[str, Contract]:
+    """Normalize every declaration the vocabulary stage found no error in."""
+    from xcompleteness.declare import (
+        NOT_A_LISTING,
+        document_defaults,
+        effective_declaration,
+        iter_operations,
+        normalize,
+        operation_ref,
+    )
+
+    bad = [d.pointer for d in vocab if d.severity is Severity.ERROR]
+    if any(p.startswith("/" + DEFAULTS_KEY) for p in bad):
+        return {}  # a broken defaults block would change every listing: nothing is trusted
+    defaults = document_defaults(doc.data)
+    contracts: dict[str, Contract] = {}
+    for path, method, operation, pointer in iter_operations(doc.data):
+        decl = operation.get(DECLARATION_KEY)
+        op_id = operation.get("operationId")
+        if not isinstance(decl, dict) or not isinstance(op_id, str) or op_id in contracts:
+            continue  # missing and duplicate operationIds are rule findings (XC101/XC102)
+        if decl.get("kind") == NOT_A_LISTING:
+            continue  # recorded as not a listing: no contract, nothing generated
+        at = pointer_join(pointer, DECLARATION_KEY)
+        if any(p == at or p.startswith(at + "/") for p in bad):
+            continue
+        ref = operation_ref(path, method, operation, pointer)
+        contracts[op_id] = normalize(
+            effective_declaration(decl, defaults), op=ref, registry=registry
+        )
+    return contracts
+
+
+def _todo_diagnostics(doc: SourceDoc) -> list[Diagnostic]:
+    """XC900 warnings for drafts left by ``audit`` (the module belongs to the audit stage)."""
+    try:
+        from xcompleteness.rules import todo_diagnostics
+    except ImportError:  # pragma: no cover - the audit stage is optional
+        return []
+    return todo_diagnostics(doc)
+
+
+def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Point diagnostics about overlay-written nodes at the overlay file; fill missing lines."""
+    out: list[Diagnostic] = []
+    seen: set[Diagnostic] = set()
+    for d in diagnostics:
+        if d.file == doc.origin:
+            file, line = doc.locate(d.pointer)
+            if file != d.file or d.line is None:
+                d = replace(d, file=file, line=line)
+        if d not in seen:
+            seen.add(d)
+            out.append(d)
+    return out
+
+
+def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | Diagnostic:
+    """The merged declaration of one operation, what the defaults added, and its contract."""
+    from xcompleteness.declare import (
+        defaulted_keys,
+        document_defaults,
+        effective_declaration,
+        iter_operations,
+    )
+
+    for _path, _method, operation, pointer in iter_operations(result.doc.data):
+        if operation.get("operationId") != operation_id:
+            continue
+        decl = operation.get(DECLARATION_KEY)
+        merged = effective_declaration(decl, document_defaults(result.doc.data))
+        return {
+            "operation_id": operation_id,
+            "pointer": pointer_join(pointer, DECLARATION_KEY),
+            "declared": decl is not None,
+            "effective": merged,
+            "from_defaults": defaulted_keys(decl, merged),
+            "contract": _contract_dict(result.contracts.get(operation_id)),
+        }
+    return Diagnostic(
+        file=result.doc.origin,
+        pointer="",
+        code="XC150",
+        severity=Severity.ERROR,
+        message=f"--show-effective: no operation has operationId {operation_id!r}",
+        hint="give the operationId exactly as the spec spells it",
+    )
+
+
+def summary(result: CheckResult) -> str:
+    """One paragraph: the counts, and what was skipped or defaulted and why."""
+    from xcompleteness.declare import NOT_A_LISTING, document_defaults, iter_operations
+
+    errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
+    warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
+    declared = len(result.contracts)
+    ignored = 0
+    for _path, _method, operation, _pointer in iter_operations(result.doc.data):
+        decl = operation.get(DECLARATION_KEY)
+        ignored += isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING
+    undeclared = sum(d.code == "XC100" for d in result.diagnostics)
+    todos = sum(d.code == "XC900" for d in result.diagnostics)
+    parts = [
+        f"{result.doc.origin}: {errors} error(s), {warnings} warning(s); "
+        f"{declared} declaration(s) checked"
+    ]
+    if document_defaults(result.doc.data) is not None:
+        listings = sum(1 for c in result.contracts.values() if c.is_listing)
+        parts.append(f"x-completeness-defaults merged into {listings} listing(s)")
+    if ignored:
+        parts.append(f"{ignored} operation(s) declared kind: none (not listings, not checked)")
+    if undeclared:
+        parts.append(f"{undeclared} listing(s) without a declaration (XC100)")
+    if todos:
+        parts.append(f"{todos} TODO(s) left in drafts (XC900)")
+    return "; ".join(parts)
+
+
+def _contract_dict(contract: Contract | None) -> dict[str, Any] | None:
+    return None if contract is None else contract.to_dict()

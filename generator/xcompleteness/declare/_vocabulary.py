@@ -1,0 +1,684 @@
+"""Structural validation of ``x-completeness`` declarations, and the code registry.
+
+Every operation-level ``x-completeness`` object and the document-level ``x-completeness-registry``
+are checked against the JSON Schemas in ``spec_ext/`` (Draft 2020-12). Each schema error becomes
+one :class:`Diagnostic` with a stable code (XC040-XC057), the JSON pointer of the offending node
+(for an unknown key, the key itself), the source line where the loader knows it, and a hint. The
+schemas carry an ``x-diagnostic`` annotation where a keyword alone would give a vague code, so the
+mapping from error to code lives in the data, not in a ladder of special cases here.
+
+Codes (docs/vocabulary.md lists them for users; ``CODES`` below is checked against it):
+
+======  ==========================================================================================
+XC040   a value has the wrong JSON type
+XC041   unknown key in a closed object (``x-`` keys are always allowed)
+XC042   a required key is missing
+XC043   a value is not one of the allowed values
+XC044   a malformed reason or warning code
+XC045   a malformed runtime expression, JSON pointer or ``when`` condition
+XC046   a malformed ISO 8601 duration
+XC047   a key that does not fit the declaration's ``kind``
+XC048   a destructive mutation without ``evidence`` or ``recheck``
+XC049   a pagination key that does not fit the pagination ``style``
+XC050   a ``when`` condition outside adapter mode
+XC051   (warning) ``x-completeness`` in a place where it has no effect
+XC052   a number, list or string out of its allowed range
+XC053   declared details do not match the code's typed details
+XC054   a custom registry code redefines a standard code
+XC055   a custom code's ``details`` is not a valid JSON Schema
+XC056   a ``review-by`` that is not a calendar date
+XC057   a declaration or registry nested too deeply to validate
+======  ==========================================================================================
+
+Whether a code is standard or registered, whether locations exist in the response schema and the
+other cross-checks are semantic rules (``rules.py``, ``XC1xx``); they run on the canonical contract.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import difflib
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache, cached_property
+from typing import Any, Protocol
+
+import jsonschema
+from jsonschema.exceptions import ValidationError
+
+from xcompleteness.declare._contract import (
+    DEFAULTS_KEY,
+    document_defaults,
+    effective_declaration,
+    iter_operations,
+    iter_path_items,
+)
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.resources import load_json
+from xcompleteness.runtime.contract import Registry as RuntimeRegistry
+
+DECLARATION_KEY = "x-completeness"
+REGISTRY_KEY = "x-completeness-registry"
+DECLARATION_SCHEMA = "x-completeness.schema.json"
+REGISTRY_SCHEMA = "x-completeness-registry.schema.json"
+CODES_FILE = "codes.json"
+MAX_DEPTH = 80
+"""Declarations nesting deeper than this are refused before JSON Schema validation, which
+recurses per level; real declarations stay below 10 and conditions below 2 * 32 + 4."""
+
+CODES: dict[str, str] = {
+    "XC040": "a value has the wrong JSON type",
+    "XC041": "unknown key in a closed object",
+    "XC042": "a required key is missing",
+    "XC043": "a value is not one of the allowed values",
+    "XC044": "a malformed reason or warning code",
+    "XC045": "a malformed runtime expression, JSON pointer or when condition",
+    "XC046": "a malformed ISO 8601 duration",
+    "XC047": "a key that does not fit the declaration's kind",
+    "XC048": "a destructive mutation without evidence or recheck",
+    "XC049": "a pagination key that does not fit the pagination style",
+    "XC050": "a when condition outside adapter mode",
+    "XC051": "x-completeness in a place where it has no effect",
+    "XC052": "a number, list or string out of its allowed range",
+    "XC053": "declared details do not match the code's typed details",
+    "XC054": "a custom registry code redefines a standard code",
+    "XC055": "a custom code's details is not a valid JSON Schema",
+    "XC056": "a review-by that is not a calendar date",
+    "XC057": "a declaration or registry nested too deeply to validate",
+}
+"""Every diagnostic code this module emits, with its one-line meaning."""
+
+_KEYWORD_CODES: dict[str, tuple[str, str]] = {
+    "type": ("XC040", "check the value's type against docs/vocabulary.md"),
+    "additionalProperties": ("XC041", "remove the key, fix its spelling, or prefix it with x-"),
+    "propertyNames": ("XC041", "use one of the documented keys"),
+    "required": ("XC042", "add the missing key"),
+    "enum": ("XC043", "use one of the allowed values"),
+    "const": ("XC043", "use the allowed value"),
+    "pattern": ("XC045", "see docs/vocabulary.md for the expected form"),
+    "format": ("XC043", "see docs/vocabulary.md for the expected form"),
+}
+_RANGE_KEYWORDS = {
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minItems",
+    "maxItems",
+    "minLength",
+    "maxLength",
+    "minProperties",
+    "maxProperties",
+    "uniqueItems",
+}
+_REASON_KEYS = frozenset({"code", "when", "continuation"})
+
+
+class _SourceLike(Protocol):
+    """What this module reads of ``load.SourceDoc`` (duck-typed so either stage can land first)."""
+
+    data: Any
+    lines: Mapping[str, int]
+    origin: str
+
+
+# ---------------------------------------------------------------------------------------------
+# The registry
+
+
+@dataclass(frozen=True)
+class CodeInfo:
+    """One reason or warning code: standard (``spec_ext/codes.json``) or custom (registered)."""
+
+    code: str
+    description: str
+    details: Mapping[str, Any]
+    """A JSON Schema (2020-12) for the code's details as they appear on the wire."""
+    continuation: str | None
+    """Default continuation kind (reasons only; ``None`` for warnings)."""
+    origin: str
+    """``server`` or ``client``."""
+    standard: bool
+    owner: str | None = None
+    review_by: _dt.date | None = None
+
+    def to_canonical(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "description": self.description,
+            "details": _plain(self.details),
+            "origin": self.origin,
+            "standard": self.standard,
+        }
+        if self.continuation is not None:
+            out["continuation"] = self.continuation
+        return out
+
+
+@dataclass(frozen=True)
+class Registry:
+    """The codes one document may use: the standard set plus its ``x-completeness-registry``."""
+
+    reasons: Mapping[str, CodeInfo]
+    warnings: Mapping[str, CodeInfo]
+    continuations: tuple[str, ...]
+    field_omissions: tuple[str, ...]
+    decisions: tuple[str, ...]
+    errors: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    def reason(self, code: str) -> CodeInfo | None:
+        return self.reasons.get(code)
+
+    @cached_property
+    def runtime(self) -> RuntimeRegistry:
+        """This registry as the runtime reads it (``_contracts.json``'s ``registry``): where
+        ``normalize`` gets each reason's default continuation and origin."""
+        return RuntimeRegistry.from_dict(self.to_canonical())
+
+    def warning(self, code: str) -> CodeInfo | None:
+        return self.warnings.get(code)
+
+    @property
+    def client_codes(self) -> tuple[str, ...]:
+        return tuple(sorted(c for c, info in self.reasons.items() if info.origin == "client"))
+
+    @property
+    def custom_codes(self) -> tuple[CodeInfo, ...]:
+        custom = [*self.reasons.values(), *self.warnings.values()]
+        return tuple(sorted((i for i in custom if not i.standard), key=lambda i: i.code))
+
+    def to_canonical(self, used: Iterable[str] | None = None) -> dict[str, Any]:
+        """The registry as written beside the contracts (docs/internals.md).
+
+        With ``used``, only those reason/warning codes plus every client code are kept, so a
+        generated package carries what it can meet and nothing else.
+        """
+        client_warnings = {c for c, i in self.warnings.items() if i.origin == "client"}
+        keep = None if used is None else set(used) | set(self.client_codes) | client_warnings
+        return {
+            "reasons": {
+                c: i.to_canonical()
+                for c, i in sorted(self.reasons.items())
+                if keep is None or c in keep
+            },
+            "warnings": {
+                c: i.to_canonical()
+                for c, i in sorted(self.warnings.items())
+                if keep is None or c in keep
+            },
+            "field_omissions": list(self.field_omissions),
+            "continuations": list(self.continuations),
+        }
+
+
+@cache
+def standard_registry() -> Registry:
+    """The standard codes of DESIGN.md section 3.4, read from ``spec_ext/codes.json``."""
+    data = load_json(CODES_FILE)
+    reasons = {
+        code: CodeInfo(
+            code=code,
+            description=entry["description"],
+            details=entry["details"],
+            continuation=entry["continuation"],
+            origin=entry["origin"],
+            standard=True,
+        )
+        for code, entry in data["reasons"].items()
+    }
+    warnings = {
+        code: CodeInfo(
+            code=code,
+            description=entry["description"],
+            details=entry["details"],
+            continuation=None,
+            origin=entry.get("origin", "server"),
+            standard=True,
+        )
+        for code, entry in data["warnings"].items()
+    }
+    return Registry(
+        reasons=reasons,
+        warnings=warnings,
+        continuations=tuple(data["continuations"]),
+        field_omissions=tuple(data["field_omissions"]),
+        decisions=tuple(data["decisions"]),
+        errors=data["errors"],
+    )
+
+
+def load_registry(document: Any) -> Registry:
+    """Standard codes plus the document's custom codes (``x-completeness-registry``).
+
+    ``document`` is the parsed OpenAPI document (or anything with a ``.data`` holding it).
+    Malformed custom entries are skipped here (``validate_declarations`` reports them); a custom
+    code never replaces a standard one.
+    """
+    data = getattr(document, "data", document)
+    std = standard_registry()
+    raw = data.get(REGISTRY_KEY) if isinstance(data, Mapping) else None
+    if not isinstance(raw, Mapping):
+        return std
+    reasons = dict(std.reasons)
+    warnings = dict(std.warnings)
+    for section, target, is_reason in (("reasons", reasons, True), ("warnings", warnings, False)):
+        entries = raw.get(section)
+        if not isinstance(entries, Mapping):
+            continue
+        for code, entry in entries.items():
+            if not isinstance(code, str) or code in target or not isinstance(entry, Mapping):
+                continue
+            description = entry.get("description")
+            if not isinstance(description, str):
+                continue
+            target[code] = CodeInfo(
+                code=code,
+                description=description,
+                details=_details_schema(entry.get("details")),
+                continuation=_str_or(entry.get("continuation"), "none") if is_reason else None,
+                origin=_str_or(entry.get("origin"), "server") if is_reason else "server",
+                standard=False,
+                owner=entry.get("owner") if isinstance(entry.get("owner"), str) else None,
+                review_by=_as_date(entry.get("review-by")),
+            )
+    return Registry(
+        reasons=reasons,
+        warnings=warnings,
+        continuations=std.continuations,
+        field_omissions=std.field_omissions,
+        decisions=std.decisions,
+        errors=std.errors,
+    )
+
+
+def _details_schema(value: Any) -> Mapping[str, Any]:
+    if isinstance(value, Mapping) and not _too_deep(value) and _schema_is_valid(value):
+        return value
+    return {"type": "object"}
+
+
+def _str_or(value: Any, default: str) -> str:
+    return value if isinstance(value, str) else default
+
+
+def _as_date(value: Any) -> _dt.date | None:
+    if isinstance(value, _dt.datetime):
+        return value.date()
+    if isinstance(value, _dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return _dt.date.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation
+
+
+def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
+    """Validate every ``x-completeness`` and the ``x-completeness-registry`` of ``doc``."""
+    data = doc.data
+    if not isinstance(data, Mapping):
+        return []
+    out: list[Diagnostic] = []
+    registry = load_registry(data)
+    decl_validator = _validator(DECLARATION_SCHEMA)
+    defaults = _defaults_block(doc, out)
+    for _path, _method, operation, op_pointer in iter_operations(data):
+        if DECLARATION_KEY not in operation:
+            continue
+        pointer = pointer_join(op_pointer, DECLARATION_KEY)
+        decl = operation[DECLARATION_KEY]
+        if _too_deep(decl):
+            out.append(_depth_diag(doc, pointer))
+            continue
+        decl = effective_declaration(decl, defaults)  # what check and generate will read
+        out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
+        out.extend(_details_diagnostics(doc, decl, pointer, registry))
+        out.extend(_deadline_diagnostics(doc, decl, pointer))
+    out.extend(_misplaced(doc))
+    if REGISTRY_KEY in data:
+        if _too_deep(data[REGISTRY_KEY]):
+            out.append(_depth_diag(doc, pointer_join("", REGISTRY_KEY)))
+        else:
+            out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
+    return out
+
+
+def _defaults_block(doc: _SourceLike, out: list[Diagnostic]) -> Mapping[str, Any] | None:
+    """Validate ``x-completeness-defaults`` into ``out``; return the block to merge (or None)."""
+    raw = doc.data.get(DEFAULTS_KEY)
+    if raw is None:
+        return None
+    pointer = pointer_join("", DEFAULTS_KEY)
+    if _too_deep(raw):
+        out.append(_depth_diag(doc, pointer))
+        return None
+    out.extend(_schema_diagnostics(doc, _defaults_validator(), _plain(raw), pointer))
+    # Merged even when invalid (best effort, like normalize): leaving it out would report every
+    # listing that relies on it as well; check builds no contract until the block is fixed.
+    return document_defaults(doc.data)
+
+
+@cache
+def _defaults_validator() -> jsonschema.Draft202012Validator:
+    """The ``documentDefaults`` definition of the declaration schema, as a root schema."""
+    schema = load_json(DECLARATION_SCHEMA)
+    root = {"$ref": "#/$defs/documentDefaults", "$defs": schema["$defs"]}
+    return jsonschema.Draft202012Validator(
+        root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` nests deeper than ``limit`` (iterative: deep input must not recurse)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(node, Mapping):
+            stack.extend((v, depth + 1) for v in node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((v, depth + 1) for v in node)
+    return False
+
+
+def _depth_diag(doc: _SourceLike, pointer: str) -> Diagnostic:
+    return _diag(
+        doc,
+        pointer,
+        "XC057",
+        f"nested deeper than {MAX_DEPTH} levels; not validated",
+        "flatten the declaration: conditions nest at most 32 levels (runtime/expressions.py)",
+    )
+
+
+def _registry_diagnostics(doc: _SourceLike, raw: Any) -> Iterator[Diagnostic]:
+    pointer = pointer_join("", REGISTRY_KEY)
+    yield from _schema_diagnostics(doc, _validator(REGISTRY_SCHEMA), _plain(raw), pointer)
+    if not isinstance(raw, Mapping):
+        return
+    std = standard_registry()
+    for section in ("reasons", "warnings"):
+        entries = raw.get(section)
+        if not isinstance(entries, Mapping):
+            continue
+        for code, entry in entries.items():
+            at = pointer_join(pointer, section, code)
+            if code in std.reasons or code in std.warnings:
+                yield _diag(
+                    doc,
+                    at,
+                    "XC054",
+                    f"{code} is a standard code; a registry may not redefine it",
+                    "use the standard code as it is, or register a differently named code",
+                )
+            details = entry.get("details") if isinstance(entry, Mapping) else None
+            if isinstance(details, Mapping) and not _schema_is_valid(details):
+                yield _diag(
+                    doc,
+                    pointer_join(at, "details"),
+                    "XC055",
+                    f"the details of {code} are not a valid JSON Schema (2020-12)",
+                    "write details as a JSON Schema, e.g. {type: object, properties: {...}}",
+                )
+
+
+def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
+    """``x-completeness`` on the document or on a path item is ignored: say so, once each."""
+    data = doc.data
+    hint = "move the declaration into the operation (e.g. paths./items.get.x-completeness)"
+    if DECLARATION_KEY in data:
+        yield _diag(
+            doc,
+            pointer_join("", DECLARATION_KEY),
+            "XC051",
+            "x-completeness at the document root has no effect",
+            hint,
+            Severity.WARNING,
+        )
+    for _path, item, item_pointer in iter_path_items(data):
+        if DECLARATION_KEY in item:
+            yield _diag(
+                doc,
+                pointer_join(item_pointer, DECLARATION_KEY),
+                "XC051",
+                "x-completeness on a path item has no effect; it belongs to an operation",
+                hint,
+                Severity.WARNING,
+            )
+
+
+def _details_diagnostics(
+    doc: _SourceLike, decl: Any, pointer: str, registry: Registry
+) -> Iterator[Diagnostic]:
+    """Static details written beside a reason code must fit that code's typed details.
+
+    Declarations give only the details known at design time (``limit: 1000``), so the
+    ``required`` list of the details schema is not enforced here; unknown keys and wrong types are.
+    Unknown codes are left to the rules (they report them once, with the registry in mind).
+    """
+    if not isinstance(decl, Mapping) or not isinstance(decl.get("reasons"), list):
+        return
+    for index, reason in enumerate(decl["reasons"]):
+        if not isinstance(reason, Mapping) or not isinstance(reason.get("code"), str):
+            continue
+        info = registry.reason(reason["code"])
+        if info is None:
+            continue
+        details = {
+            k: _plain(v)
+            for k, v in reason.items()
+            if k not in _REASON_KEYS and not str(k).startswith("x-")
+        }
+        schema = {k: v for k, v in info.details.items() if k != "required"}
+        at = pointer_join(pointer, "reasons", index)
+        validator = jsonschema.Draft202012Validator(schema)
+        for error in sorted(validator.iter_errors(details), key=lambda e: list(e.path)):
+            if error.validator == "additionalProperties":
+                for key in _extra_keys(error):
+                    close = difflib.get_close_matches(
+                        key, list(info.details.get("properties", {})), n=1
+                    )
+                    yield _diag(
+                        doc,
+                        pointer_join(at, key),
+                        "XC053",
+                        f"{reason['code']} has no detail {key!r}",
+                        f"did you mean {close[0]!r}?" if close else _known_details_hint(info),
+                    )
+                continue
+            yield _diag(
+                doc,
+                pointer_join(at, *error.absolute_path),
+                "XC053",
+                f"detail of {reason['code']}: {error.message}",
+                _known_details_hint(info),
+            )
+
+
+def _deadline_diagnostics(doc: _SourceLike, decl: Any, pointer: str) -> Iterator[Diagnostic]:
+    """A default time budget above the declared maximum is refused (the schema cannot say it)."""
+    deadline = decl.get("deadline") if isinstance(decl, Mapping) else None
+    if not isinstance(deadline, Mapping):
+        return
+    default, maximum = deadline.get("default"), deadline.get("max")
+    numbers = all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in (default, maximum)
+    )
+    if numbers and default > maximum:
+        yield _diag(
+            doc,
+            pointer_join(pointer, "deadline", "default"),
+            "XC052",
+            f"the default budget {default} is above the maximum {maximum}",
+            "lower default or raise max",
+        )
+
+
+def _known_details_hint(info: CodeInfo) -> str:
+    props = info.details.get("properties")
+    names = sorted(props) if isinstance(props, Mapping) else []
+    if not names:
+        return f"{info.code} carries no details; write it as a bare code"
+    return f"{info.code} details are: {', '.join(names)}"
+
+
+def _schema_diagnostics(
+    doc: _SourceLike, validator: jsonschema.Draft202012Validator, instance: Any, base: str
+) -> Iterator[Diagnostic]:
+    errors = sorted(
+        validator.iter_errors(instance), key=lambda e: ([str(p) for p in e.path], e.validator)
+    )
+    seen: set[tuple[str, str, str]] = set()
+    for error in errors:
+        for diag in _to_diagnostics(doc, error, base):
+            key = (diag.pointer, diag.code, diag.message)
+            if key not in seen:  # if/then branches can report the same finding twice
+                seen.add(key)
+                yield diag
+
+
+def _to_diagnostics(doc: _SourceLike, error: ValidationError, base: str) -> Iterator[Diagnostic]:
+    at = pointer_join(base, *error.absolute_path)
+    if "propertyNames" in error.absolute_schema_path and isinstance(error.instance, str):
+        at = pointer_join(at, error.instance)  # point at the offending key, not its object
+    annotation = error.schema.get("x-diagnostic") if isinstance(error.schema, Mapping) else None
+    keyword = str(error.validator)
+    if error.validator == "additionalProperties" and annotation is None:
+        for key in _extra_keys(error):
+            yield _diag(
+                doc,
+                pointer_join(at, key),
+                "XC041",
+                f"unknown key {key!r}",
+                _closest_hint(key, error),
+            )
+        return
+    if error.validator == "required" and annotation is None:
+        missing = _missing_key(error)
+        yield _diag(
+            doc,
+            at,
+            "XC042",
+            f"missing required key {missing!r}" if missing else error.message,
+            f"add {missing}" if missing else "add the missing key",
+        )
+        return
+    if annotation is not None:
+        code = annotation["code"]
+        message = annotation.get("message") or _message(error, annotation.get("what"))
+        hint = annotation.get("hint", "")
+    elif keyword in _RANGE_KEYWORDS:
+        code, message, hint = "XC052", _message(error), "see docs/vocabulary.md for the limits"
+    else:
+        code, hint = _KEYWORD_CODES.get(keyword, ("XC040", "see docs/vocabulary.md"))
+        message = _message(error)
+    yield _diag(doc, at, code, message, hint)
+
+
+def _message(error: ValidationError, what: str | None = None) -> str:
+    """jsonschema's message, shortened; ``what`` names the expected form of a string."""
+    if what and error.validator in ("pattern", "format", "anyOf"):
+        return f"{_short(error.instance)} is not {what}"
+    if error.validator in ("enum", "const"):
+        allowed = error.validator_value
+        options = allowed if isinstance(allowed, list) else [allowed]
+        return f"{_short(error.instance)} is not allowed here; allowed: " + ", ".join(
+            str(o) for o in options
+        )
+    if error.validator == "not":
+        return "this key is not allowed here"
+    if error.validator == "pattern":
+        return f"{_short(error.instance)} is not of the expected form"
+    return error.message if len(error.message) <= 200 else error.message[:197] + "..."
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _extra_keys(error: ValidationError) -> list[str]:
+    instance = error.instance if isinstance(error.instance, Mapping) else {}
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    known = set(schema.get("properties", {}))
+    patterns = [re.compile(p) for p in schema.get("patternProperties", {})]
+    return sorted(
+        str(k) for k in instance if k not in known and not any(p.search(str(k)) for p in patterns)
+    )
+
+
+def _missing_key(error: ValidationError) -> str | None:
+    match = re.match(r"^'([^']*)' is a required property$", error.message)
+    return match.group(1) if match else None
+
+
+def _closest_hint(key: str, error: ValidationError) -> str:
+    known = sorted(error.schema.get("properties", {})) if isinstance(error.schema, Mapping) else []
+    close = difflib.get_close_matches(key, known, n=1)
+    if close:
+        return f"did you mean {close[0]!r}? (user extensions start with x-)"
+    return "known keys: " + ", ".join(known) + " (user extensions start with x-)"
+
+
+def _diag(
+    doc: _SourceLike,
+    pointer: str,
+    code: str,
+    message: str,
+    hint: str,
+    severity: Severity = Severity.ERROR,
+) -> Diagnostic:
+    return Diagnostic(
+        file=doc.origin,
+        pointer=pointer,
+        code=code,
+        severity=severity,
+        message=message,
+        hint=hint,
+        line=line_for(doc.lines, pointer),
+    )
+
+
+def line_for(lines: Mapping[str, int], pointer: str) -> int | None:
+    """The line of ``pointer``, or of its nearest ancestor the loader knows."""
+    current = pointer
+    while True:
+        line = lines.get(current)
+        if line is not None:
+            return line
+        if not current:
+            return None
+        current = current.rsplit("/", 1)[0]
+
+
+@cache
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    schema = load_json(name)
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _schema_is_valid(schema: Mapping[str, Any]) -> bool:
+    try:
+        jsonschema.Draft202012Validator.check_schema(_plain(schema))
+    except jsonschema.SchemaError:
+        return False
+    return True
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-only copy: YAML dates become ISO strings, mappings dicts, sequences lists."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, (_dt.date, _dt.datetime)):
+        return value.isoformat()
+    return value

@@ -1,0 +1,29 @@
+"""Which operations are listings: the list-likeness heuristic, its words, other tools' pagination.
+
+May import: ``document``, ``load``, ``declare``, ``diagnostics``, ``resources``.
+"""
+
+from xcompleteness.detect._listlike import (
+    Excluded,
+    Finding,
+    Signal,
+    operation_ids,
+    scan_all,
+    undeclared_listings,
+)
+from xcompleteness.detect._pagination_imports import supported_styles
+from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.detect._words import ITEM_ID_CURSORS, fold
+
+__all__ = [
+    "Excluded",
+    "Finding",
+    "ITEM_ID_CURSORS",
+    "SchemaWalker",
+    "Signal",
+    "fold",
+    "operation_ids",
+    "scan_all",
+    "supported_styles",
+    "undeclared_listings",
+]

@@ -1,0 +1,125 @@
+"""Schema walking for ``listlike``: local ``$ref`` resolution and merged properties, cycle-safe.
+
+Audit reads response schemas of specs it has never seen (GitHub's ~10 MB description, thousands
+of real APIs). Every helper here is bounded: ``$ref`` chains stop on a cycle or after a fixed hop
+count,
+combinator nesting (``allOf``/``anyOf``/``oneOf``) is depth-limited, and lookups are cached per
+reference so a spec with 1,000 operations sharing a few schemas stays fast. External references
+(other files, URLs) are never followed: audit reports what the document itself says.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import ref_pointer, resolve_pointer
+
+_MAX_REF_HOPS = 64
+_MAX_DEPTH = 8
+_MISSING = object()
+
+Located = tuple[Any, str]
+"""A schema node together with the JSON pointer where it sits in the document."""
+
+
+class SchemaWalker:
+    """Resolves local ``$ref``s in one document and answers shape questions about schemas."""
+
+    def __init__(self, document: Any):
+        self._doc = document
+        self._cache: dict[str, Located | None] = {}
+
+    # -- references -------------------------------------------------------------------------
+
+    def lookup(self, ref: str) -> Located | None:
+        """The node a local reference (``#/a/b``) names, or None when it names nothing."""
+        if ref in self._cache:
+            return self._cache[ref]
+        found: Located | None = None
+        pointer = ref_pointer(ref)
+        if pointer is not None:
+            ok, node = resolve_pointer(self._doc, pointer)
+            if ok:
+                found = (node, pointer)
+        self._cache[ref] = found
+        return found
+
+    def deref(self, node: Any, pointer: str) -> Located:
+        """Follow a chain of local ``$ref``s; a cycle, a dangling or external ref yields ``{}``."""
+        seen: set[str] = set()
+        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            if ref in seen or len(seen) >= _MAX_REF_HOPS:
+                return {}, pointer
+            seen.add(ref)
+            target = self.lookup(ref)
+            if target is None:
+                return {}, pointer
+            node, pointer = target
+        return node, pointer
+
+    # -- shapes -----------------------------------------------------------------------------
+
+    def types(self, node: Any, pointer: str = "", depth: int = 0) -> set[str]:
+        """Every JSON type a schema may have (combinators included), ``{}`` when it says none."""
+        node, pointer = self.deref(node, pointer)
+        if not isinstance(node, dict) or depth > _MAX_DEPTH:
+            return set()
+        out: set[str] = set()
+        declared = node.get("type")
+        if isinstance(declared, str):
+            out.add(declared)
+        elif isinstance(declared, list):
+            out.update(t for t in declared if isinstance(t, str))
+        if not out:
+            if "items" in node:
+                out.add("array")
+            if "properties" in node:
+                out.add("object")
+        for comb in ("allOf", "anyOf", "oneOf"):
+            members = node.get(comb)
+            if isinstance(members, list):
+                for i, sub in enumerate(members):
+                    out |= self.types(sub, pointer_join(pointer, comb, i), depth + 1)
+        out.discard("null")
+        return out
+
+    def is_array(self, node: Any, pointer: str = "") -> bool:
+        return "array" in self.types(node, pointer)
+
+    def array_items(self, node: Any, pointer: str, depth: int = 0) -> Located | None:
+        """The ``items`` schema of an array schema (looking through combinators)."""
+        node, pointer = self.deref(node, pointer)
+        if not isinstance(node, dict) or depth > _MAX_DEPTH:
+            return None
+        if "items" in node and isinstance(node["items"], (dict, bool)):
+            return node["items"], pointer_join(pointer, "items")
+        for comb in ("allOf", "anyOf", "oneOf"):
+            members = node.get(comb)
+            if isinstance(members, list):
+                for i, sub in enumerate(members):
+                    found = self.array_items(sub, pointer_join(pointer, comb, i), depth + 1)
+                    if found is not None:
+                        return found
+        return None
+
+    def properties(self, node: Any, pointer: str = "", depth: int = 0) -> dict[str, Located]:
+        """Property name -> (schema, pointer), merged over ``allOf``/``anyOf``/``oneOf``."""
+        node, pointer = self.deref(node, pointer)
+        out: dict[str, Located] = {}
+        if not isinstance(node, dict) or depth > _MAX_DEPTH:
+            return out
+        props = node.get("properties")
+        if isinstance(props, dict):
+            for name, sub in props.items():
+                if isinstance(name, str):
+                    out[name] = (sub, pointer_join(pointer, "properties", name))
+        for comb in ("allOf", "anyOf", "oneOf"):
+            members = node.get(comb)
+            if isinstance(members, list):
+                for i, sub in enumerate(members):
+                    merged = self.properties(sub, pointer_join(pointer, comb, i), depth + 1)
+                    for name, located in merged.items():
+                        out.setdefault(name, located)
+        return out

@@ -1,0 +1,97 @@
+"""The one ``$ref`` / JSON-pointer resolver (RFC 6901 after percent-decoding the fragment).
+
+check, its location rules, the audit's schema walker, the IR, verify and the tool schemas all
+read references through these functions (re-exported by :mod:`xcompleteness.load._source`), so a
+reference such as ``#/components/schemas/A%20B`` resolves the same way everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+from urllib.parse import unquote
+
+
+def iter_refs(data: Any) -> Iterator[tuple[str, str]]:
+    """Yield ``(pointer of the $ref key's object, ref value)`` for every string ``$ref``."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                yield pointer, ref
+            for k, v in node.items():
+                if isinstance(v, (dict, list)):
+                    stack.append((v, pointer + "/" + k.replace("~", "~0").replace("/", "~1")))
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                if isinstance(v, (dict, list)):
+                    stack.append((v, f"{pointer}/{i}"))
+
+
+def ref_pointer(ref: Any) -> str | None:
+    """The JSON pointer a local ``$ref`` names, None for an external (or non-text) reference.
+
+    A ``$ref`` is a URI reference, so its fragment is percent-decoded before it is read as an
+    RFC 6901 pointer (RFC 6901 section 6): ``#/components/schemas/A%20B`` names ``/components/
+    schemas/A B``. This is the one reading of a reference: check, its location rules, the audit's
+    schema walker, the IR, verify and the tool schemas all resolve through it.
+    """
+    if not isinstance(ref, str) or not ref.startswith("#"):
+        return None
+    return unquote(ref[1:])
+
+
+def pointer_tokens(pointer: str) -> tuple[str, ...] | None:
+    """An RFC 6901 pointer split into unescaped tokens (``~1`` -> ``/``, then ``~0`` -> ``~``)."""
+    if pointer == "":
+        return ()
+    if not pointer.startswith("/"):
+        return None
+    return tuple(raw.replace("~1", "/").replace("~0", "~") for raw in pointer[1:].split("/"))
+
+
+def resolve_ref(data: Any, ref: Any) -> tuple[bool, Any]:
+    """Resolve a local ``$ref`` (:func:`ref_pointer`) in ``data``; returns ``(found, value)``."""
+    pointer = ref_pointer(ref)
+    if pointer is None:
+        return False, None
+    return resolve_pointer(data, pointer)
+
+
+def follow_refs(data: Any, node: Any, limit: int = 32) -> tuple[bool, Any]:
+    """Follow a chain of local ``$ref``s from ``node``; ``(False, None)`` when one is external or
+    dangling or the chain is longer than ``limit`` (a cycle). A node without ``$ref`` is found."""
+    for _ in range(limit + 1):
+        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            return True, node
+        found, node = resolve_ref(data, node["$ref"])
+        if not found:
+            return False, None
+    return False, None
+
+
+def ref_component(ref: Any, section: str = "schemas") -> str | None:
+    """The component name a ``$ref`` of the form ``#/components/<section>/<name>`` names."""
+    pointer = ref_pointer(ref)
+    tokens = pointer_tokens(pointer) if pointer is not None else None
+    if tokens is not None and len(tokens) == 3 and tokens[:2] == ("components", section):
+        return tokens[2]
+    return None
+
+
+def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
+    """Resolve an RFC 6901 pointer; returns ``(found, value)``."""
+    tokens = pointer_tokens(pointer)
+    if tokens is None:
+        return False, None
+    node = data
+    for token in tokens:
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False, None
+    return True, node

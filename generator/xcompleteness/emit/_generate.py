@@ -1,0 +1,301 @@
+"""``xcompleteness generate``: checked spec -> IR -> emitters -> ruff -> writer (or ``--check``).
+
+Every stage before the writer is pure and works on an in-memory ``dict[PurePosixPath, str]``
+(like sqlc), so ``--check`` is a comparison with the disk, not a second code path. Generation is
+refused (exit 1, with the check diagnostics) when the spec has errors; every declared operation
+is either generated or reported (``XC605``) — nothing is dropped silently.
+
+A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
+hash of every input); ``cache=False`` (``--no-cache``) always runs the pipeline. The heavy stages
+(IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays fast.
+
+The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
+formatting in :mod:`xcompleteness.cli`; this module prints nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    InputError,
+    Severity,
+    has_errors,
+    render_text,
+)
+from xcompleteness.emit.emitters import EmitError
+from xcompleteness.ir import check_package_name, default_package_name
+from xcompleteness.progress import stage
+
+if TYPE_CHECKING:
+    from xcompleteness.ir import SpecIR
+
+
+class GenerationRefused(Exception):
+    """The spec has errors (or a declared operation cannot be generated); carries diagnostics."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        self.diagnostics = tuple(diagnostics)
+        super().__init__(render_text(self.diagnostics))
+
+
+@dataclass
+class Generation:
+    """The result of the pure pipeline: files relative to OUT, and the non-error diagnostics."""
+
+    files: dict[PurePosixPath, str]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    ir: SpecIR | None = None
+    """None when the result came from the cache (``cached``)."""
+    package: str = ""
+    cached: bool = False
+    """True when this result was read from the generate cache instead of being computed."""
+    summary_text: str = ""
+    """:func:`summary` of the run that computed a cached result."""
+
+
+def _package_for(result: Any, package: str | None) -> str:
+    if package is None:
+        info = result.doc.data.get("info") or {}
+        package = default_package_name(str(info.get("title") or "api"))
+    problem = check_package_name(package)
+    if problem:
+        raise InputError(
+            [
+                Diagnostic(
+                    file="--package",
+                    pointer="",
+                    code="XC601",
+                    severity=Severity.ERROR,
+                    message=f"{problem}: {package!r}",
+                    hint="pass --package with a lower-case Python identifier such as my_api",
+                )
+            ]
+        )
+    return package
+
+
+def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
+    if rel.is_absolute() or ".." in rel.parts or not rel.parts:
+        raise RuntimeError(f"emitter {name} produced an unsafe path {rel}")
+    return rel
+
+
+def generate_from_check(
+    result: Any,
+    package: str | None = None,
+    *,
+    only: Collection[str] | None = None,
+    tests: bool = False,
+) -> Generation:
+    """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``.
+
+    ``tests``: also write the contract test suite ``tests/`` beside the package (docs/testing.md).
+    """
+    from xcompleteness.emit._format import format_files
+    from xcompleteness.emit._render import Renderer
+    from xcompleteness.ir import build_ir
+
+    diagnostics = list(result.diagnostics)
+    if has_errors(diagnostics):
+        raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
+    name = _package_for(result, package)
+    stage("building the IR")
+    ir = build_ir(result, name)
+    diagnostics.extend(ir.diagnostics)
+    if has_errors(ir.diagnostics):
+        raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
+    from xcompleteness.emit.emitters.registry import selected  # every emitter: imported when run
+
+    renderer = Renderer()
+    files: dict[PurePosixPath, str] = {}
+    owner: dict[PurePosixPath, str] = {}
+    for emitter in selected(only):
+        stage(f"rendering {emitter.name}")
+        try:
+            emitted = emitter.emit(ir, renderer)
+        except EmitError as exc:
+            raise GenerationRefused(exc.diagnostics) from None
+        base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
+        for rel, text in emitted.items():
+            path = base / _safe_rel(emitter.name, PurePosixPath(rel))
+            if path in files:
+                raise RuntimeError(f"emitters {owner[path]} and {emitter.name} both produce {path}")
+            files[path] = text
+            owner[path] = emitter.name
+    if tests:
+        from xcompleteness.emit.emitters.contract_tests import emit_tests
+
+        for rel, text in emit_tests(ir, renderer).items():
+            files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
+    stage("formatting")
+    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir, package=name)
+
+
+def generate(
+    spec: str | Path,
+    overlays: Sequence[str | Path] = (),
+    package: str | None = None,
+    *,
+    allow_external_refs: bool = False,
+    tests: bool = False,
+    cache: bool = True,
+) -> Generation:
+    """The whole pipeline from a spec path (raises InputError / GenerationRefused).
+
+    With ``cache`` (the default) an identical earlier run's result is reused and a fresh result
+    is stored (docs/generate.md, "Cache"); runs with ``allow_external_refs`` are never cached.
+    """
+    from xcompleteness.check import check_spec, prevalidate
+    from xcompleteness.emit import _cache as gencache
+
+    key = None
+    if cache and not allow_external_refs:
+        try:
+            key = gencache.input_key(spec, overlays, package=package, tests=tests)
+        except OSError:
+            key = None  # an unreadable input: the pipeline reports it properly
+    if key is not None:
+        stage("reading the cache")
+        entry = gencache.load(key)
+        if entry is not None:
+            return _from_cache(entry)
+    if prevalidate.wanted():
+        gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
+    else:
+        result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
+        gen = generate_from_check(result, package, tests=tests)
+    gen.summary_text = summary(gen)
+    if key is not None:
+        stage("writing the cache")
+        gencache.store(
+            key,
+            gencache.Entry(
+                files=gen.files,
+                diagnostics=[d.to_json() for d in gen.diagnostics],
+                package=gen.package,
+                summary=gen.summary_text,
+            ),
+        )
+    return gen
+
+
+def _two_processes(
+    spec: str | Path,
+    overlays: Sequence[str | Path],
+    package: str | None,
+    allow_external_refs: bool,
+    tests: bool,
+) -> Generation:
+    """:func:`generate_from_check` with OpenAPI validation running in a second process.
+
+    Same result, diagnostics (and order) and refusals as the one-process pipeline: the rest is
+    computed speculatively and dropped when the merged diagnostics hold an error
+    (:mod:`xcompleteness.check._prevalidate`).
+    """
+    from xcompleteness.check import check_spec, prevalidate
+
+    background: prevalidate.Validation | None = None
+
+    def start(doc: Any) -> None:
+        nonlocal background
+        background = prevalidate.Validation(doc)
+
+    failure: Exception | None = None
+    gen: Generation | None = None
+    try:
+        partial = check_spec(
+            spec, overlays, allow_external_refs=allow_external_refs, validate=False, on_loaded=start
+        )
+        try:
+            gen = generate_from_check(partial, package, tests=tests)
+        except Exception as exc:  # noqa: BLE001 - decided once validation is known
+            failure = exc
+    except BaseException:
+        if background is not None:
+            background.cancel()
+        raise
+    stage("validating the OpenAPI document")
+    validation = background.result() if background is not None else None
+    if validation is None:  # the child failed: validate here
+        from xcompleteness.check import validate_openapi
+
+        validation = list(validate_openapi(partial.doc))
+    full = prevalidate.merge(partial, validation)
+    if has_errors(full):
+        raise GenerationRefused([d for d in full if d.severity is Severity.ERROR])
+    if failure is not None:
+        raise failure
+    assert gen is not None
+    gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
+    return gen
+
+
+def _from_cache(entry: Any) -> Generation:
+    diagnostics = [
+        Diagnostic(**{**d, "severity": Severity(d["severity"])}) for d in entry.diagnostics
+    ]
+    return Generation(
+        files=entry.files,
+        diagnostics=diagnostics,
+        package=entry.package,
+        cached=True,
+        summary_text=entry.summary,
+    )
+
+
+def generate_files(
+    spec: str | Path,
+    overlays: Sequence[str | Path] = (),
+    package: str | None = None,
+    *,
+    allow_external_refs: bool = False,
+) -> dict[PurePosixPath, str]:
+    """Files (relative to OUT) generated from ``spec``; pure, nothing touches the disk."""
+    return generate(
+        spec, overlays, package, allow_external_refs=allow_external_refs, cache=False
+    ).files
+
+
+def summary(gen: Generation) -> str:
+    """What was generated and what was skipped, and why (one paragraph)."""
+    if gen.ir is None:
+        cached = "; reused the result of an identical earlier run (cache; --no-cache regenerates)"
+        return gen.summary_text + (cached if gen.cached else "")
+    from collections import Counter
+
+    from xcompleteness.declare import NOT_A_LISTING, iter_operations
+
+    kinds = Counter(str(op.kind) for op in gen.ir.operations)
+    made = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
+    total = skipped_none = undeclared = 0
+    names: list[str] = []
+    for _path, _method, operation, _pointer in iter_operations(gen.ir.document):
+        total += 1
+        decl = operation.get("x-completeness")
+        if isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING:
+            skipped_none += 1
+            op_id = operation.get("operationId")
+            names.append(op_id if isinstance(op_id, str) else "(no operationId)")
+        elif decl is None:
+            undeclared += 1
+    listings = sum(d.code == "XC100" for d in gen.diagnostics)
+    parts = [f"summary: {len(gen.ir.operations)} of {total} operation(s) generated ({made})"]
+    if undeclared:
+        why = (
+            f"; {listings} look like listings (XC100): run xcompleteness audit" if listings else ""
+        )
+        parts.append(
+            f"{undeclared} without a declaration skipped (only declared operations are "
+            f"generated{why})"
+        )
+    if skipped_none:
+        shown = ", ".join(sorted(names)[:5]) + (", ..." if len(names) > 5 else "")
+        parts.append(
+            f"skipped {skipped_none} operation(s) declared kind: none (not listings: {shown})"
+        )
+    return "; ".join(parts)

@@ -1,0 +1,172 @@
+"""``generate --tests``: a pytest suite (``OUT/tests/``) running the package against the mock.
+
+For every declared reason code of every listing, on a non-empty and on an empty page, the suite
+asserts that the reason survives ``collect``, the item stream (``iter_items(...).result``) and the
+MCP tool result (``tools.mcp_server.build_host``), that no evidence comes out of the partial
+listing, and that every destructive mutation whose evidence comes from that listing is then
+refused before it reaches the API (the mock records every mutation call). The policy is in each
+test's name: ``test_list_service_accounts_time_budget_exceeded_empty_partial_page_refuses_archive_
+service_accounts``. Control tests show a complete listing does authorise the mutation, and that
+an empty first page with more pages is not the end.
+
+The cases are data (``tests/xc_cases.json``), the spec the mock serves is data
+(``tests/xc_spec.json``, the document after overlays); the only code built from the spec is test
+function names, made by :func:`xcompleteness.ir._naming.snake` from operation ids and reason codes.
+Not a package emitter: :func:`xcompleteness.emit._generate.generate_from_check` calls it when asked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Any
+
+from xcompleteness.emit._render import Renderer
+from xcompleteness.ir import OperationIR, SpecIR, snake
+
+MORE = "MORE_PAGES_AVAILABLE"
+HTTP_FAULTS = {
+    "CURSOR_EXPIRED": {"kind": "expired-cursor", "page": 2},
+    "RATE_LIMITED": {"kind": "rate-limit", "retry-after": 3600},
+}
+ITEMS = 6
+PAGE_SIZE = 3
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _param_value(schema: Mapping[str, Any]) -> Any:
+    for key in ("example", "default"):
+        if key in schema:
+            return schema[key]
+    if isinstance(schema.get("examples"), list) and schema["examples"]:
+        return schema["examples"][0]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return schema["enum"][0]
+    kind = schema.get("type")
+    return 1 if kind == "integer" else True if kind == "boolean" else "x"
+
+
+def _params(op: OperationIR) -> dict[str, Any]:
+    """Required parameters by their spec names (the tool's arguments)."""
+    return {p.name: _param_value(p.schema) for p in op.parameters if p.required}
+
+
+def _kwargs(op: OperationIR) -> dict[str, Any]:
+    """The same values by their Python names (the client's keyword arguments)."""
+    return {p.py_name: _param_value(p.schema) for p in op.parameters if p.required}
+
+
+def _mutations(spec: SpecIR, op: OperationIR) -> list[dict[str, Any]]:
+    out = []
+    for m in spec.operations:
+        mutation = m.contract.mutation
+        if not m.is_mutation or mutation is None or mutation.from_ != op.operation_id:
+            continue
+        ids = mutation.ids
+        field = ids.split("#/", 1)[1] if isinstance(ids, str) and "#/" in ids else None
+        if field is None or "/" in field:
+            continue
+        out.append({"tool": m.tool_name, "operation": m.operation_id, "ids_field": field})
+    return out
+
+
+def _fault(op: OperationIR, code: str) -> dict[str, Any] | None:
+    from xcompleteness.testkit import representable
+
+    if code in HTTP_FAULTS:
+        return dict(HTTP_FAULTS[code])
+    if op.mode == "adapter" and not representable(op.contract, code):
+        return None
+    return {"kind": "reason", "code": code, "page": 1}
+
+
+def cases(spec: SpecIR) -> list[dict[str, Any]]:
+    """Every case of the suite, in a stable order, with unique test names."""
+    out: list[dict[str, Any]] = []
+    taken: set[str] = set()
+
+    def add(name: str, case: dict[str, Any]) -> None:
+        base, n = name[:180], 2
+        while name in taken:
+            name, n = f"{base}_{n}", n + 1
+        taken.add(name)
+        out.append({"name": name, **case})
+
+    for op in spec.listings:
+        mutations = _mutations(spec, op)
+        policy = (
+            "refuses_" + "_and_".join(snake(m["operation"]) for m in mutations)
+            if mutations
+            else "stays_partial"
+        )
+        common = {
+            "operation": op.operation_id,
+            "attr": op.py_name,
+            "tool": op.tool_name,
+            "params": _params(op),
+            "kwargs": _kwargs(op),
+            "mutations": mutations,
+        }
+        reasons = op.contract.reasons
+        always = any(r.when_raw == "always" for r in reasons)
+        prefix = f"test_{snake(op.operation_id)}"
+        for reason in reasons:
+            code = reason.code
+            if code == MORE:
+                continue
+            fault = _fault(op, code)
+            if fault is None:
+                continue
+            variants = (
+                [("", False)] if code in HTTP_FAULTS else [("nonempty", False), ("empty", True)]
+            )
+            for label, empty in variants:
+                plan_fault = {"operation": op.operation_id, **fault}
+                if empty:
+                    plan_fault["empty"] = True
+                words = [prefix, snake(code)] + ([label, "partial_page"] if label else [])
+                add(
+                    "_".join([*words, policy]),
+                    {
+                        **common,
+                        "kind": "partial",
+                        "code": code,
+                        "empty": empty,
+                        "plan": _plan([plan_fault]),
+                    },
+                )
+        if not always and mutations:
+            names = "_and_".join(snake(m["operation"]) for m in mutations)
+            add(
+                f"{prefix}_complete_listing_allows_{names}",
+                {**common, "kind": "complete", "code": None, "empty": False, "plan": _plan([])},
+            )
+        if not always and MORE in op.contract.declared_codes:
+            fault = {"operation": op.operation_id, "kind": "empty-page"}
+            add(
+                f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
+                {**common, "kind": "walk_on", "code": None, "empty": True, "plan": _plan([fault])},
+            )
+    return out
+
+
+def _plan(faults: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"seed": 1, "items": ITEMS, "page-size": PAGE_SIZE, "faults": faults}
+
+
+def emit_tests(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
+    """``tests/`` files, relative to OUT."""
+    all_cases = cases(spec)
+    document = dict(spec.document)
+    return {
+        PurePosixPath("tests/conftest.py"): renderer.render("tests/conftest.py.jinja", spec=spec),
+        PurePosixPath("tests/test_completeness_contract.py"): renderer.render(
+            "tests/test_completeness_contract.py.jinja", spec=spec, cases=all_cases
+        ),
+        PurePosixPath("tests/xc_cases.json"): _dump({"cases": all_cases}),
+        PurePosixPath("tests/xc_spec.json"): _dump(document),
+    }

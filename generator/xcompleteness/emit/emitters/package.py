@@ -1,0 +1,50 @@
+"""The package shell: ``NAME/__init__.py`` and ``NAME/_contracts.json``.
+
+``_contracts.json`` is data, never code: the canonical contracts of every generated operation and
+the registry entries the package uses (plus the client codes), written with sorted keys so the
+output is byte-identical between runs. The runtime reads it; templates never inline it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import PurePosixPath
+from typing import Any
+
+from xcompleteness.emit._render import Renderer
+from xcompleteness.ir import SpecIR
+
+
+def contracts_document(spec: SpecIR) -> dict[str, Any]:
+    used_reasons = {c.code for c in spec.reason_codes}
+    used_warnings = {c.code for c in spec.warning_codes}
+    registry: dict[str, Any] = {}
+    for key, value in spec.registry.items():
+        if key in ("reasons", "warnings") and isinstance(value, dict):
+            used = used_reasons if key == "reasons" else used_warnings
+            registry[key] = {
+                code: entry
+                for code, entry in value.items()
+                if code in used or (isinstance(entry, dict) and entry.get("origin") == "client")
+            }
+        else:
+            registry[key] = value
+    return {
+        "contracts": {
+            op.operation_id: spec.contracts[op.operation_id].to_dict() for op in spec.operations
+        },
+        "package": spec.package,
+        "registry": registry,
+        "title": spec.title,
+        "version": spec.version,
+    }
+
+
+def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
+    init = renderer.render(
+        "package/__init__.py.jinja",
+        spec=spec,
+        has_client=True,  # the client emitter is always registered (emitters/registry.py)
+    )
+    data = json.dumps(contracts_document(spec), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return {PurePosixPath("__init__.py"): init, PurePosixPath("_contracts.json"): data}

@@ -1,0 +1,727 @@
+"""The intermediate representation every emitter reads: frozen dataclasses built once per spec.
+
+Why an IR: the decisions (names, Python types, which schemas to model, which codes an operation
+may return) are made here, in Python, once; templates only spell them out. Field names below are
+a stable interface for the model, server, client and tool emitters — add fields, never rename.
+
+``SpecIR``
+    ``package`` (package folder name), ``title``, ``version``, ``source`` (spec file name used in
+    diagnostics), ``document`` (the input spec after overlays; treat as read-only), ``contracts``
+    (operationId -> canonical contract, see docs/internals.md), ``registry`` (the registry dict
+    written to ``_contracts.json``: only used codes + client codes), ``operations`` (sorted by
+    path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
+    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``),
+    ``reason_codes`` / ``warning_codes`` (every :class:`CodeIR` used, sorted by code),
+    ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas,
+    classes datamodel-code-generator renamed: ``XC610``/``XC611``), ``item_models``
+    (:class:`xcompleteness.ir._datamodels.ItemModels`: ``_items.py`` and the class it holds for each
+    ``model_schemas`` key; ``item_class(name)`` answers it).
+
+``OperationIR``
+    ``operation_id``, ``py_name`` (snake case of operationId, unique in the package),
+    ``class_name`` (PascalCase, unique), ``tool_name``, ``method`` (lower case), ``path``,
+    ``pointer`` (JSON pointer of the operation object), ``kind``, ``mode``, ``contract``
+    (canonical dict), ``summary``,
+    ``description``, ``parameters`` (:class:`ParamIR`, path-level merged with operation-level),
+    ``body_fields`` (:class:`FieldIR` of a JSON request body), ``body_required``, ``body_model``
+    (class name of the request model or None), ``success_status`` (first 2xx, e.g. ``"200"``),
+    ``item_model`` (public class name in models.py, or None when the items are untyped; found
+    through ``allOf``/``anyOf``/``oneOf`` like audit does), ``envelope_model`` (class name of
+    the generated wrapper: ``<Op>Page`` envelope for listings, ``<Op>Result`` (response
+    model + ``omitted_fields``) for resources, None for mutations), ``response_model`` (class of
+    the spec's own success body for non-listings, or None),
+    ``reasons`` / ``warnings`` (:class:`CodeIR` declared by this operation, declaration order).
+    Properties: ``is_listing``, ``is_mutation``, ``reason_union`` (type alias name).
+
+``ParamIR`` / ``FieldIR``
+    ``name`` (as in the spec), ``py_name`` (python-safe alias), ``type_hint`` (a Python
+    annotation built only from builtins/``Any`` — never spec text), ``required``, ``location``
+    (params: query/path/header/cookie), ``schema`` (resolved JSON Schema), ``description``;
+    params also ``style`` and ``explode`` (OpenAPI serialisation, defaults filled in).
+
+``CodeIR``
+    ``code``, ``class_name`` (pydantic class in models.py), ``details`` (JSON Schema of the detail
+    fields), ``detail_fields`` (:class:`FieldIR`), ``continuation``, ``origin``, ``description``,
+    ``standard`` (the class comes from ``_runtime.envelope``; custom codes get ``<Code>Reason`` /
+    ``<Code>Warning`` classes defined in models.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, Field, TypeAdapter
+
+from xcompleteness import document
+from xcompleteness.declare import HTTP_METHODS
+from xcompleteness.detect import SchemaWalker
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
+from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.runtime.codes import LISTING_KINDS
+from xcompleteness.runtime.contract import Contract, ReasonDecl, Registry
+from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
+from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
+
+MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
+FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
+"""Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""
+MODEL_RESERVED = (
+    "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
+    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
+).split()
+
+
+@dataclass(frozen=True)
+class FieldIR:
+    name: str
+    py_name: str
+    type_hint: str
+    required: bool
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ParamIR:
+    name: str
+    py_name: str
+    location: str
+    type_hint: str
+    required: bool
+    schema: Mapping[str, Any] = field(default_factory=dict)
+    description: str = ""
+    style: str = ""
+    """OpenAPI ``style`` (the location's default when the spec gives none or an unknown one)."""
+    explode: bool = False
+    """OpenAPI ``explode`` (default: true for ``form``, false otherwise)."""
+
+    @property
+    def default_serialisation(self) -> bool:
+        """True when style and explode are the location's OpenAPI defaults."""
+        default = DEFAULT_STYLE.get(self.location, "form")
+        return self.style == default and self.explode == (default == "form")
+
+
+@dataclass(frozen=True)
+class CodeIR:
+    code: str
+    class_name: str
+    details: Mapping[str, Any]
+    detail_fields: tuple[FieldIR, ...]
+    continuation: str
+    origin: str
+    description: str = ""
+    standard: bool = False
+    """True when the runtime (``_runtime/envelope.py``) already has the typed model
+    ``class_name``; models.py then imports it instead of defining it."""
+
+
+@dataclass(frozen=True)
+class OperationIR:
+    operation_id: str
+    py_name: str
+    class_name: str
+    tool_name: str
+    method: str
+    path: str
+    pointer: str
+    kind: str
+    mode: str
+    contract: Contract
+    summary: str
+    description: str
+    parameters: tuple[ParamIR, ...]
+    body_fields: tuple[FieldIR, ...]
+    body_required: bool
+    body_model: str | None
+    success_status: str | None
+    item_model: str | None
+    envelope_model: str | None
+    response_model: str | None
+    reasons: tuple[CodeIR, ...]
+    warnings: tuple[CodeIR, ...]
+
+    @property
+    def is_listing(self) -> bool:
+        return self.kind in LISTING_KINDS
+
+    @property
+    def is_mutation(self) -> bool:
+        return self.kind == "mutation"
+
+    @property
+    def reason_union(self) -> str:
+        return f"{self.class_name}Reason"
+
+    @property
+    def warning_union(self) -> str:
+        return f"{self.class_name}Warning"
+
+
+@dataclass(frozen=True)
+class SpecIR:
+    package: str
+    title: str
+    version: str
+    source: str
+    document: Mapping[str, Any]
+    contracts: Mapping[str, Contract]
+    registry: Mapping[str, Any]
+    operations: tuple[OperationIR, ...]
+    model_schemas: Mapping[str, Mapping[str, Any]]
+    reason_codes: tuple[CodeIR, ...]
+    warning_codes: tuple[CodeIR, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    item_models: ItemModels | None = None
+    """``_items.py`` and the class datamodel-code-generator gave each ``model_schemas`` key
+    (None only for an IR built by hand); ``_models.py`` imports ``item_class(name)`` as
+    ``name``."""
+
+    @property
+    def listings(self) -> tuple[OperationIR, ...]:
+        return tuple(op for op in self.operations if op.is_listing)
+
+    def item_class(self, name: str) -> str:
+        """The class in ``_items.py`` that models schema ``name`` (a ``model_schemas`` key)."""
+        if self.item_models is None:
+            return name
+        return self.item_models.classes.get(name, name)
+
+
+# ----------------------------------------------------------------------------- schema helpers
+
+
+def resolve_pointer(doc: Any, ref: str) -> Any:
+    """Follow a local ``#/a/b`` reference (:func:`xcompleteness.document.resolve_ref`); None when it
+    does not resolve."""
+    found, node = document.resolve_ref(doc, ref)
+    return node if found else None
+
+
+def deref(doc: Any, node: Any, limit: int = 32) -> Any:
+    """Follow ``$ref`` chains (local only, bounded)."""
+    seen = 0
+    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str) and seen < limit:
+        target = resolve_pointer(doc, node["$ref"])
+        if target is None:
+            return {}
+        node = target
+        seen += 1
+    return node if isinstance(node, Mapping) else {}
+
+
+_SCALARS = {"integer": "int", "number": "float", "boolean": "bool", "string": "str"}
+
+
+def py_type(doc: Any, schema: Any, depth: int = 0) -> str:
+    """A Python annotation for a parameter/field schema, from builtins only (no spec text)."""
+    s = deref(doc, schema)
+    t = s.get("type")
+    if isinstance(t, list):
+        non_null = [x for x in t if x != "null"]
+        t = non_null[0] if len(non_null) == 1 else None
+    if t in _SCALARS:
+        return _SCALARS[t]
+    if t == "array" and depth < 4:
+        return f"list[{py_type(doc, s.get('items', {}), depth + 1)}]"
+    if t == "object":
+        return "dict[str, Any]"
+    return "Any"
+
+
+def _schema_at_body_pointer(walker: SchemaWalker, schema: Any, pointer: str) -> Any:
+    """The schema of the value at ``pointer`` inside a body described by ``schema``.
+
+    Properties are looked up through ``allOf``/``anyOf``/``oneOf`` and local ``$ref``s (the
+    walker audit and check use), so ``allOf: [{properties: {droplets: ...}}, {$ref: meta}]``
+    finds ``droplets`` like audit does.
+    """
+    node: Any = schema
+    for token in document.pointer_tokens(pointer) or ():
+        props = walker.properties(node)
+        if token in props:
+            node = props[token][0]
+        elif token.isdigit() and (found := walker.array_items(node, "")) is not None:
+            node = found[0]
+        else:
+            return None
+    return node
+
+
+def _json_schema(doc: Any, content: Any) -> Any:
+    """The schema of the JSON media type in a ``content`` map (``application/json`` first)."""
+    if not isinstance(content, Mapping):
+        return None
+    for media in sorted(content, key=lambda m: (m != "application/json", "json" not in m, m)):
+        if "json" in media and isinstance(content[media], Mapping):
+            return content[media].get("schema")
+    return None
+
+
+# ----------------------------------------------------------------------------- builder
+
+
+class _Builder:
+    def __init__(self, check_result: Any, package: str) -> None:
+        self.doc_src = check_result.doc
+        self.doc: Mapping[str, Any] = check_result.doc.data
+        self.file = getattr(check_result.doc, "origin", "") or str(check_result.doc.path)
+        # never ``or {}``: truth-testing a lazy line map (overlay.py) walks all of it
+        lines = getattr(check_result.doc, "lines", None)
+        self.lines: Mapping[str, int] = lines if lines is not None else {}
+        self.contracts: Mapping[str, Contract] = check_result.contracts
+        self.registry = registry_dict(check_result.registry)
+        self.codes_registry = Registry.from_dict(self.registry)
+        self.package = package
+        self.diags: list[Diagnostic] = []
+        self.ops_names = NameRegistry("the operations of the package", self.file)
+        self.ops_names.reserve(
+            "client", "models", "server", "tools", "signer", "Client", "AsyncClient"
+        )
+        self.classes = NameRegistry("models.py", self.file)
+        self.classes.reserve(*MODEL_RESERVED)
+        self.tools = NameRegistry("the tool names", self.file)
+        self.component_class: dict[str, str] = {}
+        self.model_schemas: dict[str, Mapping[str, Any]] = {}
+        self.schema_origin: dict[str, str] = {}
+        """class name -> JSON pointer of the spec schema it models (for diagnostics)."""
+        self.codes: dict[tuple[str, str], CodeIR] = {}
+        self.walker = SchemaWalker(self.doc)
+
+    def warn(self, pointer: str, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(
+            Diagnostic(
+                file=self.file,
+                pointer=pointer,
+                code=code,
+                severity=Severity.WARNING,
+                message=message,
+                hint=hint,
+                line=self.lines.get(pointer),
+            )
+        )
+
+    # -- codes
+    def code_ir(self, kind: str, code: str, entry: ReasonDecl | None) -> CodeIR:
+        """The model of one code; a reason's continuation and origin are its declaration's
+        (filled by ``normalize`` from the registry), a warning's origin the registry's."""
+        key = (kind, code)
+        if key not in self.codes:
+            reg = self.registry.get(kind, {}).get(code, {})
+            details = reg.get("details") or {"type": "object", "properties": {}}
+            standard_models = (
+                STANDARD_REASON_MODELS if kind == "reasons" else STANDARD_WARNING_MODELS
+            )
+            model = standard_models.get(code)
+            if model is not None:
+                cls = model.__name__
+                self.classes.reserve(cls)
+            else:
+                suffix = "Reason" if kind == "reasons" else "Warning"
+                cls = self.classes.claim(
+                    pascal(code.lower()) + suffix, origin=f"code {code}", style="pascal"
+                )
+            self.codes[key] = CodeIR(
+                code=code,
+                class_name=cls,
+                details=details,
+                detail_fields=self.fields_of(details, f"code {code}"),
+                continuation=entry.continuation if entry is not None else "none",
+                origin=(
+                    entry.origin
+                    if entry is not None
+                    else self.codes_registry.warning_origin_for(code)
+                ),
+                description=str(reg.get("description") or ""),
+                standard=model is not None,
+            )
+        return self.codes[key]
+
+    def fields_of(
+        self, schema: Any, origin: str, reserved: frozenset[str] = FIELD_RESERVED
+    ) -> tuple[FieldIR, ...]:
+        s = deref(self.doc, schema)
+        props = s.get("properties") or {}
+        required = set(s.get("required") or [])
+        names = NameRegistry(f"the fields of {origin}", self.file)
+        names.reserve(*reserved)
+        out = []
+        for name in props:
+            py = names.claim(snake(name), origin=origin)
+            sub = props[name]
+            out.append(
+                FieldIR(
+                    name=name,
+                    py_name=py,
+                    type_hint=py_type(self.doc, sub),
+                    required=name in required,
+                    schema=deref(self.doc, sub),
+                    description=str(deref(self.doc, sub).get("description") or ""),
+                )
+            )
+        self.diags.extend(names.diagnostics)
+        return tuple(out)
+
+    # -- schemas reachable from the declarations
+    def component(self, name: str) -> str:
+        if name not in self.component_class:
+            cls = self.classes.claim(
+                pascal(name), origin=pointer_join("/components/schemas", name), style="pascal"
+            )
+            self.component_class[name] = cls
+            self.schema_origin[cls] = pointer_join("/components/schemas", name)
+            raw = self.doc.get("components", {}).get("schemas", {}).get(name, {})
+            self.model_schemas[cls] = {}  # placeholder breaks reference cycles
+            self.model_schemas[cls] = self.rewrite(raw, pointer_join("/components/schemas", name))
+        return self.component_class[name]
+
+    def rewrite(self, node: Any, pointer: str, depth: int = 0) -> Any:
+        """Copy a schema with ``$ref``s pointing at our class names; other refs are inlined."""
+        if depth > 64:
+            self.warn(pointer, "XC603", "schema nested too deeply; modelled as Any")
+            return {}
+        if isinstance(node, Mapping):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                name = document.ref_component(ref)
+                if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
+                    return {"$ref": "#/components/schemas/" + self.component(name)}
+                target = resolve_pointer(self.doc, ref)
+                if target is None:
+                    self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
+                    return {}
+                return self.rewrite(target, pointer, depth + 1)
+            out = {k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()}
+            if isinstance(out.get("discriminator"), Mapping):
+                out["discriminator"] = self._discriminator(out["discriminator"])
+            pattern = out.get("pattern")
+            if isinstance(pattern, str) and not pattern_supported(pattern):
+                del out["pattern"]
+                self.warn(
+                    pointer_join(pointer, "pattern"),
+                    "XC603",
+                    "pattern not supported by pydantic's regex engine; the models skip it",
+                    "use a pattern without look-around or back-references",
+                )
+            return out
+        if isinstance(node, list):
+            return [
+                self.rewrite(v, pointer_join(pointer, i), depth + 1) for i, v in enumerate(node)
+            ]
+        return copy.deepcopy(node)
+
+    def _discriminator(self, node: Mapping[str, Any]) -> dict[str, Any]:
+        """A discriminator whose ``mapping`` values (refs written as plain strings, which
+        :meth:`rewrite` does not see as ``$ref``) point at our class names too; an entry naming
+        no component is dropped. Left as they were, names like ``microsoft.graph.user`` made
+        datamodel-code-generator split its output into modules (Microsoft Graph: XC603)."""
+        out = dict(node)
+        mapping = node.get("mapping")
+        if isinstance(mapping, Mapping):
+            schemas = self.doc.get("components", {}).get("schemas", {})
+            kept = {}
+            for key, ref in mapping.items():
+                name = document.ref_component(ref) if isinstance(ref, str) else None
+                if name is not None and name in schemas:
+                    kept[key] = "#/components/schemas/" + self.component(name)
+            out["mapping"] = kept
+        return out
+
+    def model_for(self, schema: Any, wanted: str, pointer: str) -> str | None:
+        """Class name modelling ``schema``: its component class, or a new named model."""
+        if schema is None:
+            return None
+        if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+            name = document.ref_component(schema["$ref"])
+            if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
+                return self.component(name)
+        cls = self.classes.claim(wanted, origin=pointer, style="pascal")
+        self.schema_origin[cls] = pointer
+        self.model_schemas[cls] = self.rewrite(schema, pointer)
+        return cls
+
+    # -- the generated item models
+    def spec_pointer(self, ref: str) -> str:
+        """The spec pointer a sub-document location (``#/components/schemas/Cls/..``) came from."""
+        if not ref.startswith(PREFIX):
+            return ref
+        cls, _, rest = ref[len(PREFIX) :].partition("/")
+        base = self.schema_origin.get(cls)
+        if base is None:
+            return pointer_join("/components/schemas", cls)
+        return base + ("/" + rest if rest else "")
+
+    def item_models(self) -> ItemModels | None:
+        """Run datamodel-code-generator once; report every schema whose class is renamed."""
+        try:
+            schemas = dict(sorted(self.model_schemas.items()))
+            models = model_items(schemas, str(self.doc.get("openapi") or ""))
+        except ModelsRefused as exc:
+            self.diags.append(
+                Diagnostic(
+                    file=self.file,
+                    pointer="/components/schemas",
+                    code="XC603",
+                    severity=Severity.ERROR,
+                    message=str(exc),
+                    hint="simplify the schemas the declarations reach, or report the construct",
+                )
+            )
+            return None
+        for name, cls in models.renamed().items():
+            pointer = self.schema_origin.get(name, pointer_join("/components/schemas", name))
+            what = (
+                f"the schema at {pointer} is modelled by {cls!r} in the item models (_items/), "
+                f"not {name!r}"
+            )
+            hint = (
+                f"nothing to do: models.py and the pages import {cls} under the name {name}; "
+                "rename the schema to keep the two names equal"
+            )
+            holder = models.holders.get(name)
+            if holder is not None:
+                holder_pointer = self.spec_pointer(holder)
+                self.warn(
+                    pointer,
+                    "XC610",
+                    f"{what}: datamodel-code-generator gave {name!r} to the schema at "
+                    f"{holder_pointer}",
+                    hint,
+                )
+            else:
+                rules = "datamodel-code-generator's naming rules"
+                self.warn(pointer, "XC611", f"{what} ({rules})", hint)
+        return models
+
+    # -- operations
+    def operation(self, op_id: str, contract: Contract) -> OperationIR | None:
+        method, path = str(contract.method).lower(), str(contract.path)
+        path_item = self.doc.get("paths", {}).get(path)
+        op = path_item.get(method) if isinstance(path_item, Mapping) else None
+        pointer = pointer_join("/paths", path, method)
+        if not isinstance(op, Mapping):
+            self.diags.append(
+                Diagnostic(
+                    self.file,
+                    pointer,
+                    "XC605",
+                    Severity.ERROR,
+                    f"declared operation {op_id!r} not found at {method.upper()} {path}",
+                )
+            )
+            return None
+        py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
+        cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
+        kind = str(contract.kind)
+        params = self.parameters(path_item, op, pointer)
+        body_schema = _json_schema(self.doc, deref(self.doc, op.get("requestBody")).get("content"))
+        body_fields = (
+            self.fields_of(body_schema, pointer, MODEL_ATTRIBUTES)
+            if body_schema is not None
+            else ()
+        )
+        body_model = None
+        if body_schema is not None and kind == "mutation":
+            body_model = self.model_for(
+                body_schema, cls + "Request", pointer_join(pointer, "requestBody")
+            )
+        if kind == "mutation":
+            self.check_evidence_fields(contract, body_fields, pointer)
+        status, resp_schema = self.success(op)
+        item_model = envelope = response_model = None
+        if kind in LISTING_KINDS:
+            item_schema = self.item_schema(resp_schema, contract)
+            item_model = self.model_for(
+                item_schema, cls + "Item", pointer_join(pointer, "responses")
+            )
+            if item_model is None:
+                self.warn(
+                    pointer,
+                    "XC603",
+                    f"no item schema found for {op_id!r}; items are untyped",
+                    "declare the response schema's items (application/json)",
+                )
+            envelope = self.classes.claim(cls + "Page", origin=pointer, style="pascal")
+        elif resp_schema is not None:
+            response_model = self.model_for(
+                resp_schema, cls + "Response", pointer_join(pointer, "responses")
+            )
+        if kind == "resource":
+            envelope = self.classes.claim(cls + "Result", origin=pointer, style="pascal")
+        reasons = tuple(self.code_ir("reasons", r.code, r) for r in contract.reasons)
+        warnings = tuple(self.code_ir("warnings", w, None) for w in contract.warnings)
+        return OperationIR(
+            operation_id=op_id,
+            py_name=py_name,
+            class_name=cls,
+            tool_name=self.tools.claim(tool_name(op_id), origin=pointer),
+            method=method,
+            path=path,
+            pointer=pointer,
+            kind=kind,
+            mode=contract.mode,
+            contract=contract,
+            summary=str(op.get("summary") or ""),
+            description=str(op.get("description") or ""),
+            parameters=params,
+            body_fields=body_fields,
+            body_required=bool(deref(self.doc, op.get("requestBody")).get("required")),
+            body_model=body_model,
+            success_status=status,
+            item_model=item_model,
+            envelope_model=envelope,
+            response_model=response_model,
+            reasons=reasons,
+            warnings=warnings,
+        )
+
+    def check_evidence_fields(
+        self, contract: Contract, body_fields: tuple[FieldIR, ...], pointer: str
+    ) -> None:
+        """The request model must carry the evidence fields the declaration points at."""
+        names = {f.name for f in body_fields}
+        mutation = contract.mutation
+        if mutation is None:
+            return
+        for key, expr in (("ids", mutation.ids), ("token", mutation.token)):
+            if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
+                continue
+            field_name = (document.pointer_tokens("/" + expr.partition("#/")[2]) or ("",))[0]
+            if field_name not in names:
+                self.warn(
+                    pointer_join(contract.pointer or pointer, "evidence", key),
+                    "XC603",
+                    f"evidence {key} {expr} is not a property of the JSON request body schema",
+                    "declare it in the request body so the request model carries it",
+                )
+
+    def parameters(
+        self, path_item: Mapping[str, Any], op: Mapping[str, Any], pointer: str
+    ) -> tuple[ParamIR, ...]:
+        merged: dict[tuple[str, str], Mapping[str, Any]] = {}
+        for raw in list(path_item.get("parameters") or []) + list(op.get("parameters") or []):
+            p = deref(self.doc, raw)
+            if "name" in p and "in" in p:
+                merged[(str(p["in"]), str(p["name"]))] = p
+        names = NameRegistry(f"the parameters of {pointer}", self.file)
+        out = []
+        for (loc, name), p in merged.items():
+            schema = deref(self.doc, p.get("schema", {}))
+            style = p.get("style")
+            style = style if style in STYLES.get(loc, ()) and style != JSON_CONTENT else None
+            style = style or DEFAULT_STYLE.get(loc, "form")
+            explode = p.get("explode")
+            if "schema" not in p and _json_schema(self.doc, p.get("content")) is not None:
+                # ``content: {application/json: {schema}}``: the value is sent as JSON text
+                schema = deref(self.doc, _json_schema(self.doc, p.get("content")))
+                style, explode = JSON_CONTENT, False
+            out.append(
+                ParamIR(
+                    name=name,
+                    py_name=names.claim(snake(name), origin=pointer),
+                    location=loc,
+                    type_hint=py_type(self.doc, schema),
+                    required=bool(p.get("required")) or loc == "path",
+                    schema=schema,
+                    description=str(p.get("description") or ""),
+                    style=style,
+                    explode=explode if isinstance(explode, bool) else style == "form",
+                )
+            )
+        self.diags.extend(names.diagnostics)
+        return tuple(out)
+
+    def success(self, op: Mapping[str, Any]) -> tuple[str | None, Any]:
+        responses = op.get("responses") or {}
+        for status in sorted(str(s) for s in responses):
+            if status.startswith("2"):
+                resp = deref(
+                    self.doc,
+                    responses.get(
+                        status, responses.get(int(status) if status.isdigit() else status)
+                    ),
+                )
+                return status, _json_schema(self.doc, resp.get("content"))
+        return None, None
+
+    def item_schema(self, resp_schema: Any, contract: Contract) -> Any:
+        if resp_schema is None:
+            return None
+        pointer = contract.items_body_pointer
+        walker = self.walker
+        node: Any = _schema_at_body_pointer(walker, resp_schema, pointer)
+        if node is None and walker.is_array(resp_schema):
+            node = resp_schema  # the response schema declares only the items
+        if node is None:
+            return None
+        found = walker.array_items(node, "")
+        return None if found is None else found[0]
+
+
+@functools.lru_cache(maxsize=4096)
+def pattern_supported(pattern: str) -> bool:
+    """True when pydantic (Rust regex, the generated models' engine) compiles ``pattern``."""
+    try:
+        TypeAdapter(Annotated[str, Field(pattern=pattern)])
+    except Exception:  # noqa: BLE001 - any failure means the models could not be imported
+        return False
+    return True
+
+
+def registry_dict(registry: Any) -> dict[str, Any]:
+    """The registry as the plain dict of docs/internals.md (accepts the dict or an object)."""
+    if registry is None:
+        return {"reasons": {}, "warnings": {}}
+    for attr in ("to_canonical", "to_dict", "as_dict"):
+        fn = getattr(registry, attr, None)
+        if callable(fn):
+            return dict(fn())
+    if isinstance(registry, Mapping):
+        return dict(registry)
+    raise TypeError(f"unsupported registry type {type(registry).__name__}")
+
+
+def build_ir(check_result: Any, package: str) -> SpecIR:
+    """Build the IR from a :class:`xcompleteness.check.CheckResult` (errors already refused)."""
+    b = _Builder(check_result, package)
+    contracts = dict(check_result.contracts)
+    ordered = sorted(
+        contracts.items(),
+        key=lambda kv: (
+            str(kv[1].path),
+            HTTP_METHODS.index(str(kv[1].method).lower())
+            if str(kv[1].method).lower() in HTTP_METHODS
+            else 99,
+            kv[0],
+        ),
+    )
+    ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
+    item_models = b.item_models()
+    info = b.doc.get("info") or {}
+    diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics
+    reason_codes = tuple(
+        sorted((c for (k, _), c in b.codes.items() if k == "reasons"), key=lambda c: c.code)
+    )
+    warning_codes = tuple(
+        sorted((c for (k, _), c in b.codes.items() if k == "warnings"), key=lambda c: c.code)
+    )
+    return SpecIR(
+        package=package,
+        title=str(info.get("title") or ""),
+        version=str(info.get("version") or ""),
+        source=b.file,
+        document=b.doc,
+        contracts={o.operation_id: contracts[o.operation_id] for o in ops},
+        registry=b.registry,
+        operations=ops,
+        model_schemas=dict(sorted(b.model_schemas.items())),
+        reason_codes=reason_codes,
+        warning_codes=warning_codes,
+        diagnostics=tuple(sorted(diags)),
+        item_models=item_models,
+    )

@@ -1,0 +1,322 @@
+"""OpenAPI Overlay 1.0: apply ``update`` and ``remove`` actions with RFC 9535 JSONPath targets.
+
+Adopters keep their spec untouched and add ``x-completeness`` through an overlay file, so the
+overlay must be applied exactly and loudly:
+
+* targets are RFC 9535 JSONPath evaluated with ``python-jsonpath`` in strict mode, against the
+  document as changed by the previous actions (the spec's order);
+* ``update`` merges into an object (objects recursively, arrays appended, everything else
+  replaced) or, when the target is an array, appends the value as one entry;
+* ``remove: true`` removes the target from its parent (``update`` is then ignored, per the spec);
+* a target that matches nothing is an error: an overlay that silently does nothing would leave an
+  operation undeclared while its author believes otherwise.
+
+The input document is never mutated. Lines of untouched nodes are kept; nodes an overlay writes
+map to the overlay file's lines (``SourceDoc.origins`` names that file).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonpath
+
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.load._limits import Limits
+from xcompleteness.load._parse import load_data
+from xcompleteness.load._source import SourceDoc
+from xcompleteness.load._yaml import copy_tree
+
+BAD_OVERLAY = "XC020"
+NO_MATCH = "XC021"
+BAD_TARGET = "XC022"
+BAD_UPDATE = "XC023"
+BAD_REMOVE = "XC024"
+
+_ENV = jsonpath.JSONPathEnvironment(strict=True)
+_ACTION_KEYS = {"target", "description", "update", "remove"}
+
+
+class OverlayLines(Mapping[str, int]):
+    """A line map layered over another: removed subtrees vanish, written nodes are added."""
+
+    def __init__(self, below: Mapping[str, int]):
+        self.below = below
+        self.added: dict[str, int] = {}
+        self.dead: list[str] = []  # the pointer and everything under it is gone from ``below``
+        self.dead_children: list[str] = []  # only what is under the pointer is gone
+
+    def kill(self, pointer: str, *, children_only: bool = False) -> None:
+        (self.dead_children if children_only else self.dead).append(pointer)
+        prefix = pointer + "/"
+        for key in [k for k in self.added if k.startswith(prefix)]:
+            del self.added[key]
+        if not children_only:
+            self.added.pop(pointer, None)
+
+    def _is_dead(self, key: str) -> bool:
+        for d in self.dead:
+            if key == d or key.startswith(d + "/"):
+                return True
+        return any(key.startswith(d + "/") for d in self.dead_children)
+
+    def __getitem__(self, key: str) -> int:
+        if key in self.added:
+            return self.added[key]
+        if self._is_dead(key):
+            raise KeyError(key)
+        return self.below[key]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.added
+        for key in self.below:
+            if key not in self.added and not self._is_dead(key):
+                yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Overlay:
+    """One overlay file being applied to a working copy of the document."""
+
+    def __init__(self, path: Path, limits: Limits):
+        self.path = path
+        self.origin = str(path)
+        self.data, lines, notes = load_data(path, self.origin, limits)
+        self.src = SourceDoc(path, self.data, lines, self.origin, {}, tuple(notes))
+        self.errors: list[Diagnostic] = []
+
+    def error(self, pointer: str, code: str, message: str, hint: str = "") -> None:
+        self.errors.append(
+            self.src.diag(pointer, code, message, hint=hint, severity=Severity.ERROR)
+        )
+
+    def validate_shape(self) -> list[tuple[int, dict[str, Any]]]:
+        """Check the overlay document's shape; return the usable actions with their index."""
+        data = self.data
+        if not isinstance(data, dict):
+            self.error("", BAD_OVERLAY, "an overlay document must be a mapping")
+            return []
+        version = data.get("overlay")
+        if not isinstance(version, str) or not re.fullmatch(r"1\.0\.\d+", version):
+            self.error(
+                "/overlay",
+                BAD_OVERLAY,
+                f"'overlay' must be a version string like '1.0.0', got {version!r}",
+                "this does not look like an OpenAPI Overlay 1.0 document",
+            )
+        info = data.get("info")
+        if not isinstance(info, dict) or not all(
+            isinstance(info.get(k), str) for k in ("title", "version")
+        ):
+            self.error(
+                "/info", BAD_OVERLAY, "'info' must be a mapping with string title and version"
+            )
+        if "extends" in data and not isinstance(data["extends"], str):
+            self.error("/extends", BAD_OVERLAY, "'extends' must be a string (a URI)")
+        for key in data:
+            if key not in {"overlay", "info", "extends", "actions"} and not key.startswith("x-"):
+                self.error(pointer_join("", key), BAD_OVERLAY, f"unknown overlay field {key!r}")
+        actions = data.get("actions")
+        if not isinstance(actions, list) or not actions:
+            self.error("/actions", BAD_OVERLAY, "'actions' must be a non-empty list")
+            return []
+        usable = []
+        for i, action in enumerate(actions):
+            at = f"/actions/{i}"
+            if not isinstance(action, dict):
+                self.error(at, BAD_OVERLAY, "an action must be a mapping")
+                continue
+            ok = True
+            for key in action:
+                if key not in _ACTION_KEYS and not key.startswith("x-"):
+                    self.error(pointer_join(at, key), BAD_OVERLAY, f"unknown action field {key!r}")
+                    ok = False
+            if not isinstance(action.get("target"), str):
+                self.error(at, BAD_OVERLAY, "an action needs a 'target' JSONPath string")
+                ok = False
+            if "remove" in action and not isinstance(action["remove"], bool):
+                self.error(at + "/remove", BAD_OVERLAY, "'remove' must be true or false")
+                ok = False
+            if "update" not in action and action.get("remove") is not True:
+                self.error(at, BAD_OVERLAY, "an action needs 'update' or 'remove: true'")
+                ok = False
+            if "description" in action and not isinstance(action["description"], str):
+                self.error(at + "/description", BAD_OVERLAY, "'description' must be a string")
+                ok = False
+            if ok:
+                usable.append((i, action))
+        return usable
+
+
+def apply_overlays(
+    doc: SourceDoc,
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    limits: Limits | None = None,
+) -> SourceDoc:
+    """Apply overlay files in order; raises :class:`InputError` on any unusable overlay."""
+    if not paths:
+        return doc
+    limits = limits or Limits.from_env()
+    data = copy_tree(doc.data)
+    lines = OverlayLines(doc.lines)
+    origins = dict(doc.origins)
+    errors: list[Diagnostic] = []
+    notes = list(doc.diagnostics)
+    for raw in paths:
+        ov = _Overlay(Path(raw), limits)
+        notes.extend(ov.src.diagnostics)
+        for index, action in ov.validate_shape():
+            data = _apply_action(ov, index, action, data, lines, origins)
+        errors.extend(ov.errors)
+    if errors:
+        raise InputError(errors)
+    return SourceDoc(doc.path, data, lines, doc.origin, origins, tuple(notes))
+
+
+def _apply_action(
+    ov: _Overlay,
+    index: int,
+    action: dict[str, Any],
+    data: Any,
+    lines: OverlayLines,
+    origins: dict[str, str],
+) -> Any:
+    at = f"/actions/{index}"
+    target = action["target"]
+    try:
+        matches = list(_ENV.finditer(target, data))
+    except jsonpath.JSONPathError as exc:
+        ov.error(
+            at + "/target",
+            BAD_TARGET,
+            f"invalid JSONPath {target!r}: {str(exc).splitlines()[0]}",
+            "targets are RFC 9535 JSONPath expressions, e.g. $.paths['/items'].get",
+        )
+        return data
+    if not matches:
+        ov.error(
+            at + "/target",
+            NO_MATCH,
+            f"target {target!r} matches nothing",
+            "an action that changes nothing is refused; fix the path or drop the action",
+        )
+        return data
+    writer = _Writer(ov, lines, origins)
+    if action.get("remove") is True:
+        # Remove deepest-last-index first so earlier removals do not shift later list indices.
+        for match in sorted(matches, key=lambda m: _sort_parts(m.parts), reverse=True):
+            if not match.parts:
+                ov.error(at + "/target", BAD_REMOVE, "the document root cannot be removed")
+                continue
+            writer.remove(data, list(match.parts))
+        return data
+    update = action["update"]
+    for match in matches:
+        pointer = _pointer(match.parts)
+        node = match.obj
+        if isinstance(node, dict):
+            if not isinstance(update, dict):
+                ov.error(
+                    at + "/update",
+                    BAD_UPDATE,
+                    f"target {target!r} selects an object, so 'update' must be an object",
+                    "wrap the value in a mapping with the key to set",
+                )
+                continue
+            writer.merge(node, update, pointer, at + "/update")
+        elif isinstance(node, list):
+            writer.append(node, update, pointer, at + "/update")
+        else:
+            ov.error(
+                at + "/target",
+                BAD_UPDATE,
+                f"target {target!r} selects a {type(node).__name__} at {pointer!r}; "
+                "'update' needs an object or an array",
+                "target the object that holds the value and update its key",
+            )
+    return data
+
+
+def _sort_parts(parts: tuple[Any, ...]) -> tuple[tuple[int, Any], ...]:
+    return tuple((1, p) if isinstance(p, int) else (0, str(p)) for p in parts)
+
+
+def _pointer(parts: Sequence[Any]) -> str:
+    return pointer_join("", *parts)
+
+
+class _Writer:
+    """Edits the working copy and keeps the line map and origins in step."""
+
+    def __init__(self, ov: _Overlay, lines: OverlayLines, origins: dict[str, str]):
+        self.ov = ov
+        self.lines = lines
+        self.origins = origins
+
+    def _mark(self, pointer: str, source_pointer: str, value: Any) -> None:
+        """Note that ``value`` (at ``pointer``) came from ``source_pointer`` in the overlay."""
+        stack = [(pointer, source_pointer, value)]
+        while stack:
+            ptr, src, val = stack.pop()
+            _, line = self.ov.src.locate(src)
+            if line is not None:
+                self.lines.added[ptr] = line
+                self.origins[ptr] = self.ov.origin
+            if isinstance(val, dict):
+                for k, v in val.items():
+                    stack.append((pointer_join(ptr, k), pointer_join(src, k), v))
+            elif isinstance(val, list):
+                for i, v in enumerate(val):
+                    stack.append((f"{ptr}/{i}", f"{src}/{i}", v))
+
+    def _forget(self, pointer: str) -> None:
+        self.lines.kill(pointer)
+        prefix = pointer + "/"
+        for key in [k for k in self.origins if k == pointer or k.startswith(prefix)]:
+            del self.origins[key]
+
+    def merge(self, node: dict[str, Any], update: dict[str, Any], pointer: str, src: str) -> None:
+        for key, value in update.items():
+            child = pointer_join(pointer, key)
+            child_src = pointer_join(src, key)
+            current = node.get(key)
+            if key in node and isinstance(current, dict) and isinstance(value, dict):
+                self.merge(current, value, child, child_src)
+            elif key in node and isinstance(current, list) and isinstance(value, list):
+                for i, item in enumerate(value):
+                    self.append(current, item, child, f"{child_src}/{i}")
+            else:
+                self._forget(child)
+                node[key] = copy_tree(value)
+                self._mark(child, child_src, value)
+
+    def append(self, node: list[Any], value: Any, pointer: str, src: str) -> None:
+        node.append(copy_tree(value))
+        self._mark(f"{pointer}/{len(node) - 1}", src, value)
+
+    def remove(self, data: Any, parts: list[Any]) -> None:
+        parent = data
+        for part in parts[:-1]:
+            parent = parent[part]
+        last = parts[-1]
+        pointer = _pointer(parts)
+        if isinstance(parent, list):
+            del parent[last]
+            # later items shift: their old line entries no longer match their pointers
+            self._forget_children(_pointer(parts[:-1]))
+        else:
+            del parent[last]
+            self._forget(pointer)
+
+    def _forget_children(self, pointer: str) -> None:
+        self.lines.kill(pointer, children_only=True)
+        prefix = pointer + "/"
+        for key in [k for k in self.origins if k.startswith(prefix)]:
+            del self.origins[key]

@@ -1,0 +1,136 @@
+"""Load an OpenAPI document safely: YAML or JSON, with limits, a line map and a ``$ref`` policy.
+
+The spec is someone else's file, so loading is defensive. This module is the entry point
+(:func:`load_spec`, :class:`SourceDoc`); the work is done by small single-purpose modules:
+
+* :mod:`~xcompleteness.load._limits`: the caps (``XC_MAX_SPEC_BYTES``, default 64 MiB, checked
+  before reading; ``XC_MAX_DEPTH``; ``XC_MAX_ALIAS_NODES``) and the input-class codes;
+* :mod:`~xcompleteness.load._parse`: read under the size cap, parse JSON (``json.loads``, fast on
+  10 MB documents) or YAML, enforce the depth cap and collect every ``$ref`` in one pass;
+* :mod:`~xcompleteness.load._yaml`: the iterative YAML builder over libyaml events (depth cap
+  without recursion, alias-bomb and recursive-alias refusal, JSON-shaped values, the line of
+  every key recorded as it goes);
+* :mod:`~xcompleteness.load._lines`: the JSON line map, computed lazily by a small tokenizer only
+  when a diagnostic asks for a line;
+* :mod:`~xcompleteness.load._ref_policy`: the ``$ref`` policy: local refs must not form a ref-to-ref
+  cycle (tools would spin), URLs are always refused (no network), other files are refused unless
+  ``allow_external_refs`` and then only inside the spec's folder;
+* :mod:`~xcompleteness.document._refs`: the one ``$ref``/JSON-pointer resolver (re-exported here).
+
+Unusable input raises :class:`~xcompleteness.diagnostics.InputError` (exit code 2); findings that
+still leave a usable document (duplicate keys, dangling local refs) travel in
+``SourceDoc.diagnostics``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.load._limits import (
+    NOT_MAPPING,
+    NOT_OPENAPI,
+    Limits,
+    input_error,
+)
+from xcompleteness.load._parse import load_data
+from xcompleteness.load._ref_policy import check_refs
+
+__all__ = ["SourceDoc", "load_spec"]
+
+
+@dataclass(frozen=True)
+class SourceDoc:
+    """A loaded document: plain JSON-shaped ``data`` plus where each key came from.
+
+    ``lines`` maps a JSON pointer to the 1-based line of its key (or array item) in ``origin``;
+    ``origins`` maps pointers of nodes written by an overlay to that overlay's file name (their
+    ``lines`` then refer to the overlay file). Use :meth:`locate` rather than reading both.
+    """
+
+    path: Path
+    data: Any
+    lines: Mapping[str, int]
+    origin: str
+    origins: Mapping[str, str] = field(default_factory=dict)
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+    def locate(self, pointer: str) -> tuple[str, int | None]:
+        """File name and line for ``pointer``, falling back to the nearest ancestor we know."""
+        probe = pointer
+        while True:
+            line = self.lines.get(probe)
+            if line is not None:
+                return self.origins.get(probe, self.origin), line
+            if not probe:
+                return self.origin, None
+            probe = probe.rsplit("/", 1)[0]
+
+    def diag(
+        self, pointer: str, code: str, message: str, *, hint: str = "", severity: Severity
+    ) -> Diagnostic:
+        """Build a diagnostic about ``pointer`` with the right file and line filled in."""
+        file, line = self.locate(pointer)
+        return Diagnostic(file, pointer, code, severity, message, hint, line)
+
+
+def load_spec(
+    path: str | os.PathLike[str],
+    *,
+    allow_external_refs: bool = False,
+    limits: Limits | None = None,
+) -> SourceDoc:
+    """Load an OpenAPI 3.0/3.1 document; raises :class:`InputError` when it cannot be used."""
+    limits = limits or Limits.from_env()
+    p = Path(path)
+    origin = str(path)
+    refs: list[tuple[str, str]] = []
+    data, lines, notes = load_data(p, origin, limits, refs_out=refs)
+    _require_openapi(data, origin, lines)
+    doc = SourceDoc(path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes))
+    ref_notes = check_refs(doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs)
+    if ref_notes:
+        doc = SourceDoc(p, data, lines, origin, {}, doc.diagnostics + tuple(ref_notes))
+    return doc
+
+
+def _require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
+    if not isinstance(data, dict):
+        kind = type(data).__name__ if data is not None else "empty"
+        raise input_error(
+            origin,
+            NOT_MAPPING,
+            f"the document root is {kind}, not a mapping",
+            hint="an OpenAPI document is a mapping with an 'openapi' key",
+        )
+    if "swagger" in data and "openapi" not in data:
+        raise input_error(
+            origin,
+            NOT_OPENAPI,
+            f"this is Swagger {data.get('swagger')}, not OpenAPI 3.x",
+            pointer="/swagger",
+            line=lines.get("/swagger"),
+            hint="convert it first, for example with 'npx swagger2openapi'",
+        )
+    version = data.get("openapi")
+    if version is None:
+        raise input_error(
+            origin,
+            NOT_OPENAPI,
+            "no 'openapi' key: this is not an OpenAPI document",
+            hint="add 'openapi: 3.1.0' (or 3.0.x) at the top level",
+        )
+    if not isinstance(version, str) or not re.fullmatch(r"3\.[01]\.\d+(-.+)?", version):
+        raise input_error(
+            origin,
+            NOT_OPENAPI,
+            f"unsupported 'openapi' version {version!r}",
+            pointer="/openapi",
+            line=lines.get("/openapi"),
+            hint="use a quoted string such as '3.1.0' or '3.0.3'",
+        )

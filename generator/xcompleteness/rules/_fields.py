@@ -1,0 +1,75 @@
+"""Rules that the fields a contract names exist: the items location (XC103) and the id pointer
+(XC104) of a listing, the locations its 'when' conditions read (XC106) and the deadline
+parameter (XC120). (The omitted-fields location, XC123, is checked by ``rules._Context``.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._locations import parameters
+from xcompleteness.runtime.contract import Contract
+from xcompleteness.runtime.expressions import ExpressionError, parse_condition
+
+
+class _FieldRules(_RuleContext):
+    def _items_and_id(
+        self, c: Contract, operation: Mapping[str, Any], at: str, native: bool
+    ) -> Iterator[Diagnostic]:
+        if not c.is_listing or not c.items:
+            return
+        where = pointer_join(at, "items")
+        expr = self._expr(c.items, where, "response")
+        if isinstance(expr, Diagnostic):
+            yield expr
+            return
+        if expr.source != "response.body":
+            yield self.d(where, "XC109", f"items must be read from $response.body, not {expr}")
+            return
+        yield from self._body_location(operation, expr, where, "XC103", native=native, what="items")
+        id_ptr = c.id
+        if isinstance(id_ptr, str):
+            yield from self._item_pointer(
+                operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
+            )
+
+    def _when(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+        for i, reason in enumerate(c.reasons):
+            when = reason.when_raw
+            if when is None:
+                continue
+            where = pointer_join(at, "reasons", i, "when")
+            try:
+                condition = parse_condition(when)
+            except ExpressionError as exc:
+                yield self.d(
+                    where + exc.pointer,
+                    "XC108",
+                    f"invalid condition: {exc.message}",
+                    "see the condition language in docs/vocabulary.md",
+                )
+                continue
+            for path, expr in condition.expressions():
+                here = pointer_join(where, *path)
+                if not expr.reads_response:
+                    continue
+                yield from self._response_location(
+                    operation, expr, here, "XC106", native=False, success=False
+                )
+
+    def _deadline(
+        self, c: Contract, operation: Mapping[str, Any], item: Any, at: str
+    ) -> Iterator[Diagnostic]:
+        if c.deadline is None or not c.deadline.param:
+            return
+        name = c.deadline.param
+        if ("query", name) not in parameters(self.data, item, operation):
+            yield self.d(
+                pointer_join(at, "deadline", "param"),
+                "XC120",
+                f"deadline param {name!r} is not a query parameter of this operation",
+                "declare the query parameter that carries the time budget",
+            )

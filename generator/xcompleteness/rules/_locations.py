@@ -1,0 +1,208 @@
+"""Does a declared location exist? Lookups in response schemas, headers and parameters.
+
+The semantic rules ask questions such as "is ``/items/0/id`` a place the 200 response can
+have?". Schemas are followed through local ``$ref``, ``allOf``/``anyOf``/``oneOf``, ``items``
+and ``additionalProperties``. The answer is three-valued: a location is ``FOUND``, ``MISSING``
+(the schema names its properties and this is not one of them) or ``UNKNOWN`` (an open schema,
+an external ref, no schema at all). Only ``MISSING`` becomes a diagnostic, so a rule never
+reports a location the spec simply leaves undescribed.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from xcompleteness.document import follow_refs
+
+_MAX_STEPS = 10_000
+_MAX_DEPTH = 100
+"""Deeper lookups answer UNKNOWN (declared pointers are a few tokens long)."""
+_JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
+
+
+class Found(enum.Enum):
+    FOUND = "found"
+    MISSING = "missing"
+    UNKNOWN = "unknown"
+
+
+def deref(document: Any, node: Any, limit: int = 32) -> Any:
+    """Follow local ``$ref`` chains (bounded); an external or dangling ref gives ``None``."""
+    found, target = follow_refs(document, node, limit)
+    return target if found else None
+
+
+def schema_lookup(document: Any, schema: Any, tokens: tuple[str, ...]) -> Found:
+    """Whether ``tokens`` (a JSON pointer, split) can address a value valid under ``schema``."""
+    budget = [_MAX_STEPS]
+    return _lookup(document, schema, tokens, budget, frozenset())
+
+
+def _lookup(
+    document: Any,
+    schema: Any,
+    tokens: tuple[str, ...],
+    budget: list[int],
+    active: frozenset[tuple[int, int]],
+) -> Found:
+    budget[0] -= 1
+    if budget[0] <= 0 or len(active) > _MAX_DEPTH:
+        return Found.UNKNOWN
+    if isinstance(schema, Mapping) and "$ref" in schema:
+        target = deref(document, schema)
+        if target is None:
+            return Found.UNKNOWN
+        schema = target
+    if not tokens:
+        return Found.FOUND
+    if schema is True or schema is None:
+        return Found.UNKNOWN
+    if schema is False or not isinstance(schema, Mapping):
+        return Found.MISSING if schema is False else Found.UNKNOWN
+    key = (id(schema), len(tokens))
+    if key in active:  # a recursive schema: we learn nothing more by going round
+        return Found.UNKNOWN
+    active = active | {key}
+    results: list[Found] = []
+    for combinator in ("allOf", "anyOf", "oneOf"):
+        for sub in _seq(schema.get(combinator)):
+            results.append(_lookup(document, sub, tokens, budget, active))
+    head, rest = tokens[0], tokens[1:]
+    props = schema.get("properties")
+    described = isinstance(props, Mapping)
+    if described and head in props:
+        results.append(_lookup(document, props[head], rest, budget, active))
+    items = schema.get("items")
+    if head.isdigit() and items is not None:
+        described = True
+        results.append(_lookup(document, items, rest, budget, active))
+    prefix = schema.get("prefixItems")
+    if head.isdigit() and isinstance(prefix, list) and int(head) < len(prefix):
+        described = True
+        results.append(_lookup(document, prefix[int(head)], rest, budget, active))
+    extra = schema.get("additionalProperties")
+    if isinstance(extra, Mapping) and not (isinstance(props, Mapping) and head in props):
+        described = True
+        results.append(_lookup(document, extra, rest, budget, active))
+    if schema.get("patternProperties"):
+        results.append(Found.UNKNOWN)  # we do not match regexes against names here
+    if Found.FOUND in results:
+        return Found.FOUND
+    if Found.UNKNOWN in results:
+        return Found.UNKNOWN
+    if described or results:
+        return Found.MISSING
+    return Found.UNKNOWN
+
+
+def schema_types_at(document: Any, schema: Any, tokens: tuple[str, ...]) -> frozenset[str] | None:
+    """The JSON types declared for the value at ``tokens``; None when a schema there is open
+    (no ``type``) or the walk gives up. Follows ``$ref``, combinators and ``properties``."""
+    types: set[str] = set()
+    open_ = [False]
+    budget = [_MAX_STEPS]
+
+    def visit(node: Any, toks: tuple[str, ...], depth: int) -> None:
+        budget[0] -= 1
+        if budget[0] <= 0 or depth > _MAX_DEPTH:
+            open_[0] = True
+            return
+        if isinstance(node, Mapping) and "$ref" in node:
+            node = deref(document, node)
+        if not isinstance(node, Mapping):
+            open_[0] = open_[0] or node is not False
+            return
+        subs = [sub for c in ("allOf", "anyOf", "oneOf") for sub in _seq(node.get(c))]
+        for sub in subs:
+            visit(sub, toks, depth + 1)
+        if toks:
+            props = node.get("properties")
+            if isinstance(props, Mapping) and toks[0] in props:
+                visit(props[toks[0]], toks[1:], depth + 1)
+            return
+        declared = node.get("type")
+        if isinstance(declared, str):
+            types.add(declared)
+        elif isinstance(declared, list):
+            types.update(str(t) for t in declared)
+        elif not subs:
+            open_[0] = True
+
+    visit(schema, tokens, 0)
+    return None if open_[0] else frozenset(types)
+
+
+def response_schemas(
+    document: Any, operation: Mapping[str, Any], *, success_only: bool
+) -> Iterator[Any]:
+    """JSON body schemas of the operation's responses (2xx only when ``success_only``)."""
+    for status, response in _responses(document, operation, success_only=success_only):
+        del status
+        content = response.get("content")
+        if not isinstance(content, Mapping):
+            continue
+        for media, entry in content.items():
+            if _JSON_MEDIA.match(str(media)) and isinstance(entry, Mapping) and "schema" in entry:
+                yield entry["schema"]
+
+
+def response_headers(
+    document: Any, operation: Mapping[str, Any], *, success_only: bool
+) -> set[str]:
+    """Lower-cased names of the headers the operation's responses declare."""
+    names: set[str] = set()
+    for _, response in _responses(document, operation, success_only=success_only):
+        headers = response.get("headers")
+        if isinstance(headers, Mapping):
+            names.update(str(h).lower() for h in headers)
+    return names
+
+
+def _responses(
+    document: Any, operation: Mapping[str, Any], *, success_only: bool
+) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    responses = operation.get("responses")
+    if not isinstance(responses, Mapping):
+        return
+    for status, response in responses.items():
+        code = str(status)
+        if success_only and not (code.startswith("2") or code.upper() == "2XX"):
+            continue
+        resolved = deref(document, response)
+        if isinstance(resolved, Mapping):
+            yield code, resolved
+
+
+def request_schemas(document: Any, operation: Mapping[str, Any]) -> list[Any]:
+    """JSON schemas of the operation's request body."""
+    body = deref(document, operation.get("requestBody"))
+    if not isinstance(body, Mapping) or not isinstance(body.get("content"), Mapping):
+        return []
+    return [
+        entry["schema"]
+        for media, entry in body["content"].items()
+        if _JSON_MEDIA.match(str(media)) and isinstance(entry, Mapping) and "schema" in entry
+    ]
+
+
+def parameters(
+    document: Any, path_item: Mapping[str, Any] | None, operation: Mapping[str, Any]
+) -> dict[tuple[str, str], Mapping[str, Any]]:
+    """``(in, name) -> parameter`` for the operation, path-level parameters included."""
+    out: dict[tuple[str, str], Mapping[str, Any]] = {}
+    for source in (path_item, operation):
+        if not isinstance(source, Mapping):
+            continue
+        for raw in _seq(source.get("parameters")):
+            param = deref(document, raw)
+            if isinstance(param, Mapping) and isinstance(param.get("name"), str):
+                out[(str(param.get("in")), param["name"])] = param
+    return out
+
+
+def _seq(value: Any) -> list[Any]:
+    """``value`` if it is a list, else nothing (the OpenAPI validator reports the wrong type)."""
+    return value if isinstance(value, list) else []

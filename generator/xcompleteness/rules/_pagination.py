@@ -1,0 +1,149 @@
+"""Pagination and cursor-contract rules: a way to the next page (XC113, XC114), the response
+locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115)
+and what an adapter's cursor contract can only document (XC130, XC131).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._locations import parameters, response_schemas, schema_types_at
+from xcompleteness.runtime.contract import Contract, CursorRules
+from xcompleteness.runtime.expressions import Expression
+
+
+class _PaginationRules(_RuleContext):
+    def _pagination(
+        self,
+        c: Contract,
+        operation: Mapping[str, Any],
+        item: Any,
+        at: str,
+        native: bool,
+    ) -> Iterator[Diagnostic]:
+        pg = c.pagination
+        codes = c.declared_codes
+        pat = pointer_join(at, "pagination")
+        if "MORE_PAGES_AVAILABLE" in codes and c.is_listing:
+            if (
+                pg is None
+                or (pg.style in ("cursor", "link-header", "next-url") and not pg.has_next)
+                or (pg.style in ("offset", "page") and not (pg.request.offset or pg.request.page))
+            ):
+                i = c.reason_index("MORE_PAGES_AVAILABLE") or 0
+                yield self.d(
+                    pointer_join(at, "reasons", i),
+                    "XC113",
+                    "MORE_PAGES_AVAILABLE needs a way to the next page",
+                    "declare pagination with response.next (or {last-item: /id}), or "
+                    "request.offset/page for offset and page styles",
+                )
+        if pg is None:
+            return
+        if "MORE_PAGES_AVAILABLE" not in codes:
+            yield self.d(
+                pat,
+                "XC114",
+                "the listing is paginated but MORE_PAGES_AVAILABLE is not a reason",
+                "add MORE_PAGES_AVAILABLE to reasons so a first page is never complete",
+            )
+        cursor = pg.cursor
+        if cursor is not None and cursor.on_expiry == "error" and "CURSOR_EXPIRED" not in codes:
+            yield self.d(
+                pointer_join(pat, "cursor", "on-expiry"),
+                "XC115",
+                "on-expiry: error but CURSOR_EXPIRED is not a declared reason",
+                "add CURSOR_EXPIRED to reasons (the expiry error carries it)",
+            )
+        if not native and cursor is not None:
+            yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
+        params = parameters(self.data, item, operation)
+        for key, name in pg.request.to_dict().items():
+            if name and not any(n == name and loc in ("query", "header") for loc, n in params):
+                yield self.d(
+                    pointer_join(pat, "request", key),
+                    "XC121",
+                    f"request.{key} names {name!r}, which is not a parameter here",
+                    "declare the query parameter or fix its name",
+                )
+        resp = pg.response.to_dict()
+        for key in ("next", "total", "pages"):
+            raw = resp[key]
+            if not raw:
+                continue
+            where = pointer_join(pat, "response", key)
+            expr = self._expr(raw, where, "response")
+            if isinstance(expr, Diagnostic):
+                yield expr
+                continue
+            yield from self._response_location(
+                operation, expr, where, "XC105", native=native, success=True
+            )
+            if key == "next" and pg.style == "next-url":
+                yield from self._next_url(operation, expr, where)
+        last = pg.response.next_last_item
+        items = self._expr(c.items or "", pointer_join(at, "items"), "response")
+        if last and isinstance(items, Expression) and items.source == "response.body":
+            yield from self._item_pointer(
+                operation,
+                items,
+                last,
+                pointer_join(pat, "response", "next", "last-item"),
+                "XC105",
+                "last-item",
+            )
+
+    def _next_url(
+        self, operation: Mapping[str, Any], expr: Expression, where: str
+    ) -> Iterator[Diagnostic]:
+        """A next-url walk follows a URL: the body location must be able to hold a string."""
+        if expr.source != "response.body":
+            return  # the JSON Schema already says next-url reads the body (XC049)
+        for schema in response_schemas(self.data, operation, success_only=True):
+            types = schema_types_at(self.data, schema, expr.pointer)
+            if types and "string" not in types:
+                kinds = ", ".join(sorted(types))
+                yield self.d(
+                    where,
+                    "XC140",
+                    f"next-url location {expr} is {kinds} in the response schema, not a URL string",
+                    "point at the string field that holds the next page's URL "
+                    "(e.g. /paging/next/link, not the /paging/next object)",
+                )
+                return
+
+    def _adapter_cursor(self, cursor: CursorRules, at: str) -> Iterator[Diagnostic]:
+        """What an adapter's cursor contract says that no part of x-completeness can enforce.
+
+        The client walk enforces ``filter``, ``ordering`` and ``page-size`` itself (a resumed
+        walk with a changed parameter is refused); a native service enforces all of them through
+        the generated ``ListingTokens``. For an API we do not run, the rest is documentation.
+        """
+        for i, name in enumerate(cursor.invalidated_by):
+            if name == "authorization" or str(name).startswith("x-"):
+                yield self.d(
+                    pointer_join(at, "invalidated-by", i),
+                    "XC130",
+                    f"invalidated-by {name!r} is documentation only in adapter mode",
+                    "keep it to document the API, or drop it; only the API can refuse such a "
+                    "cursor (the walk reports its refusal as CURSOR_EXPIRED)",
+                )
+        if cursor.snapshot == "frozen":
+            yield self.d(
+                pointer_join(at, "snapshot"),
+                "XC131",
+                "cursor.snapshot: frozen is documentation only in adapter mode",
+                "the client cannot verify a foreign API's snapshot; declare what the API "
+                "promises, knowing nothing checks it",
+            )
+        if cursor.ttl_seconds is not None:
+            yield self.d(
+                pointer_join(at, "ttl"),
+                "XC131",
+                "cursor.ttl is documentation only in adapter mode",
+                "the walk reports an expired cursor when the API says so (map its status to "
+                "CURSOR_EXPIRED); it does not time cursors itself",
+            )

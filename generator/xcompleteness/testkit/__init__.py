@@ -1,0 +1,26 @@
+"""Testing a contract against a server: the mock server and ``verify``.
+
+May import: every stage up to ``ir``, ``runtime``, ``diagnostics``, ``resources``.
+"""
+
+from xcompleteness.testkit._mock import (
+    MockApi,
+    listen,
+    make_app,
+    mock_from_check,
+    representable,
+    require_server,
+    serve,
+)
+from xcompleteness.testkit._verify import Verifier
+
+__all__ = [
+    "MockApi",
+    "Verifier",
+    "listen",
+    "make_app",
+    "mock_from_check",
+    "representable",
+    "require_server",
+    "serve",
+]
