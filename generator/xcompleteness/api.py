@@ -407,6 +407,10 @@ class VerifyResult(_Outcome):
 
     summary: tuple[str, ...] = ()
     """One line per listing walked: pages, items and how the walk ended."""
+    operations: tuple[Mapping[str, Any], ...] = ()
+    """One record per declared listing (``operation_id``, ``state``: ok, violations or skipped,
+    ``why`` it was skipped, the ``findings`` codes, and per walk its ``page_size``, ``pages``,
+    ``items``, ``complete``, ``finished``, ``truncated``)."""
 
 
 def verify(
@@ -472,7 +476,11 @@ def verify(
     except InputError as exc:
         return VerifyResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
     return VerifyResult(
-        origin, diagnostics, exit_code_for(diagnostics), summary=tuple(verifier.summary)
+        origin,
+        diagnostics,
+        exit_code_for(diagnostics),
+        summary=tuple(verifier.summary),
+        operations=tuple(verifier.operations),
     )
 
 

@@ -314,7 +314,9 @@ def run_verify(args: argparse.Namespace) -> ExitCode:
         allow_external_refs=args.allow_external_refs,
     )
     if args.format == "json":
-        print(render_json(result.diagnostics))
+        out = json.loads(render_json(result.diagnostics))
+        out["operations"] = list(result.operations)
+        print(json.dumps(out, indent=2, sort_keys=True))
     else:
         if result.diagnostics:
             _note(render_text(result.diagnostics))

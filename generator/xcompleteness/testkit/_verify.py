@@ -9,8 +9,8 @@ XC710    an envelope invariant is broken (``complete`` missing or not a boolean,
          with reasons or false without, MORE_PAGES_AVAILABLE without ``next_cursor`` or a cursor
          without it, evidence on an incomplete page)
 XC711    a reason or warning code the operation does not declare
-XC712    a short page taken as the end: a walk ended "complete" with fewer items than another walk
-         of the same listing (the small-page walk lost items it should have paged to)
+XC712    two complete walks of the same listing disagree: a short page taken as the end (one
+         ended "complete" with fewer items than the other) or the same count but other ids
 XC713    a cursor or next link repeats within one walk (the walk would loop)
 XC714    the snapshot drifts within one walk although the declaration freezes it
 XC715    a ``next`` link leaves the API's origin
@@ -23,6 +23,12 @@ XC721    (exit 2) bad ``--base-url`` or ``--param``
 XC722    (exit 2) the API cannot be reached
 =======  ==========================================================================================
 
+Each walk is a generated client's: the runtime's ``Walker`` (the one walk core: what a page
+means, where the next one is, when the walk ends) over the runtime's ``BaseClient`` (how a next
+link is resolved and which origin it may go to), with a fetcher that records every answer
+(:class:`_Recorder`). verify then checks the recorded answers and reads how the core ended the
+walk; it has no page reader of its own.
+
 Exit codes like ``check``: 0 no violations, 1 violations (errors), 2 unusable input.
 The command is :func:`xcompleteness.api.verify` and its formatting in :mod:`xcompleteness.cli`.
 """
@@ -33,16 +39,27 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.document import pointer_tokens
-from xcompleteness.runtime.contract import Contract, PaginationRequest, PaginationResponse
-from xcompleteness.runtime.expressions import (
-    MISSING,
-    ResponseView,
-    parse_expression,
-    resolve_pointer,
+from xcompleteness.runtime.contract import Contract, PaginationRequest
+from xcompleteness.runtime.expressions import MISSING, ResponseView, resolve_pointer
+from xcompleteness.runtime.walk import (
+    ApiError,
+    FetchRefused,
+    FetchTimedOut,
+    Limits,
+    Page,
+    PageRequest,
+    StreamResult,
+    Walker,
+)
+from xcompleteness.runtime.walk_results import (
+    CLIENT_DEADLINE_EXCEEDED,
+    CLIENT_PAGE_LIMIT,
+    CONTRACT_VIOLATION,
+    CURSOR_EXPIRED,
+    SNAPSHOT_CHANGED,
 )
 
 MORE = "MORE_PAGES_AVAILABLE"
@@ -76,17 +93,17 @@ class Verifier:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     summary: list[str] = field(default_factory=list)
 
-    def __post_init__(self) -> None:
-        import httpx
+    operations: list[dict[str, Any]] = field(default_factory=list)
+    """One record per declared listing: how each walk went (``verify --format json``)."""
 
-        self.client = httpx.Client(
-            base_url=self.base_url.rstrip("/"),
-            headers=dict(self.headers),
-            timeout=30.0,
-            transport=self.transport,
-            follow_redirects=False,
+    def __post_init__(self) -> None:
+        # The generated client's own base client: the URL rules (relative next links, the
+        # origin a next link must keep) are the ones every generated package runs.
+        from xcompleteness.runtime.operations import BaseClient
+
+        self.client = BaseClient(
+            self.base_url, headers=dict(self.headers), transport=self.transport, timeout=30.0
         )
-        self.origin = _origin(self.base_url)
         self.started = time.monotonic()
 
     # -- reporting ---------------------------------------------------------------------------
@@ -119,6 +136,7 @@ class Verifier:
                     "skipped: verify only sends GET requests",
                     severity=Severity.INFO,
                 )
+                self.operations.append(_record(op_id, "skipped", "not GET"))
                 continue
             self.verify_listing(op_id, contract)
         return self.diagnostics
@@ -133,6 +151,7 @@ class Verifier:
                 "pass --param NAME=VALUE",
                 Severity.INFO,
             )
+            self.operations.append(_record(op_id, "skipped", f"no value for {', '.join(missing)}"))
             return
         pagination = contract.pagination
         size_param = pagination.request.size if pagination else None
@@ -142,22 +161,55 @@ class Verifier:
         walks = [self.walk(contract, path, query, size) for size in sizes]
         done = [w for w in walks if w.finished and w.complete]
         if len(done) == 2 and set(done[0].ids) != set(done[1].ids):
-            small, large = sorted(done, key=lambda w: len(w.ids))
+            self._different_items(contract, done[0], done[1])
+        found = self.diagnostics[before:]
+        errors = sum(d.severity is Severity.ERROR for d in found)
+        pages = sum(w.pages for w in walks)
+        items = max((len(w.ids) for w in walks), default=0)
+        state = "ok" if not found else f"{len(found)} finding(s)"
+        self.summary.append(
+            f"{op_id}: {state} ({len(walks)} walk(s), {pages} page(s), {items} item(s))"
+        )
+        record = _record(op_id, "violations" if errors else "ok", None)
+        record["findings"] = sorted({d.code for d in found})
+        record["walks"] = [
+            {
+                "page_size": w.size,
+                "pages": w.pages,
+                "items": len(w.ids),
+                "complete": w.complete,
+                "finished": w.finished,
+                "truncated": w.truncated,
+            }
+            for w in walks
+        ]
+        self.operations.append(record)
+
+    def _different_items(self, contract: Contract, one: Walk, other: Walk) -> None:
+        """XC712: two complete walks of one listing disagree on its items."""
+        hint = (
+            "only complete == true (or the declared terminal signal) may end a listing; "
+            "a short page must still carry MORE_PAGES_AVAILABLE and a cursor"
+        )
+        small, large = sorted((one, other), key=lambda w: len(w.ids))
+        if len(small.ids) < len(large.ids):
             self.report(
                 contract,
                 "XC712",
                 f"a walk with page size {small.size} ended complete after {len(small.ids)} "
                 f"item(s); one with page size {large.size} returned {len(large.ids)}: a short "
                 "page was taken as the end",
-                "only complete == true (or the declared terminal signal) may end a listing; "
-                "a short page must still carry MORE_PAGES_AVAILABLE and a cursor",
+                hint,
             )
-        found = len(self.diagnostics) - before
-        pages = sum(w.pages for w in walks)
-        items = max((len(w.ids) for w in walks), default=0)
-        state = "ok" if not found else f"{found} finding(s)"
-        self.summary.append(
-            f"{op_id}: {state} ({len(walks)} walk(s), {pages} page(s), {items} item(s))"
+            return
+        only = len(set(one.ids) ^ set(other.ids))
+        self.report(
+            contract,
+            "XC712",
+            f"walks with page sizes {one.size} and {other.size} both ended complete with "
+            f"{len(one.ids)} item(s) but not the same ones ({only} id(s) seen in only one walk): "
+            "the listing is not stable across page sizes",
+            "both walks must return the same items; page by a stable key over one snapshot",
         )
 
     def _request(self, contract: Contract) -> tuple[str, dict[str, Any], list[str]]:
@@ -188,74 +240,111 @@ class Verifier:
     def walk(
         self, contract: Contract, path: str, query: Mapping[str, Any], size: int | None
     ) -> Walk:
+        """One walk, driven by the walk core a generated client runs (so a page means the same
+        thing here as in the client, its MCP tools and the tests); every answer is recorded
+        and checked afterwards against the declaration."""
         pagination = contract.pagination
         request = pagination.request if pagination else PaginationRequest()
         walk = Walk(size)
         params = dict(query)
         if size is not None and request.size:
             params[request.size] = size
-        url: str | None = path
-        seen_next: set[str] = set()
-        seen_ids: set[str] = set()
-        snapshot: Any = MISSING
+        recorder = _Recorder(self, path)
+        left = self.time_limit - (time.monotonic() - self.started)
+        limits = Limits(max_pages=self.max_pages, deadline=max(left, 0.001))
+        stream = Walker(contract, recorder).iter_pages(params, limits)
+        pages: list[Page] = []
+        failed = False
+        try:
+            pages.extend(stream)
+        except ApiError:
+            failed = True  # an error answer the contract does not map: reported below (XC717)
+        walk.pages = len(recorder.answers)
+        before = len(self.diagnostics)
+        for number, view in enumerate(recorder.answers, start=1):
+            if self._status_problem(contract, view, number):
+                continue
+            if not contract.is_adapter:
+                self._native_checks(contract, view, number)
+        self._ids(contract, walk, pages)
+        if failed:
+            return walk
+        self._ending(contract, walk, stream.result, recorder, found=len(self.diagnostics) > before)
+        return walk
+
+    def _ids(self, contract: Contract, walk: Walk, pages: list[Page]) -> None:
+        pagination = contract.pagination
         cursor_rules = pagination.cursor if pagination else None
         frozen = (cursor_rules is not None and cursor_rules.snapshot == "frozen") or (
             contract.scope is not None and contract.scope.snapshot == "token"
         )
-        adapter = contract.is_adapter
-        while url is not None:
-            if walk.pages >= self.max_pages or time.monotonic() - self.started > self.time_limit:
-                walk.truncated = True
-                self.report(
-                    contract,
-                    "XC719",
-                    f"stopped after {walk.pages} page(s) (--max-pages {self.max_pages}, "
-                    f"--time-limit {self.time_limit:g}s) before the end; the rest is unverified",
-                    severity=Severity.WARNING,
-                )
-                return walk
-            response = self._get(url, params)
-            walk.pages += 1
-            view = ResponseView.from_httpx(response)
-            page = (
-                self._adapter_page(contract, view, walk)
-                if adapter
-                else self._native_page(contract, view, walk)
-            )
-            if page is None:
-                return walk
-            items, nxt, page_snapshot = page
-            for item in items:
-                item_id = resolve_pointer(item, _tokens(contract.id or "/id"))
+        seen: set[str] = set()
+        for page in pages:
+            for item in page.items:
+                item_id = resolve_pointer(item, pointer_tokens(contract.id or "/id") or ())
                 if item_id is MISSING:
                     continue
                 key = str(item_id)
-                if key in seen_ids:
+                if key in seen:
                     self.report(
                         contract,
                         "XC716",
-                        f"item {key!r} came back twice in one walk (page {walk.pages})",
+                        f"item {key!r} came back twice in one walk (page {page.number})",
                         "pages must not overlap; page by a stable key, not a live offset",
                         Severity.ERROR if frozen else Severity.WARNING,
                     )
-                seen_ids.add(key)
+                seen.add(key)
                 walk.ids.append(key)
-            if frozen and page_snapshot is not MISSING:
-                if snapshot is not MISSING and page_snapshot != snapshot:
-                    self.report(
-                        contract,
-                        "XC714",
-                        f"the snapshot changed within one walk ({snapshot!r} -> "
-                        f"{page_snapshot!r} on page {walk.pages}) although it is declared frozen",
-                        "keep every page of a walk at the first page's snapshot, or declare "
-                        "cursor.snapshot: live and scope.snapshot accordingly",
-                    )
-                    return walk
-                snapshot = page_snapshot
-            if nxt is None:
-                walk.finished = True
-                return walk
-            if nxt in seen_next:
+
+    def _ending(
+        self,
+        contract: Contract,
+        walk: Walk,
+        result: StreamResult,
+        recorder: _Recorder,
+        *,
+        found: bool,
+    ) -> None:
+        """How the walk core ended the walk, as a finding where it is one."""
+        codes = {r.code: r for r in result.reasons}
+        walk.complete = result.complete
+        if CLIENT_PAGE_LIMIT in codes or CLIENT_DEADLINE_EXCEEDED in codes:
+            walk.truncated = True
+            self.report(
+                contract,
+                "XC719",
+                f"stopped after {walk.pages} page(s) (--max-pages {self.max_pages}, "
+                f"--time-limit {self.time_limit:g}s) before the end; the rest is unverified",
+                severity=Severity.WARNING,
+            )
+            return
+        if SNAPSHOT_CHANGED in codes:
+            pagination = contract.pagination
+            cursor_rules = pagination.cursor if pagination else None
+            frozen = (cursor_rules is not None and cursor_rules.snapshot == "frozen") or (
+                contract.scope is not None and contract.scope.snapshot == "token"
+            )
+            if frozen:
+                self.report(
+                    contract,
+                    "XC714",
+                    f"the snapshot changed within one walk (on page {walk.pages}) although it "
+                    "is declared frozen",
+                    "keep every page of a walk at the first page's snapshot, or declare "
+                    "cursor.snapshot: live and scope.snapshot accordingly",
+                )
+            return
+        violation = codes.get(CONTRACT_VIOLATION)
+        if violation is not None:
+            what = str(violation.details.get("what") or "")
+            if recorder.refused is not None:
+                self.report(
+                    contract,
+                    "XC715",
+                    f"the next link of page {walk.pages} was refused: {recorder.refused}",
+                    "next links must stay on the API's scheme, host and port",
+                )
+            elif what.startswith("repeated cursor"):
                 self.report(
                     contract,
                     "XC713",
@@ -263,54 +352,47 @@ class Verifier:
                     "a client following it would loop",
                     "every page must hand out a new cursor or link",
                 )
-                return walk
-            seen_next.add(nxt)
-            if nxt.startswith(("http://", "https://")):
-                if _origin(nxt) != self.origin:
-                    self.report(
-                        contract,
-                        "XC715",
-                        f"the next link of page {walk.pages} leaves the API origin "
-                        f"({_origin(nxt)} instead of {self.origin})",
-                        "next links must stay on the API's scheme, host and port",
-                    )
-                    return walk
-                url, params = nxt, {}
-            else:
-                cursor = request.cursor
-                if not cursor:
-                    return walk
-                params = dict(query)
-                if size is not None and request.size:
-                    params[request.size] = size
-                params[str(cursor)] = nxt
-                url = path
-        return walk
+            elif not found:
+                code = "XC718" if "items location" in what else "XC710"
+                self.report(contract, code, f"page {walk.pages}: {what}")
+            return
+        if CURSOR_EXPIRED in codes:
+            return  # the server ended the walk's cursor: nothing more to compare
+        walk.finished = True
 
-    def _get(self, url: str, params: Mapping[str, Any]) -> Any:
+    def get(self, url: Any, params: Mapping[str, Any] | None, timeout: float | None) -> Any:
+        """One GET; an API that cannot be reached is unusable input (XC722), a request cut off
+        by the walk's own deadline is the walk's to report (XC719)."""
         import httpx
 
         try:
-            return self.client.get(url, params=params or None)
+            return self.client.send("GET", url, params=params or None, timeout=timeout)
+        except httpx.TimeoutException as exc:
+            if timeout is not None:
+                raise FetchTimedOut(exc) from exc
+            raise self._unreachable(exc) from None
         except httpx.HTTPError as exc:
-            raise InputError(
-                [
-                    Diagnostic(
-                        self.base_url,
-                        "",
-                        "XC722",
-                        Severity.ERROR,
-                        f"the API cannot be reached: {type(exc).__name__}: {exc}",
-                        "check --base-url and that the service is running",
-                    )
-                ]
-            ) from None
+            raise self._unreachable(exc) from None
 
-    def _status_problem(self, contract: Contract, view: ResponseView, walk: Walk) -> bool:
+    def _unreachable(self, exc: Exception) -> InputError:
+        return InputError(
+            [
+                Diagnostic(
+                    self.base_url,
+                    "",
+                    "XC722",
+                    Severity.ERROR,
+                    f"the API cannot be reached: {type(exc).__name__}: {exc}",
+                    "check --base-url and that the service is running",
+                )
+            ]
+        )
+
+    def _status_problem(self, contract: Contract, view: ResponseView, number: int) -> bool:
         """True when the page is not a 2xx answer (reported unless the contract explains it)."""
         if 200 <= view.status < 300:
             if view.body is MISSING:
-                self.report(contract, "XC717", f"page {walk.pages} is not JSON")
+                self.report(contract, "XC717", f"page {number} is not JSON")
                 return True
             return False
         error = view.body.get("error") if isinstance(view.body, Mapping) else None
@@ -321,22 +403,20 @@ class Verifier:
             self.report(
                 contract,
                 "XC717",
-                f"page {walk.pages} answered HTTP {view.status}"
+                f"page {number} answered HTTP {view.status}"
                 + (f" {code}" if code else " without an error code"),
                 "an error answer carries {'error': {'code': ...}} with a declared code",
             )
         return True
 
-    def _native_page(
-        self, contract: Contract, view: ResponseView, walk: Walk
-    ) -> tuple[list[Any], str | None, Any] | None:
-        if self._status_problem(contract, view, walk):
-            return None
+    def _native_checks(self, contract: Contract, view: ResponseView, number: int) -> None:
+        """Each envelope invariant a native page breaks, reported one by one (the walk core
+        stops at the first; verify says all of them)."""
         body = view.body
-        where = f"page {walk.pages}"
+        where = f"page {number}"
         if not isinstance(body, Mapping):
             self.report(contract, "XC710", f"{where} is not a JSON object envelope")
-            return None
+            return
         complete = body.get("complete")
         reasons = body.get("incomplete_reasons") or []
         warnings = body.get("warnings") or []
@@ -374,62 +454,39 @@ class Verifier:
             code = w.get("code") if isinstance(w, Mapping) else None
             if code not in declared_w:
                 self.report(contract, "XC711", f"{where} carries the undeclared warning {code!r}")
-        items = _evaluate(contract.items_location, view)
-        if not isinstance(items, list):
-            self.report(contract, "XC718", f"{where}: the items location does not hold a list")
-            return None
-        walk.complete = complete is True
-        scope = body.get("scope")
-        snapshot = scope.get("snapshot") if isinstance(scope, Mapping) else None
-        return items, (str(nxt) if nxt not in (None, "") else None), snapshot
-
-    def _adapter_page(
-        self, contract: Contract, view: ResponseView, walk: Walk
-    ) -> tuple[list[Any], str | None, Any] | None:
-        if self._status_problem(contract, view, walk):
-            return None
-        items = _evaluate(contract.items_location, view)
-        if not isinstance(items, list):
-            self.report(
-                contract, "XC718", f"page {walk.pages}: the items location does not hold a list"
-            )
-            return None
-        pagination = contract.pagination
-        response = pagination.response if pagination else PaginationResponse()
-        more_decl = contract.reason(MORE)
-        nxt: Any = None
-        if response.next is not None:
-            nxt = _evaluate(response.next, view)
-        elif response.next_last_item and items:
-            nxt = resolve_pointer(items[-1], _tokens(response.next_last_item))
-        more = nxt not in (None, "", MISSING)
-        if more_decl is not None and more_decl.when is not None:
-            more = more_decl.when.holds(view)
-        active = [r.code for r in contract.reasons if r.when is not None and r.when.holds(view)]
-        walk.complete = not [c for c in active if c != MORE]
-        if not more or nxt in (None, "", MISSING):
-            return items, None, MISSING
-        if isinstance(nxt, str) and not nxt.startswith(("http://", "https://")):
-            if pagination is not None and pagination.style == "link-header":
-                nxt = urljoin(self.base_url.rstrip("/") + "/", nxt)
-        return items, str(nxt), MISSING
 
 
-def _evaluate(expr: str, view: ResponseView) -> Any:
-    try:
-        return parse_expression(expr).evaluate(view)
-    except ValueError:
-        return MISSING
+class _Recorder:
+    """The fetcher verify hands the walk core: a GET through the generated client's own
+    ``BaseClient`` (so a next link, relative or absolute, is followed, or refused, exactly as a
+    generated client does), every answer kept for the checks."""
+
+    def __init__(self, verifier: Verifier, path: str) -> None:
+        self.verifier = verifier
+        self.path = path
+        self.answers: list[ResponseView] = []
+        self.refused: str | None = None
+
+    def __call__(self, request: PageRequest) -> ResponseView:
+        client = self.verifier.client
+        params: Mapping[str, Any] | None = request.params
+        if request.url is not None:
+            try:
+                url = client.same_origin(request.url)
+            except FetchRefused as exc:
+                self.refused = str(exc)
+                raise
+            params = None  # the next link carries its own query
+        else:
+            url = client.url(self.path)
+        answer = self.verifier.get(url, params, request.timeout)
+        self.answers.append(answer)
+        return answer
 
 
-def _tokens(pointer: str) -> tuple[str, ...]:
-    return pointer_tokens(pointer) or ()
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-    return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
+def _record(op_id: str, state: str, why: str | None) -> dict[str, Any]:
+    """The per-operation summary verify --format json reports (docs/testing.md)."""
+    return {"operation_id": op_id, "state": state, "why": why, "findings": [], "walks": []}
 
 
 def _example(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:
