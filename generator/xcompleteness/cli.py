@@ -30,6 +30,16 @@ from xcompleteness.diagnostics import (
 )
 from xcompleteness.progress import Progress
 
+__all__ = [
+    "build_parser",
+    "main",
+    "run_audit",
+    "run_check",
+    "run_generate",
+    "run_mock",
+    "run_verify",
+]
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse exits 2 on bad arguments, like us

@@ -14,6 +14,18 @@ import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
+__all__ = [
+    "Diagnostic",
+    "ExitCode",
+    "InputError",
+    "Severity",
+    "exit_code_for",
+    "has_errors",
+    "pointer_join",
+    "render_json",
+    "render_text",
+]
+
 
 class Severity(str, enum.Enum):
     ERROR = "error"

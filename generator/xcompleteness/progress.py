@@ -23,6 +23,8 @@ from contextlib import contextmanager
 from types import TracebackType
 from typing import Any, TextIO
 
+__all__ = ["Progress", "enabled", "reporting", "stage"]
+
 _LOCAL = threading.local()
 _INTERVAL_S = 0.25
 

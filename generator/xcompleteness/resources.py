@@ -11,6 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+__all__ = ["load_json", "runtime_dir", "spec_ext_dir", "templates_dir"]
+
 _PKG = Path(__file__).resolve().parent
 
 

@@ -31,6 +31,20 @@ def test_warnings_continuations_errors_equal_codes_json() -> None:
     assert dict(codes.ERROR_STATUS) == {c: e["status"] for c, e in CODES["errors"].items()}
 
 
+def test_the_envelope_names_the_continuation_table_by_value() -> None:
+    """``ContinuationKind`` (the envelope's type) and ``CONTINUATION_PRIORITY`` (the order the
+    walk and ``continuation_for`` pick in) spell the one continuation table again under other
+    names: they must hold exactly its values, the priority each kind once."""
+    from typing import get_args
+
+    from xcompleteness.runtime.envelope import CONTINUATION_PRIORITY, ContinuationKind
+
+    assert get_args(ContinuationKind) == codes.CONTINUATION_KINDS
+    assert sorted(CONTINUATION_PRIORITY) == sorted(codes.CONTINUATION_KINDS)
+    assert len(set(CONTINUATION_PRIORITY)) == len(CONTINUATION_PRIORITY)
+    assert CONTINUATION_PRIORITY[0] == "restart" and CONTINUATION_PRIORITY[-1] == "none"
+
+
 def test_listing_kinds_are_schema_kinds() -> None:
     kinds = SCHEMA["properties"]["kind"]["enum"]
     assert codes.LISTING_KINDS < set(kinds)

@@ -81,6 +81,15 @@ try:  # optional: without it every meta-check is the stock one
 except ImportError:  # pragma: no cover - jsonschema-rs is a dependency
     jsonschema_rs = None
 
+__all__ = [
+    "compiled_meta_check",
+    "fast_child_lookups",
+    "fast_meta_valid",
+    "plain_json",
+    "with_fast_meta_check",
+    "with_set_registries",
+]
+
 _INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 
 

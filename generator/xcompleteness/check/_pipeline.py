@@ -15,13 +15,24 @@ import datetime as _dt
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import DEFAULTS_KEY
 from xcompleteness.load import SourceDoc, apply_overlays, load_spec
 from xcompleteness.progress import stage
 from xcompleteness.runtime.contract import Contract
+
+if TYPE_CHECKING:  # the vocabulary stack loads only once the document is usable
+    from xcompleteness.declare import Registry
+
+__all__ = ["CheckResult", "check_spec", "show_effective", "summary"]
+
+
+def _standard_registry() -> Registry:
+    from xcompleteness.declare import standard_registry
+
+    return standard_registry()
 
 
 @dataclass
@@ -32,7 +43,8 @@ class CheckResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     contracts: dict[str, Contract] = field(default_factory=dict)
     """operationId -> canonical contract, only for declarations without schema errors."""
-    registry: Any = None
+    registry: Registry = field(default_factory=_standard_registry)
+    """The codes the document may use (the standard set plus its ``x-completeness-registry``)."""
 
     @property
     def has_errors(self) -> bool:
@@ -85,7 +97,9 @@ def check_spec(
     )
 
 
-def _contracts(doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any) -> dict[str, Contract]:
+def _contracts(
+    doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Registry
+) -> dict[str, Contract]:
     """Normalize every declaration the vocabulary stage found no error in."""
     from xcompleteness.declare import (
         document_defaults,

@@ -32,6 +32,8 @@ from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic
 
+__all__ = ["Validation", "merge", "wanted"]
+
 
 def wanted() -> bool:
     """Whether a second process can help here (fork exists, 2+ usable CPUs, not XC_JOBS=1)."""

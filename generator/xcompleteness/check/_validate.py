@@ -37,6 +37,17 @@ from xcompleteness.check._osv_speedup import (
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
+__all__ = [
+    "FAST_VALIDATORS",
+    "FILE_ONLY_HANDLERS",
+    "INVALID_OPENAPI",
+    "MAX_ERRORS",
+    "RESOLVED_CACHE_SIZE",
+    "STOCK_VALIDATORS",
+    "VALIDATOR_FAILED",
+    "validate_openapi",
+]
+
 INVALID_OPENAPI = "XC030"
 VALIDATOR_FAILED = "XC031"
 MAX_ERRORS = 200

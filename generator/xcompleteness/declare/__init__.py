@@ -12,7 +12,12 @@ from xcompleteness.declare._contract import (
     not_a_listing,
     operation_ref,
 )
-from xcompleteness.declare._vocabulary import Registry, load_registry, validate_declarations
+from xcompleteness.declare._vocabulary import (
+    Registry,
+    load_registry,
+    standard_registry,
+    validate_declarations,
+)
 
 __all__ = [
     "NOT_A_LISTING",
@@ -24,5 +29,6 @@ __all__ = [
     "normalize",
     "not_a_listing",
     "operation_ref",
+    "standard_registry",
     "validate_declarations",
 ]

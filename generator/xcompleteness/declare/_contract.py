@@ -31,6 +31,22 @@ from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 if TYPE_CHECKING:
     from xcompleteness.declare._vocabulary import Registry
 
+__all__ = [
+    "DEFAULT_EVIDENCE_TTL_SECONDS",
+    "DEFAULT_LINK_NEXT",
+    "DEFAULT_NATIVE_ITEMS",
+    "NOT_A_LISTING",
+    "OperationRef",
+    "canonical_dict",
+    "defaulted_keys",
+    "document_defaults",
+    "duration_seconds",
+    "effective_declaration",
+    "normalize",
+    "not_a_listing",
+    "operation_ref",
+]
+
 
 DEFAULT_NATIVE_ITEMS = DEFAULT_ITEMS
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""

@@ -51,7 +51,28 @@ from xcompleteness.declare._contract import document_defaults, effective_declara
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
+from xcompleteness.runtime.codes import (
+    CONTINUATION_KINDS,
+    STANDARD_CONTINUATIONS,
+    STANDARD_ORIGINS,
+)
+from xcompleteness.runtime.contract import CodeEntry
 from xcompleteness.runtime.contract import Registry as RuntimeRegistry
+
+__all__ = [
+    "CODES",
+    "CODES_FILE",
+    "CodeInfo",
+    "DECLARATION_SCHEMA",
+    "MAX_DEPTH",
+    "REGISTRY_KEY",
+    "REGISTRY_SCHEMA",
+    "Registry",
+    "line_for",
+    "load_registry",
+    "standard_registry",
+    "validate_declarations",
+]
 
 REGISTRY_KEY = "x-completeness-registry"
 DECLARATION_SCHEMA = "x-completeness.schema.json"
@@ -137,6 +158,18 @@ class CodeInfo:
     owner: str | None = None
     review_by: _dt.date | None = None
 
+    def entry(self, *, reason: bool) -> CodeEntry:
+        """This code as the runtime reads it (the ``_contracts.json`` entry, typed)."""
+        default = STANDARD_CONTINUATIONS.get(self.code, "none") if reason else None
+        return CodeEntry(
+            code=self.code,
+            details=_plain(self.details),
+            continuation=(self.continuation or default) if reason else None,
+            origin=self.origin or STANDARD_ORIGINS.get(self.code, "server"),
+            description=self.description or "",
+            standard=self.standard,
+        )
+
     def to_canonical(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "description": self.description,
@@ -166,8 +199,14 @@ class Registry:
     @cached_property
     def runtime(self) -> RuntimeRegistry:
         """This registry as the runtime reads it (``_contracts.json``'s ``registry``): where
-        ``normalize`` gets each reason's default continuation and origin."""
-        return RuntimeRegistry.from_dict(self.to_canonical())
+        ``normalize`` gets each reason's default continuation and origin, and the IR each
+        code's origin. Built from the typed entries, not through the canonical dict."""
+        return RuntimeRegistry(
+            reasons={c: i.entry(reason=True) for c, i in sorted(self.reasons.items())},
+            warnings={c: i.entry(reason=False) for c, i in sorted(self.warnings.items())},
+            field_omissions=tuple(self.field_omissions),
+            continuations=tuple(self.continuations) or CONTINUATION_KINDS,
+        )
 
     def warning(self, code: str) -> CodeInfo | None:
         return self.warnings.get(code)

@@ -47,6 +47,22 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+__all__ = [
+    "Entry",
+    "FORMAT",
+    "LIBRARIES",
+    "LIMIT_VARIABLES",
+    "MAX_ENTRIES",
+    "MAX_ENTRY_BYTES",
+    "SUFFIX",
+    "cache_dir",
+    "generator_fingerprint",
+    "input_key",
+    "load",
+    "prune",
+    "store",
+]
+
 FORMAT = 1
 MAX_ENTRIES = 8
 """How many entries are kept (one GitHub-sized entry is ~3 MB compressed)."""

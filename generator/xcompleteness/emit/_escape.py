@@ -24,6 +24,8 @@ from __future__ import annotations
 import keyword
 import textwrap
 
+__all__ = ["DOC_WIDTH", "py_comment", "py_doc", "py_docblock", "py_ident", "py_str", "toml_str"]
+
 
 def _escape_char(ch: str) -> str:
     code = ord(ch)

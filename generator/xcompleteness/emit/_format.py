@@ -34,6 +34,20 @@ import tokenize
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
+__all__ = [
+    "FIX_RULES",
+    "FormatError",
+    "LINE_LENGTH",
+    "LINT_RULES",
+    "RUFF_SETTINGS",
+    "VERBATIM_DIR",
+    "format_files",
+    "format_many",
+    "format_source",
+    "needs_format",
+    "split_long_strings",
+]
+
 LINE_LENGTH = 100
 RUFF_SETTINGS = ("--isolated", "--line-length", str(LINE_LENGTH), "--target-version", "py310")
 FIX_RULES = "I,F401,UP"

@@ -34,6 +34,15 @@ from xcompleteness.progress import stage
 if TYPE_CHECKING:
     from xcompleteness.ir import SpecIR
 
+__all__ = [
+    "Generation",
+    "GenerationRefused",
+    "generate",
+    "generate_files",
+    "generate_from_check",
+    "summary",
+]
+
 
 class GenerationRefused(Exception):
     """The spec has errors (or a declared operation cannot be generated); carries diagnostics."""
@@ -268,21 +277,19 @@ def summary(gen: Generation) -> str:
         return gen.summary_text + (cached if gen.cached else "")
     from collections import Counter
 
-    from xcompleteness.declare import NOT_A_LISTING
-    from xcompleteness.document import iter_operations
+    from xcompleteness.declare import not_a_listing
+    from xcompleteness.document import views
 
     kinds = Counter(str(op.kind) for op in gen.ir.operations)
     made = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
     total = skipped_none = undeclared = 0
     names: list[str] = []
-    for _path, _method, operation, _pointer in iter_operations(gen.ir.document):
+    for op in views(gen.ir.document).operations:
         total += 1
-        decl = operation.get("x-completeness")
-        if isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING:
+        if not_a_listing(op.declaration):
             skipped_none += 1
-            op_id = operation.get("operationId")
-            names.append(op_id if isinstance(op_id, str) else "(no operationId)")
-        elif decl is None:
+            names.append(op.operation_id or "(no operationId)")
+        elif op.declaration is None:
             undeclared += 1
     listings = sum(d.code == "XC100" for d in gen.diagnostics)
     parts = [f"summary: {len(gen.ir.operations)} of {total} operation(s) generated ({made})"]

@@ -18,6 +18,8 @@ import jinja2
 from xcompleteness.emit._escape import py_comment, py_doc, py_docblock, py_ident, py_str
 from xcompleteness.resources import templates_dir
 
+__all__ = ["Renderer"]
+
 
 class Renderer:
     """Render templates by path relative to ``templates/``."""

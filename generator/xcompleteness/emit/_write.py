@@ -26,6 +26,8 @@ from pathlib import Path, PurePosixPath
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 
+__all__ = ["MANIFEST", "WriteReport", "diff_tree", "read_manifest", "write_tree"]
+
 MANIFEST = ".xcompleteness-manifest.json"
 
 

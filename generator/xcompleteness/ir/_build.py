@@ -57,15 +57,31 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import document
+from xcompleteness.declare import Registry as VocabularyRegistry
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.codes import LISTING_KINDS
-from xcompleteness.runtime.contract import Contract, ReasonDecl, Registry
+from xcompleteness.runtime.contract import Contract, ReasonDecl
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
+
+__all__ = [
+    "CodeIR",
+    "FIELD_RESERVED",
+    "FieldIR",
+    "MODEL_ATTRIBUTES",
+    "MODEL_RESERVED",
+    "OperationIR",
+    "ParamIR",
+    "SpecIR",
+    "build_ir",
+    "pattern_supported",
+    "py_type",
+    "resolve_pointer",
+]
 
 MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
 FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
@@ -254,8 +270,9 @@ class _Builder:
         lines = getattr(check_result.doc, "lines", None)
         self.lines: Mapping[str, int] = lines if lines is not None else {}
         self.contracts: Mapping[str, Contract] = check_result.contracts
-        self.registry = registry_dict(check_result.registry)
-        self.codes_registry = Registry.from_dict(self.registry)
+        registry: VocabularyRegistry = check_result.registry
+        self.registry = registry.to_canonical()
+        self.codes_registry = registry.runtime
         self.package = package
         self.diags: list[Diagnostic] = []
         self.ops_names = NameRegistry("the operations of the package", self.file)
@@ -640,19 +657,6 @@ def pattern_supported(pattern: str) -> bool:
     except Exception:  # noqa: BLE001 - any failure means the models could not be imported
         return False
     return True
-
-
-def registry_dict(registry: Any) -> dict[str, Any]:
-    """The registry as the plain dict of docs/internals.md (accepts the dict or an object)."""
-    if registry is None:
-        return {"reasons": {}, "warnings": {}}
-    for attr in ("to_canonical", "to_dict", "as_dict"):
-        fn = getattr(registry, attr, None)
-        if callable(fn):
-            return dict(fn())
-    if isinstance(registry, Mapping):
-        return dict(registry)
-    raise TypeError(f"unsupported registry type {type(registry).__name__}")
 
 
 def build_ir(check_result: Any, package: str) -> SpecIR:

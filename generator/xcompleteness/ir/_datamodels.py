@@ -40,6 +40,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+__all__ = [
+    "BASE_CLASS",
+    "BASE_MODULE",
+    "HEADER",
+    "ItemLayout",
+    "ItemModels",
+    "ItemModule",
+    "ModelsRefused",
+    "PREFIX",
+    "SHARED_PREFIX",
+    "model_items",
+    "split_items",
+    "sub_document",
+]
+
 PREFIX = "#/components/schemas/"
 BASE_MODULE = "_base"
 BASE_CLASS = "XcBaseModel"

@@ -23,6 +23,21 @@ from dataclasses import dataclass, field
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 
+__all__ = [
+    "ATTR_NAME_MAX",
+    "CLASS_NAME_MAX",
+    "NameRegistry",
+    "PACKAGE_NAME",
+    "RESERVED",
+    "TOOL_NAME",
+    "attr_name",
+    "check_package_name",
+    "default_package_name",
+    "pascal",
+    "snake",
+    "tool_name",
+]
+
 RESERVED: frozenset[str] = frozenset(
     set(keyword.kwlist)
     | set(keyword.softkwlist)

@@ -13,6 +13,29 @@ from dataclasses import dataclass
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 
+__all__ = [
+    "ALIAS_BOMB",
+    "DANGLING_REF",
+    "DEFAULT_MAX_ALIAS_NODES",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DEPTH",
+    "DUPLICATE_KEY",
+    "EXTERNAL_REF",
+    "Limits",
+    "NOT_MAPPING",
+    "NOT_OPENAPI",
+    "REF_CYCLE",
+    "REF_OUTSIDE",
+    "SYNTAX",
+    "TOO_DEEP",
+    "TOO_LARGE",
+    "UNREADABLE",
+    "UNSUPPORTED_YAML",
+    "URL_REF",
+    "input_error",
+    "too_deep_error",
+]
+
 DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 """Documents larger than this are refused (override with ``XC_MAX_SPEC_BYTES``)."""
 DEFAULT_MAX_DEPTH = 256

@@ -16,6 +16,8 @@ from typing import Any
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import pointer_tokens
 
+__all__ = ["LazyJsonLines"]
+
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
 

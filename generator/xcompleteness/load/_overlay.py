@@ -31,6 +31,16 @@ from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc
 from xcompleteness.load._yaml import copy_tree
 
+__all__ = [
+    "BAD_OVERLAY",
+    "BAD_REMOVE",
+    "BAD_TARGET",
+    "BAD_UPDATE",
+    "NO_MATCH",
+    "OverlayLines",
+    "apply_overlays",
+]
+
 BAD_OVERLAY = "XC020"
 NO_MATCH = "XC021"
 BAD_TARGET = "XC022"

@@ -22,6 +22,8 @@ from xcompleteness.load._limits import (
 from xcompleteness.load._lines import LazyJsonLines
 from xcompleteness.load._yaml import YamlBuilder
 
+__all__ = ["load_data"]
+
 
 def load_data(
     path: Path, origin: str, limits: Limits, *, refs_out: list[tuple[str, str]] | None = None

@@ -28,6 +28,8 @@ from xcompleteness.load._parse import load_data
 if TYPE_CHECKING:
     from xcompleteness.load._source import SourceDoc
 
+__all__ = ["check_refs"]
+
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 

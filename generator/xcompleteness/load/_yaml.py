@@ -26,6 +26,8 @@ from xcompleteness.load._limits import (
     too_deep_error,
 )
 
+__all__ = ["YamlBuilder", "copy_tree"]
+
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()

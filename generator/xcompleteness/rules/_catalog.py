@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from xcompleteness.diagnostics import Severity
 
+__all__ = ["ENVELOPE_FIELDS", "RULES"]
+
 E, W = Severity.ERROR, Severity.WARNING
 
 RULES: dict[str, tuple[Severity, str]] = {

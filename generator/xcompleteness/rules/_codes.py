@@ -10,6 +10,8 @@ from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.rules._context import _RuleContext
 from xcompleteness.runtime.contract import Contract
 
+__all__: list[str] = []
+
 
 class _CodeRules(_RuleContext):
     def _codes(self, c: Contract, at: str) -> Iterator[Diagnostic]:

@@ -20,6 +20,8 @@ from xcompleteness.rules._locations import Found, schema_lookup
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
+__all__: list[str] = []
+
 
 class _RuleContext:
     def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Registry):

@@ -14,6 +14,8 @@ from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import RULES
 from xcompleteness.rules._context import _RuleContext
 
+__all__: list[str] = []
+
 
 class _DocumentRules(_RuleContext):
     # ---------------------------------------------------------------- document-wide rules

@@ -13,6 +13,8 @@ from xcompleteness.rules._context import _RuleContext
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
 
+__all__: list[str] = []
+
 
 class _FieldRules(_RuleContext):
     def _items_and_id(

@@ -12,6 +12,8 @@ from xcompleteness.document import Operation
 from xcompleteness.rules._context import _RuleContext
 from xcompleteness.runtime.contract import Contract
 
+__all__: list[str] = []
+
 
 class _MutationRules(_RuleContext):
     def _mutation(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:

@@ -14,6 +14,8 @@ from xcompleteness.rules._locations import schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import Expression
 
+__all__: list[str] = []
+
 
 class _PaginationRules(_RuleContext):
     def _pagination(

@@ -15,7 +15,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.document import iter_operations
+from xcompleteness.document import DECLARATION_KEY, iter_operations
+
+__all__ = ["TODO_CODE", "TODO_KEY", "todo_diagnostics"]
 
 TODO_CODE = "XC900"
 TODO_KEY = "x-todo"
@@ -55,8 +57,8 @@ def _locate(doc: Any, pointer: str) -> tuple[str, int | None]:
 
 def _declarations(data: Any) -> Iterator[tuple[str, Any]]:
     for _path, _method, op, pointer in iter_operations(data):
-        if "x-completeness" in op:
-            yield pointer_join(pointer, "x-completeness"), op["x-completeness"]
+        if DECLARATION_KEY in op:
+            yield pointer_join(pointer, DECLARATION_KEY), op[DECLARATION_KEY]
 
 
 def _todos(node: Any, pointer: str, depth: int = 0) -> Iterator[tuple[str, str]]:

@@ -62,6 +62,21 @@ from xcompleteness.testkit._mock_plan import (
     fault_code,
 )
 
+__all__ = [
+    "Answer",
+    "LINK_PARAM",
+    "MORE",
+    "MockApi",
+    "Operation",
+    "build_mock",
+    "listen",
+    "make_app",
+    "mock_from_check",
+    "representable",
+    "require_server",
+    "serve",
+]
+
 MORE = "MORE_PAGES_AVAILABLE"
 LINK_PARAM = "_mock_cursor"
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from xcompleteness.document import deref_mapping, pointer_tokens
 
+__all__ = ["ItemFactory", "MAX_DEPTH"]
+
 MAX_DEPTH = 6
 
 

@@ -25,6 +25,19 @@ from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_
 from xcompleteness.load import Limits, load_data
 from xcompleteness.runtime.contract import Contract
 
+__all__ = [
+    "Bug",
+    "DEFAULT_DETAILS",
+    "FAULT_CODES",
+    "Fault",
+    "LATER_PAGE_BUGS",
+    "LATER_PAGE_FAULTS",
+    "Plan",
+    "check_plan",
+    "fault_code",
+    "load_plan",
+]
+
 # fault kind -> the reason code it makes a page carry (None: an HTTP-level fault)
 FAULT_CODES: dict[str, str | None] = {
     "cap": "RESULT_LIMIT_REACHED",

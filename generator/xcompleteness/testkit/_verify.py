@@ -62,6 +62,8 @@ from xcompleteness.runtime.walk_results import (
     SNAPSHOT_CHANGED,
 )
 
+__all__ = ["MORE", "SMALL_PAGE", "Verifier", "Walk"]
+
 MORE = "MORE_PAGES_AVAILABLE"
 
 SMALL_PAGE = 2

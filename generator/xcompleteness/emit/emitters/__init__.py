@@ -21,6 +21,8 @@ from collections.abc import Sequence
 
 from xcompleteness.diagnostics import Diagnostic
 
+__all__ = ["EmitError"]
+
 
 class EmitError(Exception):
     """An emitter cannot model part of the spec; carries the diagnostics (generation is refused)."""

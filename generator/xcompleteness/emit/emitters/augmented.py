@@ -27,6 +27,8 @@ from xcompleteness.document import deref_mapping, pointer_tokens
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
 
+__all__ = ["CURSOR_ERRORS", "REF", "augment", "emit"]
+
 REF = "#/components/schemas/"
 CURSOR_ERRORS = {"400": "CURSOR_INVALID", "410": "CURSOR_EXPIRED"}
 

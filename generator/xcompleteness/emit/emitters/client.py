@@ -16,6 +16,17 @@ from pathlib import PurePosixPath
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
 
+__all__ = [
+    "Arg",
+    "MODULE_NAMES",
+    "OP_TEMPLATE",
+    "OWN_KEYWORDS",
+    "OpView",
+    "TEMPLATE",
+    "emit",
+    "views",
+]
+
 TEMPLATE = "package/client.py.jinja"
 OP_TEMPLATE = "package/_ops/operation.py.jinja"
 OWN_KEYWORDS = ("self", "max_pages", "max_items", "deadline", "continuation", "params", "more")

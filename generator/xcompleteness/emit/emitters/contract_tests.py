@@ -25,6 +25,8 @@ from typing import Any
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import OperationIR, SpecIR, snake
 
+__all__ = ["HTTP_FAULTS", "ITEMS", "MORE", "PAGE_SIZE", "cases", "emit_tests"]
+
 MORE = "MORE_PAGES_AVAILABLE"
 HTTP_FAULTS = {
     "CURSOR_EXPIRED": {"kind": "expired-cursor", "page": 2},

@@ -47,6 +47,8 @@ from xcompleteness.ir import (
     snake,
 )
 
+__all__ = ["FieldSpec", "ResultSpec", "context", "emit", "operation_models"]
+
 
 @dataclass(frozen=True)
 class FieldSpec:

@@ -14,6 +14,8 @@ from typing import Any
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import SpecIR
 
+__all__ = ["contracts_document", "emit"]
+
 
 def contracts_document(spec: SpecIR) -> dict[str, Any]:
     used_reasons = {c.code for c in spec.reason_codes}

@@ -26,6 +26,19 @@ from xcompleteness.emit._render import Renderer
 from xcompleteness.emit.emitters.tool_schemas import md_data
 from xcompleteness.ir import SpecIR
 
+__all__ = [
+    "BUILD_BACKEND",
+    "DEPENDENCIES",
+    "MCP_EXTRA",
+    "OUT_RELATIVE",
+    "PYTHON",
+    "emit",
+    "project_version",
+    "pyproject",
+    "readme_context",
+    "script_name",
+]
+
 OUT_RELATIVE = True
 """Paths of this emitter are relative to OUT, not to OUT/NAME (see generate.py)."""
 

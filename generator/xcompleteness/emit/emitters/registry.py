@@ -24,6 +24,8 @@ from xcompleteness.emit.emitters import (
 )
 from xcompleteness.ir import SpecIR
 
+__all__ = ["EMITTERS", "EmitFn", "Emitter", "NAMES", "selected"]
+
 EmitFn = Callable[[SpecIR, Renderer], dict[PurePosixPath, str]]
 """``emit(spec, renderer) -> {relative path: text}``: every emitter's one entry point."""
 

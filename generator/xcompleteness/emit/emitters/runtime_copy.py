@@ -12,6 +12,8 @@ from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import SpecIR
 from xcompleteness.resources import runtime_dir
 
+__all__ = ["emit"]
+
 _INIT = '"""Shared x-completeness runtime, copied verbatim by the generator."""\n'
 
 

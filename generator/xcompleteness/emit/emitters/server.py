@@ -19,6 +19,8 @@ from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import OperationIR, SpecIR
 from xcompleteness.runtime.contract import PaginationRequest
 
+__all__ = ["DEFAULT_CURSOR_TTL", "Helper", "emit", "helpers"]
+
 DEFAULT_CURSOR_TTL = 900
 
 

@@ -25,6 +25,42 @@ from xcompleteness.runtime.approval import WHY
 from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
 from xcompleteness.runtime.codes import CLIENT_WARNING_CODES, CONTINUATION_KINDS
 
+__all__ = [
+    "ARRAY_KEYS",
+    "CONTROL_ARGS",
+    "DESCRIPTION_LIMIT",
+    "MAX_ENUM",
+    "MAX_NESTING",
+    "META_JSON_ARGS",
+    "META_KIND",
+    "MUTATION_ARGS",
+    "NUMBER_KEYS",
+    "REFUSAL_CODES",
+    "STATUS",
+    "STRING_FORMATS",
+    "annotations",
+    "anthropic_tool",
+    "closed_object",
+    "description",
+    "evidence_token_field",
+    "input_schema",
+    "make_nullable",
+    "managed_params",
+    "mcp_tool",
+    "md_data",
+    "needs_evidence",
+    "neutral",
+    "nullable_scalar",
+    "openai_chat_tool",
+    "openai_responses_tool",
+    "output_schema",
+    "quoted",
+    "strict_schema",
+    "target_ids_field",
+    "tool_body_fields",
+    "tool_parameters",
+]
+
 STATUS = ("complete", "partial", "error")
 _SORTED_CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
 REFUSAL_CODES = tuple(WHY)
