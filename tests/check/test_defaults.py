@@ -16,7 +16,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from xcompleteness.check._pipeline import check_spec
-from xcompleteness.declare._contract import defaulted_keys, effective_declaration
+from xcompleteness.declare import defaulted_keys, effective_declaration
 
 SPECS = Path(__file__).parent / "specs"
 SPEC = SPECS / "defaults.yaml"

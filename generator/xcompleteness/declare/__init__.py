@@ -5,12 +5,14 @@ May import: ``document``, ``load``, ``runtime``, ``diagnostics``, ``resources``.
 
 from xcompleteness.declare._contract import (
     NOT_A_LISTING,
-    defaulted_keys,
-    document_defaults,
-    effective_declaration,
     normalize,
     not_a_listing,
     operation_ref,
+)
+from xcompleteness.declare._defaults import (
+    defaulted_keys,
+    document_defaults,
+    effective_declaration,
 )
 from xcompleteness.declare._vocabulary import (
     Registry,

@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from xcompleteness.declare._contract import document_defaults, effective_declaration
+from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
