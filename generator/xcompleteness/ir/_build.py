@@ -308,8 +308,14 @@ class _Builder:
         (filled by ``normalize`` from the registry), a warning's origin the registry's."""
         key = (kind, code)
         if key not in self.codes:
-            reg = self.registry.get(kind, {}).get(code, {})
-            details = reg.get("details") or {"type": "object", "properties": {}}
+            entries = (
+                self.codes_registry.reasons if kind == "reasons" else self.codes_registry.warnings
+            )
+            found = entries.get(code)
+            details = (found.details if found is not None else None) or {
+                "type": "object",
+                "properties": {},
+            }
             standard_models = (
                 STANDARD_REASON_MODELS if kind == "reasons" else STANDARD_WARNING_MODELS
             )
@@ -333,7 +339,7 @@ class _Builder:
                     if entry is not None
                     else self.codes_registry.warning_origin_for(code)
                 ),
-                description=str(reg.get("description") or ""),
+                description=found.description if found is not None else "",
                 standard=model is not None,
             )
         return self.codes[key]
@@ -456,7 +462,7 @@ class _Builder:
         """Run datamodel-code-generator once; report every schema whose class is renamed."""
         try:
             schemas = dict(sorted(self.model_schemas.items()))
-            models = model_items(schemas, str(self.doc.get("openapi") or ""))
+            models = model_items(schemas, self.views.openapi)
         except ModelsRefused as exc:
             self.diags.append(
                 Diagnostic(
@@ -675,7 +681,7 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
     )
     ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
     item_models = b.item_models()
-    info = b.doc.get("info") or {}
+    info = b.views.info
     diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics
     reason_codes = tuple(
         sorted((c for (k, _), c in b.codes.items() if k == "reasons"), key=lambda c: c.code)

@@ -61,10 +61,9 @@ from xcompleteness.runtime.walk_results import (
     CURSOR_EXPIRED,
     SNAPSHOT_CHANGED,
 )
+from xcompleteness.testkit._verify_envelope import envelope_findings
 
-__all__ = ["MORE", "SMALL_PAGE", "Verifier", "Walk"]
-
-MORE = "MORE_PAGES_AVAILABLE"
+__all__ = ["SMALL_PAGE", "Verifier", "Walk"]
 
 SMALL_PAGE = 2
 
@@ -414,48 +413,8 @@ class Verifier:
     def _native_checks(self, contract: Contract, view: ResponseView, number: int) -> None:
         """Each envelope invariant a native page breaks, reported one by one (the walk core
         stops at the first; verify says all of them)."""
-        body = view.body
-        where = f"page {number}"
-        if not isinstance(body, Mapping):
-            self.report(contract, "XC710", f"{where} is not a JSON object envelope")
-            return
-        complete = body.get("complete")
-        reasons = body.get("incomplete_reasons") or []
-        warnings = body.get("warnings") or []
-        if not isinstance(reasons, list) or not isinstance(warnings, list):
-            self.report(contract, "XC710", f"{where}: incomplete_reasons and warnings are lists")
-            reasons = reasons if isinstance(reasons, list) else []
-            warnings = warnings if isinstance(warnings, list) else []
-        codes = [r.get("code") for r in reasons if isinstance(r, Mapping)]
-        nxt = body.get("next_cursor")
-        if not isinstance(complete, bool):
-            self.report(contract, "XC710", f"{where} has no boolean 'complete'")
-        elif complete == bool(codes):
-            state = "true with reasons" if complete else "false without a reason"
-            self.report(contract, "XC710", f"{where}: complete is {state} {codes}")
-        if (MORE in codes) != (nxt not in (None, "")):
-            self.report(
-                contract,
-                "XC710",
-                f"{where}: MORE_PAGES_AVAILABLE and next_cursor must come together "
-                f"(reasons {codes}, next_cursor {'set' if nxt else 'absent'})",
-            )
-        if body.get("evidence") not in (None, "") and complete is not True:
-            self.report(contract, "XC710", f"{where} carries evidence but is not complete")
-        declared = contract.declared_codes
-        for code in codes:
-            if code not in declared:
-                self.report(
-                    contract,
-                    "XC711",
-                    f"{where} carries the undeclared reason {code!r}",
-                    "declare it in the operation's reasons (and the registry when custom)",
-                )
-        declared_w = contract.declared_warnings
-        for w in warnings:
-            code = w.get("code") if isinstance(w, Mapping) else None
-            if code not in declared_w:
-                self.report(contract, "XC711", f"{where} carries the undeclared warning {code!r}")
+        for code, message, hint in envelope_findings(contract, view.body, f"page {number}"):
+            self.report(contract, code, message, hint)
 
 
 class _Recorder:
