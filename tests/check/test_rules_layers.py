@@ -44,7 +44,7 @@ def test_families_import_only_the_shared_layer() -> None:
 def test_run_rules_composes_every_family() -> None:
     bases = {cls.__module__.removeprefix("xcompleteness.rules.") for cls in rules._Context.__mro__}
     assert FAMILIES | {"_context"} <= bases
-    assert all(issubclass(cls, rules_context._RuleContext) for cls in rules._Context.__bases__)
+    assert all(issubclass(cls, rules_context.RuleContext) for cls in rules._Context.__bases__)
 
 
 def test_each_rule_code_is_raised_by_a_rules_module() -> None:

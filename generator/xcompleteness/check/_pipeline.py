@@ -91,7 +91,7 @@ def check_spec(
     diagnostics.extend(_todo_diagnostics(doc))
     return CheckResult(
         doc=doc,
-        diagnostics=_relocated(doc, diagnostics),
+        diagnostics=relocated(doc, diagnostics),
         contracts=contracts,
         registry=registry,
     )
@@ -138,7 +138,7 @@ def _todo_diagnostics(doc: SourceDoc) -> list[Diagnostic]:
     return todo_diagnostics(doc)
 
 
-def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+def relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """Point diagnostics about overlay-written nodes at the overlay file; fill missing lines."""
     out: list[Diagnostic] = []
     seen: set[Diagnostic] = set()

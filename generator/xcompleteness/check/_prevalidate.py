@@ -123,13 +123,13 @@ def merge(result: Any, validation: Sequence[Diagnostic]) -> list[Diagnostic]:
     its head (the document's own notes), then the validation diagnostics not already there, then
     its tail without the ones validation already gave.
     """
-    from xcompleteness.check._pipeline import _relocated
+    from xcompleteness.check._pipeline import relocated
 
     doc = result.doc
     own = list(doc.diagnostics)
-    head = _relocated(doc, own)
+    head = relocated(doc, own)
     if list(result.diagnostics[: len(head)]) != head:
         raise RuntimeError("check_spec's diagnostics do not start with the document's notes")
-    added = _relocated(doc, own + list(validation))[len(head) :]
+    added = relocated(doc, own + list(validation))[len(head) :]
     seen = set(added)
     return head + added + [d for d in result.diagnostics[len(head) :] if d not in seen]

@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._context import RuleContext
 from xcompleteness.runtime.contract import Contract
 
-__all__: list[str] = []
+__all__ = ["CodeRules"]
 
 
-class _CodeRules(_RuleContext):
+class CodeRules(RuleContext):
     def _codes(self, c: Contract, at: str) -> Iterator[Diagnostic]:
         seen: set[str] = set()
         for i, reason in enumerate(c.reasons):

@@ -1,7 +1,7 @@
 """What every rule family reads: the document, the contracts, the registry, and the helpers.
 
-:class:`_RuleContext` indexes the operations by operationId and builds located diagnostics
-(:meth:`_RuleContext.d`, severity from ``RULES``); its helpers parse a declared expression
+:class:`RuleContext` indexes the operations by operationId and builds located diagnostics
+(:meth:`RuleContext.d`, severity from ``RULES``); its helpers parse a declared expression
 (XC108/XC109), and ask whether a location exists in a response or request (XC107, XC122 and
 the code a rule passes in). The rule families (``rules_document``, ``rules_codes``,
 ``rules_fields``, ``rules_pagination``, ``rules_mutations``) are mixins over it.
@@ -20,10 +20,10 @@ from xcompleteness.rules._locations import Found, schema_lookup
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
-__all__: list[str] = []
+__all__ = ["RuleContext"]
 
 
-class _RuleContext:
+class RuleContext:
     def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Registry):
         self.doc = doc
         self.data = doc.data

@@ -12,12 +12,12 @@ from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import RULES
-from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._context import RuleContext
 
-__all__: list[str] = []
+__all__ = ["DocumentRules", "review_dates"]
 
 
-class _DocumentRules(_RuleContext):
+class DocumentRules(RuleContext):
     # ---------------------------------------------------------------- document-wide rules
 
     def operation_ids(self) -> Iterator[Diagnostic]:
@@ -58,7 +58,7 @@ class _DocumentRules(_RuleContext):
             )
 
 
-def _review_dates(doc: SourceDoc, registry: Registry, today: _dt.date) -> Iterator[Diagnostic]:
+def review_dates(doc: SourceDoc, registry: Registry, today: _dt.date) -> Iterator[Diagnostic]:
     for info in registry.custom_codes:
         review_by = info.review_by
         if review_by is None or review_by >= today:

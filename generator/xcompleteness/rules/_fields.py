@@ -9,14 +9,14 @@ from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import Operation
-from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._context import RuleContext
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
 
-__all__: list[str] = []
+__all__ = ["FieldRules"]
 
 
-class _FieldRules(_RuleContext):
+class FieldRules(RuleContext):
     def _items_and_id(
         self, c: Contract, operation: Operation, at: str, native: bool
     ) -> Iterator[Diagnostic]:

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import Operation
-from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._context import RuleContext
 from xcompleteness.runtime.contract import Contract
 
-__all__: list[str] = []
+__all__ = ["MutationRules"]
 
 
-class _MutationRules(_RuleContext):
+class MutationRules(RuleContext):
     def _mutation(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         m = c.mutation
         if m is None:

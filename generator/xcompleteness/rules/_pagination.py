@@ -9,15 +9,15 @@ from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import Operation
-from xcompleteness.rules._context import _RuleContext
+from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import Expression
 
-__all__: list[str] = []
+__all__ = ["PaginationRules"]
 
 
-class _PaginationRules(_RuleContext):
+class PaginationRules(RuleContext):
     def _pagination(
         self,
         c: Contract,

@@ -26,11 +26,11 @@ from xcompleteness.declare import Registry
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
-from xcompleteness.rules._codes import _CodeRules
-from xcompleteness.rules._document import _DocumentRules, _review_dates
-from xcompleteness.rules._fields import _FieldRules
-from xcompleteness.rules._mutations import _MutationRules
-from xcompleteness.rules._pagination import _PaginationRules
+from xcompleteness.rules._codes import CodeRules
+from xcompleteness.rules._document import DocumentRules, review_dates
+from xcompleteness.rules._fields import FieldRules
+from xcompleteness.rules._mutations import MutationRules
+from xcompleteness.rules._pagination import PaginationRules
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression
 
@@ -51,12 +51,12 @@ def run_rules(
     out.extend(ctx.undeclared_listings())
     for contract in contracts.values():
         out.extend(ctx.contract(contract))
-    out.extend(_review_dates(doc, registry, today or _dt.date.today()))
+    out.extend(review_dates(doc, registry, today or _dt.date.today()))
     return out
 
 
-class _Context(_DocumentRules, _CodeRules, _FieldRules, _PaginationRules, _MutationRules):
-    """Every rule family over one document (the families are mixins of ``_RuleContext``)."""
+class _Context(DocumentRules, CodeRules, FieldRules, PaginationRules, MutationRules):
+    """Every rule family over one document (the families are mixins of ``RuleContext``)."""
 
     # ---------------------------------------------------------------- per-contract rules
 
