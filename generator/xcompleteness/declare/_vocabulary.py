@@ -51,11 +51,7 @@ from xcompleteness.declare._defaults import document_defaults, effective_declara
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
-from xcompleteness.runtime.codes import (
-    CONTINUATION_KINDS,
-    STANDARD_CONTINUATIONS,
-    STANDARD_ORIGINS,
-)
+from xcompleteness.runtime.codes import CONTINUATION_KINDS
 from xcompleteness.runtime.contract import CodeEntry
 from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 
@@ -159,13 +155,13 @@ class CodeInfo:
     review_by: _dt.date | None = None
 
     def entry(self, *, reason: bool) -> CodeEntry:
-        """This code as the runtime reads it (the ``_contracts.json`` entry, typed)."""
-        default = STANDARD_CONTINUATIONS.get(self.code, "none") if reason else None
+        """This code as the runtime reads it (the ``_contracts.json`` entry, typed); a reason's
+        continuation and every origin are already filled in when the registry is read."""
         return CodeEntry(
             code=self.code,
             details=_plain(self.details),
-            continuation=(self.continuation or default) if reason else None,
-            origin=self.origin or STANDARD_ORIGINS.get(self.code, "server"),
+            continuation=self.continuation if reason else None,
+            origin=self.origin,
             description=self.description or "",
             standard=self.standard,
         )
