@@ -625,7 +625,6 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         ),
     )
     ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
-    b.schemas.finish()
     item_models = b.item_models()
     info = b.doc.get("info") or {}
     diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics

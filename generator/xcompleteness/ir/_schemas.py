@@ -51,8 +51,8 @@ _PLAIN = re.compile(r"[A-Za-z0-9_-]+\Z")
 _STRUCTURE = frozenset(
     "properties items additionalProperties patternProperties prefixItems allOf anyOf oneOf not "
     "if then else contains propertyNames dependentSchemas unevaluatedProperties unevaluatedItems "
-    "$defs definitions schema schemas content components responses requestBodies parameters "
-    "headers paths".split()
+    "$defs definitions schema schemas content components responses requestBody requestBodies "
+    "parameters headers paths".split()
 ) | frozenset(HTTP_METHODS)
 
 
@@ -87,7 +87,6 @@ class ModelSchemas:
         self.placed: dict[str, str] = {}
         """spec pointer of a ref target -> the ``$ref`` that names its copy."""
         self._pending: deque[tuple[str, Any, str]] = deque()
-        self._inner: list[tuple[dict[str, Any], str]] = []
 
     # -- entries
     def component(self, name: str) -> str:
@@ -122,16 +121,6 @@ class ModelSchemas:
         while self._pending:
             cls, node, pointer = self._pending.popleft()
             self.schemas[cls] = self._copy(node, pointer, 0)
-
-    def finish(self) -> None:
-        """A ref into a copy whose location the copy does not hold (a dropped ``pattern``, say)
-        is modelled as ``Any`` rather than handed to the model library dangling."""
-        self.drain()
-        sub = {"components": {"schemas": self.schemas}}
-        for out, pointer in self._inner:
-            if not document.resolve_ref(sub, out["$ref"])[0]:
-                ref = out.pop("$ref")
-                self._warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
 
     def _schedule(self, cls: str, node: Any, pointer: str) -> None:
         self.origin[cls] = pointer
@@ -219,24 +208,26 @@ class ModelSchemas:
             if isinstance(target, Mapping) and isinstance(target.get("$ref"), str):
                 ref, pointer = target["$ref"], at  # an alias: its target is the schema
                 continue
-            inner = self._inside_component(at)
+            inner = self._inside_component(at, target)
             if inner is not None:
                 self.placed[at] = inner
-                out = {"$ref": inner}
-                self._inner.append((out, pointer))
-                return out
-            cls = self.classes.claim(_entry_name(at), origin=at, style="pascal")
+                return {"$ref": inner}
+            cls = self.classes.claim(_entry_name(at), origin=at, style="pascal", report=False)
             self.placed[at] = PREFIX + cls
             self._schedule(cls, target, at)
             return {"$ref": PREFIX + cls}
         self._warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
         return {}
 
-    def _inside_component(self, at: str) -> str | None:
+    def _inside_component(self, at: str, target: Any) -> str | None:
         """``#/components/schemas/<Class>/rest`` for a plain location inside a component, else
-        None (the location then gets an entry of its own)."""
+        None (the location then gets an entry of its own). The copy of a component keeps every
+        schema object where it was (it drops only ``pattern`` strings and the siblings of a
+        ``$ref``, and cuts nesting past ``MAX_NESTING``), so such a ref never dangles."""
         tokens = document.pointer_tokens(at) or ()
         if len(tokens) < 4 or tokens[:2] != ("components", "schemas"):
+            return None
+        if not isinstance(target, Mapping):
             return None
         rest = tokens[3:]
         if tokens[2] not in self.components or len(rest) > MAX_NESTING:

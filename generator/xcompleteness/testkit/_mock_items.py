@@ -15,6 +15,8 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from xcompleteness.document import resolve_ref
+
 MAX_DEPTH = 6
 REF_PREFIX = "#/components/schemas/"
 
@@ -59,11 +61,15 @@ class ItemFactory:
     # -- schema walk -------------------------------------------------------------------------
 
     def _deref(self, schema: Any, depth: int = 0) -> Mapping[str, Any]:
+        """Follow refs into the item models, a whole model or a location inside one
+        (``#/components/schemas/Cls/properties/x``: the IR keeps shared schemas as refs)."""
         while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < 32:
             ref = schema["$ref"]
             if not ref.startswith(REF_PREFIX):
                 return {}
-            schema = self.models.get(ref[len(REF_PREFIX) :], {})
+            found, schema = resolve_ref({"components": {"schemas": self.models}}, ref)
+            if not found:
+                return {}
             depth += 1
         return schema if isinstance(schema, Mapping) else {}
 
