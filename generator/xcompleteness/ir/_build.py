@@ -10,7 +10,8 @@ a stable interface for the model, server, client and tool emitters — add field
     (operationId -> canonical contract, see docs/internals.md), ``registry`` (the registry dict
     written to ``_contracts.json``: only used codes + client codes), ``operations`` (sorted by
     path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
-    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``),
+    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``, or to a
+    place inside one: ``.../<ClassName>/properties/x``; each schema copied once: ir/_schemas.py),
     ``reason_codes`` / ``warning_codes`` (every :class:`CodeIR` used, sorted by code),
     ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas,
     classes datamodel-code-generator renamed: ``XC610``/``XC611``), ``item_models``

@@ -10,10 +10,10 @@ million identical warnings, then was refused after minutes for holding too many 
 How each ``$ref`` is kept (every target is copied at most once; a cycle is closed by the ref):
 
 * a component (``#/components/schemas/Name``): its class, copied once (as before);
-* a location inside a component whose tokens are plain (``[A-Za-z0-9_-]``: the library misreads
-  dots, escapes and percent signs in a ref) and cross no ``$ref``: the same location inside that
-  component's copy (``#/components/schemas/<Class>/properties/x``); datamodel-code-generator
-  gives such a location one class, used wherever it is referenced;
+* a schema object inside a component whose tokens are plain (``[A-Za-z0-9_-]``: the library
+  misreads dots, escapes and percent signs in a ref) and cross no ``$ref``: the same location
+  inside that component's copy (``#/components/schemas/<Class>/properties/x``);
+  datamodel-code-generator gives such a location one class, used wherever it is referenced;
 * any other local location (a response's or a path's schema, a component interior with other
   tokens): an entry of its own, named after the location by the naming authority;
 * a chain of refs is followed to its end first, so an alias never becomes a wrapper class.
