@@ -37,8 +37,8 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from xcompleteness import document
-from xcompleteness.declare import HTTP_METHODS
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.document import HTTP_METHODS
 from xcompleteness.ir._datamodels import PREFIX
 from xcompleteness.ir._naming import NameRegistry, pascal
 from xcompleteness.load import WORK_BUDGET
@@ -62,6 +62,7 @@ class ModelSchemas:
     def __init__(
         self,
         doc: Mapping[str, Any],
+        components: Mapping[str, Any],
         classes: NameRegistry,
         diags: list[Diagnostic],
         *,
@@ -70,9 +71,8 @@ class ModelSchemas:
         budget: int,
     ) -> None:
         self.doc = doc
-        components = doc.get("components")
-        found = components.get("schemas") if isinstance(components, Mapping) else None
-        self.components: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
+        self.components = components
+        """``components/schemas`` of ``doc`` (``DocumentViews.schemas``)."""
         self.classes = classes
         self.diags = diags
         self.file = file
