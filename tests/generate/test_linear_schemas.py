@@ -224,3 +224,41 @@ def test_a_chain_of_400_components_does_not_exhaust_the_stack(tmp_path: Path) ->
     result = api.generate(path, package="chain_api", cache=False)
     assert result.exit_code == ExitCode.OK, result.diagnostics[:3]
     assert "class C400(" in "".join(result.files.values())
+
+
+def test_an_alias_is_followed_and_a_non_object_target_copied_in_place(tmp_path: Path) -> None:
+    """A ref to a response's schema that is itself a ref names the component (no wrapper
+    class); a ref to a boolean schema (3.1) has no class of its own: it is copied in place."""
+    from xcompleteness.emit._generate import generate
+
+    pet = {"type": "object", "properties": {"id": {"type": "string"}, "free": True}}
+    body = "#/components/responses/Pets/content/application~1json/schema"
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "Alias", "version": "1"},
+        "paths": {"/pets": _listing("listPets", body)},
+        "components": {
+            "schemas": {
+                "Pet": pet,
+                "Tag": {"properties": {"any": _ref("#/components/schemas/Pet/properties/free")}},
+                "Holder": {"properties": {"tag": _ref("#/components/schemas/Tag")}},
+            },
+            "responses": {
+                "Pets": {
+                    "description": "p",
+                    "content": {ARRAY: {"schema": _ref("#/components/schemas/Pet")}},
+                }
+            },
+        },
+    }
+    doc["paths"]["/holders"] = _listing("listHolders", "#/components/schemas/Holder")
+    path = tmp_path / "alias.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    gen = generate(path, (), "alias_api", cache=False)
+    assert gen.ir is not None
+    assert {o.operation_id: o.item_model for o in gen.ir.operations} == {
+        "listPets": "Pet",
+        "listHolders": "Holder",
+    }
+    assert gen.ir.model_schemas["Tag"] == {"properties": {"any": True}}
+    assert sorted(gen.ir.model_schemas) == ["Holder", "Pet", "Tag"]

@@ -102,13 +102,13 @@ class ModelSchemas:
         """Class name modelling ``schema``: its component class, or a new named model."""
         if schema is None:
             return None
-        ref = schema.get("$ref") if isinstance(schema, Mapping) else None
+        node, at = self._follow(schema, pointer)
+        ref = node.get("$ref") if isinstance(node, Mapping) else None
         name = document.ref_component(ref) if isinstance(ref, str) else None
         if name is not None and name in self.components:
-            cls = self.component(name)
+            cls = self.component(name)  # directly or through aliases: the component's class
         else:
             cls = self.classes.claim(wanted, origin=pointer, style="pascal")
-            node, at = self._follow(schema, pointer)
             if at is not None:
                 self.placed.setdefault(at, PREFIX + cls)
             self._schedule(cls, node, at or pointer)
@@ -155,7 +155,7 @@ class ModelSchemas:
         if isinstance(node, Mapping):
             ref = node.get("$ref")
             if isinstance(ref, str):
-                return self._ref(ref, pointer)
+                return self._ref(ref, pointer, depth)
             out = {k: self._copy(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()}
             if isinstance(out.get("discriminator"), Mapping):
                 out["discriminator"] = self._discriminator(out["discriminator"])
@@ -192,8 +192,9 @@ class ModelSchemas:
             pointer = at or pointer
         return node, at
 
-    def _ref(self, ref: str, pointer: str) -> dict[str, Any]:
-        """The copy of a ``$ref`` found at ``pointer``: always a ref (or ``{}`` for ``Any``)."""
+    def _ref(self, ref: str, pointer: str, depth: int) -> Any:
+        """The copy of a ``$ref`` found at ``pointer``: a ref (``{}`` for ``Any``); a target that
+        is not an object (``true``, a list) is copied in place, as it has no class."""
         for _ in range(MAX_CHAIN):
             self._step(pointer)
             name = document.ref_component(ref)
@@ -208,6 +209,8 @@ class ModelSchemas:
             if isinstance(target, Mapping) and isinstance(target.get("$ref"), str):
                 ref, pointer = target["$ref"], at  # an alias: its target is the schema
                 continue
+            if not isinstance(target, Mapping):
+                return self._copy(target, at, depth + 1)
             inner = self._inside_component(at, target)
             if inner is not None:
                 self.placed[at] = inner
