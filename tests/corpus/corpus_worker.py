@@ -102,9 +102,11 @@ def _generate(result: Any, work: Path, out: dict[str, Any]) -> str:
         from xcompleteness.emit._write import write_tree
     except ImportError:
         return "unavailable"
+    from xcompleteness.diagnostics import InputError
+
     try:
         generation = generate_from_check(result, PACKAGE)
-    except GenerationRefused as exc:
+    except (GenerationRefused, InputError) as exc:  # InputError: XC015, the work budget
         out["refused_codes"] = sorted({d.code for d in getattr(exc, "diagnostics", ())})
         return "refused"
     target = work / "out"

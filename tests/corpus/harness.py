@@ -159,6 +159,9 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
         "other_warnings": Counter(c for r in checked for c in r.get("other_warning_codes", [])),
         "generate": Counter(r.get("generate", "not reached") for r in checked),
         "refused_by_code": Counter(c for r in checked for c in r.get("refused_codes", [])),
+        "valid_refused": [
+            rel(r["spec"]) for r in checked if r["valid"] and r.get("generate") == "refused"
+        ],
         "generated": len(generated),
         "importable": sum(1 for r in generated if r.get("importable")),
         "crashes": [
@@ -201,6 +204,7 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         f"{_counts(s['other_warnings'])} |",
         f"| generate with the draft | {_counts(s['generate'])} |",
         f"| generation refused, by code | {_counts(s['refused_by_code'])} |",
+        f"| valid specs refused | {len(s['valid_refused'])} |",
         f"| generated packages importable | {s['importable']} / {s['generated']} |",
         f"| crashes (tracebacks) | {len(s['crashes'])} |",
         f"| hangs (killed at the time limit) | {len(s['timeouts'])} |",
@@ -210,6 +214,8 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         lines.append(f"\n- crash: `{spec}`: {crash}")
     for spec in s["timeouts"][:20]:
         lines.append(f"\n- hang: `{spec}`")
+    for spec in s["valid_refused"][:20]:
+        lines.append(f"\n- valid, refused: `{spec}`")
     lines.append(END)
     return "\n".join(lines) + "\n"
 

@@ -136,7 +136,7 @@ def _unload() -> typing.Iterator[None]:
     before = set(sys.modules)
     yield
     for name in set(sys.modules) - before:
-        if name.split(".")[0] in ("stripe_items", "do_items", "uc_items"):
+        if name.split(".")[0] in ("stripe_items", "do_items", "uc_items", "azure_items"):
             del sys.modules[name]
 
 
@@ -183,3 +183,29 @@ def test_unicourt_builtin_named_schema_is_generated(tmp_path: Path) -> None:
         d.code == "XC603" and d.severity.value == "error" for d in generation.diagnostics
     )
     assert models.PAGE_MODELS
+
+
+def test_azure_application_gateway_generates_with_its_draft(tmp_path: Path) -> None:
+    """Issue 23: swagger2openapi's refs into other schemas' properties make a shared-ref DAG that
+    was copied as a tree (20 million copy calls, refused with XC603 after minutes). Each schema
+    is now copied once; the package generates, lints, imports and types every drafted listing."""
+    generation, models, doc = generate_real(
+        "azure.com/network-applicationGateway", tmp_path, "azure_items"
+    )
+    assert [d for d in generation.diagnostics if d.severity.value == "error"] == []
+    pages = audit_pages(models, doc, generation.ir.contracts)
+    assert pages["wrong"] == [] and pages["untyped"] == []
+    assert len(pages["typed"]) == 7
+    items = [t for p, t in generation.files.items() if "_items" in p.parts]
+    classes = sum(t.count("\nclass ") for t in items)
+    assert classes <= _schema_objects(doc)  # about one per schema object (267 of 272), not per path
+
+
+def _schema_objects(node: Any) -> int:
+    """Objects of the document that are a model's own schema (properties, enum or allOf)."""
+    if isinstance(node, dict):
+        own = any(k in node for k in ("properties", "enum", "allOf"))
+        return own + sum(_schema_objects(v) for v in node.values())
+    if isinstance(node, list):
+        return sum(_schema_objects(v) for v in node)
+    return 0

@@ -14,7 +14,8 @@ Key: a SHA-256 over everything that can change the result:
 - the versions of Python and of the libraries the output depends on (datamodel-code-generator,
   ruff, Jinja2, PyYAML, openapi-spec-validator, jsonschema, python-jsonpath, pydantic);
 - the load limits from the environment (``XC_MAX_SPEC_BYTES``, ``XC_MAX_DEPTH``,
-  ``XC_MAX_ALIAS_NODES``) and today's date (review-by dates turn into warnings on a given day).
+  ``XC_MAX_ALIAS_NODES``, ``XC_MAX_SCHEMA_NODES``) and today's date (review-by dates turn into
+  warnings on a given day).
 
 Runs with ``--allow-external-refs`` are never cached (the files a spec references are inputs we
 do not know before loading it); neither are runs whose spec has errors (nothing is generated).
@@ -79,7 +80,7 @@ LIBRARIES = (
     "python-jsonpath",
     "pydantic",
 )
-LIMIT_VARIABLES = ("XC_MAX_SPEC_BYTES", "XC_MAX_DEPTH", "XC_MAX_ALIAS_NODES")
+LIMIT_VARIABLES = ("XC_MAX_SPEC_BYTES", "XC_MAX_DEPTH", "XC_MAX_ALIAS_NODES", "XC_MAX_SCHEMA_NODES")
 _SEVERITIES = frozenset({"error", "warning", "info"})
 _DIAGNOSTIC_KEYS = frozenset({"file", "pointer", "code", "severity", "message", "hint", "line"})
 

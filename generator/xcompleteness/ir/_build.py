@@ -10,7 +10,8 @@ a stable interface for the model, server, client and tool emitters — add field
     (operationId -> canonical contract, see docs/internals.md), ``registry`` (the registry dict
     written to ``_contracts.json``: only used codes + client codes), ``operations`` (sorted by
     path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
-    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``),
+    declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``, or to a
+    place inside one: ``.../<ClassName>/properties/x``; each schema copied once: ir/_schemas.py),
     ``reason_codes`` / ``warning_codes`` (every :class:`CodeIR` used, sorted by code),
     ``diagnostics`` (warnings raised while building: name collisions, unsupported schemas,
     classes datamodel-code-generator renamed: ``XC610``/``XC611``), ``item_models``
@@ -48,13 +49,11 @@ a stable interface for the model, server, client and tool emitters — add field
 
 from __future__ import annotations
 
-import copy
-import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import BaseModel, Field, TypeAdapter
+from pydantic import BaseModel
 
 from xcompleteness import document
 from xcompleteness.declare import Registry as VocabularyRegistry
@@ -63,6 +62,8 @@ from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.ir._schemas import ModelSchemas
+from xcompleteness.load import Limits
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.contract import Contract, ReasonDecl
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
@@ -78,7 +79,6 @@ __all__ = [
     "ParamIR",
     "SpecIR",
     "build_ir",
-    "pattern_supported",
     "py_type",
     "resolve_pointer",
 ]
@@ -282,9 +282,17 @@ class _Builder:
         self.classes = NameRegistry("models.py", self.file)
         self.classes.reserve(*MODEL_RESERVED)
         self.tools = NameRegistry("the tool names", self.file)
-        self.component_class: dict[str, str] = {}
-        self.model_schemas: dict[str, Mapping[str, Any]] = {}
-        self.schema_origin: dict[str, str] = {}
+        self.schemas = ModelSchemas(
+            self.doc,
+            self.views.schemas,
+            self.classes,
+            self.diags,
+            file=self.file,
+            lines=self.lines,
+            budget=Limits.from_env().max_schema_nodes,
+        )
+        self.model_schemas: dict[str, Any] = self.schemas.schemas
+        self.schema_origin: dict[str, str] = self.schemas.origin
         """class name -> JSON pointer of the spec schema it models (for diagnostics)."""
         self.codes: dict[tuple[str, str], CodeIR] = {}
         self.walker = SchemaWalker(self.doc)
@@ -369,83 +377,10 @@ class _Builder:
         self.diags.extend(names.diagnostics)
         return tuple(out)
 
-    # -- schemas reachable from the declarations
-    def component(self, name: str) -> str:
-        if name not in self.component_class:
-            cls = self.classes.claim(
-                pascal(name), origin=pointer_join("/components/schemas", name), style="pascal"
-            )
-            self.component_class[name] = cls
-            self.schema_origin[cls] = pointer_join("/components/schemas", name)
-            raw = self.doc.get("components", {}).get("schemas", {}).get(name, {})
-            self.model_schemas[cls] = {}  # placeholder breaks reference cycles
-            self.model_schemas[cls] = self.rewrite(raw, pointer_join("/components/schemas", name))
-        return self.component_class[name]
-
-    def rewrite(self, node: Any, pointer: str, depth: int = 0) -> Any:
-        """Copy a schema with ``$ref``s pointing at our class names; other refs are inlined."""
-        if depth > 64:
-            self.warn(pointer, "XC603", "schema nested too deeply; modelled as Any")
-            return {}
-        if isinstance(node, Mapping):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                name = document.ref_component(ref)
-                if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
-                    return {"$ref": "#/components/schemas/" + self.component(name)}
-                target = resolve_pointer(self.doc, ref)
-                if target is None:
-                    self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
-                    return {}
-                return self.rewrite(target, pointer, depth + 1)
-            out = {k: self.rewrite(v, pointer_join(pointer, k), depth + 1) for k, v in node.items()}
-            if isinstance(out.get("discriminator"), Mapping):
-                out["discriminator"] = self._discriminator(out["discriminator"])
-            pattern = out.get("pattern")
-            if isinstance(pattern, str) and not pattern_supported(pattern):
-                del out["pattern"]
-                self.warn(
-                    pointer_join(pointer, "pattern"),
-                    "XC603",
-                    "pattern not supported by pydantic's regex engine; the models skip it",
-                    "use a pattern without look-around or back-references",
-                )
-            return out
-        if isinstance(node, list):
-            return [
-                self.rewrite(v, pointer_join(pointer, i), depth + 1) for i, v in enumerate(node)
-            ]
-        return copy.deepcopy(node)
-
-    def _discriminator(self, node: Mapping[str, Any]) -> dict[str, Any]:
-        """A discriminator whose ``mapping`` values (refs written as plain strings, which
-        :meth:`rewrite` does not see as ``$ref``) point at our class names too; an entry naming
-        no component is dropped. Left as they were, names like ``microsoft.graph.user`` made
-        datamodel-code-generator split its output into modules (Microsoft Graph: XC603)."""
-        out = dict(node)
-        mapping = node.get("mapping")
-        if isinstance(mapping, Mapping):
-            schemas = self.doc.get("components", {}).get("schemas", {})
-            kept = {}
-            for key, ref in mapping.items():
-                name = document.ref_component(ref) if isinstance(ref, str) else None
-                if name is not None and name in schemas:
-                    kept[key] = "#/components/schemas/" + self.component(name)
-            out["mapping"] = kept
-        return out
-
+    # -- schemas reachable from the declarations (ir/_schemas.py: each copied once)
     def model_for(self, schema: Any, wanted: str, pointer: str) -> str | None:
         """Class name modelling ``schema``: its component class, or a new named model."""
-        if schema is None:
-            return None
-        if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
-            name = document.ref_component(schema["$ref"])
-            if name is not None and name in self.doc.get("components", {}).get("schemas", {}):
-                return self.component(name)
-        cls = self.classes.claim(wanted, origin=pointer, style="pascal")
-        self.schema_origin[cls] = pointer
-        self.model_schemas[cls] = self.rewrite(schema, pointer)
-        return cls
+        return self.schemas.model(schema, wanted, pointer)
 
     # -- the generated item models
     def spec_pointer(self, ref: str) -> str:
@@ -655,14 +590,6 @@ class _Builder:
         return None if found is None else found[0]
 
 
-@functools.lru_cache(maxsize=4096)
-def pattern_supported(pattern: str) -> bool:
-    """True when pydantic (Rust regex, the generated models' engine) compiles ``pattern``."""
-    try:
-        TypeAdapter(Annotated[str, Field(pattern=pattern)])
-    except Exception:  # noqa: BLE001 - any failure means the models could not be imported
-        return False
-    return True
 
 
 def build_ir(check_result: Any, package: str) -> SpecIR:

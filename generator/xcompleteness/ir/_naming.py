@@ -172,7 +172,9 @@ class NameRegistry:
         for name in names:
             self.taken.setdefault(name, "<generator>")
 
-    def claim(self, wanted: str, *, origin: str, style: str = "snake") -> str:
+    def claim(self, wanted: str, *, origin: str, style: str = "snake", report: bool = True) -> str:
+        """``report=False``: a name the generator invents (no spec name to rename) takes the
+        first free suffix without an ``XC602``."""
         if wanted not in self.taken:
             self.taken[wanted] = origin
             return wanted
@@ -183,6 +185,8 @@ class NameRegistry:
                 break
             n += 1
         self.taken[candidate] = origin
+        if not report:
+            return candidate
         self.diagnostics.append(
             Diagnostic(
                 file=self.file,

@@ -1,7 +1,9 @@
 """Loading limits and the input-class diagnostic codes (documented in docs/cli.md).
 
 The spec is someone else's file: a size cap (``XC_MAX_SPEC_BYTES``), a nesting cap
-(``XC_MAX_DEPTH``) and a cap on YAML alias expansion (``XC_MAX_ALIAS_NODES``) apply while loading.
+(``XC_MAX_DEPTH``) and a cap on YAML alias expansion (``XC_MAX_ALIAS_NODES``) apply while loading;
+a cap on the work of copying the schemas into the item models (``XC_MAX_SCHEMA_NODES``, checked by
+``ir``: ``XC015``) bounds what a small document can make the generator do.
 Unusable input raises :class:`~xcompleteness.diagnostics.InputError` built by
 :func:`input_error` (exit code 2).
 """
@@ -42,6 +44,10 @@ DEFAULT_MAX_DEPTH = 256
 """Deeper nesting is refused (override with ``XC_MAX_DEPTH``); real specs stay below ~40."""
 DEFAULT_MAX_ALIAS_NODES = 100_000
 """YAML aliases may add at most this many nodes in total (override with ``XC_MAX_ALIAS_NODES``)."""
+DEFAULT_MAX_SCHEMA_NODES = 2_000_000
+"""Steps (schema nodes copied, refs followed) the item models may take (``XC_MAX_SCHEMA_NODES``).
+Each schema is copied once, so the work is linear in the document: Microsoft Graph (20 MB) takes
+63,000 steps, Stripe 30,000; the model library refuses more than 2 million objects anyway."""
 
 # Input-class diagnostic codes (documented in docs/cli.md).
 UNREADABLE = "XC001"
@@ -58,6 +64,7 @@ REF_OUTSIDE = "XC011"
 UNSUPPORTED_YAML = "XC012"
 DUPLICATE_KEY = "XC013"
 DANGLING_REF = "XC014"
+WORK_BUDGET = "XC015"
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class Limits:
     max_bytes: int = DEFAULT_MAX_BYTES
     max_depth: int = DEFAULT_MAX_DEPTH
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
+    max_schema_nodes: int = DEFAULT_MAX_SCHEMA_NODES
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -74,6 +82,7 @@ class Limits:
             max_bytes=_env_int("XC_MAX_SPEC_BYTES", DEFAULT_MAX_BYTES),
             max_depth=_env_int("XC_MAX_DEPTH", DEFAULT_MAX_DEPTH),
             max_alias_nodes=_env_int("XC_MAX_ALIAS_NODES", DEFAULT_MAX_ALIAS_NODES),
+            max_schema_nodes=_env_int("XC_MAX_SCHEMA_NODES", DEFAULT_MAX_SCHEMA_NODES),
         )
 
 
