@@ -223,16 +223,14 @@ def audit(
     is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
-    from xcompleteness.load import apply_overlays, load_spec
+    from xcompleteness.load import load_document
     from xcompleteness.progress import stage
 
     origin = os.fspath(spec)
     try:
         with reporting(progress):
             stage("loading the spec")
-            doc = load_spec(spec, allow_external_refs=allow_external_refs)
-            stage("applying overlays")
-            doc = apply_overlays(doc, _overlays(overlays))
+            doc = load_document(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin)
             result = AuditResult(

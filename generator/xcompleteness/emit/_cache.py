@@ -63,7 +63,7 @@ LIBRARIES = (
     "python-jsonpath",
     "pydantic",
 )
-LIMIT_VARIABLES = ("XC_MAX_SPEC_BYTES", "XC_MAX_DEPTH", "XC_MAX_ALIAS_NODES")
+LIMIT_VARIABLES = ("XC_MAX_SPEC_BYTES", "XC_MAX_YAML_BYTES", "XC_MAX_DEPTH", "XC_MAX_ALIAS_NODES")
 _SEVERITIES = frozenset({"error", "warning", "info"})
 _DIAGNOSTIC_KEYS = frozenset({"file", "pointer", "code", "severity", "message", "hint", "line"})
 

@@ -4,8 +4,17 @@ May import: ``document``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.load._limits import DANGLING_REF, Limits
+from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc, load_spec
 
-__all__ = ["DANGLING_REF", "Limits", "SourceDoc", "apply_overlays", "load_data", "load_spec"]
+__all__ = [
+    "DANGLING_REF",
+    "Limits",
+    "SourceDoc",
+    "apply_overlays",
+    "load_data",
+    "load_document",
+    "load_spec",
+]
