@@ -351,14 +351,14 @@ def _to_disk(
     from xcompleteness.progress import stage
 
     with reporting(progress):
-        if check:
-            stage("comparing with the disk")
-            diff = diff_tree(out, done.files)
-            return replace(
-                done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
-            )
-        stage("writing")
         try:
+            if check:
+                stage("comparing with the disk")
+                diff = diff_tree(out, done.files)
+                return replace(
+                    done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
+                )
+            stage("writing")
             report = write_tree(out, done.files)
         except InputError as exc:
             problems = exc.diagnostics

@@ -31,7 +31,13 @@ SPEC: dict[str, Any] = {
                                 "schema": {
                                     "type": "object",
                                     "properties": {
-                                        "items": {"type": "array", "items": {"type": "object"}},
+                                        "items": {
+                                            "type": "array",
+                                            "items": {
+                                                "type": "object",
+                                                "properties": {"id": {"type": "string"}},
+                                            },
+                                        },
                                         "next_cursor": {"type": ["string", "null"]},
                                     },
                                 }
@@ -42,12 +48,25 @@ SPEC: dict[str, Any] = {
                 "x-completeness": {
                     "kind": "collection",
                     "mode": "adapter",
+                    "scope": {
+                        "resource": "items",
+                        "visibility": "every item",
+                        "snapshot": "none",
+                        "covers": "all items",
+                    },
                     "items": "$response.body#/items",
+                    "id": "/id",
                     "pagination": {
                         "style": "cursor",
                         "request": {"cursor": "cursor"},
                         "response": {"next": "$response.body#/next_cursor"},
                     },
+                    "reasons": [
+                        {
+                            "code": "MORE_PAGES_AVAILABLE",
+                            "when": {"present": "$response.body#/next_cursor"},
+                        }
+                    ],
                 },
             }
         }

@@ -85,6 +85,16 @@ def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
     return rel
 
 
+def _emittable(files: dict[PurePosixPath, str]) -> dict[PurePosixPath, str]:
+    """Every path is one the writer, ``--check`` and the cache accept (one rule: safety.py)."""
+    from xcompleteness.safety import emittable
+
+    for rel in files:
+        if not emittable(rel):
+            raise RuntimeError(f"the generator produced {rel}, a name outside its own rule")
+    return files
+
+
 def generate_from_check(
     result: Any,
     package: str | None = None,
@@ -133,7 +143,9 @@ def generate_from_check(
         for rel, text in emit_tests(ir, renderer).items():
             files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
-    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir, package=name)
+    return Generation(
+        files=_emittable(format_files(files)), diagnostics=diagnostics, ir=ir, package=name
+    )
 
 
 def generate(
