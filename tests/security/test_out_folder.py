@@ -46,7 +46,9 @@ def generated(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[Path,
     return spec, out
 
 
-@pytest.mark.parametrize("entry", ["/etc/passwd", "../secret.txt", "link/passwd", "hostile/../x.py"])
+@pytest.mark.parametrize(
+    "entry", ["/etc/passwd", "../secret.txt", "link/passwd", "hostile/../x.py"]
+)
 def test_check_never_reads_a_path_the_manifest_invents(
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
