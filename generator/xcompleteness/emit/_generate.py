@@ -56,6 +56,8 @@ class Generation:
     """True when this result was read from the generate cache instead of being computed."""
     summary_text: str = ""
     """:func:`summary` of the run that computed a cached result."""
+    sources: tuple[Path, ...] = ()
+    """Other files the spec's (and overlays') refs pulled in (``allow_external_refs``)."""
 
 
 def _package_for(result: Any, package: str | None) -> str:
@@ -144,7 +146,11 @@ def generate_from_check(
             files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
     return Generation(
-        files=_emittable(format_files(files)), diagnostics=diagnostics, ir=ir, package=name
+        files=_emittable(format_files(files)),
+        diagnostics=diagnostics,
+        ir=ir,
+        package=name,
+        sources=tuple(getattr(result.doc, "sources", ())),
     )
 
 
@@ -160,39 +166,54 @@ def generate(
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
     With ``cache`` (the default) an identical earlier run's result is reused and a fresh result
-    is stored (docs/generate.md, "Cache"); runs with ``allow_external_refs`` are never cached.
+    is stored (docs/generate.md, "Cache"); with ``allow_external_refs`` the files the refs pull in
+    are recorded in the entry and must be unchanged for a hit. A cache folder or entry someone
+    else could have written is not used (a diagnostic says so: :mod:`xcompleteness.safety`).
     """
     from xcompleteness.check import check_spec, prevalidate
     from xcompleteness.emit import _cache as gencache
 
     key = None
-    if cache and not allow_external_refs:
+    notes: list[Diagnostic] = []
+    if cache:
         try:
-            key = gencache.input_key(spec, overlays, package=package, tests=tests)
+            key = gencache.input_key(
+                spec, overlays, package=package, tests=tests, external_refs=allow_external_refs
+            )
         except OSError:
             key = None  # an unreadable input: the pipeline reports it properly
     if key is not None:
         stage("reading the cache")
-        entry = gencache.load(key)
+        entry = gencache.load(key, notes)
         if entry is not None:
-            return _from_cache(entry)
+            hit = _from_cache(entry)
+            hit.diagnostics.extend(notes)
+            return hit
     if prevalidate.wanted():
         gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
     else:
         result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
         gen = generate_from_check(result, package, tests=tests)
     gen.summary_text = summary(gen)
-    if key is not None:
+    if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")
-        gencache.store(
-            key,
-            gencache.Entry(
-                files=gen.files,
-                diagnostics=[d.to_json() for d in gen.diagnostics],
-                package=gen.package,
-                summary=gen.summary_text,
-            ),
-        )
+        try:
+            sources = gencache.source_digests(gen.sources)
+        except OSError:
+            sources = None
+        if sources is not None:
+            gencache.store(
+                key,
+                gencache.Entry(
+                    files=gen.files,
+                    diagnostics=[d.to_json() for d in gen.diagnostics],
+                    package=gen.package,
+                    summary=gen.summary_text,
+                    sources=sources,
+                ),
+                notes,
+            )
+    gen.diagnostics.extend(notes)
     return gen
 
 

@@ -41,8 +41,12 @@ def check_refs(
     allow_external_refs: bool = False,
     limits: Limits | None = None,
     refs: list[tuple[str, str]] | None = None,
+    files_out: list[Path] | None = None,
 ) -> list[Diagnostic]:
     """Apply the ``$ref`` policy; raises :class:`InputError` for refused or cyclic refs.
+
+    ``files_out`` receives every other file the refs pull in (resolved paths, sorted): inputs
+    of the run as much as the spec (the generate cache keys on them).
 
     This is the one policy for every reference of the document as it will be used: the loader
     runs it after the overlays are applied, so a ``$ref`` an overlay writes is judged like one in
@@ -110,6 +114,8 @@ def check_refs(
         fatal.extend(_ref_cycles(doc, spec, edges))
     if fatal:
         raise InputError(fatal)
+    if files_out is not None:
+        files_out.extend(sorted(checked))
     return notes
 
 

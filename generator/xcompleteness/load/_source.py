@@ -59,6 +59,8 @@ class SourceDoc:
     origin: str
     origins: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    sources: tuple[Path, ...] = ()
+    """Other files the document's refs pull in (``--allow-external-refs``), resolved."""
 
     def locate(self, pointer: str) -> tuple[str, int | None]:
         """File name and line for ``pointer``, falling back to the nearest ancestor we know."""
@@ -111,11 +113,20 @@ def with_ref_policy(
     limits: Limits,
 ) -> SourceDoc:
     """``doc`` once every ref in ``refs`` passed the one ``$ref`` policy (raises InputError)."""
-    ref_notes = check_refs(doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs)
-    if not ref_notes:
+    files: list[Path] = []
+    ref_notes = check_refs(
+        doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs, files_out=files
+    )
+    if not ref_notes and not files:
         return doc
     return SourceDoc(
-        doc.path, doc.data, doc.lines, doc.origin, doc.origins, doc.diagnostics + tuple(ref_notes)
+        doc.path,
+        doc.data,
+        doc.lines,
+        doc.origin,
+        doc.origins,
+        doc.diagnostics + tuple(ref_notes),
+        tuple(files),
     )
 
 
