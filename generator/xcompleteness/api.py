@@ -215,6 +215,7 @@ def audit(
     *,
     allow_external_refs: bool = False,
     emit_overlay: PathLike | None = None,
+    force: bool = False,
     progress: ProgressCallback | None = None,
 ) -> AuditResult:
     """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
@@ -238,7 +239,8 @@ def audit(
             )
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
-                write_draft(Path(emit_overlay), result.drafts_yaml)
+                inputs = [spec, *_overlays(overlays)]
+                write_draft(Path(emit_overlay), result.drafts_yaml, force=force, inputs=inputs)
                 report.overlay = os.fspath(emit_overlay)
                 result = AuditResult(origin, (), result.exit_code, report, report.overlay)
     except InputError as exc:

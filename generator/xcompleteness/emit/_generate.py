@@ -28,7 +28,7 @@ from xcompleteness.diagnostics import (
     render_text,
 )
 from xcompleteness.emit.emitters import EmitError
-from xcompleteness.ir import check_package_name, default_package_name
+from xcompleteness.ir import check_package_name, default_package_name, snake
 from xcompleteness.progress import stage
 
 if TYPE_CHECKING:
@@ -60,10 +60,23 @@ class Generation:
     """Other files the spec's (and overlays') refs pulled in (``allow_external_refs``)."""
 
 
-def _package_for(result: Any, package: str | None) -> str:
+def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
     if package is None:
         info = result.doc.data.get("info") or {}
-        package = default_package_name(str(info.get("title") or "api"))
+        title = str(info.get("title") or "api")
+        package = default_package_name(title)
+        bare = snake(title).rstrip("_")
+        if notes is not None and bare and bare != package:
+            notes.append(
+                result.doc.diag(
+                    "/info/title",
+                    "XC608",
+                    f"the title's package name {bare!r} would shadow a module of that name "
+                    f"(standard library, a dependency, or a keyword); using {package!r}",
+                    hint="pass --package to choose another name",
+                    severity=Severity.WARNING,
+                )
+            )
     problem = check_package_name(package)
     if problem:
         raise InputError(
@@ -115,7 +128,7 @@ def generate_from_check(
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
-    name = _package_for(result, package)
+    name = _package_for(result, package, diagnostics)
     stage("building the IR")
     ir = build_ir(result, name)
     diagnostics.extend(ir.diagnostics)
