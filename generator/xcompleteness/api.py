@@ -431,13 +431,17 @@ def verify(
     from urllib.parse import urlsplit
 
     from xcompleteness.check import check_spec
-    from xcompleteness.testkit import Verifier
+    from xcompleteness.testkit import Verifier, redact_url
 
     origin = os.fspath(spec)
-    parts = urlsplit(base_url)
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         bad = Diagnostic(
-            str(base_url),
+            redact_url(str(base_url)) if parts.hostname else "--base-url",
             "",
             "XC721",
             Severity.ERROR,
@@ -445,6 +449,17 @@ def verify(
             "for example --base-url http://127.0.0.1:8080",
         )
         return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
+    for name, value in {**(headers or {}), **(params or {})}.items():
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in f"{name}{value}"):
+            bad = Diagnostic(
+                "",
+                "",
+                "XC721",
+                Severity.ERROR,
+                f"a header or parameter ({name[:40]!r}) holds a line break or control character",
+                "pass each header as one 'Name: value' without CR/LF",
+            )
+            return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
     if max_pages < 1 or not math.isfinite(time_limit) or time_limit <= 0:
         bad = Diagnostic(
             "", "", "XC721", Severity.ERROR, "--max-pages and --time-limit must be positive", ""

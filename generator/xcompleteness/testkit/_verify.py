@@ -29,6 +29,8 @@ The command is :func:`xcompleteness.api.verify` and its formatting in :mod:`xcom
 
 from __future__ import annotations
 
+import json
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -44,8 +46,24 @@ from xcompleteness.runtime.expressions import (
     parse_expression,
     resolve_pointer,
 )
+from xcompleteness.runtime.walk import FetchRefused, next_link_target
+from xcompleteness.runtime.walk_results import URL_STYLES
 
 MORE = "MORE_PAGES_AVAILABLE"
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+class _TimeUp(Exception):
+    """The time limit passed while an answer was still arriving."""
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` (for messages)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()
+
 
 SMALL_PAGE = 2
 
@@ -213,9 +231,20 @@ class Verifier:
                     severity=Severity.WARNING,
                 )
                 return walk
-            response = self._get(url, params)
+            try:
+                response = self._get(url, params)
+            except _TimeUp:
+                walk.truncated = True
+                self.report(
+                    contract,
+                    "XC719",
+                    f"stopped during page {walk.pages + 1}: the answer did not finish within "
+                    f"--time-limit {self.time_limit:g}s; the rest is unverified",
+                    severity=Severity.WARNING,
+                )
+                return walk
             walk.pages += 1
-            view = ResponseView.from_httpx(response)
+            view = response
             page = (
                 self._adapter_page(contract, view, walk)
                 if adapter
@@ -264,17 +293,19 @@ class Verifier:
                 )
                 return walk
             seen_next.add(nxt)
-            if nxt.startswith(("http://", "https://")):
-                if _origin(nxt) != self.origin:
+            follows_url = pagination is not None and pagination.style in URL_STYLES
+            if follows_url or _SCHEME.match(nxt):
+                try:  # the runtime's one origin rule for next links
+                    url, params = next_link_target(self.base_url, nxt), {}
+                except FetchRefused as exc:
                     self.report(
                         contract,
                         "XC715",
-                        f"the next link of page {walk.pages} leaves the API origin "
-                        f"({_origin(nxt)} instead of {self.origin})",
-                        "next links must stay on the API's scheme, host and port",
+                        f"the next link of page {walk.pages} is refused: {exc}",
+                        "next links must stay on the API's scheme, host, port and base path, "
+                        "without userinfo",
                     )
                     return walk
-                url, params = nxt, {}
             else:
                 cursor = request.cursor
                 if not cursor:
@@ -286,24 +317,51 @@ class Verifier:
                 url = path
         return walk
 
-    def _get(self, url: str, params: Mapping[str, Any]) -> Any:
+    def _get(self, url: str, params: Mapping[str, Any]) -> ResponseView:
+        """One GET whose whole answer (headers and body) must arrive within the time limit:
+        a server trickling its body cannot hold verify past ``--time-limit`` (:class:`_TimeUp`)."""
         import httpx
 
+        until = self.started + self.time_limit
         try:
-            return self.client.get(url, params=params or None)
+            left = max(0.0, until - time.monotonic())
+            request = self.client.build_request(
+                "GET", url, params=params or None, timeout=min(30.0, left + 0.25)
+            )
+            response = self.client.send(request, stream=True)
+            try:
+                chunks = []
+                for chunk in response.iter_bytes():
+                    chunks.append(chunk)
+                    if time.monotonic() > until:
+                        raise _TimeUp
+            finally:
+                response.close()
+        except httpx.TimeoutException:
+            if time.monotonic() >= until:
+                raise _TimeUp from None
+            raise self._unreachable("timed out") from None
         except httpx.HTTPError as exc:
-            raise InputError(
-                [
-                    Diagnostic(
-                        self.base_url,
-                        "",
-                        "XC722",
-                        Severity.ERROR,
-                        f"the API cannot be reached: {type(exc).__name__}: {exc}",
-                        "check --base-url and that the service is running",
-                    )
-                ]
-            ) from None
+            raise self._unreachable(f"{type(exc).__name__}: {exc}") from None
+        try:
+            body = json.loads(b"".join(chunks)) if chunks else MISSING
+        except ValueError:
+            body = MISSING
+        return ResponseView(status=response.status_code, headers=response.headers, body=body)
+
+    def _unreachable(self, why: str) -> InputError:
+        return InputError(
+            [
+                Diagnostic(
+                    redact_url(self.base_url),
+                    "",
+                    "XC722",
+                    Severity.ERROR,
+                    f"the API cannot be reached: {why}",
+                    "check --base-url and that the service is running",
+                )
+            ]
+        )
 
     def _status_problem(self, contract: Contract, view: ResponseView, walk: Walk) -> bool:
         """True when the page is not a 2xx answer (reported unless the contract explains it)."""
