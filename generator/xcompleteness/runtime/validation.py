@@ -3,7 +3,8 @@
 Why not a library: the generated package depends only on pydantic and httpx (and mcp), and the
 tool schemas use a closed, known subset (type, enum, anyOf, properties, required,
 additionalProperties, items, prefixItems, minItems/maxItems, maxLength, minimum/maximum; the
-service helpers check cursor positions with it too). Output is bounded: at most ~20 errors per array.
+service helpers check cursor positions with it too). Output is bounded: at most ~20 errors per
+array.
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ def validate(value: Any, schema: Mapping[str, Any], path: str = "") -> list[str]
             errors.append(f"{path or '/'}: fewer than {schema['minItems']} items")
         if "maxItems" in schema and len(value) > schema["maxItems"]:
             errors.append(f"{path or '/'}: more than {schema['maxItems']} items")
-        for i, (sub, item_schema) in enumerate(zip(value, schema.get("prefixItems") or ())):
+        prefix = schema.get("prefixItems") or ()
+        for i, (sub, item_schema) in enumerate(zip(value, prefix, strict=False)):
             errors.extend(validate(sub, item_schema, f"{path}/{i}"))
     if isinstance(value, str) and "maxLength" in schema and len(value) > schema["maxLength"]:
         errors.append(f"{path or '/'}: longer than {schema['maxLength']} characters")
