@@ -71,8 +71,8 @@ class _RuleContext:
 
     def _kind_none(self, op_id: str) -> bool:
         """The operation's declaration says ``kind: none`` (it is not a listing)."""
-        entry = self.ops.get(op_id)
-        decl = entry[2].get("x-completeness") if entry is not None else None
+        op = self.ops.get(op_id)
+        decl = op.declaration if op is not None else None
         return isinstance(decl, dict) and decl.get("kind") == "none"
 
     def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
