@@ -216,3 +216,33 @@ def test_a_yaml_document_over_the_yaml_cap_is_refused(
     assert rc == 2 and "XC002" in codes(err) and "YAML" in err
     rc, _, err = run(capsys, "check", str(twin))  # the same content as JSON is under no YAML cap
     assert "XC002" not in codes(err)
+
+
+@pytest.mark.parametrize("name", ["spec.yaml", "spec.json"])
+def test_a_mixed_type_enum_is_a_warning(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    spec = json.loads(json.dumps(SPEC))
+    items = spec["paths"]["/items"]["get"]["responses"]["200"]["content"]["application/json"]
+    items["schema"]["properties"]["items"]["items"]["properties"]["v"] = {
+        "enum": [1, "1", True, None, 1.5]
+    }
+    rc, _, err = run(capsys, "check", str(write_spec(tmp_path, spec, name)))
+    assert rc == 0 and codes(err) == {"XC015"}
+    assert "/properties/v/enum" in err
+
+
+def test_a_mixed_type_enum_an_overlay_writes_is_a_warning_in_the_overlay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = write_spec(tmp_path)
+    overlay = write_overlay(
+        tmp_path,
+        {
+            "target": "$.paths['/items'].get.responses['200'].content['application/json']"
+            ".schema.properties",
+            "update": {"v": {"enum": ["a", 2]}},
+        },
+    )
+    rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    assert rc == 0 and codes(err) == {"XC015"} and err.startswith(str(overlay))

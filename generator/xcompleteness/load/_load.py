@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from xcompleteness.diagnostics import InputError
-from xcompleteness.load._limits import Limits
+from xcompleteness.load._limits import MIXED_ENUM, Limits
 from xcompleteness.load._overlay import apply_overlays
-from xcompleteness.load._parse import walk_document
+from xcompleteness.load._parse import mixed_enum_notes, walk_document
 from xcompleteness.load._source import SourceDoc, read_spec, require_openapi, with_ref_policy
 
 
@@ -45,5 +45,12 @@ def load_document(
                 )
                 for d in exc.diagnostics
             ) from None
-        refs = walk_document(doc.data, doc.origin, limits)  # the depth cap and every ref, again
+        enums: list[str] = []  # the depth cap, every ref and mixed enums, again
+        refs = walk_document(doc.data, doc.origin, limits, enums)
+        kept = tuple(d for d in doc.diagnostics if d.code != MIXED_ENUM or d.file != doc.origin)
+        fresh = tuple(
+            doc.diag(d.pointer, MIXED_ENUM, d.message, hint=d.hint, severity=d.severity)
+            for d in mixed_enum_notes(doc.origin, enums, None)
+        )
+        doc = replace(doc, diagnostics=kept + fresh)
     return with_ref_policy(doc, refs, allow_external_refs=allow_external_refs, limits=limits)

@@ -13,6 +13,7 @@ from typing import Any
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
 from xcompleteness.load._limits import (
     DUPLICATE_KEY,
+    MIXED_ENUM,
     SYNTAX,
     TOO_LARGE,
     UNREADABLE,
@@ -59,9 +60,11 @@ def load_data(
             lines = LazyJsonLines(text)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
-            refs = _walk(data, origin, limits, found or None, notes, lines)
+            enums: list[str] | None = [] if refs_out is not None else None
+            refs = _walk(data, origin, limits, found or None, notes, lines, enums)
             if refs_out is not None:
                 refs_out.extend(refs)
+            notes.extend(mixed_enum_notes(origin, enums or (), lines))
             return data, lines, notes
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
@@ -73,7 +76,9 @@ def load_data(
         )
     data, lines, notes = YamlBuilder(origin, limits).build(text)
     if refs_out is not None:
-        refs_out.extend(_walk(data, origin, limits))
+        enums: list[str] = []
+        refs_out.extend(_walk(data, origin, limits, enums=enums))
+        notes.extend(mixed_enum_notes(origin, enums, lines))
     return data, lines, notes
 
 
@@ -124,9 +129,41 @@ def _pairs_hook(duplicates: list[tuple[dict[str, Any], list[str]]]) -> Any:
     return hook
 
 
-def walk_document(data: Any, origin: str, limits: Limits) -> list[tuple[str, str]]:
-    """Enforce the depth cap on ``data`` and return every ``(pointer, $ref)`` in it."""
-    return _walk(data, origin, limits)
+def walk_document(
+    data: Any, origin: str, limits: Limits, enums_out: list[str] | None = None
+) -> list[tuple[str, str]]:
+    """Enforce the depth cap on ``data`` and return every ``(pointer, $ref)`` in it (and, with
+    ``enums_out``, the pointer of every ``enum`` that mixes value types)."""
+    return _walk(data, origin, limits, enums=enums_out)
+
+
+_KINDS = {bool: "boolean", int: "number", float: "number", str: "string", dict: "object"}
+
+
+def _mixed(values: list[Any]) -> bool:
+    """An ``enum`` whose non-null members have more than one JSON type (1 and 1.5 are both
+    numbers; true is not a number): no generated type can hold exactly those values."""
+    kinds = {_KINDS.get(type(v), "array") for v in values if v is not None}
+    return len(kinds) > 1
+
+
+def mixed_enum_notes(
+    origin: str, pointers: Any, lines: Mapping[str, int] | None
+) -> list[Diagnostic]:
+    """``XC015`` warnings for the ``enum`` arrays at ``pointers``."""
+    return [
+        Diagnostic(
+            origin,
+            pointer,
+            MIXED_ENUM,
+            Severity.WARNING,
+            "this enum mixes value types; the generated model is a union that also accepts "
+            "values outside the enum (for example any number or boolean)",
+            "give the enum one type, or split it into oneOf alternatives of one type each",
+            lines.get(pointer) if lines is not None else None,
+        )
+        for pointer in sorted(pointers)
+    ]
 
 
 def _walk(
@@ -136,6 +173,7 @@ def _walk(
     duplicates: dict[int, list[str]] | None = None,
     notes: list[Diagnostic] | None = None,
     lines: Mapping[str, int] | None = None,
+    enums: list[str] | None = None,
 ) -> list[tuple[str, str]]:
     """One iterative pass: enforce the depth cap and collect every string ``$ref``.
 
@@ -154,6 +192,10 @@ def _walk(
             ref = node.get("$ref")
             if isinstance(ref, str):
                 refs.append((_spell(chain), ref))
+            if enums is not None:
+                values = node.get("enum")
+                if isinstance(values, list) and len(values) > 1 and _mixed(values):
+                    enums.append(pointer_join(_spell(chain), "enum"))
             if duplicates and id(node) in duplicates and notes is not None:
                 for key in duplicates[id(node)]:
                     pointer = pointer_join(_spell(chain), key)
