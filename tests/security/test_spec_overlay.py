@@ -246,3 +246,16 @@ def test_a_mixed_type_enum_an_overlay_writes_is_a_warning_in_the_overlay(
     )
     rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
     assert rc == 0 and codes(err) == {"XC015"} and err.startswith(str(overlay))
+
+
+@pytest.mark.parametrize("name", ["plan.json", "plan.yaml"])
+def test_a_huge_integer_in_a_mock_plan_names_the_plan_briefly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    spec = write_spec(tmp_path)
+    plan = tmp_path / name
+    number = "9" * 100_000
+    plan.write_text('{"items": ' + number + "}" if name.endswith(".json") else "items: " + number)
+    rc, out, err = run(capsys, "mock", str(spec), "--faults", str(plan), "--port", "0")
+    assert rc == 2 and "XC003" in codes(err) and "XC000" not in codes(err)
+    assert err.startswith(str(plan)) and len(out + err) < 2_000
