@@ -221,7 +221,9 @@ def audit(
     """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
 
     With ``emit_overlay``, the draft overlay is also written there (atomically; only when there
-    is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
+    is something to draft; never over the spec or an overlay, never through a symbolic link, and
+    over an existing file only with ``force``: ``XC901``). Audit does not validate the OpenAPI
+    document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
     from xcompleteness.load import load_document
