@@ -215,24 +215,25 @@ def audit(
     *,
     allow_external_refs: bool = False,
     emit_overlay: PathLike | None = None,
+    force: bool = False,
     progress: ProgressCallback | None = None,
 ) -> AuditResult:
     """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
 
     With ``emit_overlay``, the draft overlay is also written there (atomically; only when there
-    is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
+    is something to draft; never over the spec or an overlay, never through a symbolic link, and
+    over an existing file only with ``force``: ``XC901``). Audit does not validate the OpenAPI
+    document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
-    from xcompleteness.load import apply_overlays, load_spec
+    from xcompleteness.load import load_document
     from xcompleteness.progress import stage
 
     origin = os.fspath(spec)
     try:
         with reporting(progress):
             stage("loading the spec")
-            doc = load_spec(spec, allow_external_refs=allow_external_refs)
-            stage("applying overlays")
-            doc = apply_overlays(doc, _overlays(overlays))
+            doc = load_document(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin)
             result = AuditResult(
@@ -240,7 +241,8 @@ def audit(
             )
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
-                write_draft(Path(emit_overlay), result.drafts_yaml)
+                inputs = [spec, *_overlays(overlays)]
+                write_draft(Path(emit_overlay), result.drafts_yaml, force=force, inputs=inputs)
                 report.overlay = os.fspath(emit_overlay)
                 result = AuditResult(origin, (), result.exit_code, report, report.overlay)
     except InputError as exc:
@@ -353,14 +355,14 @@ def _to_disk(
     from xcompleteness.progress import stage
 
     with reporting(progress):
-        if check:
-            stage("comparing with the disk")
-            diff = diff_tree(out, done.files)
-            return replace(
-                done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
-            )
-        stage("writing")
         try:
+            if check:
+                stage("comparing with the disk")
+                diff = diff_tree(out, done.files)
+                return replace(
+                    done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
+                )
+            stage("writing")
             report = write_tree(out, done.files)
         except InputError as exc:
             problems = exc.diagnostics
@@ -435,13 +437,17 @@ def verify(
     from urllib.parse import urlsplit
 
     from xcompleteness.check import check_spec
-    from xcompleteness.testkit import Verifier
+    from xcompleteness.testkit import Verifier, redact_url
 
     origin = os.fspath(spec)
-    parts = urlsplit(base_url)
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 - raises ValueError for a bad port
+    except ValueError:
+        parts = urlsplit("")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         bad = Diagnostic(
-            str(base_url),
+            redact_url(str(base_url)) if parts.hostname else "--base-url",
             "",
             "XC721",
             Severity.ERROR,
@@ -449,6 +455,17 @@ def verify(
             "for example --base-url http://127.0.0.1:8080",
         )
         return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
+    for name, value in {**(headers or {}), **(params or {})}.items():
+        if any(ord(c) < 0x20 or ord(c) == 0x7F for c in f"{name}{value}"):
+            bad = Diagnostic(
+                "",
+                "",
+                "XC721",
+                Severity.ERROR,
+                f"a header or parameter ({name[:40]!r}) holds a line break or control character",
+                "pass each header as one 'Name: value' without CR/LF",
+            )
+            return VerifyResult(origin, (bad,), ExitCode.UNUSABLE)
     if max_pages < 1 or not math.isfinite(time_limit) or time_limit <= 0:
         bad = Diagnostic(
             "", "", "XC721", Severity.ERROR, "--max-pages and --time-limit must be positive", ""

@@ -103,6 +103,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(audit)
     audit.add_argument("--emit-overlay", metavar="FILE", help="write a draft Overlay 1.0 file")
+    audit.add_argument(
+        "--force", action="store_true", help="let --emit-overlay replace an existing file"
+    )
 
     gen = sub.add_parser("generate", help="generate models, client, tools and MCP server")
     _common(gen)
@@ -259,6 +262,7 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
             args.overlay,
             allow_external_refs=args.allow_external_refs,
             emit_overlay=args.emit_overlay,
+            force=args.force,
             progress=bar.update,
         )
     if result.report is None:

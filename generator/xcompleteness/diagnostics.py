@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import json
+import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
@@ -25,6 +26,11 @@ __all__ = [
     "render_json",
     "render_text",
 ]
+
+MAX_TEXT = 1000
+"""A diagnostic's message or hint is cut to this many characters: a spec's value quoted in a
+message (a 10^6-digit number, a long key) never floods the terminal or the JSON report."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 class Severity(str, enum.Enum):
@@ -54,13 +60,21 @@ class Diagnostic:
     hint: str = ""
     line: int | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("message", "hint"):
+            value = getattr(self, name)
+            if isinstance(value, str) and len(value) > MAX_TEXT:
+                object.__setattr__(self, name, value[: MAX_TEXT - 3] + "...")
+
     def render(self) -> str:
-        loc = f"{self.file}#{self.pointer}"
+        """One located line (and a hint line) for a terminal: control characters from the
+        spec (``ESC[2J``, OSC sequences, carriage returns) are shown escaped, never sent raw."""
+        loc = f"{terminal_safe(self.file)}#{terminal_safe(self.pointer)}"
         if self.line is not None:
             loc += f" (line {self.line})"
-        text = f"{loc}: {self.severity.value} {self.code}: {self.message}"
+        text = f"{loc}: {self.severity.value} {self.code}: {terminal_safe(self.message)}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {terminal_safe(self.hint)}"
         return text
 
     def to_json(self) -> dict[str, object]:
@@ -75,6 +89,17 @@ class InputError(Exception):
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = tuple(diagnostics)
         super().__init__("; ".join(d.render() for d in self.diagnostics))
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with C0/C1 control characters (but tab and newline) written as ``\\xNN`` escapes."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def shown(value: object, limit: int = 80) -> str:
+    """``repr(value)`` cut to ``limit`` characters: how a message quotes a value from the input."""
+    text = repr(value) if not isinstance(value, int) or value.bit_length() < 4000 else "<integer>"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def pointer_join(base: str, *parts: object) -> str:

@@ -121,6 +121,7 @@ def main(argv: list[str] | None = None) -> int:
                         str(spec),
                         "--emit-overlay",
                         str(draft),
+                        "--force",
                     ],
                     capture_output=True,
                     check=False,

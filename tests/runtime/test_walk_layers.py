@@ -26,6 +26,8 @@ LAYERS = (
 )
 SANS_IO = ("walk_results", "walk_plan", "walk_continuations", "walk_pages", "walk_core")
 IO_MODULES = {"httpx", "asyncio", "socket", "ssl", "selectors", "http", "urllib", "threading"}
+PURE = {"urllib.parse"}
+"""String parsing only (the next-link origin rule in walk_results uses it)."""
 
 
 def _imports(name: str) -> list[tuple[str, int]]:
@@ -52,7 +54,7 @@ def test_the_sans_io_modules_import_nothing_that_does_io() -> None:
         f"{name} imports {module}"
         for name in SANS_IO
         for module, level in _imports(name)
-        if level == 0 and module.split(".")[0] in IO_MODULES
+        if level == 0 and module.split(".")[0] in IO_MODULES and module not in PURE
     ]
     assert bad == []
 

@@ -29,6 +29,30 @@ from .store import Account, Conflict, Query, Store
 
 ORDERING = "id ascending"
 _EMPTY_CHAIN = "0" * 64
+_INT64 = {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1}
+POSITION = {
+    "type": "object",
+    "required": ["after", "returned", "taint", "chain"],
+    "properties": {
+        "after": {
+            "anyOf": [
+                {"type": "null"},
+                {
+                    "type": "array",
+                    "minItems": 2,
+                    "maxItems": 2,
+                    "prefixItems": [_INT64, {"type": "string", "maxLength": 1024}],
+                },
+            ]
+        },
+        "returned": {"type": "integer", "minimum": 0, "maximum": 2**53},
+        "taint": {"type": "boolean"},
+        "chain": {"type": "string", "maxLength": 128},
+        "warned": {"type": "array", "maxItems": 256, "items": {"type": "string"}},
+    },
+}
+"""The position a cursor carries; the generated ``ListingTokens.read_cursor`` checks it after
+the signature, so a malformed one is CURSOR_INVALID (400), never a 500."""
 
 
 class ListingError(Exception):
@@ -209,6 +233,7 @@ class Listings:
             query=filters,
             principal=principal.name,
             invalidators=self._invalidators(tokens, principal),
+            position_schema=POSITION,
         )
         state = claims.data if isinstance(claims.data, dict) else {}
         snapshot = str(claims.snapshot or "")

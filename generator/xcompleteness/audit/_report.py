@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -147,24 +147,53 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
     )
 
 
-def write_draft(path: Path, text: str) -> None:
-    """Write atomically (temp file + rename) so a failed run never leaves half an overlay."""
+def _draft_error(path: Path, message: str, hint: str) -> InputError:
+    return InputError([Diagnostic(str(path), "", "XC901", Severity.ERROR, message, hint=hint)])
+
+
+def write_draft(
+    path: Path, text: str, *, force: bool = False, inputs: Sequence[str | os.PathLike[str]] = ()
+) -> None:
+    """Write the draft overlay atomically (temp file + rename) so a failed run never leaves half
+    an overlay. Refused (``XC901``): one of the ``inputs`` (the spec, an overlay), a symbolic
+    link (its target would be replaced silently), and an existing file unless ``force``."""
     try:
+        if path.is_symlink():
+            raise _draft_error(
+                path,
+                "the draft path is a symbolic link; writing would replace what it points at",
+                "pass the real path of the file to write",
+            )
+        for given in inputs:
+            same = os.path.samefile(path, given) if path.exists() else False
+            if same or path.resolve() == Path(given).resolve():
+                raise _draft_error(
+                    path,
+                    "the draft path is an input of this run (the spec or an overlay)",
+                    "write the draft to a new file and review it before using it",
+                )
+        if path.exists() and not force:
+            raise _draft_error(
+                path, "the draft path exists", "choose a new file, or pass --force to replace it"
+            )
+        if path.exists() and not path.is_file():
+            raise _draft_error(path, "the draft path is not a regular file", "choose a new file")
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                fh.write(text)
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
     except OSError as exc:
-        raise InputError(
-            [
-                Diagnostic(
-                    str(path),
-                    "",
-                    "XC901",
-                    Severity.ERROR,
-                    f"cannot write the draft overlay: {exc.strerror or exc}",
-                    hint="choose a writable --emit-overlay path",
-                )
-            ]
+        raise _draft_error(
+            path,
+            f"cannot write the draft overlay: {exc.strerror or exc}",
+            "choose a writable --emit-overlay path",
         ) from None

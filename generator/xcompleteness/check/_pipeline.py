@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import DEFAULTS_KEY
-from xcompleteness.load import SourceDoc, apply_overlays, load_spec
+from xcompleteness.load import SourceDoc, load_document
 from xcompleteness.progress import stage
 from xcompleteness.runtime.contract import Contract
 
@@ -67,9 +67,7 @@ def check_spec(
     ``on_loaded`` is called with the document once it is loaded and the overlays are applied
     (where ``generate`` starts that process)."""
     stage("loading the spec")
-    doc = load_spec(spec, allow_external_refs=allow_external_refs)
-    stage("applying overlays")
-    doc = apply_overlays(doc, list(overlays))
+    doc = load_document(spec, list(overlays), allow_external_refs=allow_external_refs)
     if on_loaded is not None:
         on_loaded(doc)
     # Imported here: unusable input is reported before the validator stack is even loaded.

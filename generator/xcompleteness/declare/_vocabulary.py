@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from functools import cache, cached_property
 from typing import Any, Protocol
 
 import jsonschema
+import jsonschema.validators
 from jsonschema.exceptions import ValidationError
 
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
@@ -77,6 +79,9 @@ CODES_FILE = "codes.json"
 MAX_DEPTH = 80
 """Declarations nesting deeper than this are refused before JSON Schema validation, which
 recurses per level; real declarations stay below 10 and conditions below 2 * 32 + 4."""
+MAX_CODES = 256
+"""At most this many reasons or warnings in one list (also ``maxItems`` in the schema): a
+longer list is reported once and not validated item by item, so the check stays linear."""
 
 CODES: dict[str, str] = {
     "XC040": "a value has the wrong JSON type",
@@ -364,6 +369,10 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         if _too_deep(decl):
             out.append(_depth_diag(doc, pointer))
             continue
+        over = _over_count(doc, decl, pointer)
+        if over is not None:
+            out.append(over)
+            continue
         decl = effective_declaration(decl, defaults)  # what check and generate will read
         out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
@@ -379,12 +388,27 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
 
 def _defaults_block(doc: _SourceLike, out: list[Diagnostic]) -> Mapping[str, Any] | None:
     """Validate ``x-completeness-defaults`` into ``out``; return the block to merge (or None)."""
-    raw = doc.data.get(DEFAULTS_KEY)
-    if raw is None:
+    if DEFAULTS_KEY not in doc.data:
         return None
+    raw = doc.data[DEFAULTS_KEY]
     pointer = pointer_join("", DEFAULTS_KEY)
+    if raw is None:
+        out.append(
+            _diag(
+                doc,
+                pointer,
+                "XC040",
+                "x-completeness-defaults is null; it must be a mapping",
+                "remove the key, or give it the defaults to merge",
+            )
+        )
+        return None
     if _too_deep(raw):
         out.append(_depth_diag(doc, pointer))
+        return None
+    over = _over_count(doc, raw, pointer)
+    if over is not None:
+        out.append(over)
         return None
     out.extend(_schema_diagnostics(doc, _defaults_validator(), _plain(raw), pointer))
     # Merged even when invalid (best effort, like normalize): leaving it out would report every
@@ -397,9 +421,7 @@ def _defaults_validator() -> jsonschema.Draft202012Validator:
     """The ``documentDefaults`` definition of the declaration schema, as a root schema."""
     schema = load_json(DECLARATION_SCHEMA)
     root = {"$ref": "#/$defs/documentDefaults", "$defs": schema["$defs"]}
-    return jsonschema.Draft202012Validator(
-        root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
+    return _Linear(root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -689,9 +711,58 @@ def line_for(lines: Mapping[str, int], pointer: str) -> int | None:
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = load_json(name)
-    return jsonschema.Draft202012Validator(
-        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
+    return _Linear(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+
+
+def _canonical(value: Any) -> str:
+    """A text equal for JSON-equal values (1 == 1.0, key order ignored; true != 1)."""
+
+    def norm(v: Any) -> Any:
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        if isinstance(v, Mapping):
+            return {k: norm(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [norm(x) for x in v]
+        return v
+
+    return json.dumps(norm(value), sort_keys=True, default=str)
+
+
+def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> Iterator[Any]:
+    """``uniqueItems`` in linear time (jsonschema's compares every pair of objects)."""
+    if not (unique and validator.is_type(instance, "array")):
+        return
+    seen: set[str] = set()
+    for item in instance:
+        key = _canonical(item)
+        if key in seen:
+            yield jsonschema.ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
+_Linear = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
+)
+
+
+def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None:
+    """``XC052`` when a ``reasons``/``warnings`` list is longer than the vocabulary allows; the
+    block is then not validated item by item (the count bounds the work, not only the result)."""
+    if not isinstance(value, Mapping):
+        return None
+    for key in ("reasons", "warnings"):
+        items = value.get(key)
+        if isinstance(items, list) and len(items) > MAX_CODES:
+            return _diag(
+                doc,
+                pointer_join(pointer, key),
+                "XC052",
+                f"{len(items)} {key}: at most {MAX_CODES} are allowed; not validated further",
+                "list each code once",
+            )
+    return None
 
 
 def _schema_is_valid(schema: Mapping[str, Any]) -> bool:

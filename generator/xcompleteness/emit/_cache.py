@@ -17,19 +17,25 @@ Key: a SHA-256 over everything that can change the result:
   ``XC_MAX_ALIAS_NODES``, ``XC_MAX_SCHEMA_NODES``) and today's date (review-by dates turn into
   warnings on a given day).
 
-Runs with ``--allow-external-refs`` are never cached (the files a spec references are inputs we
-do not know before loading it); neither are runs whose spec has errors (nothing is generated).
+With ``--allow-external-refs`` the other files the refs pull in (from the spec or written by an
+overlay) are inputs too, known only after loading: the entry records each one's path and SHA-256,
+and a hit requires every one of them unchanged. Runs whose spec has errors are never cached
+(nothing is generated).
 
 Where: ``$XDG_CACHE_HOME/xcompleteness/generate/`` (``~/.cache/xcompleteness/generate/`` when
 ``XDG_CACHE_HOME`` is unset or not absolute), one file per key, created with mode 0700/0600. The
 newest :data:`MAX_ENTRIES` entries are kept (a hit counts as use); older ones are deleted. Nothing
 here uses the network. ``generate --no-cache`` neither reads nor writes the cache.
 
-Safety: an entry is used only when its header names this format and exactly the expected key,
-its payload has the recorded length and SHA-256, and the decoded payload has the expected shape
-(relative file paths without ``..``, text contents, well-formed diagnostics). Anything else (a
-truncated, corrupted or foreign file, an older format) is ignored and replaced by a fresh run.
-Failing to write the cache (read-only home, full disk) never fails ``generate``.
+Safety: the cache folder and every entry must be owned by the current user and writable by
+nobody else (:func:`xcompleteness.safety.private_dir` / :func:`~xcompleteness.safety.private_file`:
+a folder of ours with loose modes is tightened, anything else is not used, and a diagnostic
+says which). An entry is used only when its header names this format and exactly the expected
+key, its payload has the recorded length and SHA-256, and the decoded payload has the expected
+shape (file names the generator itself can emit: :func:`xcompleteness.safety.emittable`, text
+contents, well-formed diagnostics). Anything else (a truncated, corrupted or foreign file, an
+older format) is ignored and replaced by a fresh run. Failing to write the cache (read-only
+home, full disk) never fails ``generate``.
 """
 
 from __future__ import annotations
@@ -48,6 +54,9 @@ from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from xcompleteness.diagnostics import Diagnostic
+from xcompleteness.safety import Untrusted, emittable, private_dir, private_file
+
 __all__ = [
     "Entry",
     "FORMAT",
@@ -64,7 +73,7 @@ __all__ = [
     "store",
 ]
 
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 8
 """How many entries are kept (one GitHub-sized entry is ~3 MB compressed)."""
 MAX_ENTRY_BYTES = 512 * 1024 * 1024
@@ -80,7 +89,13 @@ LIBRARIES = (
     "python-jsonpath",
     "pydantic",
 )
-LIMIT_VARIABLES = ("XC_MAX_SPEC_BYTES", "XC_MAX_DEPTH", "XC_MAX_ALIAS_NODES", "XC_MAX_SCHEMA_NODES")
+LIMIT_VARIABLES = (
+    "XC_MAX_SPEC_BYTES",
+    "XC_MAX_YAML_BYTES",
+    "XC_MAX_DEPTH",
+    "XC_MAX_ALIAS_NODES",
+    "XC_MAX_SCHEMA_NODES",
+)
 _SEVERITIES = frozenset({"error", "warning", "info"})
 _DIAGNOSTIC_KEYS = frozenset({"file", "pointer", "code", "severity", "message", "hint", "line"})
 
@@ -93,6 +108,8 @@ class Entry:
     diagnostics: list[dict[str, Any]]
     package: str
     summary: str
+    sources: tuple[tuple[str, str], ...] = ()
+    """Other files the refs pulled in: (resolved path, SHA-256 hex), checked on every hit."""
 
 
 def cache_dir() -> Path:
@@ -100,6 +117,26 @@ def cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME", "")
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
     return root / "xcompleteness" / "generate"
+
+
+def trusted_dir(notes: list[Diagnostic], *, create: bool) -> Path | None:
+    """The cache folder if it may be used (see the module docstring), else None and a note."""
+    folder = cache_dir()
+    if not create and not folder.exists():
+        return None
+    try:
+        for path in (folder.parent, folder):
+            notes.extend(private_dir(path, create=create))
+    except Untrusted as exc:
+        if exc.diagnostic not in notes:
+            notes.append(exc.diagnostic)
+        return None
+    return folder
+
+
+def source_digests(paths: Sequence[Path]) -> tuple[tuple[str, str], ...]:
+    """(path, SHA-256 hex) of every file a run's refs pulled in (raises OSError)."""
+    return tuple((str(p), _file_digest(p).hex()) for p in paths)
 
 
 def _hash_tree(h: Any, root: Path) -> None:
@@ -152,6 +189,7 @@ def input_key(
     package: str | None,
     tests: bool,
     today: _dt.date | None = None,
+    external_refs: bool = False,
 ) -> str | None:
     """The cache key of one ``generate`` run (raises OSError when an input cannot be read).
 
@@ -178,6 +216,7 @@ def input_key(
         part(label, _file_digest(path))
     part("package", b"\x00" if package is None else package.encode("utf-8", "surrogateescape"))
     part("tests", b"1" if tests else b"0")
+    part("external-refs", b"1" if external_refs else b"0")
     for name in LIMIT_VARIABLES:
         part("env " + name, os.environ.get(name, "").encode("utf-8", "surrogateescape"))
     part("today", (today or _dt.date.today()).isoformat().encode())
@@ -189,12 +228,23 @@ def _entry_path(key: str) -> Path:
 
 
 def _safe_rel(name: object) -> PurePosixPath:
-    if not isinstance(name, str) or not name or "\\" in name or "\x00" in name:
+    """A file name from an entry: only a name the generator itself can emit."""
+    if not emittable(name):
         raise ValueError(f"bad path {name!r}")
-    rel = PurePosixPath(name)
-    if rel.is_absolute() or ".." in rel.parts or str(rel) != name:
-        raise ValueError(f"bad path {name!r}")
-    return rel
+    return PurePosixPath(str(name))
+
+
+def _sources(raw: object) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list):
+        raise ValueError("bad sources")
+    out = []
+    for item in raw:
+        if not (
+            isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)
+        ):
+            raise ValueError("bad source record")
+        out.append((item[0], item[1]))
+    return tuple(out)
 
 
 def _diagnostic(raw: object) -> dict[str, Any]:
@@ -247,16 +297,28 @@ def _decode(key: str, blob: bytes) -> Entry:
         offset += size
     if offset != len(contents):
         raise ValueError("trailing data")
-    return Entry(files, [_diagnostic(d) for d in diags_raw], package, summary)
+    sources = _sources(meta.get("sources", []))
+    return Entry(files, [_diagnostic(d) for d in diags_raw], package, summary, sources)
 
 
-def load(key: str) -> Entry | None:
-    """The entry stored under ``key``, or None (missing, unreadable, corrupted or foreign)."""
+def load(key: str, notes: list[Diagnostic] | None = None) -> Entry | None:
+    """The entry stored under ``key``, or None (missing, unreadable, corrupted, foreign, or in a
+    folder or file someone else could have written: then ``notes`` gets a diagnostic)."""
+    notes = notes if notes is not None else []
+    if trusted_dir(notes, create=False) is None:
+        return None
     path = _entry_path(key)
     try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_ENTRY_BYTES:
+        if not path.exists() and not path.is_symlink():
+            return None
+        if private_file(path).st_size > MAX_ENTRY_BYTES:
             return None
         entry = _decode(key, path.read_bytes())
+        if entry.sources and source_digests([Path(p) for p, _ in entry.sources]) != entry.sources:
+            return None  # a file the refs pulled in has changed
+    except Untrusted as exc:
+        notes.append(exc.diagnostic)
+        return None
     except (OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
         return None
     try:
@@ -266,8 +328,9 @@ def load(key: str) -> Entry | None:
     return entry
 
 
-def store(key: str, entry: Entry) -> Path | None:
-    """Write ``entry`` under ``key`` atomically and prune old entries; None when not possible."""
+def store(key: str, entry: Entry, notes: list[Diagnostic] | None = None) -> Path | None:
+    """Write ``entry`` under ``key`` atomically and prune old entries; None when not possible
+    (or when the folder cannot be trusted: ``notes`` then gets a diagnostic)."""
     ordered = sorted(entry.files.items())
     encoded = [text.encode("utf-8") for _rel, text in ordered]
     meta = {
@@ -275,6 +338,7 @@ def store(key: str, entry: Entry) -> Path | None:
         "diagnostics": entry.diagnostics,
         "package": entry.package,
         "summary": entry.summary,
+        "sources": [list(s) for s in entry.sources],
     }
     packer = zlib.compressobj(1)
     chunks = [packer.compress(json.dumps(meta, ensure_ascii=False).encode("utf-8") + b"\n")]
@@ -288,10 +352,11 @@ def store(key: str, entry: Entry) -> Path | None:
         "size": len(body),
         "sha256": hashlib.sha256(body).hexdigest(),
     }
-    folder = cache_dir()
+    folder = trusted_dir(notes if notes is not None else [], create=True)
+    if folder is None:
+        return None
     target = _entry_path(key)
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=folder)
         try:
             with os.fdopen(fd, "wb") as fh:

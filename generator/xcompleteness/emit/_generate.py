@@ -28,7 +28,7 @@ from xcompleteness.diagnostics import (
     render_text,
 )
 from xcompleteness.emit.emitters import EmitError
-from xcompleteness.ir import check_package_name, default_package_name
+from xcompleteness.ir import check_package_name, default_package_name, snake
 from xcompleteness.progress import stage
 
 if TYPE_CHECKING:
@@ -65,12 +65,27 @@ class Generation:
     """True when this result was read from the generate cache instead of being computed."""
     summary_text: str = ""
     """:func:`summary` of the run that computed a cached result."""
+    sources: tuple[Path, ...] = ()
+    """Other files the spec's (and overlays') refs pulled in (``allow_external_refs``)."""
 
 
-def _package_for(result: Any, package: str | None) -> str:
+def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
     if package is None:
         info = result.doc.data.get("info") or {}
-        package = default_package_name(str(info.get("title") or "api"))
+        title = str(info.get("title") or "api")
+        package = default_package_name(title)
+        bare = snake(title).rstrip("_")
+        if notes is not None and bare and bare != package:
+            notes.append(
+                result.doc.diag(
+                    "/info/title",
+                    "XC608",
+                    f"the title's package name {bare!r} would shadow a module of that name "
+                    f"(standard library, a dependency, or a keyword); using {package!r}",
+                    hint="pass --package to choose another name",
+                    severity=Severity.WARNING,
+                )
+            )
     problem = check_package_name(package)
     if problem:
         raise InputError(
@@ -94,6 +109,16 @@ def _safe_rel(name: str, rel: PurePosixPath) -> PurePosixPath:
     return rel
 
 
+def _emittable(files: dict[PurePosixPath, str]) -> dict[PurePosixPath, str]:
+    """Every path is one the writer, ``--check`` and the cache accept (one rule: safety.py)."""
+    from xcompleteness.safety import emittable
+
+    for rel in files:
+        if not emittable(rel):
+            raise RuntimeError(f"the generator produced {rel}, a name outside its own rule")
+    return files
+
+
 def generate_from_check(
     result: Any,
     package: str | None = None,
@@ -112,7 +137,7 @@ def generate_from_check(
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
-    name = _package_for(result, package)
+    name = _package_for(result, package, diagnostics)
     stage("building the IR")
     ir = build_ir(result, name)
     diagnostics.extend(ir.diagnostics)
@@ -142,7 +167,13 @@ def generate_from_check(
         for rel, text in emit_tests(ir, renderer).items():
             files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
-    return Generation(files=format_files(files), diagnostics=diagnostics, ir=ir, package=name)
+    return Generation(
+        files=_emittable(format_files(files)),
+        diagnostics=diagnostics,
+        ir=ir,
+        package=name,
+        sources=tuple(getattr(result.doc, "sources", ())),
+    )
 
 
 def generate(
@@ -157,39 +188,54 @@ def generate(
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
     With ``cache`` (the default) an identical earlier run's result is reused and a fresh result
-    is stored (docs/generate.md, "Cache"); runs with ``allow_external_refs`` are never cached.
+    is stored (docs/generate.md, "Cache"); with ``allow_external_refs`` the files the refs pull in
+    are recorded in the entry and must be unchanged for a hit. A cache folder or entry someone
+    else could have written is not used (a diagnostic says so: :mod:`xcompleteness.safety`).
     """
     from xcompleteness.check import check_spec, prevalidate
     from xcompleteness.emit import _cache as gencache
 
     key = None
-    if cache and not allow_external_refs:
+    notes: list[Diagnostic] = []
+    if cache:
         try:
-            key = gencache.input_key(spec, overlays, package=package, tests=tests)
+            key = gencache.input_key(
+                spec, overlays, package=package, tests=tests, external_refs=allow_external_refs
+            )
         except OSError:
             key = None  # an unreadable input: the pipeline reports it properly
     if key is not None:
         stage("reading the cache")
-        entry = gencache.load(key)
+        entry = gencache.load(key, notes)
         if entry is not None:
-            return _from_cache(entry)
+            hit = _from_cache(entry)
+            hit.diagnostics.extend(notes)
+            return hit
     if prevalidate.wanted():
         gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
     else:
         result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
         gen = generate_from_check(result, package, tests=tests)
     gen.summary_text = summary(gen)
-    if key is not None:
+    if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")
-        gencache.store(
-            key,
-            gencache.Entry(
-                files=gen.files,
-                diagnostics=[d.to_json() for d in gen.diagnostics],
-                package=gen.package,
-                summary=gen.summary_text,
-            ),
-        )
+        try:
+            sources = gencache.source_digests(gen.sources)
+        except OSError:
+            sources = None
+        if sources is not None:
+            gencache.store(
+                key,
+                gencache.Entry(
+                    files=gen.files,
+                    diagnostics=[d.to_json() for d in gen.diagnostics],
+                    package=gen.package,
+                    summary=gen.summary_text,
+                    sources=sources,
+                ),
+                notes,
+            )
+    gen.diagnostics.extend(notes)
     return gen
 
 

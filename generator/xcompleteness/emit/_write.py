@@ -1,15 +1,22 @@
-"""The only module that touches the disk: an atomic writer with a manifest, and ``--check``.
+"""The only module that touches the output folder: an all-or-nothing writer with a manifest,
+and ``--check``.
 
-Safety rules (documented in docs/generate.md):
+Safety rules (documented in docs/generate.md and docs/security.md):
 
 1. OUT must be missing, empty, or carry our manifest ``OUT/.xcompleteness-manifest.json``; any
    other non-empty folder is refused (``XC604``, exit 2) — we never write into someone's tree.
-2. Every file is written atomically (temporary file in the same folder, then ``os.replace``) and
-   only when its content changed, so an interrupted run never leaves a half-written module.
-3. Only files listed in the manifest are ever replaced or removed. A file we generated earlier and
+2. The manifest is a record, never an authority: every path in it, and every path we write, is
+   checked by :func:`xcompleteness.safety.checked_path` (relative, a name the generator can emit,
+   no symbolic link on the way, inside OUT) before it is read, written or removed. A manifest
+   that names anything else was not written by us: the run is refused (``XC604``) and nothing is
+   read, printed or touched.
+3. A write is all or nothing. Every check runs first; then the new contents are staged as
+   temporary files beside their targets; then each target is swapped in by ``os.replace``, the
+   file it replaces kept aside until the manifest is written. Any failure removes what was staged
+   and puts back what was swapped, so OUT is left as it was.
+4. Only files listed in the manifest are ever replaced or removed. A file we generated earlier and
    no longer generate is removed only if it still has the content we wrote (a hand-edited one is
    left in place and reported). A file that exists but is not ours is never overwritten.
-4. Nothing is written through a symbolic link or outside OUT.
 5. The manifest is written last, so it always describes files that are complete on disk.
 """
 
@@ -25,10 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
+from xcompleteness.safety import checked_path
 
 __all__ = ["MANIFEST", "WriteReport", "diff_tree", "read_manifest", "write_tree"]
 
 MANIFEST = ".xcompleteness-manifest.json"
+_RESERVED = frozenset({MANIFEST})
 
 
 @dataclass
@@ -48,7 +57,11 @@ def _sha(data: bytes) -> str:
 
 
 def read_manifest(out: Path) -> dict[str, str] | None:
-    """The ``{relative path: sha256}`` map of our earlier run, or None when OUT is not ours."""
+    """The ``{relative path: sha256}`` map of our earlier run, or None when OUT is not ours.
+
+    Raises ``XC604`` when the manifest names a path the generator could never have written
+    (absolute, ``..``, a dot-file such as ``.git/HEAD``, through a symbolic link): it is forged.
+    """
     path = out / MANIFEST
     if not path.is_file() or path.is_symlink():
         return None
@@ -57,21 +70,33 @@ def read_manifest(out: Path) -> dict[str, str] | None:
         files = data["files"]
         if data.get("generator") != "xcompleteness" or not isinstance(files, dict):
             return None
-        return {str(k): str(v) for k, v in files.items()}
+        manifest = {str(k): str(v) for k, v in files.items()}
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    for rel in sorted(manifest):
+        if _target(out, rel) is None:
+            raise _refuse(
+                out,
+                f"the manifest {MANIFEST} names {rel[:200]!r}, which xcompleteness never writes: "
+                "it was not written by us",
+                "delete the manifest (and check what else changed in this folder)",
+            )
+    return manifest
+
+
+def _target(out: Path, rel: str) -> Path | None:
+    return checked_path(out, rel, reserved=_RESERVED)
 
 
 def _safe_target(out: Path, rel: str) -> Path:
-    p = PurePosixPath(rel)
-    if p.is_absolute() or ".." in p.parts or not p.parts or rel == MANIFEST:
-        raise _refuse(out, f"refusing to write {rel!r}: not a plain relative path", "generator bug")
-    target = out.joinpath(*p.parts)
-    probe = out
-    for part in p.parts:
-        probe = probe / part
-        if probe.is_symlink():
-            raise _refuse(out, f"refusing to write through the symbolic link {probe}", "remove it")
+    target = _target(out, rel)
+    if target is None:
+        raise _refuse(
+            out,
+            f"refusing to write {rel!r}: not a name the generator emits, or a symbolic link "
+            "is on the way",
+            "remove the symbolic link, or choose another -o",
+        )
     return target
 
 
@@ -100,70 +125,136 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _atomic_write(target: Path, data: bytes) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=target.parent)
-    try:
+class _Transaction:
+    """Stage files beside their targets, then swap them in; undo everything on failure."""
+
+    def __init__(self, out: Path):
+        self.out = out
+        self.made_dirs: list[Path] = []
+        self.staged: list[tuple[Path, Path]] = []  # (temporary file, target)
+        self.swapped: list[tuple[Path, Path | None]] = []  # (target, the old file kept aside)
+        self.mode = _file_mode()
+
+    def _mkdirs(self, folder: Path) -> None:
+        missing = []
+        probe = folder
+        while not probe.exists():
+            missing.append(probe)
+            probe = probe.parent
+        for path in reversed(missing):
+            path.mkdir()
+            self.made_dirs.append(path)
+
+    def stage(self, target: Path, data: bytes) -> None:
+        self._mkdirs(target.parent)
+        fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=target.parent)
+        self.staged.append((Path(tmp), target))
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
-        os.chmod(tmp, _file_mode())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+        os.chmod(tmp, self.mode)
+
+    def _aside(self, target: Path) -> Path | None:
+        if not target.exists():
+            return None
+        fd, kept = tempfile.mkstemp(prefix=".xc-", suffix=".old", dir=target.parent)
+        os.close(fd)
+        os.replace(target, kept)
+        return Path(kept)
+
+    def swap(self) -> None:
+        for tmp, target in self.staged:
+            old = self._aside(target)
+            self.swapped.append((target, old))
+            os.replace(tmp, target)
+        self.staged = []
+
+    def remove(self, target: Path) -> None:
+        self.swapped.append((target, self._aside(target)))
+
+    def commit(self) -> None:
+        for _target, old in self.swapped:
+            if old is not None:
+                old.unlink(missing_ok=True)
+        self.swapped = []
+
+    def rollback(self) -> None:
+        for tmp, _target in self.staged:
+            tmp.unlink(missing_ok=True)
+        for target, old in reversed(self.swapped):
+            if old is not None:
+                os.replace(old, target)
+            else:
+                target.unlink(missing_ok=True)
+        for folder in reversed(self.made_dirs):
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
 
 
 def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
-    """Write ``files`` (relative to OUT) following the safety rules above."""
+    """Write ``files`` (relative to OUT) following the safety rules above: all or nothing."""
     out = Path(out)
     previous = _ownership(out)
     report = WriteReport()
     encoded = {str(rel): text.encode("utf-8") for rel, text in sorted(files.items())}
     targets = {rel: _safe_target(out, rel) for rel in encoded}
-    for rel, target in targets.items():  # rule 3: check everything before writing anything
-        if target.exists() and rel not in previous:
+    for rel, target in targets.items():  # rule 4: check everything before writing anything
+        if (target.exists() or target.is_symlink()) and rel not in previous:
             raise _refuse(
                 out, f"{rel} exists and was not generated by xcompleteness", "move it away"
             )
-    out.mkdir(parents=True, exist_ok=True)
-    for rel, data in encoded.items():
-        target = targets[rel]
-        if target.is_file() and target.read_bytes() == data:
-            report.unchanged.append(rel)
-            continue
-        _atomic_write(target, data)
-        report.written.append(rel)
+        if target.is_dir():
+            raise _refuse(out, f"{rel} is a folder", "move it away")
+    stale: list[tuple[str, Path]] = []
     for rel in sorted(set(previous) - set(encoded)):
         target = _safe_target(out, rel)
         if not target.is_file():
             continue
         if _sha(target.read_bytes()) != previous[rel]:
             report.kept.append(rel)
-            continue
-        target.unlink()
+        else:
+            stale.append((rel, target))
+    manifest = {"generator": "xcompleteness", "files": {r: _sha(d) for r, d in encoded.items()}}
+    manifest["files"].update({r: previous[r] for r in report.kept})
+    manifest_data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
+    tx = _Transaction(out)
+    try:
+        tx._mkdirs(out)
+        for rel, data in encoded.items():
+            target = targets[rel]
+            if target.is_file() and target.read_bytes() == data:
+                report.unchanged.append(rel)
+                continue
+            tx.stage(target, data)
+            report.written.append(rel)
+        manifest_path = out / MANIFEST
+        if not (manifest_path.is_file() and manifest_path.read_bytes() == manifest_data):
+            tx.stage(manifest_path, manifest_data)  # staged last, so swapped in last
+        for _rel, target in stale:
+            tx.remove(target)
+        tx.swap()
+    except BaseException:
+        tx.rollback()
+        raise
+    tx.commit()
+    for rel, target in stale:
         report.removed.append(rel)
         parent = target.parent
         while parent != out and parent.is_dir() and not any(parent.iterdir()):
             parent.rmdir()
             parent = parent.parent
-    manifest = {"generator": "xcompleteness", "files": {r: _sha(d) for r, d in encoded.items()}}
-    manifest["files"].update({r: previous[r] for r in report.kept})
-    data = (json.dumps(manifest, indent=2, sort_keys=True) + "\n").encode()
-    target = out / MANIFEST
-    if not (target.is_file() and target.read_bytes() == data):
-        _atomic_write(target, data)
     return report
 
 
 def diff_tree(out: Path, files: Mapping[PurePosixPath, str]) -> str:
     """Unified diff from the files on disk to ``files``; empty when nothing drifted."""
     out = Path(out)
-    previous = read_manifest(out) or {}
+    previous = (read_manifest(out) if out.is_dir() and not out.is_symlink() else None) or {}
     chunks: list[str] = []
     wanted = {str(rel): text for rel, text in files.items()}
     for rel in sorted(set(wanted) | set(previous)):
-        target = out.joinpath(*PurePosixPath(rel).parts)
+        target = _safe_target(out, rel)
         try:
             current = target.read_text(encoding="utf-8") if target.is_file() else None
         except (OSError, UnicodeDecodeError):

@@ -590,8 +590,6 @@ class _Builder:
         return None if found is None else found[0]
 
 
-
-
 def build_ir(check_result: Any, package: str) -> SpecIR:
     """Build the IR from a :class:`xcompleteness.check.CheckResult` (errors already refused)."""
     b = _Builder(check_result, package)

@@ -18,6 +18,7 @@ import builtins
 import hashlib
 import keyword
 import re
+import sys
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -44,6 +45,43 @@ RESERVED: frozenset[str] = frozenset(
     | {n for n in dir(builtins) if not n.startswith("_")}
 )
 """Words that never become a bare identifier (a trailing ``_`` is added)."""
+
+SHADOWING: frozenset[str] = frozenset(sys.stdlib_module_names) | frozenset(
+    {
+        # what the generated package imports, and what those import (httpx, pydantic, mcp)
+        "annotated_types",
+        "anyio",
+        "certifi",
+        "h11",
+        "h2",
+        "httpcore",
+        "httpx",
+        "httpx_sse",
+        "idna",
+        "jsonschema",
+        "mcp",
+        "multipart",
+        "pydantic",
+        "pydantic_core",
+        "pydantic_settings",
+        "redis",
+        "sniffio",
+        "sse_starlette",
+        "starlette",
+        "typing_extensions",
+        "typing_inspection",
+        "uvicorn",
+        # what the generator and the generated tests run beside it
+        "jinja2",
+        "markupsafe",
+        "pytest",
+        "ruff",
+        "xcompleteness",
+        "yaml",
+    }
+)
+"""Module names a generated package must not take: ``import httpx`` (or ``json``) in the same
+environment would load the generated package instead of the real module."""
 
 TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -142,13 +180,18 @@ def check_package_name(name: str) -> str | None:
         return "the package name is not an ASCII Python identifier"
     if keyword.iskeyword(name) or name in RESERVED:
         return "the package name is a Python keyword or builtin"
+    if name in SHADOWING or name.lower() in SHADOWING:
+        return (
+            "the package name is a standard-library module or a module the generated package "
+            "depends on; importing that module would load the generated package instead"
+        )
     return None
 
 
 def default_package_name(title: str) -> str:
     """The package name used when ``--package`` is absent: snake case of the spec's title."""
     name = snake(title).rstrip("_")
-    if not name or name in RESERVED:
+    if not name or name in RESERVED or name in SHADOWING:
         name = (name or "api") + "_api"
     return name
 

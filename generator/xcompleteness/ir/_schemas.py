@@ -43,6 +43,8 @@ from xcompleteness.ir._datamodels import PREFIX
 from xcompleteness.ir._naming import NameRegistry, pascal
 from xcompleteness.load import WORK_BUDGET
 
+__all__ = ["MAX_CHAIN", "MAX_NESTING", "ModelSchemas", "pattern_supported"]
+
 MAX_NESTING = 64
 """A schema nested deeper than this inside one copy is modelled as ``Any`` (``XC603``)."""
 MAX_CHAIN = 32

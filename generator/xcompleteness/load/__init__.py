@@ -4,6 +4,7 @@ May import: ``document``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
+from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc, load_spec
@@ -15,5 +16,6 @@ __all__ = [
     "WORK_BUDGET",
     "apply_overlays",
     "load_data",
+    "load_document",
     "load_spec",
 ]

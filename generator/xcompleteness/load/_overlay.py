@@ -9,7 +9,10 @@ overlay must be applied exactly and loudly:
   replaced) or, when the target is an array, appends the value as one entry;
 * ``remove: true`` removes the target from its parent (``update`` is then ignored, per the spec);
 * a target that matches nothing is an error: an overlay that silently does nothing would leave an
-  operation undeclared while its author believes otherwise.
+  operation undeclared while its author believes otherwise;
+* the document after the overlays is held to the input's size cap (``XC_MAX_SPEC_BYTES``): every
+  match of an ``update`` costs the update's JSON size, counted before it is copied, so one action
+  that matches a thousand nodes cannot turn a 70 KB spec into 300 MB (``XC002`` at that action).
 
 The input document is never mutated. Lines of untouched nodes are kept; nodes an overlay writes
 map to the overlay file's lines (``SourceDoc.origins`` names that file).
@@ -17,6 +20,7 @@ map to the overlay file's lines (``SourceDoc.origins`` names that file).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -26,7 +30,7 @@ from typing import Any
 import jsonpath
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
-from xcompleteness.load._limits import Limits
+from xcompleteness.load._limits import TOO_LARGE, Limits
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc
 from xcompleteness.load._yaml import copy_tree
@@ -179,15 +183,43 @@ def apply_overlays(
     origins = dict(doc.origins)
     errors: list[Diagnostic] = []
     notes = list(doc.diagnostics)
+    try:
+        budget = _Budget(limits.max_bytes, doc.path.stat().st_size)
+    except OSError:
+        budget = _Budget(limits.max_bytes, 0)
     for raw in paths:
         ov = _Overlay(Path(raw), limits)
         notes.extend(ov.src.diagnostics)
         for index, action in ov.validate_shape():
-            data = _apply_action(ov, index, action, data, lines, origins)
+            data = _apply_action(ov, index, action, data, lines, origins, budget)
+            if budget.exceeded:
+                raise InputError(ov.errors)
         errors.extend(ov.errors)
     if errors:
         raise InputError(errors)
     return SourceDoc(doc.path, data, lines, doc.origin, origins, tuple(notes))
+
+
+class _Budget:
+    """The size budget of the document after overlays: the input cap, less the spec's size."""
+
+    def __init__(self, max_bytes: int, used: int):
+        self.max_bytes = max_bytes
+        self.used = used
+        self.exceeded = False
+
+    def spend(self, ov: _Overlay, at: str, cost: int, count: int) -> bool:
+        self.used += cost * count
+        if self.used > self.max_bytes:
+            self.exceeded = True
+            ov.error(
+                at,
+                TOO_LARGE,
+                f"this action's update ({cost} bytes as JSON) on {count} match(es) would make the "
+                f"document larger than the {self.max_bytes}-byte cap",
+                "narrow the target, or raise XC_MAX_SPEC_BYTES if the result is really this big",
+            )
+        return not self.exceeded
 
 
 def _apply_action(
@@ -197,6 +229,7 @@ def _apply_action(
     data: Any,
     lines: OverlayLines,
     origins: dict[str, str],
+    budget: _Budget,
 ) -> Any:
     at = f"/actions/{index}"
     target = action["target"]
@@ -228,6 +261,9 @@ def _apply_action(
             writer.remove(data, list(match.parts))
         return data
     update = action["update"]
+    cost = len(json.dumps(update, separators=(",", ":"), ensure_ascii=False).encode())
+    if not budget.spend(ov, at + "/update", cost, len(matches)):
+        return data
     for match in matches:
         pointer = _pointer(match.parts)
         node = match.obj

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
 from xcompleteness.load._limits import (
+    DUPLICATE_KEY,
+    MIXED_ENUM,
     SYNTAX,
     TOO_LARGE,
     UNREADABLE,
@@ -35,8 +37,9 @@ def load_data(
     text = _read_text(path, origin, limits)
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
+        duplicates: list[tuple[dict[str, Any], list[str]]] = []
         try:
-            data = json.loads(text)
+            data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
         except json.JSONDecodeError as exc:
             if path.suffix.lower() == ".json":
                 raise input_error(
@@ -48,14 +51,36 @@ def load_data(
                 ) from None
         except RecursionError:
             raise too_deep_error(origin, limits, None) from None
+        except ValueError as exc:  # int() refuses more than sys.get_int_max_str_digits() digits
+            raise input_error(
+                origin,
+                SYNTAX,
+                f"a number is too long to read ({str(exc).split(';')[0]})",
+                hint="numbers in an OpenAPI document are short; this one cannot be meant",
+            ) from None
         else:
-            refs = _walk(data, origin, limits)
+            lines = LazyJsonLines(text)
+            found = duplicates and {id(obj): keys for obj, keys in duplicates}
+            notes: list[Diagnostic] = []
+            enums: list[str] | None = [] if refs_out is not None else None
+            refs = _walk(data, origin, limits, found or None, notes, lines, enums)
             if refs_out is not None:
                 refs_out.extend(refs)
-            return data, LazyJsonLines(text), []
+            notes.extend(mixed_enum_notes(origin, enums or (), lines))
+            return data, lines, notes
+    if len(text) > limits.max_yaml_bytes:
+        raise input_error(
+            origin,
+            TOO_LARGE,
+            f"YAML document of {len(text)} characters, over the {limits.max_yaml_bytes} cap for "
+            "YAML (parsing YAML costs about 12 times parsing the same document as JSON)",
+            hint="convert it to JSON (same content, no YAML cap), or raise XC_MAX_YAML_BYTES",
+        )
     data, lines, notes = YamlBuilder(origin, limits).build(text)
     if refs_out is not None:
-        refs_out.extend(_walk(data, origin, limits))
+        enums: list[str] = []
+        refs_out.extend(_walk(data, origin, limits, enums=enums))
+        notes.extend(mixed_enum_notes(origin, enums, lines))
     return data, lines, notes
 
 
@@ -88,11 +113,75 @@ def _read_text(path: Path, origin: str, limits: Limits) -> str:
         ) from None
 
 
-def _walk(data: Any, origin: str, limits: Limits) -> list[tuple[str, str]]:
+def _pairs_hook(duplicates: list[tuple[dict[str, Any], list[str]]]) -> Any:
+    """A ``json.loads`` object hook that notes objects whose keys repeat (the later wins)."""
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: set[str] = set()
+            again = []
+            for key, _ in pairs:
+                if key in seen:
+                    again.append(key)
+                seen.add(key)
+            duplicates.append((obj, again))
+        return obj
+
+    return hook
+
+
+def walk_document(
+    data: Any, origin: str, limits: Limits, enums_out: list[str] | None = None
+) -> list[tuple[str, str]]:
+    """Enforce the depth cap on ``data`` and return every ``(pointer, $ref)`` in it (and, with
+    ``enums_out``, the pointer of every ``enum`` that mixes value types)."""
+    return _walk(data, origin, limits, enums=enums_out)
+
+
+_KINDS = {bool: "boolean", int: "number", float: "number", str: "string", dict: "object"}
+
+
+def _mixed(values: list[Any]) -> bool:
+    """An ``enum`` whose non-null members have more than one JSON type (1 and 1.5 are both
+    numbers; true is not a number): no generated type can hold exactly those values."""
+    kinds = {_KINDS.get(type(v), "array") for v in values if v is not None}
+    return len(kinds) > 1
+
+
+def mixed_enum_notes(
+    origin: str, pointers: Any, lines: Mapping[str, int] | None
+) -> list[Diagnostic]:
+    """``XC016`` warnings for the ``enum`` arrays at ``pointers``."""
+    return [
+        Diagnostic(
+            origin,
+            pointer,
+            MIXED_ENUM,
+            Severity.WARNING,
+            "this enum mixes value types; the generated model is a union that also accepts "
+            "values outside the enum (for example any number or boolean)",
+            "give the enum one type, or split it into oneOf alternatives of one type each",
+            lines.get(pointer) if lines is not None else None,
+        )
+        for pointer in sorted(pointers)
+    ]
+
+
+def _walk(
+    data: Any,
+    origin: str,
+    limits: Limits,
+    duplicates: dict[int, list[str]] | None = None,
+    notes: list[Diagnostic] | None = None,
+    lines: Mapping[str, int] | None = None,
+    enums: list[str] | None = None,
+) -> list[tuple[str, str]]:
     """One iterative pass: enforce the depth cap and collect every string ``$ref``.
 
     Pointers are kept as linked ``(parent, token)`` chains and spelled out only for the
-    ``$ref`` objects, so a 10 MB document is walked without building a string per node.
+    ``$ref`` objects (and objects with duplicate keys, reported as ``XC013`` like YAML's), so a
+    10 MB document is walked without building a string per node.
     """
     refs: list[tuple[str, str]] = []
     limit = limits.max_depth
@@ -105,6 +194,24 @@ def _walk(data: Any, origin: str, limits: Limits) -> list[tuple[str, str]]:
             ref = node.get("$ref")
             if isinstance(ref, str):
                 refs.append((_spell(chain), ref))
+            if enums is not None:
+                values = node.get("enum")
+                if isinstance(values, list) and len(values) > 1 and _mixed(values):
+                    enums.append(pointer_join(_spell(chain), "enum"))
+            if duplicates and id(node) in duplicates and notes is not None:
+                for key in duplicates[id(node)]:
+                    pointer = pointer_join(_spell(chain), key)
+                    notes.append(
+                        Diagnostic(
+                            origin,
+                            pointer,
+                            DUPLICATE_KEY,
+                            Severity.WARNING,
+                            f"duplicate key {shown(key)}: the later value wins",
+                            "remove one of the two",
+                            lines.get(pointer) if lines is not None else None,
+                        )
+                    )
             for k, v in node.items():
                 if isinstance(v, (dict, list)):
                     stack.append((v, depth + 1, (chain, k)))

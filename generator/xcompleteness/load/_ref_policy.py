@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join, shown
 from xcompleteness.document import iter_refs, ref_pointer, resolve_ref
 from xcompleteness.load._limits import (
     DANGLING_REF,
@@ -33,25 +33,39 @@ __all__ = ["check_refs"]
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 
 
+Node = tuple[Path, str]
+"""A ``$ref`` object: the file it is in and its JSON pointer there."""
+
+
 def check_refs(
     doc: SourceDoc,
     *,
     allow_external_refs: bool = False,
     limits: Limits | None = None,
     refs: list[tuple[str, str]] | None = None,
+    files_out: list[Path] | None = None,
 ) -> list[Diagnostic]:
-    """Apply the ``$ref`` policy; raises :class:`InputError` for refused or cyclic refs."""
+    """Apply the ``$ref`` policy; raises :class:`InputError` for refused or cyclic refs.
+
+    ``files_out`` receives every other file the refs pull in (resolved paths, sorted): inputs
+    of the run as much as the spec (the generate cache keys on them).
+
+    This is the one policy for every reference of the document as it will be used: the loader
+    runs it after the overlays are applied, so a ``$ref`` an overlay writes is judged like one in
+    the spec. Messages never quote the contents of a referenced file.
+    """
     limits = limits or Limits.from_env()
     fatal: list[Diagnostic] = []
     notes: list[Diagnostic] = []
-    local: dict[str, str] = {}
-    checked_files: set[Path] = set()
-    base = doc.path.resolve().parent
+    spec = doc.path.resolve()
+    base = spec.parent
+    edges: dict[Node, Node] = {}
+    checked: dict[Path, object] = {}
     resolvable: dict[str, bool] = {}
     for pointer, ref in refs if refs is not None else iter_refs(doc.data):
         at = pointer_join(pointer, "$ref")
         if ref.startswith("#"):
-            local[pointer] = ref
+            edges[(spec, pointer)] = (spec, ref_pointer(ref) or "")
             if ref not in resolvable:
                 resolvable[ref] = resolve_ref(doc.data, ref)[0]
             if not resolvable[ref]:
@@ -59,7 +73,7 @@ def check_refs(
                     doc.diag(
                         at,
                         DANGLING_REF,
-                        f"$ref {ref!r} points at nothing",
+                        f"$ref {shown(ref)} points at nothing",
                         hint="fix the pointer or add the target",
                         severity=Severity.ERROR,
                     )
@@ -70,7 +84,7 @@ def check_refs(
                 doc.diag(
                     at,
                     URL_REF,
-                    f"$ref {ref!r} is a URL; the network is never used",
+                    f"$ref {shown(ref)} is a URL; the network is never used",
                     hint="download the file next to the spec and refer to it relatively",
                     severity=Severity.ERROR,
                 )
@@ -81,13 +95,13 @@ def check_refs(
                 doc.diag(
                     at,
                     EXTERNAL_REF,
-                    f"$ref {ref!r} points at another file",
+                    f"$ref {shown(ref)} points at another file",
                     hint="bundle the spec, or pass --allow-external-refs",
                     severity=Severity.ERROR,
                 )
             )
             continue
-        problem = _check_external(base, doc.path, ref, limits, checked_files)
+        problem = _check_external(base, spec, pointer, ref, limits, checked, edges)
         if problem:
             fatal.append(
                 doc.diag(
@@ -98,67 +112,88 @@ def check_refs(
                     severity=Severity.ERROR,
                 )
             )
-    fatal.extend(_ref_cycles(doc, local))
+    if not fatal:
+        fatal.extend(_ref_cycles(doc, spec, edges))
     if fatal:
         raise InputError(fatal)
+    if files_out is not None:
+        files_out.extend(sorted(checked))
     return notes
 
 
 def _check_external(
-    base: Path, source: Path, ref: str, limits: Limits, seen: set[Path]
+    base: Path,
+    source: Path,
+    pointer: str,
+    ref: str,
+    limits: Limits,
+    checked: dict[Path, object],
+    edges: dict[Node, Node],
 ) -> str | None:
-    """Check one relative file ref (and, once per file, the refs inside that file)."""
+    """Check one relative file ref (and, once per file, the refs inside that file).
+
+    Records the ref-to-ref edges on the way (``edges``) for the cycle check. A problem is
+    described by the ref and the file's name only, never by what the file holds.
+    """
     file_part, _, fragment = ref.partition("#")
-    target = (source.resolve().parent / unquote(file_part)).resolve()
+    target = (source.parent / unquote(file_part)).resolve()
     if not target.is_relative_to(base):
-        return f"$ref {ref!r} leaves the spec's folder"
+        return f"$ref {shown(ref)} leaves the spec's folder"
     if not target.is_file():
-        return f"$ref {ref!r} names a file that does not exist"
-    if target not in seen:
-        seen.add(target)
+        return f"$ref {shown(ref)} names a file that does not exist"
+    edges[(source, pointer)] = (target, ref_pointer("#" + fragment) or "")
+    if target not in checked:
+        checked[target] = None
         try:
             data, _, _ = load_data(target, str(target), limits)
         except InputError as exc:
-            return f"$ref {ref!r}: {exc.diagnostics[0].message}"
-        for _, inner in iter_refs(data):
+            return f"$ref {shown(ref)}: that file cannot be used ({exc.diagnostics[0].code})"
+        checked[target] = data
+        for inner_pointer, inner in iter_refs(data):
             if inner.startswith("#"):
+                edges[(target, inner_pointer)] = (target, ref_pointer(inner) or "")
                 continue
             if _URL.match(inner) or inner.startswith("//"):
-                return f"$ref {ref!r}: the file refers to a URL ({inner!r})"
-            problem = _check_external(base, target, inner, limits, seen)
+                return f"$ref {shown(ref)}: the file refers to a URL ({shown(inner)})"
+            problem = _check_external(base, target, inner_pointer, inner, limits, checked, edges)
             if problem:
                 return problem
-        seen_data = data
-    else:
-        seen_data = None
-    if fragment and seen_data is not None and not resolve_ref(seen_data, "#" + fragment)[0]:
-        return f"$ref {ref!r} points at nothing inside that file"
+    data = checked[target]
+    if fragment and data is not None and not resolve_ref(data, "#" + fragment)[0]:
+        return f"$ref {shown(ref)} points at nothing inside that file"
     return None
 
 
-def _ref_cycles(doc: SourceDoc, local: dict[str, str]) -> list[Diagnostic]:
-    """Find chains of local refs that only lead to more refs and come back (never a schema)."""
+def _ref_cycles(doc: SourceDoc, spec: Path, edges: dict[Node, Node]) -> list[Diagnostic]:
+    """Find chains of refs that only lead to more refs and come back (never a schema), within
+    the spec or through other files (``XC010``); reported at the spec's ref that starts it."""
     out: list[Diagnostic] = []
-    done: set[str] = set()
-    for start in sorted(local):
+    done: set[Node] = set()
+    for start in sorted((n for n in edges if n[0] == spec), key=lambda n: n[1]):
         if start in done:
             continue
-        chain: list[str] = []
+        chain: list[Node] = []
         node = start
-        while node in local and node not in chain and node not in done:
+        while node in edges and node not in chain and node not in done:
             chain.append(node)
-            node = ref_pointer(local[node]) or ""
+            node = edges[node]
         if node in chain:
-            cycle = chain[chain.index(node) :]
+            cycle = chain[chain.index(node) :] + [node]
+            in_spec = [n for n in cycle if n[0] == spec]
+            at = in_spec[0][1] if in_spec else start[1]
             out.append(
                 doc.diag(
-                    pointer_join(node, "$ref"),
+                    pointer_join(at, "$ref"),
                     REF_CYCLE,
-                    "$ref cycle with no schema in between: " + " -> ".join(cycle + [node]),
+                    "$ref cycle with no schema in between: "
+                    + " -> ".join(_name(n, spec) for n in cycle),
                     hint="one of these refs must point at a real object",
                     severity=Severity.ERROR,
                 )
             )
-            done.update(cycle)
         done.update(chain)
     return out
+
+
+def _name(node: Node, spec: Path) -> str:
+    return node[1] if node[0] == spec else f"{node[0].name}#{node[1]}"

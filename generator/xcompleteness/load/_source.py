@@ -43,7 +43,7 @@ from xcompleteness.load._limits import (
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._ref_policy import check_refs
 
-__all__ = ["SourceDoc", "load_spec"]
+__all__ = ["SourceDoc", "load_spec", "read_spec", "require_openapi", "with_ref_policy"]
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,8 @@ class SourceDoc:
     origin: str
     origins: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+    sources: tuple[Path, ...] = ()
+    """Other files the document's refs pull in (``--allow-external-refs``), resolved."""
 
     @cached_property
     def views(self) -> DocumentViews:
@@ -95,19 +97,49 @@ def load_spec(
 ) -> SourceDoc:
     """Load an OpenAPI 3.0/3.1 document; raises :class:`InputError` when it cannot be used."""
     limits = limits or Limits.from_env()
+    doc, refs = read_spec(path, limits)
+    return with_ref_policy(doc, refs, allow_external_refs=allow_external_refs, limits=limits)
+
+
+def read_spec(
+    path: str | os.PathLike[str], limits: Limits
+) -> tuple[SourceDoc, list[tuple[str, str]]]:
+    """Read and parse an OpenAPI document under the caps, and list its refs (no policy yet)."""
     p = Path(path)
     origin = str(path)
     refs: list[tuple[str, str]] = []
     data, lines, notes = load_data(p, origin, limits, refs_out=refs)
-    _require_openapi(data, origin, lines)
-    doc = SourceDoc(path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes))
-    ref_notes = check_refs(doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs)
-    if ref_notes:
-        doc = SourceDoc(p, data, lines, origin, {}, doc.diagnostics + tuple(ref_notes))
-    return doc
+    require_openapi(data, origin, lines)
+    return SourceDoc(path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes)), refs
 
 
-def _require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
+def with_ref_policy(
+    doc: SourceDoc,
+    refs: list[tuple[str, str]],
+    *,
+    allow_external_refs: bool,
+    limits: Limits,
+) -> SourceDoc:
+    """``doc`` once every ref in ``refs`` passed the one ``$ref`` policy (raises InputError)."""
+    files: list[Path] = []
+    ref_notes = check_refs(
+        doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs, files_out=files
+    )
+    if not ref_notes and not files:
+        return doc
+    return SourceDoc(
+        doc.path,
+        doc.data,
+        doc.lines,
+        doc.origin,
+        doc.origins,
+        doc.diagnostics + tuple(ref_notes),
+        tuple(files),
+    )
+
+
+def require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
+    """Raise the ``XC006``/``XC007`` InputError unless ``data`` is an OpenAPI 3.0/3.1 root."""
     if not isinstance(data, dict):
         kind = type(data).__name__ if data is not None else "empty"
         raise input_error(

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
 from xcompleteness.load._limits import (
     ALIAS_BOMB,
     DUPLICATE_KEY,
@@ -181,7 +181,7 @@ class YamlBuilder:
                     pointer,
                     DUPLICATE_KEY,
                     Severity.WARNING,
-                    f"duplicate key {key!r}: the later value wins",
+                    f"duplicate key {shown(key)}: the later value wins",
                     "remove one of the two",
                     line,
                 )
@@ -214,12 +214,12 @@ class YamlBuilder:
                 return _CONSTRUCTOR.yaml_constructors[tag](_CONSTRUCTOR, node)
             except (ValueError, yaml.YAMLError):
                 raise input_error(
-                    self.origin, SYNTAX, f"invalid {tag[len(_T) :]} {ev.value!r}", line=line
+                    self.origin, SYNTAX, f"invalid {tag[len(_T) :]} {shown(ev.value)}", line=line
                 ) from None
         raise input_error(
             self.origin,
             UNSUPPORTED_YAML,
-            f"unsupported YAML tag {tag!r}",
+            f"unsupported YAML tag {shown(tag)}",
             line=line,
             hint="OpenAPI documents use plain JSON-shaped YAML only",
         )
@@ -231,7 +231,7 @@ class YamlBuilder:
         raise input_error(
             self.origin,
             UNSUPPORTED_YAML,
-            f"unsupported YAML tag {tag!r}",
+            f"unsupported YAML tag {shown(tag)}",
             line=line,
             hint="OpenAPI documents use plain JSON-shaped YAML only",
         )

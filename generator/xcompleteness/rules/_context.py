@@ -71,6 +71,12 @@ class RuleContext:
         op = self.ops.get(op_id)
         return op is not None and op.declared
 
+    def _kind_none(self, op_id: str) -> bool:
+        """The operation's declaration says ``kind: none`` (it is not a listing)."""
+        op = self.ops.get(op_id)
+        decl = op.declaration if op is not None else None
+        return isinstance(decl, dict) and decl.get("kind") == "none"
+
     def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
         try:
             expr = parse_expression(raw)

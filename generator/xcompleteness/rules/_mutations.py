@@ -37,6 +37,13 @@ class MutationRules(RuleContext):
                     ),
                     "name the listing whose complete result authorises this mutation",
                 )
+            elif target is None and self._kind_none(source):
+                yield self.d(
+                    pointer_join(ev, "from"),
+                    "XC117",
+                    f"{source} is declared kind: none (not a listing), so it mints no evidence",
+                    "name the listing whose complete result authorises this mutation",
+                )
             elif target is None:
                 pass  # its declaration is invalid: the vocabulary stage already said so
             elif not target.is_listing or not target.mints_evidence:

@@ -13,6 +13,8 @@ twins have mirrored names: :class:`BaseClient` / :class:`AsyncBaseClient`, :clas
 
 from __future__ import annotations
 
+import json as jsonlib
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,7 +23,7 @@ import httpx
 from .codes import CLIENT_WARNING_CODES
 from .contract import Contract, as_contract
 from .envelope import ITEM_MISMATCHES
-from .expressions import ResponseView
+from .expressions import MISSING, ResponseView
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
 from .walk import (
     ApiError,
@@ -30,7 +32,6 @@ from .walk import (
     AsyncWalker,
     CollectResult,
     Continuation,
-    FetchRefused,
     FetchTimedOut,
     ItemStream,
     Limits,
@@ -38,6 +39,7 @@ from .walk import (
     PageStream,
     Walker,
     WalkFailed,
+    next_link_target,
 )
 
 __all__ = [
@@ -150,14 +152,8 @@ class _ClientCore:
         return out
 
     def same_origin(self, url: str) -> httpx.URL:
-        """A next link to follow; refused unless it stays on the base URL's origin and path."""
-        target = self.base_url.join(url)
-        base = self.base_url
-        if (target.scheme, target.host, target.port) != (base.scheme, base.host, base.port):
-            raise FetchRefused(f"next link leaves the API's origin: {target.host}")
-        if not target.path.startswith(base.path):
-            raise FetchRefused("next link leaves the API's base path")
-        return target
+        """A next link to follow, under the one origin rule (:func:`.walk.next_link_target`)."""
+        return httpx.URL(next_link_target(str(self.base_url), url))
 
 
 class BaseClient(_ClientCore):
@@ -197,7 +193,7 @@ class BaseClient(_ClientCore):
         json: Any = None,
         timeout: float | None = None,
     ) -> ResponseView:
-        response = self.http.request(
+        request = self.http.build_request(
             method.upper(),
             url,
             params=_query(params),
@@ -205,7 +201,16 @@ class BaseClient(_ClientCore):
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
-        return ResponseView.from_httpx(response)
+        until = _read_until(self.timeout, timeout)
+        response = self.http.send(request, stream=True)
+        try:
+            chunks = []
+            for chunk in response.iter_bytes():
+                chunks.append(chunk)
+                _check_time(until, request)
+        finally:
+            response.close()
+        return _view(response, b"".join(chunks))
 
 
 class AsyncBaseClient(_ClientCore):
@@ -245,7 +250,7 @@ class AsyncBaseClient(_ClientCore):
         json: Any = None,
         timeout: float | None = None,
     ) -> ResponseView:
-        response = await self.http.request(
+        request = self.http.build_request(
             method.upper(),
             url,
             params=_query(params),
@@ -253,7 +258,16 @@ class AsyncBaseClient(_ClientCore):
             json=json,
             timeout=_timeout(self.timeout, timeout),
         )
-        return ResponseView.from_httpx(response)
+        until = _read_until(self.timeout, timeout)
+        response = await self.http.send(request, stream=True)
+        try:
+            chunks = []
+            async for chunk in response.aiter_bytes():
+                chunks.append(chunk)
+                _check_time(until, request)
+        finally:
+            await response.aclose()
+        return _view(response, b"".join(chunks))
 
 
 def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -268,6 +282,33 @@ def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:
         else:
             out[key] = value
     return out
+
+
+def _read_until(default: Any, remaining: float | None) -> float | None:
+    """When the whole response (headers and body) must have arrived, on the monotonic clock.
+
+    httpx's timeouts bound each read, so a server trickling one byte a second never times out;
+    this bounds the total: what is left of a walk's deadline (plus :data:`DEADLINE_GRACE_S`), or
+    else the client's timeout when it is a number."""
+    if remaining is not None:
+        return time.monotonic() + max(0.0, remaining) + DEADLINE_GRACE_S
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return time.monotonic() + float(default)
+    return None
+
+
+def _check_time(until: float | None, request: httpx.Request) -> None:
+    if until is not None and time.monotonic() > until:
+        raise httpx.ReadTimeout("the response did not finish in time", request=request)
+
+
+def _view(response: httpx.Response, body: bytes) -> ResponseView:
+    """A :class:`ResponseView` of a response whose body was read (a non-JSON body is MISSING)."""
+    try:
+        data = jsonlib.loads(body) if body else MISSING
+    except ValueError:
+        data = MISSING
+    return ResponseView(status=response.status_code, headers=response.headers, body=data)
 
 
 def _timeout(default: Any, remaining: float | None) -> Any:

@@ -49,9 +49,17 @@ from .tokens import (
     TokenMismatch,
     TokenSigner,
 )
+from .validation import validate
+
+MAX_CURSOR_CHARS = 16_384
+"""A cursor longer than this is CURSOR_INVALID before anything else is done with it (evidence
+tokens, which carry id sets, have their own cap in :mod:`.tokens`). HTTP servers cap the request
+line too (uvicorn/h11: 16 KiB for the whole head), so much longer cursors in a query string are
+refused by the server itself before the service sees them."""
 
 __all__ = [
     "INVALIDATORS",
+    "MAX_CURSOR_CHARS",
     "CursorExpiredError",
     "CursorInvalidError",
     "EvidenceRejectedError",
@@ -149,6 +157,10 @@ class ListingTokens:
     size_param: str | None = None
     ordering: str | None = None
     snapshot_kind: str | None = None
+    position_schema: Mapping[str, Any] | None = None
+    """The shape of the position a cursor carries (the JSON Schema subset of
+    :mod:`.validation`); a signed cursor whose position does not match is CURSOR_INVALID, so
+    the service never reads a malformed position (``None``: any JSON)."""
 
     @property
     def frozen(self) -> bool:
@@ -216,11 +228,18 @@ class ListingTokens:
         query: Mapping[str, Any] | None = None,
         principal: str | None = None,
         invalidators: Mapping[str, Any] | None = None,
+        position_schema: Mapping[str, Any] | None = None,
     ) -> TokenClaims:
         """The verified claims (``.data`` is the position, ``.snapshot`` the snapshot).
 
-        Raises :class:`CursorExpiredError` or :class:`CursorInvalidError`; never restarts.
+        ``position_schema`` (else the helper's own) is the shape the position must have.
+
+        Raises :class:`CursorExpiredError` or :class:`CursorInvalidError`; never restarts. A
+        cursor that is not a string, is longer than :data:`MAX_CURSOR_CHARS`, or whose position
+        does not match ``position_schema`` is CURSOR_INVALID (400), checked after the signature.
         """
+        if not isinstance(cursor, str) or len(cursor) > MAX_CURSOR_CHARS:
+            raise CursorInvalidError("the cursor is not valid for this listing", reason="invalid")
         binds = self._binds(query, invalidators)
         try:
             with _typed_token_errors(
@@ -256,6 +275,11 @@ class ListingTokens:
         if self.frozen and claims.snapshot is None:
             raise CursorInvalidError(
                 "a frozen cursor carries no snapshot; restart the listing", reason="invalid"
+            )
+        shape = position_schema if position_schema is not None else self.position_schema
+        if shape is not None and validate(claims.data, shape):
+            raise CursorInvalidError(
+                "the cursor's position is malformed; restart the listing", reason="invalid"
             )
         return claims
 

@@ -307,8 +307,8 @@ class TokenSigner:
             raise TokenInvalid("bad signature")
         try:
             payload = json.loads(_unb64(parts[1]))
-        except (binascii.Error, ValueError) as exc:
-            raise TokenInvalid(f"undecodable payload: {exc}") from None
+        except (binascii.Error, ValueError, RecursionError) as exc:
+            raise TokenInvalid(f"undecodable payload: {type(exc).__name__}") from None
         if not isinstance(payload, dict):
             raise TokenInvalid("payload is not an object")
         return payload
@@ -529,26 +529,60 @@ class TokenSigner:
         return claims
 
 
+_INT_RANGE = (0, 2**53)
+"""Timestamps are seconds since the epoch: any JSON integer outside this range is malformed."""
+
+
 def _claims(p: Mapping[str, Any]) -> TokenClaims:
-    """Typed claims from an authenticated payload (shape still checked: old keys, bugs)."""
+    """Typed claims from an authenticated payload, checked by shape before anything reads them
+    (old keys, bugs, or a payload signed with a leaked key): every deviation is TokenInvalid,
+    never a KeyError, TypeError, AttributeError or OverflowError further on."""
+    problem = _claims_problem(p)
+    if problem:
+        raise TokenInvalid(f"malformed claims: {problem}")
     try:
         ids = _unpack_ids(p["ids"]) if p.get("ids") is not None else None
-        claims = TokenClaims(
-            purpose=str(p["p"]),
-            operation=str(p["o"]),
-            query=str(p["q"]),
-            principal=str(p["u"]),
-            snapshot=None if p.get("s") is None else str(p["s"]),
-            issued_at=int(p["iat"]),
-            expires_at=int(p["exp"]),
-            data=p.get("d"),
-            ids=ids,
-            ids_digest=p.get("idd"),
-            warnings=tuple(str(w) for w in p.get("w") or ()),
-            binds={str(k): str(v) for k, v in (p.get("b") or {}).items()},
-        )
-    except (KeyError, TypeError, ValueError, zlib.error, binascii.Error) as exc:
-        raise TokenInvalid(f"malformed claims: {exc}") from None
+    except (TypeError, ValueError, zlib.error, binascii.Error) as exc:
+        raise TokenInvalid(f"malformed claims: {type(exc).__name__}") from None
+    claims = TokenClaims(
+        purpose=p["p"],
+        operation=p["o"],
+        query=p["q"],
+        principal=p["u"],
+        snapshot=p.get("s"),
+        issued_at=p["iat"],
+        expires_at=p["exp"],
+        data=p.get("d"),
+        ids=ids,
+        ids_digest=p.get("idd"),
+        warnings=tuple(p.get("w") or ()),
+        binds=dict(p.get("b") or {}),
+    )
     if ids is not None and claims.ids_digest != _sha256("\n".join(ids).encode()):
         raise TokenInvalid("the id set does not match its digest")
     return claims
+
+
+def _claims_problem(p: Mapping[str, Any]) -> str | None:
+    """What is wrong with the shape of a payload (None when it is a well-formed claims object)."""
+    for key in ("p", "o", "q", "u"):
+        if not isinstance(p.get(key), str):
+            return f"{key!r} is not a string"
+    for key in ("iat", "exp"):
+        value = p.get(key)
+        if type(value) is not int or not _INT_RANGE[0] <= value <= _INT_RANGE[1]:
+            return f"{key!r} is not a timestamp"
+    for key in ("s", "ids", "idd"):
+        if p.get(key) is not None and not isinstance(p[key], str):
+            return f"{key!r} is not a string"
+    warnings = p.get("w")
+    if warnings is not None and not (
+        isinstance(warnings, list) and all(isinstance(w, str) for w in warnings)
+    ):
+        return "'w' is not a list of strings"
+    binds = p.get("b")
+    if binds is not None and not (
+        isinstance(binds, dict) and all(isinstance(v, str) for v in binds.values())
+    ):
+        return "'b' is not an object of strings"
+    return None

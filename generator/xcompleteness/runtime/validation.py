@@ -2,7 +2,9 @@
 
 Why not a library: the generated package depends only on pydantic and httpx (and mcp), and the
 tool schemas use a closed, known subset (type, enum, anyOf, properties, required,
-additionalProperties, items, minimum/maximum). Output is bounded: at most ~20 errors per array.
+additionalProperties, items, prefixItems, minItems/maxItems, maxLength, minimum/maximum; the
+service helpers check cursor positions with it too). Output is bounded: at most ~20 errors per
+array.
 """
 
 from __future__ import annotations
@@ -56,6 +58,16 @@ def validate(value: Any, schema: Mapping[str, Any], path: str = "") -> list[str]
                 errors.extend(validate(sub, props[name], f"{path}/{name}"))
             elif schema.get("additionalProperties") is False:
                 errors.append(f"{path}/{name}: not allowed")
+    if isinstance(value, list):
+        if "minItems" in schema and len(value) < schema["minItems"]:
+            errors.append(f"{path or '/'}: fewer than {schema['minItems']} items")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            errors.append(f"{path or '/'}: more than {schema['maxItems']} items")
+        prefix = schema.get("prefixItems") or ()
+        for i, (sub, item_schema) in enumerate(zip(value, prefix, strict=False)):
+            errors.extend(validate(sub, item_schema, f"{path}/{i}"))
+    if isinstance(value, str) and "maxLength" in schema and len(value) > schema["maxLength"]:
+        errors.append(f"{path or '/'}: longer than {schema['maxLength']} characters")
     if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
         for i, sub in enumerate(value):
             errors.extend(validate(sub, schema["items"], f"{path}/{i}"))

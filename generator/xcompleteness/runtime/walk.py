@@ -58,6 +58,7 @@ from .walk_results import (
     ResultNotReady,
     StreamResult,
     WalkFailed,
+    next_link_target,
 )
 
 __all__ = [
@@ -88,4 +89,5 @@ __all__ = [
     "Warning",
     "decode_continuation",
     "encode_continuation",
+    "next_link_target",
 ]

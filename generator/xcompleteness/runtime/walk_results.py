@@ -59,6 +59,58 @@ class FetchRefused(Exception):
     """
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def next_link_target(base_url: str, link: str) -> str:
+    """The absolute URL of a next link the walk may follow, or :class:`FetchRefused`.
+
+    The one origin rule for next links (both ``next-url`` and ``link-header``, the generated
+    client, the MCP host and ``verify``): the link, resolved against the base URL, must
+
+    - use ``http`` or ``https`` with the base URL's scheme, host and port (a default port
+      written out is the same port);
+    - carry no userinfo (``http://evil@host/`` would make the HTTP library replace the caller's
+      ``Authorization`` header with its own Basic credentials);
+    - stay under the base URL's path (``https://api.example.com/v2/`` admits ``/v2/...`` only),
+      with no ``.``/``..`` segment (written or percent-encoded) to climb out of it;
+    - hold no control character, space or backslash.
+    """
+    from urllib.parse import unquote, urljoin, urlsplit
+
+    if (
+        not isinstance(link, str)
+        or any(c in link for c in "\\ ")
+        or any(ord(c) < 0x20 or ord(c) == 0x7F for c in link)
+    ):
+        raise FetchRefused("next link is not a plain URL")
+    base = urlsplit(base_url if base_url.endswith("/") else base_url + "/")
+    target_text = urljoin(base.geturl(), link)
+    try:
+        target = urlsplit(target_text)
+        target_port = target.port or _DEFAULT_PORTS.get(target.scheme.lower())
+        base_port = base.port or _DEFAULT_PORTS.get(base.scheme.lower())
+    except ValueError:
+        raise FetchRefused("next link has an invalid port") from None
+    if target.scheme.lower() not in _DEFAULT_PORTS:
+        raise FetchRefused(f"next link is not http(s): {target.scheme or '(none)'}:")
+    if target.username is not None or target.password is not None or "@" in target.netloc:
+        raise FetchRefused("next link carries userinfo (user@ or user:password@)")
+    if (target.scheme.lower(), (target.hostname or "").lower(), target_port) != (
+        base.scheme.lower(),
+        (base.hostname or "").lower(),
+        base_port,
+    ):
+        raise FetchRefused(f"next link leaves the API's origin: {target.hostname}")
+    segments = unquote(target.path).split("/")
+    if any(seg in (".", "..") for seg in segments):
+        raise FetchRefused("next link has a dot segment in its path")
+    prefix = base.path if base.path.endswith("/") else base.path + "/"
+    if not (target.path + "/").startswith(prefix):
+        raise FetchRefused("next link leaves the API's base path")
+    return target_text
+
+
 class ResultNotReady(RuntimeError):
     """A stream's ``.result`` was read before the stream was exhausted."""
 

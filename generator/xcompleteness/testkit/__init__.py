@@ -12,7 +12,7 @@ from xcompleteness.testkit._mock import (
     require_server,
     serve,
 )
-from xcompleteness.testkit._verify import Verifier
+from xcompleteness.testkit._verify import Verifier, redact_url
 
 __all__ = [
     "MockApi",
@@ -20,6 +20,7 @@ __all__ = [
     "listen",
     "make_app",
     "mock_from_check",
+    "redact_url",
     "representable",
     "require_server",
     "serve",

@@ -39,6 +39,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
 from xcompleteness.document import pointer_tokens
@@ -64,6 +65,15 @@ from xcompleteness.runtime.walk_results import (
 from xcompleteness.testkit._verify_envelope import envelope_findings
 
 __all__ = ["SMALL_PAGE", "Verifier", "Walk"]
+
+
+def redact_url(url: str) -> str:
+    """``url`` with any ``user:password@`` replaced by ``***@`` (for messages)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc="***@" + parts.netloc.rsplit("@", 1)[1]).geturl()
+
 
 SMALL_PAGE = 2
 
@@ -343,7 +353,8 @@ class Verifier:
                     contract,
                     "XC715",
                     f"the next link of page {walk.pages} was refused: {recorder.refused}",
-                    "next links must stay on the API's scheme, host and port",
+                    "next links must stay on the API's scheme, host, port and base path, "
+                    "without userinfo",
                 )
             elif what.startswith("repeated cursor"):
                 self.report(
@@ -379,11 +390,11 @@ class Verifier:
         return InputError(
             [
                 Diagnostic(
-                    self.base_url,
+                    redact_url(self.base_url),
                     "",
                     "XC722",
                     Severity.ERROR,
-                    f"the API cannot be reached: {type(exc).__name__}: {exc}",
+                    f"the API cannot be reached: {type(exc).__name__}",
                     "check --base-url and that the service is running",
                 )
             ]

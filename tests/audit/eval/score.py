@@ -83,7 +83,17 @@ def spec_file(rel: str) -> Path:
 
 def run_audit(spec: Path, draft: Path, python: str) -> dict[str, Any]:
     """Run the public CLI; returns {seconds, returncode, error?}."""
-    cmd = [python, "-m", "xcompleteness", "audit", str(spec), "--emit-overlay", str(draft), "-q"]
+    cmd = [
+        python,
+        "-m",
+        "xcompleteness",
+        "audit",
+        str(spec),
+        "--emit-overlay",
+        str(draft),
+        "-q",
+        "--force",
+    ]
     started = time.monotonic()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=1800)
     seconds = round(time.monotonic() - started, 1)

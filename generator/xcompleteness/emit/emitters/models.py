@@ -28,7 +28,7 @@ them out, passing every spec string through the ``py_*`` escapers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
@@ -222,7 +222,12 @@ def context(spec: SpecIR, layout: ItemLayout | None = None) -> dict[str, Any]:
     return {
         "spec": spec,
         "custom_codes": [
-            {"code": c, "base": base, "fields": [_field(f) for f in c.detail_fields]}
+            {
+                "code": c,
+                "base": base,
+                "fields": [_field(f) for f in c.detail_fields],
+                "extra": _extra(c.details),
+            }
             for base, codes in (("Reason", custom_reasons), ("Warning", custom_warnings))
             for c in codes
         ],
@@ -233,6 +238,15 @@ def context(spec: SpecIR, layout: ItemLayout | None = None) -> dict[str, Any]:
         "result_models": result_models,
         "exported": sorted({*where, "PAGE_MODELS", "RESULT_MODELS"}),
     }
+
+
+def _extra(details: Mapping[str, Any]) -> str:
+    """``allow`` for a code whose details schema types nothing (the default ``{type: object}``:
+    any static detail a declaration gives is valid, so the model must accept it), else
+    ``forbid`` (typed details are closed)."""
+    if details.get("properties") or details.get("additionalProperties") is False:
+        return "forbid"
+    return "allow"
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:

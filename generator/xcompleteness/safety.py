@@ -1,0 +1,159 @@
+"""The guards every stage that touches the disk shares (docs/security.md).
+
+* :func:`emittable`: the names the generator can emit. The output manifest and cache entries are
+  records, never authorities: a path they name is used only if the generator itself could have
+  written it (relative, plain parts, no dot-files such as ``.git``, a known suffix).
+* :func:`checked_path`: such a name under a root, with no symbolic link on the way and inside
+  the root once resolved; the writer, ``generate --check`` and the removal of stale files ask it
+  before they read, write or remove anything.
+* :func:`private_dir` / :func:`private_file`: a cache folder and its entries are trusted only
+  when owned by the current user and not writable by group or others. A folder of ours with
+  loose modes is tightened (and a note says so); anything else is refused with a diagnostic
+  (:class:`Untrusted`), and the caller then runs without the cache. Every cache (``generate``'s,
+  the item-model cache) goes through these two functions.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path, PurePosixPath
+
+from xcompleteness.diagnostics import Diagnostic, Severity
+
+__all__ = [
+    "CACHE_UNTRUSTED",
+    "EMITTABLE_SUFFIXES",
+    "Untrusted",
+    "checked_path",
+    "emittable",
+    "private_dir",
+    "private_file",
+]
+
+EMITTABLE_SUFFIXES = (".py", ".json", ".md", ".toml", ".typed")
+_DIR_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_FILE_PART = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*")
+CACHE_UNTRUSTED = "XC607"
+"""A cache folder or entry that another user could have written: refused, never read."""
+
+
+def emittable(rel: object, *, reserved: frozenset[str] = frozenset()) -> bool:
+    """True when ``rel`` is a path the generator can emit (a ``str`` or ``PurePosixPath``)."""
+    text = str(rel) if isinstance(rel, PurePosixPath) else rel
+    if not isinstance(text, str) or not text or text in reserved:
+        return False
+    parts = text.split("/")
+    if any(not _DIR_PART.fullmatch(p) for p in parts[:-1]):
+        return False
+    name = parts[-1]
+    return bool(_FILE_PART.fullmatch(name)) and name.endswith(EMITTABLE_SUFFIXES)
+
+
+def checked_path(root: Path, rel: str, *, reserved: frozenset[str] = frozenset()) -> Path | None:
+    """``root / rel`` when ``rel`` is emittable, nothing on the way is a symbolic link and the
+    result stays inside ``root``; None otherwise. Missing parts are fine (a file to create)."""
+    if not emittable(rel, reserved=reserved):
+        return None
+    probe = root
+    for part in rel.split("/"):
+        probe = probe / part
+        try:
+            if stat.S_ISLNK(os.lstat(probe).st_mode):
+                return None
+        except (FileNotFoundError, NotADirectoryError):
+            break  # nothing more exists on the way (the writer reports a file in the way)
+        except OSError:
+            return None
+    target = root.joinpath(*rel.split("/"))
+    try:
+        if not target.resolve().is_relative_to(root.resolve()):
+            return None
+    except (OSError, RuntimeError):
+        return None
+    return target
+
+
+class Untrusted(Exception):
+    """A cache folder or entry that cannot be trusted; ``diagnostic`` says which and why."""
+
+    def __init__(self, path: Path, why: str):
+        self.diagnostic = Diagnostic(
+            str(path),
+            "",
+            CACHE_UNTRUSTED,
+            Severity.WARNING,
+            f"the cache is not used: {why}",
+            "the cache must be owned by you and writable by nobody else (chmod go-w), "
+            "or pass --no-cache",
+        )
+        super().__init__(self.diagnostic.message)
+
+
+def _owner_problem(st: os.stat_result) -> str | None:
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return f"owned by user id {st.st_uid}, not by you ({os.getuid()})"
+    return None
+
+
+def private_dir(path: Path, *, create: bool = False) -> list[Diagnostic]:
+    """Make sure ``path`` (and each folder between it and an existing ancestor we created) is a
+    real folder owned by us with no group/other write bit; tighten ours, refuse anything else.
+
+    Returns notes (what was tightened); raises :class:`Untrusted`. With ``create`` a missing
+    folder is made with mode 0700.
+    """
+    notes: list[Diagnostic] = []
+    if create:
+        try:
+            path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            raise Untrusted(path, f"cannot create it ({exc.strerror or exc})") from None
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        raise Untrusted(path, f"cannot read it ({exc.strerror or exc})") from None
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise Untrusted(path, "it is a symbolic link or not a folder")
+    problem = _owner_problem(st)
+    if problem:
+        raise Untrusted(path, f"the folder is {problem}")
+    if st.st_mode & 0o022:
+        try:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & ~0o077)
+        except OSError as exc:
+            raise Untrusted(
+                path, f"it is writable by others and cannot be tightened ({exc})"
+            ) from None
+        notes.append(
+            Diagnostic(
+                str(path),
+                "",
+                CACHE_UNTRUSTED,
+                Severity.INFO,
+                f"the cache folder was writable by others (mode {stat.S_IMODE(st.st_mode):o}); "
+                "tightened to owner-only",
+                "entries that are not yours or are writable by others are still ignored",
+            )
+        )
+    return notes
+
+
+def private_file(path: Path) -> os.stat_result:
+    """The ``lstat`` of a cache entry we may read: a regular file, ours, not writable by group or
+    others (raises :class:`Untrusted`; such an entry is never read, whatever it holds)."""
+    try:
+        st = os.lstat(path)
+    except OSError as exc:
+        raise Untrusted(path, f"cannot read the entry ({exc.strerror or exc})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise Untrusted(path, "the entry is not a regular file")
+    problem = _owner_problem(st)
+    if problem:
+        raise Untrusted(path, f"the entry is {problem}")
+    if st.st_mode & 0o022:
+        raise Untrusted(
+            path, f"the entry is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+        )
+    return st

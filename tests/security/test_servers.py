@@ -1,0 +1,257 @@
+"""Hostile API servers (issue 18, items 11-14), on a real loopback HTTP server: one origin rule
+for next links (both styles, the generated client, the MCP host and verify), a deadline that
+bounds the whole walk including body reads, and typed CURSOR_INVALID for malformed cursors."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.forge import malformed_variants, payload_of, sign
+from support.gen import import_generated
+from support.hostile import SPEC, write_spec
+
+SECRET_HEADER = {"Authorization": "Bearer the-callers-token"}
+
+
+@dataclass
+class Plan:
+    next_link: str | None = None
+    trickle: bool = False
+    hits: list[tuple[str, str | None]] = field(default_factory=list)
+
+
+@pytest.fixture
+def hostile() -> Iterator[tuple[str, Plan]]:
+    """A loopback server: ``/api/items`` answers one item and a next link (body and Link
+    header) set by the plan, or trickles its body one byte at a time; it records every hit."""
+    plan = Plan()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802
+            plan.hits.append((self.path, self.headers.get("Authorization")))
+            first = self.path.startswith("/api/items") and "page=2" not in self.path
+            nxt = plan.next_link if first else None
+            body = json.dumps({"items": [{"id": "1"}], "next": nxt}).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body) + (400 if plan.trickle else 0)))
+            if nxt:
+                self.send_header("Link", f'<{nxt}>; rel="next"')
+            self.end_headers()
+            if plan.trickle:
+                try:
+                    for _ in range(400):  # 400 bytes, one every 0.2 s: 80 s unless cut off
+                        self.wfile.write(b" ")
+                        self.wfile.flush()
+                        time.sleep(0.2)
+                except OSError:
+                    return
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", plan
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _spec(style: str) -> dict[str, Any]:
+    spec = json.loads(json.dumps(SPEC))
+    op = spec["paths"]["/items"]["get"]
+    op["parameters"] = []
+    schema = op["responses"]["200"]["content"]["application/json"]["schema"]
+    schema["properties"] = {
+        "items": schema["properties"]["items"],
+        "next": {"type": ["string", "null"]},
+    }
+    where = "$response.body#/next" if style == "next-url" else "$response.link.next"
+    decl = op["x-completeness"]
+    decl["pagination"] = {"style": style, "response": {"next": where}}
+    decl["reasons"] = [{"code": "MORE_PAGES_AVAILABLE", "when": {"present": where}}]
+    return spec
+
+
+@pytest.fixture(scope="module", params=["next-url", "link-header"])
+def package(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+
+    style = request.param
+    name = "xcsec_" + style.replace("-", "_")
+    folder = tmp_path_factory.mktemp(name)
+    spec = write_spec(folder / "in", _spec(style))
+    write_tree(folder / "out", generate(spec, (), name).files)
+    module = import_generated(folder / "out", name)
+    module.spec_path = spec  # type: ignore[attr-defined]
+    return module
+
+
+def _collect(package: Any, base: str, **kw: Any) -> Any:
+    with package.Client(base + "/api", headers=SECRET_HEADER) as client:
+        return client.list_items.collect(**kw)
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "http://evil@{host}/api/items?page=2",
+        "http://user:pw@{host}/api/items?page=2",
+        "{base}/admin/delete-everything",
+        "/admin/delete-everything",
+        "{base}/api/../admin/delete-everything",
+        "{base}/api/%2e%2e/admin",
+        "file:///etc/passwd",
+        "http://{host}.evil.test/api/items",
+    ],
+)
+def test_the_client_follows_no_next_link_outside_the_api(
+    package: Any, hostile: tuple[str, Plan], link: str
+) -> None:
+    base, plan = hostile
+    plan.next_link = link.format(base=base, host=base.removeprefix("http://"))
+    result = _collect(package, base)
+    assert not result.complete and result.codes == ["CONTRACT_VIOLATION"]
+    assert [path for path, _ in plan.hits] == ["/api/items"]
+    assert all(auth == SECRET_HEADER["Authorization"] for _, auth in plan.hits)
+
+
+def test_a_next_link_under_the_base_path_is_followed(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    result = _collect(package, base)
+    assert result.complete and [p for p, _ in plan.hits] == ["/api/items", "/api/items?page=2"]
+
+
+def test_the_mcp_host_follows_no_next_link_with_userinfo(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.next_link = "http://evil@" + base.removeprefix("http://") + "/api/items?page=2"
+    mcp_server = __import__(f"{package.__name__}.tools.mcp_server", fromlist=["build_host"])
+    host = mcp_server.build_host(base + "/api", dict(SECRET_HEADER), secret=b"k" * 32)
+    name = host.definitions()[0]["name"]
+    env, _is_error = host.call(name, {})
+    assert env["status"] != "complete"
+    assert [p for p, _ in plan.hits] == ["/api/items"]
+    assert all(auth == SECRET_HEADER["Authorization"] for _, auth in plan.hits)
+
+
+@pytest.mark.parametrize(
+    "link", ["http://evil@{host}/api/items?page=2", "file:///etc/passwd", "/admin/x"]
+)
+def test_verify_reports_a_next_link_outside_the_api(
+    package: Any, hostile: tuple[str, Plan], link: str
+) -> None:
+    from xcompleteness import api
+
+    base, plan = hostile
+    plan.next_link = link.format(host=base.removeprefix("http://"))
+    result = api.verify(package.spec_path, base + "/api", headers=SECRET_HEADER, time_limit=20)
+    assert "XC715" in {d.code for d in result.diagnostics}, result.diagnostics
+    assert result.exit_code == 1
+    assert {p for p, _ in plan.hits} == {"/api/items"}
+
+
+def test_a_trickling_body_cannot_outlast_the_walks_deadline(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.trickle = True
+    result = _collect(package, base, deadline=1.0)
+    assert not result.complete and result.codes == ["CLIENT_DEADLINE_EXCEEDED"]
+
+
+def test_a_trickling_body_cannot_outlast_the_mcp_deadline(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.trickle = True
+    mcp_server = __import__(f"{package.__name__}.tools.mcp_server", fromlist=["build_host"])
+    host = mcp_server.build_host(base + "/api", dict(SECRET_HEADER), secret=b"k" * 32)
+    name = host.definitions()[0]["name"]
+    env, _ = host.call(name, {"deadline_s": 1.0})
+    assert env["status"] != "complete"
+    assert "CLIENT_DEADLINE_EXCEEDED" in json.dumps(env)
+
+
+def test_a_trickling_body_cannot_outlast_verify_time_limit(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    from xcompleteness import api
+
+    base, plan = hostile
+    plan.trickle = True
+    result = api.verify(package.spec_path, base + "/api", time_limit=1.0)
+    assert "XC719" in {d.code for d in result.diagnostics}, result.diagnostics
+
+
+def test_verify_never_echoes_a_password_and_refuses_crlf_headers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xcompleteness.cli import main
+
+    spec = write_spec(tmp_path)
+    code = main(["verify", str(spec), "--base-url", "http://user:hunter2@127.0.0.1:9/"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "hunter2" not in out + err
+    code = main(
+        [
+            "verify",
+            str(spec),
+            "--base-url",
+            "http://127.0.0.1:9/",
+            "--auth-header",
+            "X-Evil: a\r\nInjected: b",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 2 and "XC721" in err and "XC722" not in err
+
+
+def test_the_runtime_refuses_malformed_signed_cursors() -> None:
+    from xcompleteness.runtime.service import CursorInvalidError, ListingTokens
+    from xcompleteness.runtime.tokens import TokenSigner
+
+    secret = b"s" * 32
+    tokens = ListingTokens(
+        TokenSigner(secret),
+        operation="listItems",
+        paging_params=("cursor",),
+        position_schema={
+            "type": "object",
+            "required": ["n"],
+            "properties": {"n": {"type": "integer"}},
+        },
+    )
+    good = tokens.mint_cursor({"n": 1}, principal="p")
+    assert tokens.read_cursor(good, principal="p").data == {"n": 1}
+    generic = [v for v in malformed_variants(payload_of(good)) if "after" not in v[0]]
+    variants = [v for v in generic if "returned" not in v[0]] + [
+        ("position wrong", {**payload_of(good), "d": {"n": "x"}}),
+    ]
+    for label, forged in variants:
+        with pytest.raises(CursorInvalidError) as exc:
+            tokens.read_cursor(sign(secret, forged), principal="p")
+        assert exc.value.status == 400 and exc.value.code == "CURSOR_INVALID", label
+    for bad in ("v1." + "A" * 1_000_000, 12, None):
+        with pytest.raises(CursorInvalidError):
+            tokens.read_cursor(bad, principal="p")  # type: ignore[arg-type]
