@@ -66,7 +66,6 @@ ADAPTER_SEARCH = {
             "limit": 1000,
             "when": {"gt": ["$response.body#/total_count", 1000]},
         },
-        {"code": "VISIBILITY_RESTRICTED", "when": "always"},
     ],
 }
 
