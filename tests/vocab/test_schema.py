@@ -168,8 +168,8 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
         ("XC045", "/reasons/0/when"),
     ),
     "condition string other than always": (
-        _with(("reasons", 3, "when"), "never", ADAPTER),
-        ("XC045", "/reasons/3/when"),
+        _with(("reasons", 2, "when"), "never", ADAPTER),
+        ("XC045", "/reasons/2/when"),
     ),
     "comparison with one operand": (
         _with(("reasons", 2, "when"), {"gt": ["$response.body#/total_count"]}, ADAPTER),

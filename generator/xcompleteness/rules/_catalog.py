@@ -16,7 +16,10 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC102": (E, "a declared operation's operationId is not unique"),
     "XC103": (E, "the items location does not exist in the success response"),
     "XC104": (E, "the id pointer does not exist in the item schema"),
-    "XC105": (E, "a pagination response location (next, last-item, total, pages, last) does not exist"),
+    "XC105": (
+        E,
+        "a pagination response location (next, last-item, total, pages, last) does not exist",
+    ),
     "XC106": (E, "a location used in a 'when' condition does not exist in any response"),
     "XC107": (W, "$response.link.* is used but no response declares a Link header"),
     "XC108": (E, "a runtime expression or condition does not parse"),

@@ -192,7 +192,8 @@ class _PaginationRules(_RuleContext):
                 "XC131",
                 "cursor.snapshot: frozen is documentation only in adapter mode",
                 "the client cannot verify a foreign API's snapshot; declare what the API "
-                "promises, knowing nothing checks it",
+                "promises, knowing the walk checks only that no declared id comes twice "
+                "(DUPLICATE_ITEMS)",
             )
         if cursor.ttl_seconds is not None:
             yield self.d(
