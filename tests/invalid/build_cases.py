@@ -306,6 +306,12 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 0, "diagnostics": []},
     ),
+    "rule_XC144_reason_when_always": (
+        lambda d: _xc(d, "/search")["reasons"].append(
+            {"code": "VISIBILITY_RESTRICTED", "when": "always"}
+        ),
+        {"exit": 0, "diagnostics": [["XC144", SEARCH + "/reasons/3/when"]]},
+    ),
     "ok_offset_empty_page_end": (
         lambda d: _offset_search(d, end="empty-page"),
         {"exit": 0, "diagnostics": []},

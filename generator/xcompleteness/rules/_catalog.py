@@ -48,6 +48,7 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC141": (E, "an adapter offset or page walk has no end signal (total, pages, last or end)"),
     "XC142": (E, "end: short-page without request.size and max-page-size"),
     "XC143": (E, "response.last is not a boolean in the response schema"),
+    "XC144": (W, "a listing reason declared when: always: complete: true is unreachable"),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "
