@@ -90,11 +90,14 @@ def make_app(fake: Fake) -> FastAPI:
             }
         )
 
-    @app.get("/events")
     def events(request: Request) -> JSONResponse:
         note(request)
-        page, count = int(request.query_params.get("page") or 1), 3
+        q = request.query_params
+        page, count = int(q.get("page") or 1), min(int(q.get("count") or 3), 3)
         return JSONResponse(EVENTS[(page - 1) * count : page * count])
+
+    app.get("/events")(events)
+    app.get("/events/short")(events)
 
     def users(request: Request) -> JSONResponse:
         note(request)
@@ -219,6 +222,19 @@ def test_an_empty_page_ends_the_walk_and_says_the_end_was_inferred(pkg, api, wal
     assert [w.code for w in result.warnings] == ["END_INFERRED"]
     assert result.warnings[0].details == {"end": "empty-page", "page": 4}
     assert [q for _, q in fake.log] == [f"page={n}" for n in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_short_page_ends_the_walk_against_the_size_the_walk_sent(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_events_short", count=50)  # at most max-page-size
+    assert result.complete is True and [e.id for e in result.items] == [e["id"] for e in EVENTS]
+    assert result.pages == 3  # 3 + 3 + 1: the short third page ends it, no empty page asked
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("END_INFERRED", {"end": "short-page", "page": 3})
+    ]
+    assert [q for _, q in fake.log] == [f"count=3&page={n}" for n in (1, 2, 3)]
 
 
 def test_empty_page_end_through_the_mcp_tool(pkg, api):

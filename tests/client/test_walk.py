@@ -472,6 +472,22 @@ def test_a_declared_error_body_becomes_a_reason_and_an_undeclared_status_raises(
     assert err.value.status == 500
 
 
+def test_an_unmapped_error_after_a_page_is_a_partial_result_that_keeps_it():
+    """issue 19: never an ApiError that drops the pages already read."""
+    fetch = scripted(
+        [
+            (200, {}, envelope(["a"], reasons=["MORE_PAGES_AVAILABLE"], next_cursor="c")),
+            (502, {}, {"error": {"code": "BAD_GATEWAY", "message": "upstream"}}),
+        ]
+    )
+    result = Walker(NATIVE, fetch).collect()
+    assert ids(result) == ["a"] and result.complete is False and result.pages == 1
+    (reason,) = result.reasons
+    assert (reason.code, reason.origin) == ("HTTP_ERROR", "client")
+    assert reason.details == {"status": 502, "error": "BAD_GATEWAY"}
+    assert result.continuation.kind == "next_cursor" and result.continuation.cursor == "c"
+
+
 def test_warnings_are_kept_and_never_change_complete():
     warn = {"code": "STALE_INDEX", "source": "idx"}
     fetch = scripted([(200, {}, envelope(["a"], warnings=[warn], evidence="ev"))])
