@@ -113,7 +113,7 @@ class _Core(_PageReader):
         # resumes); None when unknown (a bare page number), then estimated from the first page.
         self.before: int | None = 0
         self.inferred_end: str | None = None  # set by the page reader (pagination.end)
-        self.ids_seen: set[str] = set()  # ids of the items read (a declared ``id``)
+        self.ids_seen: set[Any] = set()  # ids of the items read (a declared ``id``)
         self.duplicate_ids: list[str] = []
         self.duplicates = 0
         self.page_size = self._page_size()
@@ -459,17 +459,24 @@ class _Core(_PageReader):
         pointer = self.plan.id_pointer
         if pointer is None:
             return
+        seen, top = self.ids_seen, pointer[0] if len(pointer) == 1 else None
         for raw in raw_items:
-            value = resolve_pointer(raw, pointer)
+            if top is not None and isinstance(raw, dict):  # the common ``/id``: one lookup
+                value = raw.get(top)
+            else:
+                value = resolve_pointer(raw, pointer)
             if value is MISSING or value is None:
                 continue
-            key = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-            if key not in self.ids_seen:
-                self.ids_seen.add(key)
+            key = (
+                value if isinstance(value, (str, int, float)) else json.dumps(value, sort_keys=True)
+            )
+            if key not in seen:
+                seen.add(key)
                 continue
             self.duplicates += 1
-            if key not in self.duplicate_ids and len(self.duplicate_ids) < MAX_DUPLICATE_IDS:
-                self.duplicate_ids.append(key)
+            named = key if isinstance(key, str) else json.dumps(key)
+            if named not in self.duplicate_ids and len(self.duplicate_ids) < MAX_DUPLICATE_IDS:
+                self.duplicate_ids.append(named)
 
     def _duplicates(self) -> None:
         """Duplicates are not completeness: under a frozen snapshot the walk is not complete
