@@ -23,7 +23,7 @@ from xcompleteness.load._overlay import apply_overlays
 SPEC = Path(__file__).parent / "specs" / "styles.yaml"
 BLOCK = {
     "scope": {"visibility": "what the token can read"},
-    "reasons": [{"code": "VISIBILITY_RESTRICTED", "when": "always"}],
+    "reasons": [{"code": "RATE_LIMITED", "when": {"equals": ["$statusCode", 429]}}],
     "drafts": {"unpaginated": "complete", "id-fields": ["name", "sku"], "search-limit": 1000},
 }
 
@@ -95,7 +95,7 @@ def test_check_on_spec_defaults_and_draft_reports_exactly_the_remaining_todos(
     assert len(expected) == report["todos"]
     listing = next(iter(result.contracts.values())).to_dict()
     assert listing["scope"]["visibility"] == "what the token can read"
-    assert "VISIBILITY_RESTRICTED" in [r["code"] for r in listing["reasons"]]
+    assert "RATE_LIMITED" in [r["code"] for r in listing["reasons"]]
 
 
 def test_id_fields_pick_the_first_field_the_item_has() -> None:

@@ -37,7 +37,7 @@ def test_listings_inherit_what_they_leave_out() -> None:
         "MORE_PAGES_AVAILABLE",
         "VISIBILITY_RESTRICTED",
     ]
-    assert things["reasons"][1]["when"] == "always"
+    assert things["reasons"][1]["when"] == {"equals": ["$statusCode", 206]}
     assert things["warnings"] == ["STALE_INDEX"]
 
 

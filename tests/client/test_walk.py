@@ -472,6 +472,22 @@ def test_a_declared_error_body_becomes_a_reason_and_an_undeclared_status_raises(
     assert err.value.status == 500
 
 
+def test_an_unmapped_error_after_a_page_is_a_partial_result_that_keeps_it():
+    """issue 19: never an ApiError that drops the pages already read."""
+    fetch = scripted(
+        [
+            (200, {}, envelope(["a"], reasons=["MORE_PAGES_AVAILABLE"], next_cursor="c")),
+            (502, {}, {"error": {"code": "BAD_GATEWAY", "message": "upstream"}}),
+        ]
+    )
+    result = Walker(NATIVE, fetch).collect()
+    assert ids(result) == ["a"] and result.complete is False and result.pages == 1
+    (reason,) = result.reasons
+    assert (reason.code, reason.origin) == ("HTTP_ERROR", "client")
+    assert reason.details == {"status": 502, "error": "BAD_GATEWAY"}
+    assert result.continuation.kind == "next_cursor" and result.continuation.cursor == "c"
+
+
 def test_warnings_are_kept_and_never_change_complete():
     warn = {"code": "STALE_INDEX", "source": "idx"}
     fetch = scripted([(200, {}, envelope(["a"], warnings=[warn], evidence="ev"))])
@@ -634,3 +650,53 @@ def test_each_page_gets_the_remaining_deadline_as_its_server_budget():
     result = listing._collect(listing._prepare({}, None, {}, 5.0), Limits(deadline=5.0), None)
     assert result.complete and len(budgets) == 3
     assert budgets[0] <= 5000 and budgets[0] > budgets[1] > budgets[2] > 4000
+
+
+def test_integer_and_nested_ids_that_repeat_are_named_as_text():
+    """issue 19: duplicate ids of any JSON type are found and named (as their JSON text)."""
+    contract = {
+        "mode": "adapter",
+        "items": "$response.body#/v",
+        "id": "/key/n",
+        "pagination": {
+            "style": "offset",
+            "request": {"offset": "o", "size": "s"},
+            "response": {"last": "$response.body#/last"},
+        },
+        "reasons": [{"code": "MORE_PAGES_AVAILABLE"}],
+    }
+    rows = [{"key": {"n": n}} for n in (1, 2, 2, 3, 1, 1)]
+    fetch = scripted(
+        [
+            (200, {}, {"v": rows[:3], "last": False}),
+            (200, {}, {"v": rows[3:], "last": True}),
+        ]
+    )
+    result = Walker(contract, fetch).collect()
+    assert result.complete and len(result.items) == 6
+    (warning,) = result.warnings
+    assert warning.code == "ITEMS_SEEN_TWICE"
+    assert warning.details == {"ids": ["2", "1"], "count": 3}
+
+
+@pytest.mark.parametrize(
+    ("pages", "what"),
+    [
+        ([{"v": [{"id": "a"}], "last": "no"}], "not a boolean"),
+        ([{"v": [{"id": "a"}], "last": False}, {"v": [], "last": False}], "says more follow"),
+    ],
+)
+def test_a_last_page_field_that_lies_is_a_contract_violation(pages, what):
+    contract = {
+        "mode": "adapter",
+        "items": "$response.body#/v",
+        "pagination": {
+            "style": "page",
+            "request": {"page": "p"},
+            "response": {"last": "$response.body#/last"},
+        },
+        "reasons": [{"code": "MORE_PAGES_AVAILABLE"}],
+    }
+    result = Walker(contract, scripted([(200, {}, body) for body in pages])).collect()
+    assert result.codes == ["CONTRACT_VIOLATION"]
+    assert what in result.reason("CONTRACT_VIOLATION").details["what"]

@@ -40,6 +40,8 @@ CLIENT = {
     "CLIENT_ITEM_LIMIT",
     "CLIENT_DEADLINE_EXCEEDED",
     "CONTRACT_VIOLATION",
+    "HTTP_ERROR",  # issue 19: an unmapped error after pages were read
+    "DUPLICATE_ITEMS",  # issue 19: an id read twice although the cursor is declared frozen
 }
 bounded = st.builds(
     Limits,

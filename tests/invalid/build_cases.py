@@ -48,6 +48,23 @@ def _adapter_cursor(d: dict[str, Any], cursor: dict[str, Any]) -> None:
     }
 
 
+def _offset_search(d: dict[str, Any], **pagination: Any) -> None:
+    """The adapter search paged by offset (Jira's startAt), with extra pagination keys
+    (issue 19: the end signals of an offset walk)."""
+    _op(d, "/search")["parameters"].append(
+        {"name": "startAt", "in": "query", "schema": {"type": "integer"}}
+    )
+    body = _op(d, "/search")["responses"]["200"]["content"]["application/json"]["schema"]
+    body["properties"]["isLast"] = {"type": "boolean"}
+    xc = _xc(d, "/search")
+    xc["pagination"] = {
+        "style": "offset",
+        "request": {"offset": "startAt", "size": "per_page"},
+        **pagination,
+    }
+    xc["reasons"][0] = "MORE_PAGES_AVAILABLE"
+
+
 def _add_widgets(d: dict[str, Any]) -> None:
     d["paths"]["/widgets"] = {
         "get": {
@@ -264,6 +281,40 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
                 ["XC131", SEARCH + "/pagination/cursor/ttl"],
             ],
         },
+    ),
+    "rule_XC141_offset_without_end_signal": (
+        lambda d: _offset_search(d),
+        {"exit": 1, "diagnostics": [["XC141", SEARCH + "/pagination"]]},
+    ),
+    "rule_XC142_short_page_without_size": (
+        lambda d: _offset_search(d, end="short-page"),
+        {"exit": 1, "diagnostics": [["XC142", SEARCH + "/pagination/end"]]},
+    ),
+    "rule_XC143_last_not_a_boolean": (
+        lambda d: _offset_search(d, response={"last": "$response.body#/total_count"}),
+        {"exit": 1, "diagnostics": [["XC143", SEARCH + "/pagination/response/last"]]},
+    ),
+    "rule_XC105_last_missing": (
+        lambda d: _offset_search(d, response={"last": "$response.body#/is_last"}),
+        {"exit": 1, "diagnostics": [["XC105", SEARCH + "/pagination/response/last"]]},
+    ),
+    "ok_offset_is_last_bound_to_filter": (
+        lambda d: _offset_search(
+            d,
+            response={"last": "$response.body#/isLast"},
+            cursor={"invalidated-by": ["filter", "ordering", "page-size"]},
+        ),
+        {"exit": 0, "diagnostics": []},
+    ),
+    "rule_XC144_reason_when_always": (
+        lambda d: _xc(d, "/search")["reasons"].append(
+            {"code": "VISIBILITY_RESTRICTED", "when": "always"}
+        ),
+        {"exit": 0, "diagnostics": [["XC144", SEARCH + "/reasons/3/when"]]},
+    ),
+    "ok_offset_empty_page_end": (
+        lambda d: _offset_search(d, end="empty-page"),
+        {"exit": 0, "diagnostics": []},
     ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),

@@ -283,8 +283,8 @@ def github_search_drift_walk(gen: Generated) -> None:
         hits = client.search_repos.collect(q="widget-1", per_page=20)
     want = [r["id"] for r in github_fake.dataset()["repos"] if "widget-1" in r["name"]]
     assert len(want) == 57 and _ids(hits.items) == want, _why(hits)  # three pages
-    # the walk reached the end: only the reviewed always-on visibility reason remains
-    assert _codes(hits) == ["VISIBILITY_RESTRICTED"], _why(hits)
+    # the walk reached the end: complete within the token's view (scope.visibility)
+    assert hits.complete and _codes(hits) == [], _why(hits)
     assert "ITEM_SCHEMA_MISMATCH" in _warning_codes(hits)
 
 
@@ -305,10 +305,9 @@ def github_mcp_walk(gen: Generated) -> None:
     with served(github_fake.make_app()) as base:
         sc = call_tool(gen, base, "search_repos", q="widget-1")
         repos = call_tool(gen, base, "repos_list_for_org", org="acme")  # path parameter org
-    # VISIBILITY_RESTRICTED is declared `always` for searches: partial, never an error
-    codes = [r["code"] for r in sc["completeness"]["reasons"]]
-    assert sc["status"] == "partial" and codes == ["VISIBILITY_RESTRICTED"], sc["completeness"]
-    assert sc["completeness"]["continuation"] == {"kind": "none"}
+    # complete within the token's view (scope.visibility), its warnings kept
+    assert sc["status"] == "complete", sc["completeness"]
+    assert sc["completeness"]["reasons"] == [] and sc["completeness"]["continuation"] is None
     assert "ITEM_SCHEMA_MISMATCH" in [w["code"] for w in sc["warnings"]]
     (listed,) = sc["data"].values()
     assert len(listed) == 57

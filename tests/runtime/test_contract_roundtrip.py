@@ -92,6 +92,7 @@ def paginations(draw: Any) -> dict[str, Any] | None:
             "next_last_item": last_item,
             "total": draw(st.none() | RESPONSE_EXPR),
             "pages": draw(st.none() | RESPONSE_EXPR),
+            "last": draw(st.none() | RESPONSE_EXPR),
         },
         "max_page_size": draw(st.none() | st.integers(1, 1000)),
         "ordering": draw(OPT_TEXT),
@@ -109,6 +110,7 @@ def paginations(draw: Any) -> dict[str, Any] | None:
                 }
             ).map(_ordered("snapshot", "ttl_seconds", "invalidated_by", "on_expiry"))
         ),
+        "end": draw(st.none() | st.sampled_from(["empty-page", "short-page"])),
     }
 
 

@@ -66,7 +66,6 @@ ADAPTER_SEARCH = {
             "limit": 1000,
             "when": {"gt": ["$response.body#/total_count", 1000]},
         },
-        {"code": "VISIBILITY_RESTRICTED", "when": "always"},
     ],
 }
 
@@ -113,6 +112,35 @@ PAGE_STYLE = {
     "reasons": ["MORE_PAGES_AVAILABLE"],
 }
 
+JIRA_STYLE = {  # issue 19: an offset listing whose end is a boolean isLast, bound to its filter
+    "kind": "search",
+    "mode": "adapter",
+    "scope": {"resource": "issues", "visibility": "issues the account may browse"},
+    "items": "$response.body#/values",
+    "id": "/id",
+    "pagination": {
+        "style": "offset",
+        "request": {"offset": "startAt", "size": "maxResults"},
+        "response": {"last": "$response.body#/isLast"},
+        "cursor": {"snapshot": "live", "invalidated-by": ["filter", "ordering", "page-size"]},
+    },
+    "reasons": ["MORE_PAGES_AVAILABLE"],
+}
+
+EMPTY_PAGE_STYLE = {  # issue 19: the only end signal is an empty page (declared, inferred)
+    "kind": "collection",
+    "mode": "adapter",
+    "scope": {"resource": "events"},
+    "items": "$response.body#",
+    "pagination": {
+        "style": "page",
+        "request": {"page": "page", "size": "count"},
+        "max-page-size": 100,
+        "end": "empty-page",
+    },
+    "reasons": ["MORE_PAGES_AVAILABLE"],
+}
+
 MUTATION = {
     "kind": "mutation",
     "destructive": True,
@@ -155,6 +183,8 @@ ALL_DECLARATIONS = {
     "stripe_style": STRIPE_STYLE,
     "offset_style": OFFSET_STYLE,
     "page_style": PAGE_STYLE,
+    "jira_style": JIRA_STYLE,
+    "empty_page_style": EMPTY_PAGE_STYLE,
     "mutation": MUTATION,
     "mutation_recheck": MUTATION_RECHECK,
     "resource": RESOURCE,

@@ -102,6 +102,19 @@ def test_inserts_between_pages_shift_a_live_offset_and_repeat_an_item(svc):
     assert len(ids) != len(set(ids))  # the last item of page 1 comes again on page 2
 
 
+def test_inserts_under_a_frozen_cursor_make_the_walk_incomplete_with_the_duplicate_ids(svc):
+    """issue 19: the generated client said complete=True with an item twice; now it says why."""
+    plan = "items: 25\nfaults:\n  - {operation: listServiceAccounts, kind: insert, page: 2}\n"
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        result = _collect(svc, url, limit=5)
+    ids = [i.id for i in result.items]
+    assert len(ids) == 26 and len(set(ids)) == 25  # every item kept as received
+    assert result.complete is False and _codes(result) == ["DUPLICATE_ITEMS"]
+    (dup,) = [i for i in set(ids) if ids.count(i) == 2]
+    assert result.reasons[0].details == {"ids": [dup], "count": 1}
+    assert result.continuation.kind == "restart" and result.evidence is None
+
+
 def test_a_custom_declared_code_is_served_on_an_empty_page(svc):
     plan = (
         "faults:\n  - {operation: searchServiceAccounts, kind: reason, code: SHARD_REBALANCING,"
@@ -126,8 +139,8 @@ def test_adapter_listing_pages_by_link_header_to_complete(gh):
         result = _collect(gh, url, "list_repositories", org="acme", per_page=5)
     assert 'rel="next"' in raw.headers["link"] and isinstance(raw.json(), list)
     assert len(result.items) == 17 and result.pages == 4
-    # the adapter declares VISIBILITY_RESTRICTED when: always -- never complete, by declaration
-    assert _codes(result) == ["VISIBILITY_RESTRICTED"]
+    # what the token may see is scope.visibility; no reason holds, so the listing is complete
+    assert result.complete and _codes(result) == []
 
 
 @pytest.mark.parametrize(
@@ -264,3 +277,39 @@ def test_an_adapter_condition_the_mock_cannot_make_hold_is_refused_with_xc704(tm
     plan = "faults:\n  - {operation: searchRepositories, kind: time-budget}\n"
     proc = _run(spec, "--port", "0", plan=plan, tmp_path=tmp_path)
     assert proc.returncode == 2 and "XC704" in proc.stderr and "#/faults/0" in proc.stderr
+
+
+# -- adapter end signals (issue 19): isLast, an empty last page, inserts under offset paging ----
+
+END_SPEC = EXAMPLES.parent / "tests" / "client" / "specs" / "end_signals.yaml"
+
+
+@pytest.fixture(scope="module")
+def ends(tmp_path_factory):
+    from support.gen import import_generated
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+
+    out = tmp_path_factory.mktemp("tk_ends")
+    write_tree(out, generate(END_SPEC, (), "tk_ends").files)
+    return import_generated(out, "tk_ends")
+
+
+def test_the_mock_serves_is_last_empty_last_pages_and_inserts(ends):
+    plan = (
+        "items: 8\n"
+        "faults:\n  - {operation: listTickets, kind: insert, page: 2}\n"
+        "  - {operation: listTicketsFrozen, kind: insert, page: 2}\n"
+    )
+    with mock_in_thread(END_SPEC, plan) as url:
+        raw = httpx.get(f"{url}/rest/api/3/search", params={"maxResults": 5}).json()
+        issues = _collect(ends, url, "search_issues", jql="x", maxResults=5)
+        events = _collect(ends, url, "list_events")
+        live = _collect(ends, url, "list_tickets", limit=3)
+        frozen = _collect(ends, url, "list_tickets_frozen", limit=3)
+    assert raw["isLast"] is False and len(raw["issues"]) == 5
+    assert issues.complete and len(issues.items) == 8 and issues.warnings == ()
+    assert events.complete and len(events.items) == 8
+    assert [w.code for w in events.warnings] == ["END_INFERRED"]
+    assert live.complete and [w.code for w in live.warnings] == ["ITEMS_SEEN_TWICE"]
+    assert not frozen.complete and _codes(frozen) == ["DUPLICATE_ITEMS"]

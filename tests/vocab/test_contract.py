@@ -72,6 +72,22 @@ def test_every_key_present_and_json_able(name: str) -> None:
     assert out["pointer"] == "/paths/~1things/get/x-completeness"
 
 
+def test_offset_continuation_contract_has_no_expiry_default() -> None:
+    """issue 19: an offset/page cursor contract binds parameters; nothing on the server expires."""
+    from support.vocab_snippets import EMPTY_PAGE_STYLE, JIRA_STYLE
+
+    out = _norm(JIRA_STYLE)["pagination"]
+    assert out["cursor"] == {
+        "snapshot": "live",
+        "ttl_seconds": None,
+        "invalidated_by": ["filter", "ordering", "page-size"],
+        "on_expiry": None,
+    }
+    assert out["response"]["last"] == "$response.body#/isLast"
+    assert out["end"] is None
+    assert _norm(EMPTY_PAGE_STYLE)["pagination"]["end"] == "empty-page"
+
+
 def test_design_native_list_matches_internals_example() -> None:
     out = _norm(NATIVE_LIST)
     assert out["pagination"] == {
@@ -82,6 +98,7 @@ def test_design_native_list_matches_internals_example() -> None:
             "next_last_item": None,
             "total": None,
             "pages": None,
+            "last": None,
         },
         "max_page_size": 200,
         "ordering": "id ascending",
@@ -91,6 +108,7 @@ def test_design_native_list_matches_internals_example() -> None:
             "invalidated_by": ["filter", "ordering", "authorization"],
             "on_expiry": "error",
         },
+        "end": None,
     }
     assert out["reasons"][:2] == [
         {

@@ -27,6 +27,9 @@ DESIGN_REASONS = {
     "CLIENT_ITEM_LIMIT": ("next_cursor", "client", ["max_items"]),
     "CLIENT_DEADLINE_EXCEEDED": ("retry_with_deadline", "client", ["deadline_s"]),
     "CONTRACT_VIOLATION": ("none", "client", ["what"]),
+    # issue 19: an unmapped HTTP error after pages were read; duplicates under a frozen snapshot
+    "HTTP_ERROR": ("next_cursor", "client", ["status", "error"]),
+    "DUPLICATE_ITEMS": ("restart", "client", ["ids", "count"]),
 }
 
 
@@ -52,7 +55,8 @@ def test_sets_match_the_design() -> None:
     assert server_warnings == {"STALE_INDEX", "PARTIAL_FIELD_SET", "DEFAULT_SCOPE_APPLIED"}
     # issue 10 item 2: the client's own warning (an item kept although it broke its schema)
     client_warnings = {c for c, e in CODES["warnings"].items() if e["origin"] == "client"}
-    assert client_warnings == {"ITEM_SCHEMA_MISMATCH"}
+    # issue 19: an end inferred from an empty/short page; the same id twice in a live listing
+    assert client_warnings == {"ITEM_SCHEMA_MISMATCH", "END_INFERRED", "ITEMS_SEEN_TWICE"}
     assert list(CODES["field_omissions"]) == [
         "NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"
     ]  # fmt: skip
@@ -114,7 +118,8 @@ def test_wire_details_validate() -> None:
 def test_standard_registry() -> None:
     std = standard_registry()
     assert std.client_codes == (
-        "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION"
+        "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION",
+        "DUPLICATE_ITEMS", "HTTP_ERROR",
     )  # fmt: skip
     assert all(i.standard for i in std.reasons.values())
     assert std.custom_codes == ()
@@ -167,7 +172,8 @@ def test_canonical_registry_keeps_used_and_client_codes() -> None:
     reg = load_registry({"x-completeness-registry": REGISTRY})
     out = reg.to_canonical(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
     assert set(out["reasons"]) == {"MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", *reg.client_codes}
-    assert set(out["warnings"]) == {"STALE_INDEX", "ITEM_SCHEMA_MISMATCH"}  # + client warnings
+    client_warnings = {"ITEM_SCHEMA_MISMATCH", "END_INFERRED", "ITEMS_SEEN_TWICE"}
+    assert set(out["warnings"]) == {"STALE_INDEX", *client_warnings}  # + client warnings
     assert out["reasons"]["SHARD_REBALANCING"] == {
         "description": "a shard is moving; its rows are skipped until the move ends",
         "details": REGISTRY["reasons"]["SHARD_REBALANCING"]["details"],

@@ -168,8 +168,8 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
         ("XC045", "/reasons/0/when"),
     ),
     "condition string other than always": (
-        _with(("reasons", 3, "when"), "never", ADAPTER),
-        ("XC045", "/reasons/3/when"),
+        _with(("reasons", 2, "when"), "never", ADAPTER),
+        ("XC045", "/reasons/2/when"),
     ),
     "comparison with one operand": (
         _with(("reasons", 2, "when"), {"gt": ["$response.body#/total_count"]}, ADAPTER),
@@ -226,6 +226,26 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
             ALL_DECLARATIONS["offset_style"],
         ),
         ("XC049", "/pagination/response/next"),
+    ),
+    "end on a native listing": (
+        _with(("pagination", "end"), "empty-page"),
+        ("XC058", "/pagination/end"),
+    ),
+    "last on a native listing": (
+        _with(("pagination", "response", "last"), "$response.body#/isLast"),
+        ("XC058", "/pagination/response/last"),
+    ),
+    "unknown end rule": (
+        _with(("pagination", "end"), "no-more-items", ALL_DECLARATIONS["empty_page_style"]),
+        ("XC043", "/pagination/end"),
+    ),
+    "offset continuation with a ttl": (
+        _with(("pagination", "cursor", "ttl"), "PT5M", ALL_DECLARATIONS["jira_style"]),
+        ("XC049", "/pagination/cursor/ttl"),
+    ),
+    "style none with an end": (
+        _with(("pagination",), {"style": "none", "end": "empty-page"}, ADAPTER),
+        ("XC049", "/pagination/end"),
     ),
     "style none with request": (
         _with(("pagination",), {"style": "none", "request": {"size": "n"}}),

@@ -41,8 +41,9 @@ def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> 
     todos: list[str] = []
     if "visibility" not in scope_defaults:
         todos.append(
-            "visibility: say in scope.visibility whose view a complete answer covers, and add "
-            "{code: VISIBILITY_RESTRICTED, when: always} if the credential can hide objects "
+            "visibility: say in scope.visibility whose view a complete answer covers (complete "
+            "then means every item the caller may see); add VISIBILITY_RESTRICTED only with a "
+            "when on a signal the API gives when it withheld items, never when: always "
             "(or answer it once for every listing in x-completeness-defaults)"
         )
     decl: dict[str, Any] = {"kind": f.kind}

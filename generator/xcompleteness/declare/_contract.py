@@ -198,23 +198,27 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
             "next_last_item": _str(last_item),
             "total": _loc(response.get("total")),
             "pages": _loc(response.get("pages")),
+            "last": _loc(response.get("last")),
         },
         "max_page_size": (
             max_size if isinstance(max_size, int) and not isinstance(max_size, bool) else None
         ),
         "ordering": _str(raw.get("ordering")),
-        "cursor": _cursor_contract(raw.get("cursor")),
+        "cursor": _cursor_contract(raw.get("cursor"), numbered=style in ("offset", "page")),
+        "end": _str(raw.get("end")),
     }
 
 
-def _cursor_contract(raw: Any) -> dict[str, Any] | None:
+def _cursor_contract(raw: Any, *, numbered: bool = False) -> dict[str, Any] | None:
+    """The cursor contract; for offset and page styles (a client continuation, no server
+    cursor to expire) only ``snapshot`` and ``invalidated-by`` apply, so no expiry default."""
     if not isinstance(raw, Mapping):
         return None
     return {
         "snapshot": _str(raw.get("snapshot")) or "live",
         "ttl_seconds": duration_seconds(raw.get("ttl")),
         "invalidated_by": [v for v in _list(raw.get("invalidated-by")) if isinstance(v, str)],
-        "on_expiry": _str(raw.get("on-expiry")) or "error",
+        "on_expiry": _str(raw.get("on-expiry")) or (None if numbered else "error"),
     }
 
 

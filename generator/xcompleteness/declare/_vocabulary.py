@@ -2,7 +2,7 @@
 
 Every operation-level ``x-completeness`` object and the document-level ``x-completeness-registry``
 are checked against the JSON Schemas in ``spec_ext/`` (Draft 2020-12). Each schema error becomes
-one :class:`Diagnostic` with a stable code (XC040-XC057), the JSON pointer of the offending node
+one :class:`Diagnostic` with a stable code (XC040-XC058), the JSON pointer of the offending node
 (for an unknown key, the key itself), the source line where the loader knows it, and a hint. The
 schemas carry an ``x-diagnostic`` annotation where a keyword alone would give a vague code, so the
 mapping from error to code lives in the data, not in a ladder of special cases here.
@@ -28,6 +28,7 @@ XC054   a custom registry code redefines a standard code
 XC055   a custom code's ``details`` is not a valid JSON Schema
 XC056   a ``review-by`` that is not a calendar date
 XC057   a declaration or registry nested too deeply to validate
+XC058   an adapter-only end signal (``response.last``, ``pagination.end``) in native mode
 ======  ==========================================================================================
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
@@ -102,6 +103,7 @@ CODES: dict[str, str] = {
     "XC055": "a custom code's details is not a valid JSON Schema",
     "XC056": "a review-by that is not a calendar date",
     "XC057": "a declaration or registry nested too deeply to validate",
+    "XC058": "an adapter-only end signal (response.last, pagination.end) in native mode",
 }
 """Every diagnostic code this module emits, with its one-line meaning."""
 

@@ -18,7 +18,10 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC102": (E, "a declared operation's operationId is not unique"),
     "XC103": (E, "the items location does not exist in the success response"),
     "XC104": (E, "the id pointer does not exist in the item schema"),
-    "XC105": (E, "a pagination response location (next, last-item, total, pages) does not exist"),
+    "XC105": (
+        E,
+        "a pagination response location (next, last-item, total, pages, last) does not exist",
+    ),
     "XC106": (E, "a location used in a 'when' condition does not exist in any response"),
     "XC107": (W, "$response.link.* is used but no response declares a Link header"),
     "XC108": (E, "a runtime expression or condition does not parse"),
@@ -44,6 +47,10 @@ RULES: dict[str, tuple[Severity, str]] = {
         "warnings",
     ),
     "XC140": (E, "a next-url pagination location is not a string in the response schema"),
+    "XC141": (E, "an adapter offset or page walk has no end signal (total, pages, last or end)"),
+    "XC142": (E, "end: short-page without request.size and max-page-size"),
+    "XC143": (E, "response.last is not a boolean in the response schema"),
+    "XC144": (W, "a listing reason declared when: always: complete: true is unreachable"),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

@@ -1,5 +1,6 @@
 """Rules on the codes a contract declares: reason and warning codes known (XC110, XC111), each
-once (XC124), not client-only (XC125), and each reason's continuation kind fitting it (XC112).
+once (XC124), not client-only (XC125), each reason's continuation kind fitting it (XC112), and
+no listing reason that always holds (XC144: ``complete: true`` would be unreachable).
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ class CodeRules(RuleContext):
                     hint = f"{code} is a warning code: list it under warnings"
                 yield self.d(here, "XC110", f"unknown reason code {code!r}", hint)
                 continue
+            if reason.when_raw == "always" and c.is_listing:
+                yield self.d(
+                    pointer_join(here, "when"),
+                    "XC144",
+                    f"{code} when: always makes every result partial: complete: true is "
+                    "unreachable, so no answer can ever prove absence",
+                    "say what the credential may see in scope.visibility (complete is relative "
+                    "to it); map the code with a when on the API's own signal that it applies",
+                )
             if info.origin == "client":
                 yield self.d(
                     here,

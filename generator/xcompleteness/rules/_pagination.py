@@ -1,6 +1,8 @@
 """Pagination and cursor-contract rules: a way to the next page (XC113, XC114), the response
-locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115)
-and what an adapter's cursor contract can only document (XC130, XC131).
+locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115),
+what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
+walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
+that is not a boolean).
 """
 
 from __future__ import annotations
@@ -70,8 +72,10 @@ class PaginationRules(RuleContext):
                     f"request.{key} names {name!r}, which is not a parameter here",
                     "declare the query parameter or fix its name",
                 )
+        if not native:
+            yield from self._end_signal(c, pat)
         resp = pg.response.to_dict()
-        for key in ("next", "total", "pages"):
+        for key in ("next", "total", "pages", "last"):
             raw = resp[key]
             if not raw:
                 continue
@@ -85,6 +89,8 @@ class PaginationRules(RuleContext):
             )
             if key == "next" and pg.style == "next-url":
                 yield from self._next_url(operation, expr, where)
+            if key == "last":
+                yield from self._last_flag(operation, expr, where)
         last = pg.response.next_last_item
         items = self._expr(c.items or "", pointer_join(at, "items"), "response")
         if last and isinstance(items, Expression) and items.source == "response.body":
@@ -96,6 +102,55 @@ class PaginationRules(RuleContext):
                 "XC105",
                 "last-item",
             )
+
+    def _end_signal(self, c: Contract, at: str) -> Iterator[Diagnostic]:
+        """An adapter walk must know where the listing ends (XC141); a short page is short only
+        against a page size the walk sends itself (XC142)."""
+        pg = c.pagination
+        assert pg is not None
+        more = c.reason("MORE_PAGES_AVAILABLE")
+        signals = (
+            (more is not None and more.when_raw is not None)
+            or pg.response.last is not None
+            or pg.end is not None
+            or (pg.style == "offset" and pg.response.total is not None)
+            or (pg.style == "page" and (pg.response.total or pg.response.pages) is not None)
+        )
+        if pg.style in ("offset", "page") and not signals:
+            yield self.d(
+                at,
+                "XC141",
+                f"an adapter {pg.style} walk has no end signal: no total, pages or last-page "
+                "field, and no end rule",
+                "declare response.total (or pages), response.last (a boolean such as isLast), "
+                "or, when the API's only end is an empty page, end: empty-page",
+            )
+        if pg.end == "short-page" and not (pg.request.size and pg.max_page_size):
+            yield self.d(
+                pointer_join(at, "end"),
+                "XC142",
+                "end: short-page needs request.size and max-page-size",
+                "declare the size parameter and the page size the API honours, or use "
+                "end: empty-page",
+            )
+
+    def _last_flag(
+        self, operation: Operation, expr: Expression, where: str
+    ) -> Iterator[Diagnostic]:
+        """``response.last`` is a boolean: a body location typed otherwise is a wrong field."""
+        if expr.source != "response.body":
+            return
+        for schema in operation.response_schemas(success_only=True):
+            types = schema_types_at(self.data, schema.raw, expr.pointer)
+            if types and "boolean" not in types:
+                kinds = ", ".join(sorted(types))
+                yield self.d(
+                    where,
+                    "XC143",
+                    f"response.last {expr} is {kinds} in the response schema, not a boolean",
+                    "point at the boolean that is true on the last page (e.g. /isLast)",
+                )
+                return
 
     def _next_url(self, operation: Operation, expr: Expression, where: str) -> Iterator[Diagnostic]:
         """A next-url walk follows a URL: the body location must be able to hold a string."""
@@ -136,7 +191,8 @@ class PaginationRules(RuleContext):
                 "XC131",
                 "cursor.snapshot: frozen is documentation only in adapter mode",
                 "the client cannot verify a foreign API's snapshot; declare what the API "
-                "promises, knowing nothing checks it",
+                "promises, knowing the walk checks only that no declared id comes twice "
+                "(DUPLICATE_ITEMS)",
             )
         if cursor.ttl_seconds is not None:
             yield self.d(

@@ -45,6 +45,8 @@ REASON_CODES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
         "CLIENT_ITEM_LIMIT": ("client", "next_cursor"),
         "CLIENT_DEADLINE_EXCEEDED": ("client", "retry_with_deadline"),
         "CONTRACT_VIOLATION": ("client", "none"),
+        "HTTP_ERROR": ("client", "next_cursor"),
+        "DUPLICATE_ITEMS": ("client", "restart"),
     }
 )
 STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = MappingProxyType(
@@ -65,6 +67,8 @@ WARNING_ORIGINS: Final[Mapping[str, str]] = MappingProxyType(
         "PARTIAL_FIELD_SET": "server",
         "DEFAULT_SCOPE_APPLIED": "server",
         "ITEM_SCHEMA_MISMATCH": "client",
+        "END_INFERRED": "client",
+        "ITEMS_SEEN_TWICE": "client",
     }
 )
 CLIENT_WARNING_CODES: Final = frozenset(c for c, o in WARNING_ORIGINS.items() if o == "client")

@@ -227,10 +227,12 @@ class PaginationResponse:
     next_last_item: str | None = None
     total: str | None = None
     pages: str | None = None
+    last: str | None = None  # a boolean the API sets on the last page (Jira's ``isLast``)
     next_expr: Expression | None = field(default=None, compare=False, repr=False)
     next_last_item_pointer: tuple[str, ...] | None = field(default=None, compare=False, repr=False)
     total_expr: Expression | None = field(default=None, compare=False, repr=False)
     pages_expr: Expression | None = field(default=None, compare=False, repr=False)
+    last_expr: Expression | None = field(default=None, compare=False, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -238,6 +240,7 @@ class PaginationResponse:
             "next_last_item": self.next_last_item,
             "total": self.total,
             "pages": self.pages,
+            "last": self.last,
         }
 
 
@@ -267,6 +270,7 @@ class Pagination:
     max_page_size: int | None = None
     ordering: str | None = None
     cursor: CursorRules | None = None
+    end: str | None = None  # empty-page | short-page: an end the walk infers (END_INFERRED)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -276,6 +280,7 @@ class Pagination:
             "max_page_size": self.max_page_size,
             "ordering": self.ordering,
             "cursor": None if self.cursor is None else self.cursor.to_dict(),
+            "end": self.end,
         }
 
     @property
@@ -536,15 +541,18 @@ def _pagination(r: _Reader | None) -> Pagination | None:
         total, total_expr = resp.expr("total")
         pages, pages_expr = resp.expr("pages")
         last, last_pointer = resp.pointer("next_last_item")
+        last_page, last_page_expr = resp.expr("last")
         response = PaginationResponse(
             next=nxt,
             next_last_item=last,
             total=total,
             pages=pages,
+            last=last_page,
             next_expr=nxt_expr,
             next_last_item_pointer=last_pointer,
             total_expr=total_expr,
             pages_expr=pages_expr,
+            last_expr=last_page_expr,
         )
     cur = r.sub("cursor")
     cursor = None
@@ -562,6 +570,7 @@ def _pagination(r: _Reader | None) -> Pagination | None:
         max_page_size=r.opt("max_page_size", int),
         ordering=r.opt("ordering", str),
         cursor=cursor,
+        end=r.opt("end", str),
     )
 
 

@@ -55,10 +55,14 @@ __all__ = [
     "ContractViolation",
     "CursorExpired",
     "DefaultScopeApplied",
+    "DuplicateItems",
+    "EndInferred",
     "Envelope",
+    "HttpError",
     "ITEM_MISMATCHES",
     "ITEM_SCHEMA_MISMATCH",
     "ItemSchemaMismatch",
+    "ItemsSeenTwice",
     "MorePagesAvailable",
     "Page",
     "PartialFieldSet",
@@ -202,6 +206,20 @@ class ContractViolation(_Typed):
     what: str
 
 
+class HttpError(_Typed):
+    code: Literal["HTTP_ERROR"] = "HTTP_ERROR"
+    origin: Literal["client"] = "client"
+    status: int = Field(ge=100, le=599, description="the HTTP status of the failed request")
+    error: str | None = Field(default=None, description="the error code of the response body")
+
+
+class DuplicateItems(_Typed):
+    code: Literal["DUPLICATE_ITEMS"] = "DUPLICATE_ITEMS"
+    origin: Literal["client"] = "client"
+    ids: list[str] = Field(max_length=20, description="the ids seen more than once")
+    count: int = Field(ge=1, description="how many items repeated an id already seen")
+
+
 STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
     cls.model_fields["code"].default: cls
     for cls in (
@@ -217,6 +235,8 @@ STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
         ClientItemLimit,
         ClientDeadlineExceeded,
         ContractViolation,
+        HttpError,
+        DuplicateItems,
     )
 }
 
@@ -266,9 +286,32 @@ class ItemSchemaMismatch(_TypedWarning):
     more: int | None = Field(default=None, ge=1)
 
 
+class EndInferred(_TypedWarning):
+    """A client warning: the walk ended on an empty or short page (``pagination.end``)."""
+
+    code: Literal["END_INFERRED"] = "END_INFERRED"
+    end: Literal["empty-page", "short-page"]
+    page: int = Field(ge=1)
+
+
+class ItemsSeenTwice(_TypedWarning):
+    """A client warning: a live listing returned the same id more than once."""
+
+    code: Literal["ITEMS_SEEN_TWICE"] = "ITEMS_SEEN_TWICE"
+    ids: list[str] = Field(max_length=20)
+    count: int = Field(ge=1)
+
+
 STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
     cls.model_fields["code"].default: cls
-    for cls in (StaleIndex, PartialFieldSet, DefaultScopeApplied, ItemSchemaMismatch)
+    for cls in (
+        StaleIndex,
+        PartialFieldSet,
+        DefaultScopeApplied,
+        ItemSchemaMismatch,
+        EndInferred,
+        ItemsSeenTwice,
+    )
 }
 
 ITEM_SCHEMA_MISMATCH = "ITEM_SCHEMA_MISMATCH"

@@ -13,13 +13,14 @@ packages.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .envelope import CONTINUATION_PRIORITY, Continuation, Reason, Warning, item_mismatch_warning
-from .expressions import MISSING, ResponseView
+from .expressions import MISSING, ResponseView, resolve_pointer
 from .walk_continuations import (
     ContinuationMismatch,
     _params_digest,
@@ -35,6 +36,10 @@ from .walk_results import (
     CLIENT_PAGE_LIMIT,
     CONTRACT_VIOLATION,
     CURSOR_EXPIRED,
+    DUPLICATE_ITEMS,
+    HTTP_ERROR,
+    ITEMS_SEEN_TWICE,
+    MAX_DUPLICATE_IDS,
     MAX_ITEM_WARNINGS,
     MORE,
     RATE_LIMITED,
@@ -49,6 +54,7 @@ from .walk_results import (
     _key,
     _reason,
     _Violation,
+    _warning,
 )
 
 _MAX_RETRIES_PER_PAGE = 3
@@ -106,8 +112,28 @@ class _Core(_PageReader):
         # Items of this listing read before the walk's first position (by earlier walks this one
         # resumes); None when unknown (a bare page number), then estimated from the first page.
         self.before: int | None = 0
+        self.inferred_end: str | None = None  # set by the page reader (pagination.end)
+        self.ids_seen: set[Any] = set()  # ids of the items read (a declared ``id``)
+        self.duplicate_ids: list[str] = []
+        self.duplicates = 0
+        self.page_size = self._page_size()
         self.guard = _params_digest(plan.invalidating(self.params))
         self._start(resume)
+
+    def _page_size(self) -> int:
+        """The page size a ``short-page`` end compares with; the walk sends it itself (the
+        caller's size, at most ``max-page-size``; else ``max-page-size``)."""
+        plan = self.plan
+        if plan.end != "short-page" or not plan.req_size or not plan.max_page_size:
+            return 0
+        asked = self.params.get(plan.req_size)
+        try:
+            size = int(str(asked)) if asked is not None else plan.max_page_size
+        except ValueError:
+            raise ValueError(f"{plan.req_size} must be a whole number, got {asked!r}") from None
+        size = max(1, min(size, plan.max_page_size))
+        self.params[plan.req_size] = size
+        return size
 
     # -- position ---------------------------------------------------------------------
 
@@ -304,8 +330,15 @@ class _Core(_PageReader):
             return self._rate_limited(resp)
         if not ok:
             mapped = self._mapped_error(resp, view, err)
-            if not mapped:
+            if not mapped and self.pages == 0:
                 raise ApiError(resp.status, resp.body, pages_read=self.pages)
+            if not mapped:
+                # Pages were read: end as a partial result that keeps them, never drop them.
+                details: dict[str, Any] = {"status": resp.status}
+                if err is not None:
+                    details["error"] = err
+                self._client_stop(HTTP_ERROR, **details)
+                return _Step()
             for reason in mapped:
                 self._add(reason)
             self.finished = True
@@ -421,6 +454,44 @@ class _Core(_PageReader):
                 self.params[plan.req_cursor] = nxt
         self.cursor = nxt
 
+    def _track_ids(self, raw_items: Sequence[Any]) -> None:
+        """Note the declared ``id`` of every item read; an id seen before is a duplicate."""
+        pointer = self.plan.id_pointer
+        if pointer is None:
+            return
+        seen, top = self.ids_seen, pointer[0] if len(pointer) == 1 else None
+        for raw in raw_items:
+            if top is not None and isinstance(raw, dict):  # the common ``/id``: one lookup
+                value = raw.get(top)
+            else:
+                value = resolve_pointer(raw, pointer)
+            if value is MISSING or value is None:
+                continue
+            key = (
+                value if isinstance(value, (str, int, float)) else json.dumps(value, sort_keys=True)
+            )
+            if key not in seen:
+                seen.add(key)
+                continue
+            self.duplicates += 1
+            named = key if isinstance(key, str) else json.dumps(key)
+            if named not in self.duplicate_ids and len(self.duplicate_ids) < MAX_DUPLICATE_IDS:
+                self.duplicate_ids.append(named)
+
+    def _duplicates(self) -> None:
+        """Duplicates are not completeness: under a frozen snapshot the walk is not complete
+        (DUPLICATE_ITEMS, restart); a live listing moved under the walk (ITEMS_SEEN_TWICE)."""
+        if not self.duplicates:
+            return
+        details = {"ids": list(self.duplicate_ids), "count": self.duplicates}
+        if self.plan.frozen:
+            message = "the same id was read twice although the snapshot is declared frozen"
+            self._add(_reason(DUPLICATE_ITEMS, "client", details, message))
+            return
+        message = "the same id was read twice: the listing moved under the walk"
+        warning = _warning(ITEMS_SEEN_TWICE, details, message)
+        self.warnings[(ITEMS_SEEN_TWICE, "")] = warning
+
     # -- the result -------------------------------------------------------------------
 
     def result(self, items: list[Any] | None) -> StreamResult:
@@ -428,6 +499,7 @@ class _Core(_PageReader):
             key, position, exc, offset = self.last_mismatch
             more = self.mismatched - MAX_ITEM_WARNINGS
             self.warnings[key] = item_mismatch_warning(position, exc, more=more, loc_offset=offset)
+        self._duplicates()
         reasons = tuple(self.reasons.values())
         complete = not reasons
         continuation = None if complete else self._continuation(reasons)

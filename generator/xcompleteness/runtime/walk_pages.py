@@ -23,6 +23,7 @@ from typing import Any
 from .envelope import ITEM_MISMATCHES, Reason, Warning, item_mismatch_warning
 from .expressions import MISSING, ResponseView, resolve_pointer
 from .walk_results import (
+    END_INFERRED,
     MAX_ITEM_WARNINGS,
     MORE,
     NEXT_STYLES,
@@ -183,6 +184,7 @@ class _PageReader:
             has_next = _value(plan.next, view) not in (None, "")
             if has_next != more:
                 raise _Violation("'next_cursor' present exactly when MORE_PAGES_AVAILABLE is not")
+        self._track_ids(raw_items)
         return self._accept(resp, items, reasons, warnings, more, nxt, snapshot, evidence, envelope)
 
     def _check_native(self, body: Any) -> tuple[list[Reason], list[Warning]]:
@@ -254,7 +256,15 @@ class _PageReader:
             for d in plan.reasons
             if d.code != MORE and d.when is not None and d.when.holds(view)
         ]
+        self.inferred_end = None
         more = self._adapter_more(view, len(raw_items))
+        if self.inferred_end is not None:
+            end = {"end": self.inferred_end, "page": self.pages + 1}
+            message = (
+                f"the walk ended on an {'empty' if not raw_items else 'short'} page "
+                f"(pagination.end: {self.inferred_end}); the API gave no end signal"
+            )
+            mismatches.append(_warning(END_INFERRED, end, message))
         nxt = None
         if more:
             nxt = self._next(view, raw_items)
@@ -270,6 +280,7 @@ class _PageReader:
             "warnings": [],
             "evidence": None,
         }
+        self._track_ids(raw_items)
         return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
 
     def _adapter_more(self, view: ResponseView, returned: int) -> bool:
@@ -277,6 +288,48 @@ class _PageReader:
         decl = plan.decl(MORE)
         if decl is not None and decl.when is not None:
             return bool(decl.when.holds(view))
+        if plan.last is not None:
+            more = not self._flag(plan.last, view)
+            if more and not returned and plan.style in ("offset", "page"):
+                # An API that answers empty pages while saying "not the last" would be walked
+                # forever (an offset that does not move is caught as a repeated position).
+                raise _Violation(
+                    "the page is empty although the declared last-page field says more follow"
+                )
+            return more
+        if plan.end is not None:
+            return self._end_rule_more(view, returned)
+        return self._signal_more(view, returned)
+
+    def _end_rule_more(self, view: ResponseView, returned: int) -> bool:
+        """``pagination.end``: the style's own signal when the API gives one (a confirmed end),
+        else an empty (``empty-page``) or short (``short-page``) page ends the walk, inferred."""
+        plan = self.plan
+        if plan.style in NEXT_STYLES and not plan.last_item:
+            if _value(plan.next, view) in (None, ""):
+                return False  # the API's own end signal: no next cursor or link
+        elif (plan.style == "offset" and plan.total is not None) or (
+            plan.style == "page" and (plan.total is not None or plan.pages is not None)
+        ):
+            if not self._signal_more(view, returned):
+                return False
+        short = returned == 0 if plan.end == "empty-page" else returned < self.page_size
+        if short:
+            self.inferred_end = plan.end
+            return False
+        return True
+
+    def _flag(self, expr: Any, view: ResponseView) -> bool:
+        value = _value(expr, view)
+        if isinstance(value, str) and expr.is_text and value.lower() in ("true", "false"):
+            value = value.lower() == "true"  # a header says it as text
+        if not isinstance(value, bool):
+            raise _Violation("the declared last-page field is missing or not a boolean")
+        return value
+
+    def _signal_more(self, view: ResponseView, returned: int) -> bool:
+        """Whether more pages follow by the style's own signal (next, total or pages)."""
+        plan = self.plan
         if plan.style in NEXT_STYLES:
             if plan.last_item:
                 return returned > 0

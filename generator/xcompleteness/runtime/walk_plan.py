@@ -53,6 +53,11 @@ class _Plan:
     snapshot_kind: str | None
     invalidated_by: frozenset[str] = frozenset()
     deadline_param: str | None = None
+    last: Expression | None = None  # a boolean location, true on the last page (``isLast``)
+    end: str | None = None  # empty-page | short-page: the end the walk infers (END_INFERRED)
+    max_page_size: int | None = None
+    frozen: bool = False  # the cursor contract promises one snapshot for the whole listing
+    id_pointer: tuple[str, ...] | None = None
 
     @classmethod
     def from_contract(cls, contract: Contract | Mapping[str, Any]) -> _Plan:
@@ -81,6 +86,11 @@ class _Plan:
             snapshot_kind=c.scope.snapshot if c.scope is not None else None,
             invalidated_by=frozenset(cursor_rules.invalidated_by if cursor_rules else ()),
             deadline_param=c.deadline.param if c.deadline is not None else None,
+            last=response.last_expr,
+            end=pag.end if pag is not None else None,
+            max_page_size=pag.max_page_size if pag is not None else None,
+            frozen=cursor_rules is not None and cursor_rules.snapshot == "frozen",
+            id_pointer=c.id_pointer,
         )
         plan._check()
         return plan
@@ -90,7 +100,12 @@ class _Plan:
         if self.mode != "adapter" or self.style == "none":
             return
         more = self.decl(MORE)
-        if more is not None and more.when is not None:
+        if self.end == "short-page" and not (self.req_size and self.max_page_size):
+            raise ContractError(
+                f"{self.operation_id}: end: short-page needs request.size and max-page-size "
+                "(the walk must know the page size it asked for)"
+            )
+        if (more is not None and more.when is not None) or self.last is not None or self.end:
             return
         if self.style in NEXT_STYLES and self.next is None and not self.last_item:
             raise ContractError(f"{self.operation_id}: no next cursor or link location declared")

@@ -27,6 +27,12 @@ CONTRACT_VIOLATION = "CONTRACT_VIOLATION"
 CURSOR_EXPIRED = "CURSOR_EXPIRED"
 SNAPSHOT_CHANGED = "SNAPSHOT_CHANGED"
 RATE_LIMITED = "RATE_LIMITED"
+HTTP_ERROR = "HTTP_ERROR"
+DUPLICATE_ITEMS = "DUPLICATE_ITEMS"
+END_INFERRED = "END_INFERRED"
+ITEMS_SEEN_TWICE = "ITEMS_SEEN_TWICE"
+MAX_DUPLICATE_IDS = 20
+"""At most this many duplicate ids are named in DUPLICATE_ITEMS / ITEMS_SEEN_TWICE details."""
 URL_STYLES = frozenset({"link-header", "next-url"})
 """Styles whose next page is a URL the fetcher follows (only on the base URL's origin)."""
 NEXT_STYLES = frozenset({"cursor", *URL_STYLES})
@@ -116,7 +122,9 @@ class ResultNotReady(RuntimeError):
 
 
 class ApiError(Exception):
-    """An HTTP error status the operation's declaration does not map to a reason code."""
+    """An HTTP error status the operation's declaration does not map to a reason code, on the
+    walk's first request (after one or more pages the walk ends with HTTP_ERROR instead, its
+    items kept)."""
 
     def __init__(self, status: int, body: Any, *, pages_read: int = 0) -> None:
         super().__init__(f"HTTP {status} not mapped by the declaration (after {pages_read} pages)")

@@ -472,6 +472,8 @@ class MockApi:
             state.assign(response.total_expr, len(data))
         if response.pages_expr is not None:
             state.assign(response.pages_expr, math.ceil(len(data) / page.size))
+        if response.last_expr is not None:
+            state.assign(response.last_expr, not page.more)  # Jira's isLast
         active = {r["code"] for r in page.reasons} | ({MORE} if page.more else set())
         for code, condition in op.conditions.items():
             if isinstance(condition, Always):

@@ -36,7 +36,6 @@ if TYPE_CHECKING:
         RateLimited,
         ResultLimitReached,
         TimeBudgetExceeded,
-        VisibilityRestricted,
     )
 
 __all__ = [
@@ -52,7 +51,6 @@ __all__ = [
     "SearchRepositoriesPage",
     "SearchRepositoriesReason",
     "TimeBudgetExceeded",
-    "VisibilityRestricted",
 ]
 
 _WHERE: dict[str, tuple[str, str]] = {
@@ -66,7 +64,6 @@ _WHERE: dict[str, tuple[str, str]] = {
     "SearchRepositoriesPage": ("._models.search_repositories", "SearchRepositoriesPage"),
     "SearchRepositoriesReason": ("._models.search_repositories", "SearchRepositoriesReason"),
     "TimeBudgetExceeded": ("._runtime.envelope", "TimeBudgetExceeded"),
-    "VisibilityRestricted": ("._runtime.envelope", "VisibilityRestricted"),
 }
 """Public name -> (module relative to this package, name there)."""
 

@@ -16,7 +16,6 @@ from .._runtime.envelope import (
     MorePagesAvailable,
     RateLimited,
     Reason,
-    VisibilityRestricted,
 )
 
 __all__ = [
@@ -27,8 +26,7 @@ __all__ = [
 
 
 ListRepositoriesReason = Annotated[
-    MorePagesAvailable | RateLimited | VisibilityRestricted | Reason,
-    Field(union_mode="left_to_right"),
+    MorePagesAvailable | RateLimited | Reason, Field(union_mode="left_to_right")
 ]
 
 
@@ -38,7 +36,7 @@ class ListRepositoriesPage(Envelope):
     model_config = ConfigDict(defer_build=True)
 
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {"MORE_PAGES_AVAILABLE", "RATE_LIMITED", "VISIBILITY_RESTRICTED"}
+        {"MORE_PAGES_AVAILABLE", "RATE_LIMITED"}
     )
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 

@@ -18,7 +18,6 @@ from .._runtime.envelope import (
     Reason,
     ResultLimitReached,
     TimeBudgetExceeded,
-    VisibilityRestricted,
 )
 
 __all__ = [
@@ -29,12 +28,7 @@ __all__ = [
 
 
 SearchRepositoriesReason = Annotated[
-    MorePagesAvailable
-    | TimeBudgetExceeded
-    | ResultLimitReached
-    | RateLimited
-    | VisibilityRestricted
-    | Reason,
+    MorePagesAvailable | TimeBudgetExceeded | ResultLimitReached | RateLimited | Reason,
     Field(union_mode="left_to_right"),
 ]
 
@@ -45,13 +39,7 @@ class SearchRepositoriesPage(Envelope):
     model_config = ConfigDict(defer_build=True)
 
     declared_reasons: ClassVar[frozenset[str] | None] = frozenset(
-        {
-            "MORE_PAGES_AVAILABLE",
-            "RATE_LIMITED",
-            "RESULT_LIMIT_REACHED",
-            "TIME_BUDGET_EXCEEDED",
-            "VISIBILITY_RESTRICTED",
-        }
+        {"MORE_PAGES_AVAILABLE", "RATE_LIMITED", "RESULT_LIMIT_REACHED", "TIME_BUDGET_EXCEEDED"}
     )
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 

@@ -1,0 +1,375 @@
+"""issue 19 §2: a vocabulary that says what real APIs do, walked end to end.
+
+One real uvicorn server on loopback plays five API conventions (tests/client/specs/
+end_signals.yaml); the package ``generate`` writes from that spec walks each of them with the
+sync client, the async client and its MCP tool (through the official ``mcp`` SDK client):
+
+- a boolean last-page field (Jira's ``isLast``) ends the walk, server-confirmed;
+- an API whose only end is an empty page, declared ``end: empty-page``: complete, with the
+  client warning ``END_INFERRED`` so it never passes for a server-confirmed end;
+- an offset continuation bound to its query (``cursor.invalidated-by``): resuming it with
+  another filter is refused, never walked to ``complete: true``;
+- an unmapped 400 after two pages ends the walk as a partial result (the two pages kept,
+  ``HTTP_ERROR`` with the status, a continuation); the same cap declared is RESULT_LIMIT_REACHED;
+- offset paging under inserts reads an id twice: a live listing warns (``ITEMS_SEEN_TWICE``), a
+  listing declared frozen is not complete (``DUPLICATE_ITEMS``), both naming the duplicate ids.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import threading
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from mcp import Client as McpClient
+from support.fault_server import serve
+from support.gen import import_generated
+from xcompleteness.check._pipeline import check_spec
+
+SPEC = Path(__file__).parent / "specs" / "end_signals.yaml"
+PACKAGE = "client_area_end_signals"
+ISSUES = {
+    "project=P": [{"id": f"{10000 + i}", "key": f"P-{i}"} for i in range(7)],
+    "project=OTHER": [{"id": f"{20000 + i}", "key": f"O-{i}"} for i in range(2)],
+}
+EVENTS = [{"id": f"ev{i}", "kind": "login"} for i in range(7)]
+USERS = [{"accountId": f"acc{i}", "displayName": f"User {i}"} for i in range(9)]
+USER_CAP = 4  # startAt above this is answered with 400
+TICKETS = 6
+
+
+class Fake:
+    """The loopback API's state: request log and the ticket store that grows under the walk."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.log: list[tuple[str, str]] = []
+        self.reset()
+
+    def reset(self) -> None:
+        with self.lock:
+            self.log.clear()
+            self.tickets = [{"id": f"t{i}", "title": f"ticket {i}"} for i in range(TICKETS, 0, -1)]
+            self.inserted = 0
+
+    def tickets_page(self, offset: int, limit: int) -> dict[str, Any]:
+        with self.lock:
+            page = self.tickets[offset : offset + limit]
+            last = offset + limit >= len(self.tickets)
+            if offset == 0:  # a ticket is filed while the client reads: every offset shifts
+                self.inserted += 1
+                self.tickets.insert(0, {"id": f"new{self.inserted}", "title": "just filed"})
+            return {"last": last, "tickets": page}
+
+
+def make_app(fake: Fake) -> FastAPI:
+    app = FastAPI()
+
+    def note(request: Request) -> None:
+        fake.log.append((request.url.path, request.scope["query_string"].decode()))
+
+    @app.get("/rest/api/3/search")
+    def search(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        start, size = int(q.get("startAt") or 0), int(q.get("maxResults") or 3)
+        issues = ISSUES.get(q.get("jql") or "", [])
+        page = issues[start : start + size]
+        return JSONResponse(
+            {
+                "startAt": start,
+                "maxResults": size,
+                "isLast": start + size >= len(issues),
+                "issues": page,
+            }
+        )
+
+    def events(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        page, count = int(q.get("page") or 1), min(int(q.get("count") or 3), 3)
+        return JSONResponse(EVENTS[(page - 1) * count : page * count])
+
+    app.get("/events")(events)
+    app.get("/events/short")(events)
+
+    def users(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        start, size = int(q.get("startAt") or 0), int(q.get("maxResults") or 3)
+        if start > USER_CAP:
+            return JSONResponse(
+                {"errorMessages": [f"startAt above {USER_CAP} is not allowed"]}, 400
+            )
+        return JSONResponse(
+            {"isLast": start + size >= len(USERS), "values": USERS[start : start + size]}
+        )
+
+    app.get("/users")(users)
+    app.get("/users/capped")(users)
+
+    def tickets(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        return JSONResponse(fake.tickets_page(int(q.get("offset") or 0), int(q.get("limit") or 3)))
+
+    app.get("/tickets")(tickets)
+    app.get("/tickets/frozen")(tickets)
+    return app
+
+
+@pytest.fixture(scope="module")
+def pkg(tmp_path_factory):
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+
+    out = tmp_path_factory.mktemp("end_signals_gen")
+    write_tree(out, generate(SPEC, (), PACKAGE).files)
+    return import_generated(out, PACKAGE)
+
+
+@pytest.fixture(scope="module")
+def api():
+    fake = Fake()
+    with serve(make_app(fake)) as base:
+        yield base, fake
+
+
+def _sync(pkg, base: str, attr: str, **kw: Any):
+    with pkg.Client(base) as client:
+        return getattr(client, attr).collect(**kw)
+
+
+def _async(pkg, base: str, attr: str, **kw: Any):
+    async def main():
+        async with pkg.AsyncClient(base) as client:
+            return await getattr(client, attr).collect(**kw)
+
+    return asyncio.run(main())
+
+
+WALKS = {"sync": _sync, "async": _async}
+
+
+def _tool(pkg, base: str, name: str, **args: Any) -> dict[str, Any]:
+    """One tools/call through the generated MCP server, by the official SDK client."""
+    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
+    host = server_mod.build_host(base, {}, secret=b"s" * 32)
+    server = server_mod.build_server(host)
+
+    async def main():
+        with anyio.fail_after(60):
+            async with McpClient(server) as client:
+                listed = {t.name for t in (await client.list_tools()).tools}
+                assert name in listed
+                result = await client.call_tool(name, args)
+                return result.structured_content
+
+    return anyio.run(main)
+
+
+def test_the_declarations_check_clean_but_for_the_documented_frozen_warning():
+    result = check_spec(SPEC)
+    found = {(d.code, d.pointer) for d in result.diagnostics}
+    assert found == {
+        ("XC131", "/paths/~1tickets~1frozen/get/x-completeness/pagination/cursor/snapshot")
+    }
+
+
+# -- isLast ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_is_last_ends_the_walk_server_confirmed(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "search_issues", jql="project=P", maxResults=3)
+    assert result.complete is True and result.reasons == () and result.warnings == ()
+    assert [i.key for i in result.items] == [i["key"] for i in ISSUES["project=P"]]
+    assert result.pages == 3
+    assert [q for p, q in fake.log] == [
+        "jql=project%3DP&maxResults=3&startAt=0",
+        "jql=project%3DP&maxResults=3&startAt=3",
+        "jql=project%3DP&maxResults=3&startAt=6",
+    ]
+
+
+def test_is_last_through_the_mcp_tool(pkg, api):
+    base, fake = api
+    env = _tool(pkg, base, "search_issues", jql="project=P")
+    assert env["status"] == "complete"
+    assert env["completeness"]["complete"] is True and env["warnings"] == []
+    assert [i["key"] for i in env["data"]["issues"]] == [i["key"] for i in ISSUES["project=P"]]
+
+
+# -- empty-page end ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_an_empty_page_ends_the_walk_and_says_the_end_was_inferred(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_events")
+    assert result.complete is True and result.reasons == ()
+    assert [e.id for e in result.items] == [e["id"] for e in EVENTS]
+    assert result.pages == 4  # 3 + 3 + 1, then the empty page 4 (a short page does not end it)
+    assert [w.code for w in result.warnings] == ["END_INFERRED"]
+    assert result.warnings[0].details == {"end": "empty-page", "page": 4}
+    assert [q for _, q in fake.log] == [f"page={n}" for n in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_short_page_ends_the_walk_against_the_size_the_walk_sent(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_events_short", count=50)  # at most max-page-size
+    assert result.complete is True and [e.id for e in result.items] == [e["id"] for e in EVENTS]
+    assert result.pages == 3  # 3 + 3 + 1: the short third page ends it, no empty page asked
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("END_INFERRED", {"end": "short-page", "page": 3})
+    ]
+    assert [q for _, q in fake.log] == [f"count=3&page={n}" for n in (1, 2, 3)]
+
+
+def test_empty_page_end_through_the_mcp_tool(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_events")
+    assert env["status"] == "complete"
+    assert [w["code"] for w in env["warnings"]] == ["END_INFERRED"]
+    assert len(env["data"]["events"]) == len(EVENTS)
+
+
+# -- an offset continuation bound to its filter -------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_an_offset_continuation_resumes_its_own_query_only(pkg, api, walk):
+    base, fake = api
+    first = WALKS[walk](pkg, base, "search_issues", jql="project=P", maxResults=3, max_pages=1)
+    assert first.complete is False and first.codes == ["CLIENT_PAGE_LIMIT"]
+    token = first.continuation.cursor
+    rest = WALKS[walk](
+        pkg, base, "search_issues", jql="project=P", maxResults=3, continuation=token
+    )
+    assert rest.complete is True
+    assert [i.key for i in first.items + rest.items] == [i["key"] for i in ISSUES["project=P"]]
+    cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
+    for other in ({"jql": "project=OTHER", "maxResults": 3}, {"jql": "project=P", "maxResults": 2},
+                  {"jql": "project=P", "maxResults": 3, "orderBy": "key"}):  # fmt: skip
+        fake.reset()
+        with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
+            WALKS[walk](pkg, base, "search_issues", continuation=token, **other)
+        assert fake.log == []  # refused before any request
+
+
+def test_an_offset_continuation_of_another_query_is_refused_by_the_mcp_tool(pkg, api):
+    base, _ = api
+    first = _tool(pkg, base, "search_issues", jql="project=P", max_pages=1)
+    assert first["status"] == "partial"
+    token = first["completeness"]["continuation"]["cursor"]
+    same = _tool(pkg, base, "search_issues", jql="project=P", continuation=token)
+    assert same["status"] == "complete"
+    other = _tool(pkg, base, "search_issues", jql="project=OTHER", continuation=token)
+    assert other["status"] == "error" and other["data"] is None
+    assert other["error"]["code"] == "INVALID_ARGUMENTS"
+    assert "invalidated-by" in other["error"]["message"]
+
+
+# -- an unmapped 400 after two pages ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_an_unmapped_error_after_two_pages_keeps_them_as_a_partial_result(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_users", maxResults=3)
+    assert result.complete is False and result.pages == 2
+    assert [u.accountId for u in result.items] == [u["accountId"] for u in USERS[:6]]
+    (reason,) = result.reasons
+    assert (reason.code, reason.origin, reason.details) == ("HTTP_ERROR", "client", {"status": 400})
+    assert result.continuation.kind == "next_cursor"
+    # the continuation retries the failed page (offset 6); with nothing read yet, that resumed
+    # walk's error is an ApiError again (there are no pages to keep)
+    fake.reset()
+    ops = importlib.import_module(f"{PACKAGE}._runtime.operations")
+    with pytest.raises(ops.ApiError) as caught:
+        WALKS[walk](pkg, base, "list_users", maxResults=3, continuation=result.continuation)
+    assert caught.value.status == 400
+    assert [q for _, q in fake.log] == ["maxResults=3&startAt=6"]
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_the_same_cap_declared_is_result_limit_reached(pkg, api, walk):
+    base, _ = api
+    result = WALKS[walk](pkg, base, "list_users_capped", maxResults=3)
+    assert result.complete is False and len(result.items) == 6
+    assert result.codes == ["RESULT_LIMIT_REACHED"] and result.reasons[0].details == {"limit": 4}
+    assert result.continuation.kind == "narrow_query"
+
+
+def test_an_unmapped_error_through_the_mcp_tool_is_partial_data(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_users")  # the tool leaves the page size to the API (3)
+    assert env["status"] == "partial"
+    assert len(env["data"]["users"]) == 6
+    (reason,) = env["completeness"]["reasons"]
+    assert reason["code"] == "HTTP_ERROR" and reason["origin"] == "client"
+    assert reason["details"] == {"status": 400}
+    assert env["completeness"]["continuation"]["kind"] == "next_cursor"
+
+
+def test_a_first_page_error_is_still_an_api_error(pkg, api):
+    base, _ = api
+    ops = importlib.import_module(f"{PACKAGE}._runtime.operations")
+    with pkg.Client(base) as client, pytest.raises(ops.ApiError) as caught:
+        client.list_users.collect(startAt=5)
+    assert caught.value.status == 400
+
+
+# -- duplicates under inserts -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_live_listing_that_repeats_an_id_warns_with_the_ids(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_tickets", limit=3)
+    ids = [t.id for t in result.items]
+    assert ids == ["t6", "t5", "t4", "t4", "t3", "t2", "t1"]  # t4 read twice: the offset shifted
+    assert result.complete is True  # live: the listing may move; the warning says it did
+    assert [w.code for w in result.warnings] == ["ITEMS_SEEN_TWICE"]
+    assert result.warnings[0].details == {"ids": ["t4"], "count": 1}
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_frozen_listing_that_repeats_an_id_is_not_complete(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_tickets_frozen", limit=3)
+    assert len(result.items) == 7
+    assert result.complete is False
+    (reason,) = result.reasons
+    assert (reason.code, reason.origin) == ("DUPLICATE_ITEMS", "client")
+    assert reason.details == {"ids": ["t4"], "count": 1}
+    assert result.continuation.kind == "restart"
+
+
+def test_duplicates_through_the_mcp_tool(pkg, api):
+    base, fake = api
+    fake.reset()
+    live = _tool(pkg, base, "list_tickets")
+    assert live["status"] == "complete"
+    assert [(w["code"], w["details"]) for w in live["warnings"]] == [
+        ("ITEMS_SEEN_TWICE", {"ids": ["t4"], "count": 1})
+    ]
+    fake.reset()
+    frozen = _tool(pkg, base, "list_tickets_frozen")
+    assert frozen["status"] == "partial" and frozen["evidence"] is None
+    assert [r["code"] for r in frozen["completeness"]["reasons"]] == ["DUPLICATE_ITEMS"]
+    assert frozen["completeness"]["continuation"]["kind"] == "restart"
