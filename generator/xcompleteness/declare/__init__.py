@@ -14,11 +14,13 @@ from xcompleteness.declare._contract import (
     normalize,
     operation_ref,
 )
+from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import load_registry, validate_declarations
 
 __all__ = [
     "HTTP_METHODS",
     "NOT_A_LISTING",
+    "VOCABULARY_CODES",
     "defaulted_keys",
     "document_defaults",
     "effective_declaration",
