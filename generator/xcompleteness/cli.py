@@ -32,12 +32,12 @@ from xcompleteness.diagnostics import (
 from xcompleteness.progress import Progress
 from xcompleteness.sarif import BASE_CODES, CodeHelp, render_github, render_sarif
 
-
 FORMATS = ("text", "json", "sarif", "github")
 _MACHINE = ("json", "sarif", "github")  # formats written to stdout
 
-_EPILOG = """Run 'xcompleteness COMMAND --help' for a command's options. Exit codes: 0 clean, 1 findings
-(or drift for generate --check), 2 unusable input. Documentation: docs/cli.md."""
+_EPILOG = """Run 'xcompleteness COMMAND --help' for a command's options.
+Exit codes: 0 clean, 1 findings (or drift for generate --check), 2 unusable input.
+Documentation: docs/cli.md."""
 
 
 class _Parser(argparse.ArgumentParser):

@@ -214,7 +214,9 @@ def sarif_log(
     return {
         "$schema": SARIF_SCHEMA,
         "version": SARIF_VERSION,
-        "runs": [{"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}],
+        "runs": [
+            {"tool": {"driver": driver}, "results": results, "columnKind": "unicodeCodePoints"}
+        ],
     }
 
 
@@ -242,6 +244,6 @@ def render_github(diagnostics: Iterable[Diagnostic]) -> str:
         if d.line is not None:
             props.append(f"line={d.line}")
         props.append(f"title={_escape_property(d.code)}")
-        where = f"#{d.pointer}: " if d.pointer else ""
-        lines.append(f"::{_GITHUB[d.severity]} {','.join(props)}::{_escape_data(where + _message(d))}")
+        text = _escape_data((f"#{d.pointer}: " if d.pointer else "") + _message(d))
+        lines.append(f"::{_GITHUB[d.severity]} {','.join(props)}::{text}")
     return "\n".join(lines)

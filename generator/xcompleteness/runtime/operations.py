@@ -14,9 +14,12 @@ twins have mirrored names: :class:`BaseClient` / :class:`AsyncBaseClient`, :clas
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:  # typing.Self from Python 3.11; typing_extensions comes with pydantic
+    from typing_extensions import Self
 
 from .codes import CLIENT_WARNING_CODES
 from .contract import Contract, as_contract
@@ -181,7 +184,7 @@ class BaseClient(_ClientCore):
         if self._owns:
             self.http.close()
 
-    def __enter__(self) -> BaseClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -229,7 +232,7 @@ class AsyncBaseClient(_ClientCore):
         if self._owns:
             await self.http.aclose()
 
-    async def __aenter__(self) -> AsyncBaseClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -343,7 +346,7 @@ class _Request:
                 path = path.replace("{" + name + "}", path_value(spec, value))
             elif spec is not None and loc == "header":
                 headers[name] = header_value(spec, value)
-            elif loc == "cookie":
+            elif spec is not None and loc == "cookie":
                 cookies.append((spec, value))  # a Cookie header: never in the URL or its logs
             elif loc == "query":
                 query[name] = value

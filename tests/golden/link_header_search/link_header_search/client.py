@@ -93,7 +93,10 @@ class Client(BaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        return _operation("list_repositories", "ListRepositoriesOperation")(self)
+        operation: ListRepositoriesOperation = _operation(
+            "list_repositories", "ListRepositoriesOperation"
+        )(self)
+        return operation
 
     @functools.cached_property
     def search_repositories(self) -> SearchRepositoriesOperation:
@@ -101,7 +104,10 @@ class Client(BaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        return _operation("search_repositories", "SearchRepositoriesOperation")(self)
+        operation: SearchRepositoriesOperation = _operation(
+            "search_repositories", "SearchRepositoriesOperation"
+        )(self)
+        return operation
 
 
 class AsyncClient(AsyncBaseClient):
@@ -132,7 +138,10 @@ class AsyncClient(AsyncBaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        return _operation("list_repositories", "AsyncListRepositoriesOperation")(self)
+        operation: AsyncListRepositoriesOperation = _operation(
+            "list_repositories", "AsyncListRepositoriesOperation"
+        )(self)
+        return operation
 
     @functools.cached_property
     def search_repositories(self) -> AsyncSearchRepositoriesOperation:
@@ -140,4 +149,7 @@ class AsyncClient(AsyncBaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        return _operation("search_repositories", "AsyncSearchRepositoriesOperation")(self)
+        operation: AsyncSearchRepositoriesOperation = _operation(
+            "search_repositories", "AsyncSearchRepositoriesOperation"
+        )(self)
+        return operation

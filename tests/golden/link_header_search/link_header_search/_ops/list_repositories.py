@@ -57,7 +57,7 @@ class ListRepositoriesOperation(Listing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: models.ListRepositoriesPage = self._page(
             self._prepare(
                 {
                     "org": org,
@@ -72,6 +72,7 @@ class ListRepositoriesOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +216,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: models.ListRepositoriesPage = await self._page(
             self._prepare(
                 {
                     "org": org,
@@ -230,6 +231,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

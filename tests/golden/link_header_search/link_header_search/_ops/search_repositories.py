@@ -57,7 +57,7 @@ class SearchRepositoriesOperation(Listing):
         **more: Any,
     ) -> models.SearchRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: models.SearchRepositoriesPage = self._page(
             self._prepare(
                 {
                     "q": q,
@@ -72,6 +72,7 @@ class SearchRepositoriesOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +216,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
         **more: Any,
     ) -> models.SearchRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: models.SearchRepositoriesPage = await self._page(
             self._prepare(
                 {
                     "q": q,
@@ -230,6 +231,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

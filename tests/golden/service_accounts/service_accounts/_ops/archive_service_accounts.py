@@ -42,7 +42,7 @@ class ArchiveServiceAccountsOperation(Call):
         **more: Any,
     ) -> models.ArchiveServiceAccountsResponse:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return self._call(
+        result: models.ArchiveServiceAccountsResponse = self._call(
             {
                 "ids": ids,
                 "evidence": evidence,
@@ -50,6 +50,7 @@ class ArchiveServiceAccountsOperation(Call):
             params,
             more,
         )
+        return result
 
 
 class AsyncArchiveServiceAccountsOperation(AsyncCall):
@@ -79,7 +80,7 @@ class AsyncArchiveServiceAccountsOperation(AsyncCall):
         **more: Any,
     ) -> models.ArchiveServiceAccountsResponse:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return await self._call(
+        result: models.ArchiveServiceAccountsResponse = await self._call(
             {
                 "ids": ids,
                 "evidence": evidence,
@@ -87,3 +88,4 @@ class AsyncArchiveServiceAccountsOperation(AsyncCall):
             params,
             more,
         )
+        return result

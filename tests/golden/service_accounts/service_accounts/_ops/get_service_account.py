@@ -42,7 +42,7 @@ class GetServiceAccountOperation(Call):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return self._call(
+        result: models.GetServiceAccountResult = self._call(
             {
                 "id_": id_,
                 "fields": fields,
@@ -50,6 +50,7 @@ class GetServiceAccountOperation(Call):
             params,
             more,
         )
+        return result
 
 
 class AsyncGetServiceAccountOperation(AsyncCall):
@@ -79,7 +80,7 @@ class AsyncGetServiceAccountOperation(AsyncCall):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return await self._call(
+        result: models.GetServiceAccountResult = await self._call(
             {
                 "id_": id_,
                 "fields": fields,
@@ -87,3 +88,4 @@ class AsyncGetServiceAccountOperation(AsyncCall):
             params,
             more,
         )
+        return result

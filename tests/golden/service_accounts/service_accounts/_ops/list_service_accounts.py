@@ -57,7 +57,7 @@ class ListServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: models.ListServiceAccountsPage = self._page(
             self._prepare(
                 {
                     "cursor": cursor,
@@ -72,6 +72,7 @@ class ListServiceAccountsOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +216,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: models.ListServiceAccountsPage = await self._page(
             self._prepare(
                 {
                     "cursor": cursor,
@@ -230,6 +231,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

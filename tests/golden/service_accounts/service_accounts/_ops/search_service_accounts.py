@@ -55,7 +55,7 @@ class SearchServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: models.SearchServiceAccountsPage = self._page(
             self._prepare(
                 {
                     "q": q,
@@ -69,6 +69,7 @@ class SearchServiceAccountsOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -204,7 +205,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: models.SearchServiceAccountsPage = await self._page(
             self._prepare(
                 {
                     "q": q,
@@ -218,6 +219,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,
