@@ -264,3 +264,29 @@ def test_an_adapter_condition_the_mock_cannot_make_hold_is_refused_with_xc704(tm
     plan = "faults:\n  - {operation: searchRepositories, kind: time-budget}\n"
     proc = _run(spec, "--port", "0", plan=plan, tmp_path=tmp_path)
     assert proc.returncode == 2 and "XC704" in proc.stderr and "#/faults/0" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "budget"),
+    [("?time_budget_ms=500", 500), ("?time_budget_ms=12000", 12000), ("", 2000)],
+)
+def test_the_time_budget_fault_reports_the_budget_the_request_sent(query, budget):
+    """``deadline: {param: time_budget_ms, unit: ms, default: 2000}``: the answer ran just past
+    the budget this request asked for (the declared default when it sent none)."""
+    plan = "items: 30\nfaults:\n  - {operation: listServiceAccounts, kind: time-budget}\n"
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        body = httpx.get(f"{url}/service-accounts{query}").json()
+    (reason,) = [r for r in body["incomplete_reasons"] if r["code"] == "TIME_BUDGET_EXCEEDED"]
+    assert reason["budget_ms"] == budget
+    assert reason["elapsed_ms"] > budget
+
+
+def test_a_plan_budget_wins_over_the_request():
+    plan = (
+        "items: 30\nfaults:\n"
+        "  - {operation: listServiceAccounts, kind: time-budget, details: {budget_ms: 7}}\n"
+    )
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        body = httpx.get(f"{url}/service-accounts?time_budget_ms=500").json()
+    (reason,) = [r for r in body["incomplete_reasons"] if r["code"] == "TIME_BUDGET_EXCEEDED"]
+    assert reason["budget_ms"] == 7
