@@ -182,11 +182,8 @@ def _location(d: Diagnostic) -> dict[str, object]:
     if d.line is not None and d.line >= 1:
         physical["region"] = {"startLine": d.line}
     location: dict[str, object] = {"physicalLocation": physical}
-    if d.pointer:
-        name = d.pointer.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
-        location["logicalLocations"] = [
-            {"name": name or d.pointer, "fullyQualifiedName": d.pointer, "kind": "element"}
-        ]
+    if d.pointer:  # the RFC 6901 pointer into the document, as written in the diagnostic
+        location["logicalLocations"] = [{"fullyQualifiedName": d.pointer, "kind": "element"}]
     return location
 
 

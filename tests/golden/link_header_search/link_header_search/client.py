@@ -93,9 +93,8 @@ class Client(BaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        operation: ListRepositoriesOperation = _operation(
-            "list_repositories", "ListRepositoriesOperation"
-        )(self)
+        operation: ListRepositoriesOperation
+        operation = _operation("list_repositories", "ListRepositoriesOperation")(self)
         return operation
 
     @functools.cached_property
@@ -104,9 +103,8 @@ class Client(BaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        operation: SearchRepositoriesOperation = _operation(
-            "search_repositories", "SearchRepositoriesOperation"
-        )(self)
+        operation: SearchRepositoriesOperation
+        operation = _operation("search_repositories", "SearchRepositoriesOperation")(self)
         return operation
 
 
@@ -138,9 +136,8 @@ class AsyncClient(AsyncBaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        operation: AsyncListRepositoriesOperation = _operation(
-            "list_repositories", "AsyncListRepositoriesOperation"
-        )(self)
+        operation: AsyncListRepositoriesOperation
+        operation = _operation("list_repositories", "AsyncListRepositoriesOperation")(self)
         return operation
 
     @functools.cached_property
@@ -149,7 +146,6 @@ class AsyncClient(AsyncBaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        operation: AsyncSearchRepositoriesOperation = _operation(
-            "search_repositories", "AsyncSearchRepositoriesOperation"
-        )(self)
+        operation: AsyncSearchRepositoriesOperation
+        operation = _operation("search_repositories", "AsyncSearchRepositoriesOperation")(self)
         return operation

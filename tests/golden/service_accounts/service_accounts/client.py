@@ -100,9 +100,8 @@ class Client(BaseClient):
 
         operationId listServiceAccounts (collection, native mode).
         """
-        operation: ListServiceAccountsOperation = _operation(
-            "list_service_accounts", "ListServiceAccountsOperation"
-        )(self)
+        operation: ListServiceAccountsOperation
+        operation = _operation("list_service_accounts", "ListServiceAccountsOperation")(self)
         return operation
 
     @functools.cached_property
@@ -111,9 +110,8 @@ class Client(BaseClient):
 
         operationId archiveServiceAccounts (mutation, native mode).
         """
-        operation: ArchiveServiceAccountsOperation = _operation(
-            "archive_service_accounts", "ArchiveServiceAccountsOperation"
-        )(self)
+        operation: ArchiveServiceAccountsOperation
+        operation = _operation("archive_service_accounts", "ArchiveServiceAccountsOperation")(self)
         return operation
 
     @functools.cached_property
@@ -122,9 +120,8 @@ class Client(BaseClient):
 
         operationId searchServiceAccounts (search, native mode).
         """
-        operation: SearchServiceAccountsOperation = _operation(
-            "search_service_accounts", "SearchServiceAccountsOperation"
-        )(self)
+        operation: SearchServiceAccountsOperation
+        operation = _operation("search_service_accounts", "SearchServiceAccountsOperation")(self)
         return operation
 
     @functools.cached_property
@@ -133,9 +130,8 @@ class Client(BaseClient):
 
         operationId getServiceAccount (resource, native mode).
         """
-        operation: GetServiceAccountOperation = _operation(
-            "get_service_account", "GetServiceAccountOperation"
-        )(self)
+        operation: GetServiceAccountOperation
+        operation = _operation("get_service_account", "GetServiceAccountOperation")(self)
         return operation
 
 
@@ -167,9 +163,8 @@ class AsyncClient(AsyncBaseClient):
 
         operationId listServiceAccounts (collection, native mode).
         """
-        operation: AsyncListServiceAccountsOperation = _operation(
-            "list_service_accounts", "AsyncListServiceAccountsOperation"
-        )(self)
+        operation: AsyncListServiceAccountsOperation
+        operation = _operation("list_service_accounts", "AsyncListServiceAccountsOperation")(self)
         return operation
 
     @functools.cached_property
@@ -178,9 +173,10 @@ class AsyncClient(AsyncBaseClient):
 
         operationId archiveServiceAccounts (mutation, native mode).
         """
-        operation: AsyncArchiveServiceAccountsOperation = _operation(
-            "archive_service_accounts", "AsyncArchiveServiceAccountsOperation"
-        )(self)
+        operation: AsyncArchiveServiceAccountsOperation
+        operation = _operation("archive_service_accounts", "AsyncArchiveServiceAccountsOperation")(
+            self
+        )
         return operation
 
     @functools.cached_property
@@ -189,9 +185,10 @@ class AsyncClient(AsyncBaseClient):
 
         operationId searchServiceAccounts (search, native mode).
         """
-        operation: AsyncSearchServiceAccountsOperation = _operation(
-            "search_service_accounts", "AsyncSearchServiceAccountsOperation"
-        )(self)
+        operation: AsyncSearchServiceAccountsOperation
+        operation = _operation("search_service_accounts", "AsyncSearchServiceAccountsOperation")(
+            self
+        )
         return operation
 
     @functools.cached_property
@@ -200,7 +197,6 @@ class AsyncClient(AsyncBaseClient):
 
         operationId getServiceAccount (resource, native mode).
         """
-        operation: AsyncGetServiceAccountOperation = _operation(
-            "get_service_account", "AsyncGetServiceAccountOperation"
-        )(self)
+        operation: AsyncGetServiceAccountOperation
+        operation = _operation("get_service_account", "AsyncGetServiceAccountOperation")(self)
         return operation

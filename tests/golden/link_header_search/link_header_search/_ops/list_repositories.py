@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["ListRepositoriesOperation", "AsyncListRepositoriesOperation"]
 
+_Answer = models.ListRepositoriesPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class ListRepositoriesOperation(Listing):
     """List the repositories of an organisation
@@ -57,7 +60,7 @@ class ListRepositoriesOperation(Listing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.ListRepositoriesPage = self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "org": org,
@@ -216,7 +219,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.ListRepositoriesPage = await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "org": org,

@@ -14,6 +14,9 @@ from ..client import CONTRACTS
 
 __all__ = ["GetServiceAccountOperation", "AsyncGetServiceAccountOperation"]
 
+_Answer = models.GetServiceAccountResult
+"""What page() (a listing) or a call returns, typed."""
+
 
 class GetServiceAccountOperation(Call):
     """Read one service account
@@ -42,7 +45,7 @@ class GetServiceAccountOperation(Call):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        result: models.GetServiceAccountResult = self._call(
+        result: _Answer = self._call(
             {
                 "id_": id_,
                 "fields": fields,
@@ -80,7 +83,7 @@ class AsyncGetServiceAccountOperation(AsyncCall):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        result: models.GetServiceAccountResult = await self._call(
+        result: _Answer = await self._call(
             {
                 "id_": id_,
                 "fields": fields,

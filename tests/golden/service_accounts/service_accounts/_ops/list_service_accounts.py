@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["ListServiceAccountsOperation", "AsyncListServiceAccountsOperation"]
 
+_Answer = models.ListServiceAccountsPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class ListServiceAccountsOperation(Listing):
     """List the service accounts of the organisation
@@ -57,7 +60,7 @@ class ListServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.ListServiceAccountsPage = self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "cursor": cursor,
@@ -216,7 +219,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.ListServiceAccountsPage = await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "cursor": cursor,

@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["SearchServiceAccountsOperation", "AsyncSearchServiceAccountsOperation"]
 
+_Answer = models.SearchServiceAccountsPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class SearchServiceAccountsOperation(Listing):
     """Full-text search over service accounts, across all index shards
@@ -55,7 +58,7 @@ class SearchServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.SearchServiceAccountsPage = self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "q": q,
@@ -205,7 +208,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        result: models.SearchServiceAccountsPage = await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "q": q,
