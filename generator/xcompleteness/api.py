@@ -182,6 +182,8 @@ class AuditResult(_Outcome):
     """Every list-like operation, declared or not, with why and its native signals."""
     overlay: str | None = None
     """Where the draft overlay was written (``emit_overlay``), if it was."""
+    findings: tuple[Diagnostic, ...] = ()
+    """One located ``XC100`` warning per undeclared listing (what ``--format sarif`` reports)."""
 
     @property
     def summary(self) -> str:
@@ -236,18 +238,32 @@ def audit(
             doc = load_document(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin)
-            result = AuditResult(
-                origin, (), ExitCode.FINDINGS if report.undeclared else ExitCode.OK, report
-            )
+            findings = tuple(_audit_finding(doc, f) for f in report.undeclared)
+            code = ExitCode.FINDINGS if report.undeclared else ExitCode.OK
+            result = AuditResult(origin, (), code, report, findings=findings)
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
                 inputs = [spec, *_overlays(overlays)]
                 write_draft(Path(emit_overlay), result.drafts_yaml, force=force, inputs=inputs)
                 report.overlay = os.fspath(emit_overlay)
-                result = AuditResult(origin, (), result.exit_code, report, report.overlay)
+                result = AuditResult(origin, (), code, report, report.overlay, findings)
     except InputError as exc:
         return AuditResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
     return result
+
+
+def _audit_finding(doc: Any, finding: Any) -> Diagnostic:
+    """An undeclared listing as the located ``XC100`` warning check reports for it."""
+    label = finding.operation_id or "(no operationId)"
+    return doc.diag(
+        finding.pointer,
+        "XC100",
+        f"{finding.method.upper()} {finding.path} ({label}) looks like a {finding.kind} "
+        f"but declares no x-completeness: {'; '.join(finding.why)}",
+        hint="declare it (audit --emit-overlay FILE drafts the declaration), "
+        "or mark it x-completeness: {kind: none, why: ...}",
+        severity=Severity.WARNING,
+    )
 
 
 # -- generate --------------------------------------------------------------------------------

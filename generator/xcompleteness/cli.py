@@ -1,4 +1,4 @@
-"""The ``xcompleteness`` command line: ``check``, ``audit``, ``generate``.
+"""The xcompleteness command line: check, audit, generate, mock and verify.
 
 Exit codes (documented in docs/cli.md): 0 clean, 1 findings (errors, or warnings with
 ``--strict``; drift for ``generate --check``), 2 unusable input or bad arguments.
@@ -6,7 +6,8 @@ No input ever produces a Python traceback: unexpected internal errors are report
 ``XC000`` with exit code 2 and a request to file a bug.
 
 This module only parses arguments, calls :mod:`xcompleteness.api` and formats its results
-(text on stderr, or JSON on stdout): every decision and every exit code comes from the api.
+(text on stderr; JSON, SARIF 2.1.0 or GitHub annotation lines on stdout): every decision and
+every exit code comes from the api.
 """
 
 from __future__ import annotations
@@ -29,6 +30,14 @@ from xcompleteness.diagnostics import (
     render_text,
 )
 from xcompleteness.progress import Progress
+from xcompleteness.sarif import BASE_CODES, CodeHelp, render_github, render_sarif
+
+FORMATS = ("text", "json", "sarif", "github")
+_MACHINE = ("json", "sarif", "github")  # formats written to stdout
+
+_EPILOG = """Run 'xcompleteness COMMAND --help' for a command's options.
+Exit codes: 0 clean, 1 findings (or drift for generate --check), 2 unusable input.
+Documentation: docs/cli.md."""
 
 __all__ = [
     "build_parser",
@@ -56,7 +65,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="OpenAPI Overlay 1.0 file applied before anything else (repeatable, in order)",
     )
-    p.add_argument("--format", choices=("text", "json"), default="text", help="diagnostic format")
+    p.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="text",
+        help="diagnostic format: text (stderr), json, sarif (SARIF 2.1.0) or github (workflow "
+        "annotation lines) on stdout",
+    )
     p.add_argument(
         "-q",
         "--quiet",
@@ -78,9 +93,16 @@ def _iso_date(text: str) -> datetime.date:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="xcompleteness", description=__doc__.splitlines()[0])
+    parser = _Parser(
+        prog="xcompleteness",
+        description="OpenAPI completeness contracts: check, audit, generate, mock and verify.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
 
     check = sub.add_parser("check", help="validate a spec and its x-completeness declarations")
     _common(check)
@@ -206,10 +228,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(ExitCode.UNUSABLE)
 
 
+def code_catalog() -> dict[str, CodeHelp]:
+    """Every diagnostic code with its meaning, severity and docs page (SARIF's rules)."""
+    from xcompleteness.declare import VOCABULARY_CODES
+    from xcompleteness.rules import RULES
+
+    catalog = dict(BASE_CODES)
+    vocabulary = "docs/vocabulary.md#diagnostics-of-the-vocabulary-stage"
+    for code, text in VOCABULARY_CODES.items():
+        severity = Severity.WARNING if code == "XC051" else Severity.ERROR
+        catalog[code] = CodeHelp(text, severity, vocabulary)
+    for code, (severity, text) in RULES.items():
+        catalog[code] = CodeHelp(text, severity, "docs/cli.md#codes-semantic-rules-xc1xx")
+    return catalog
+
+
 def _emit(diagnostics: Sequence[Diagnostic], fmt: str) -> None:
-    """Diagnostics as one JSON object on stdout, or as text on stderr."""
-    out = render_json(diagnostics) if fmt == "json" else render_text(diagnostics)
-    print(out, file=sys.stdout if fmt == "json" else sys.stderr)
+    """Diagnostics as text on stderr, or as JSON, SARIF or GitHub annotations on stdout."""
+    if fmt == "json":
+        out = render_json(diagnostics)
+    elif fmt == "sarif":
+        out = render_sarif(diagnostics, code_catalog(), version=__version__)
+    elif fmt == "github":
+        out = render_github(diagnostics)
+        if not out:
+            return
+    else:
+        out = render_text(diagnostics)
+    print(out, file=sys.stdout if fmt in _MACHINE else sys.stderr)
 
 
 def _note(text: str) -> None:
@@ -238,6 +284,10 @@ def run_check(args: argparse.Namespace) -> ExitCode:
         if report.effective is not None:
             out["effective"] = report.effective
         print(json.dumps(out, indent=2, sort_keys=True))
+    elif args.format in ("sarif", "github"):
+        _emit(report.diagnostics, args.format)
+        if report.summary and not args.quiet:
+            _note(report.summary)
     else:
         if report.effective is not None:
             print(_yaml(report.effective), end="")
@@ -267,6 +317,10 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
         )
     if result.report is None:
         _emit(result.diagnostics, args.format)
+    elif args.format in ("sarif", "github"):
+        _emit(result.findings, args.format)
+        if not args.quiet:
+            _note(result.summary)
     elif args.format == "json":
         print(json.dumps(result.report.to_json(), indent=2, sort_keys=True))
     else:
@@ -331,6 +385,10 @@ def run_verify(args: argparse.Namespace) -> ExitCode:
         out = json.loads(render_json(result.diagnostics))
         out["operations"] = list(result.operations)
         print(json.dumps(out, indent=2, sort_keys=True))
+    elif args.format in ("sarif", "github"):
+        _emit(result.diagnostics, args.format)
+        for line in result.summary:
+            _note(line)
     else:
         if result.diagnostics:
             _note(render_text(result.diagnostics))

@@ -96,3 +96,31 @@ def test_the_adapter_suite_passes_and_generation_is_deterministic(tmp_path):
     assert "test_search_repositories_time_budget_exceeded_empty_partial_page_stays_partial" in (
         tmp_path / "a" / "tests" / "test_completeness_contract.py"
     ).read_text(encoding="utf-8")
+
+
+SNAPSHOT_CHECK = "        if self.snapshot_seen and snapshot != self.snapshot:\n"
+REPEAT_CHECK = "        if nxt in self.seen or nxt == self._position():\n"
+
+
+def test_the_suite_catches_a_walk_that_misses_a_snapshot_change_or_a_repeated_cursor(tmp_path):
+    """Mutation test: with either detection of the walk switched off, exactly the generated cases
+    for it fail (and they pass with the walk as generated: the first test runs the whole suite)."""
+    out = tmp_path / "gen"
+    files = _generate("service_accounts", out, "tk_gen_mut")
+    module = next(t for p, t in files.items() if p.name == "test_completeness_contract.py")
+    names = re.findall(r"^def (test_\w+)", module, re.M)
+    walk = out / "tk_gen_mut" / "_runtime" / "walk_core.py"
+    original = walk.read_text(encoding="utf-8")
+    for check, word in ((SNAPSHOT_CHECK, "snapshot_change"), (REPEAT_CHECK, "repeated_cursor")):
+        cases = {n for n in names if word in n}
+        assert len(cases) == 2, names  # both listings of the example
+        assert original.count(check) == 1, check
+        walk.write_text(original.replace(check, "        if False:\n"))
+        failed = _run_suite(out, "-k", word)
+        failing = set(
+            re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout)
+        )
+        assert failing == cases, failed.stdout[-3000:]
+        walk.write_text(original, encoding="utf-8")
+    passed = _run_suite(out, "-k", "snapshot_change or repeated_cursor")
+    assert passed.returncode == 0 and "4 passed" in passed.stdout, passed.stdout[-3000:]

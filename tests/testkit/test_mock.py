@@ -313,3 +313,29 @@ def test_the_mock_serves_is_last_empty_last_pages_and_inserts(ends):
     assert [w.code for w in events.warnings] == ["END_INFERRED"]
     assert live.complete and [w.code for w in live.warnings] == ["ITEMS_SEEN_TWICE"]
     assert not frozen.complete and _codes(frozen) == ["DUPLICATE_ITEMS"]
+
+
+@pytest.mark.parametrize(
+    ("query", "budget"),
+    [("?time_budget_ms=500", 500), ("?time_budget_ms=12000", 12000), ("", 2000)],
+)
+def test_the_time_budget_fault_reports_the_budget_the_request_sent(query, budget):
+    """``deadline: {param: time_budget_ms, unit: ms, default: 2000}``: the answer ran just past
+    the budget this request asked for (the declared default when it sent none)."""
+    plan = "items: 30\nfaults:\n  - {operation: listServiceAccounts, kind: time-budget}\n"
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        body = httpx.get(f"{url}/service-accounts{query}").json()
+    (reason,) = [r for r in body["incomplete_reasons"] if r["code"] == "TIME_BUDGET_EXCEEDED"]
+    assert reason["budget_ms"] == budget
+    assert reason["elapsed_ms"] > budget
+
+
+def test_a_plan_budget_wins_over_the_request():
+    plan = (
+        "items: 30\nfaults:\n"
+        "  - {operation: listServiceAccounts, kind: time-budget, details: {budget_ms: 7}}\n"
+    )
+    with mock_in_thread(SVC_SPEC, plan) as url:
+        body = httpx.get(f"{url}/service-accounts?time_budget_ms=500").json()
+    (reason,) = [r for r in body["incomplete_reasons"] if r["code"] == "TIME_BUDGET_EXCEEDED"]
+    assert reason["budget_ms"] == 7

@@ -14,6 +14,7 @@ from xcompleteness.declare._defaults import (
     document_defaults,
     effective_declaration,
 )
+from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import (
     Registry,
     load_registry,
@@ -24,6 +25,7 @@ from xcompleteness.declare._vocabulary import (
 __all__ = [
     "NOT_A_LISTING",
     "Registry",
+    "VOCABULARY_CODES",
     "defaulted_keys",
     "document_defaults",
     "effective_declaration",

@@ -697,7 +697,7 @@ def _page(page: Any, returned: int) -> dict[str, Any]:
 #: pages read across a changed snapshot or an expired cursor cannot be continued at all. Then the
 #: kinds that finish the same question with more work (follow the cursor, allow more time, wait),
 #: then ``narrow_query`` (changes the question), then ``none``.
-CONTINUATION_PRIORITY: tuple[str, ...] = (
+CONTINUATION_PRIORITY: tuple[ContinuationKind, ...] = (
     "restart",
     "next_cursor",
     "retry_with_deadline",

@@ -409,7 +409,7 @@ class Expression:
         if source == "request.body":
             return resolve_pointer(request.body, self.pointer)
         params = request.query if source == "request.query" else request.path
-        if params is None or self.name not in params:
+        if params is None or self.name is None or self.name not in params:
             return MISSING
         return params[self.name]
 

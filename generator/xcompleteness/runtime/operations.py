@@ -16,9 +16,12 @@ from __future__ import annotations
 import json as jsonlib
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
+
+if TYPE_CHECKING:  # typing.Self from Python 3.11; typing_extensions comes with pydantic
+    from typing_extensions import Self
 
 from .codes import CLIENT_WARNING_CODES
 from .contract import Contract, as_contract
@@ -177,7 +180,7 @@ class BaseClient(_ClientCore):
         if self._owns:
             self.http.close()
 
-    def __enter__(self) -> BaseClient:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -234,7 +237,7 @@ class AsyncBaseClient(_ClientCore):
         if self._owns:
             await self.http.aclose()
 
-    async def __aenter__(self) -> AsyncBaseClient:
+    async def __aenter__(self) -> Self:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
@@ -384,7 +387,7 @@ class _Request:
                 path = path.replace("{" + name + "}", path_value(spec, value))
             elif spec is not None and loc == "header":
                 headers[name] = header_value(spec, value)
-            elif loc == "cookie":
+            elif spec is not None and loc == "cookie":
                 cookies.append((spec, value))  # a Cookie header: never in the URL or its logs
             elif loc == "query":
                 query[name] = value

@@ -348,7 +348,7 @@ class ListingTokens:
             query_exclude=self.paging_params,
             principal=principal,
             snapshot=snapshot,
-            warnings=_codes(warnings),
+            warnings=_codes(warnings or ()),
         )
 
     def with_evidence(self, page: Any, **kwargs: Any) -> Any:

@@ -14,6 +14,7 @@ wires :class:`ToolHost` to the MCP SDK; what it answers is built from the siblin
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -260,7 +261,8 @@ class ToolHost:
         failures = [
             f
             for t in unique
-            if (f := read_failure(t, lambda t=t: read(params={param: t}), omitted)) is not None
+            if (f := read_failure(t, functools.partial(read, params={param: t}), omitted))
+            is not None
         ]
         if failures:
             return refuse(sorted({f.code for f in failures}), failures)

@@ -19,7 +19,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .envelope import CONTINUATION_PRIORITY, Continuation, Reason, Warning, item_mismatch_warning
+from .envelope import (
+    CONTINUATION_PRIORITY,
+    Continuation,
+    ContinuationKind,
+    Reason,
+    Warning,
+    item_mismatch_warning,
+)
 from .expressions import MISSING, ResponseView, resolve_pointer
 from .walk_continuations import (
     ContinuationMismatch,
@@ -247,12 +254,15 @@ class _Core(_PageReader):
         if self.pages:
             lim = self.limits
             if lim.max_pages is not None and self.pages >= lim.max_pages:
-                return self._client_stop(CLIENT_PAGE_LIMIT, max_pages=lim.max_pages)
+                self._client_stop(CLIENT_PAGE_LIMIT, max_pages=lim.max_pages)
+                return None
             if lim.max_items is not None and self.item_count >= lim.max_items:
-                return self._client_stop(CLIENT_ITEM_LIMIT, max_items=lim.max_items)
+                self._client_stop(CLIENT_ITEM_LIMIT, max_items=lim.max_items)
+                return None
             remaining = self._remaining()
             if remaining is not None and remaining <= 0:
-                return self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=lim.deadline)
+                self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=lim.deadline)
+                return None
         return self._request()
 
     def feed(self, response: PageResponse) -> _Step:
@@ -439,8 +449,9 @@ class _Core(_PageReader):
         if nxt in self.seen or nxt == self._position():
             self._violation(f"repeated cursor {nxt!r}")
             return
-        if self._position() is not None:
-            self.seen.add(self._position())
+        position = self._position()
+        if position is not None:
+            self.seen.add(position)
         self.seen.add(nxt)
         if plan.style == "offset":
             self.offset = int(nxt)
@@ -524,7 +535,7 @@ class _Core(_PageReader):
         # cursor here; client stops set their next_cursor continuation explicitly above.
         kinds = {self.plan.continuation_of(r.code): r for r in reasons}
         kinds.pop("next_cursor", None)
-        kind = next((k for k in CONTINUATION_PRIORITY if k in kinds), "none")
+        kind: ContinuationKind = next((k for k in CONTINUATION_PRIORITY if k in kinds), "none")
         reason = kinds.get(kind)
         if kind == "retry_after":
             seconds = reason.details.get("retry_after_s") if reason else None

@@ -18,10 +18,16 @@ from __future__ import annotations
 import email.utils
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .envelope import ITEM_MISMATCHES, Reason, Warning, item_mismatch_warning
 from .expressions import MISSING, ResponseView, resolve_pointer
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .walk_plan import _Plan
+
 from .walk_results import (
     END_INFERRED,
     MAX_ITEM_WARNINGS,
@@ -85,6 +91,35 @@ def _error_code(body: Any) -> str | None:
 
 class _PageReader:
     """Reads one page for the walk core (a mixin of :class:`.walk_core._Core`)."""
+
+    if TYPE_CHECKING:  # the walk state and hooks :class:`.walk_core._Core` provides
+        plan: _Plan
+        parse_page: Callable[..., Any] | None
+        parse_item: Callable[[Any], Any] | None
+        strict_items: bool
+        mismatched: int
+        last_mismatch: tuple[tuple[str, str], int, Exception, int] | None
+        pages: int
+        item_count: int
+        total: Any
+        offset: int
+        page_no: int
+        before: int | None
+
+        def _accept(
+            self,
+            resp: PageResponse,
+            items: list[Any],
+            reasons: list[Reason],
+            warnings: list[Warning],
+            more: bool,
+            nxt: str | None,
+            snapshot: Any,
+            evidence: Any,
+            envelope: Any,
+        ) -> Page | None: ...
+
+        def _restart(self, code: str, origin: str, message: str | None = None) -> None: ...
 
     def _items(self, view: ResponseView) -> list[Any]:
         raw = self.plan.items.evaluate(response=view)
@@ -374,7 +409,7 @@ class _PageReader:
             return str(self.offset + len(raw_items))
         if plan.style == "page":
             return str(self.page_no + 1)
-        if plan.last_item:
+        if plan.next_last_item is not None:  # plan.last_item
             if not raw_items:
                 return None
             value = resolve_pointer(raw_items[-1], plan.next_last_item)

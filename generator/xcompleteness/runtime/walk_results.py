@@ -145,7 +145,7 @@ def _reason(
     """A reason as its typed model (``reason.limit`` ...) when the details fit, else open."""
     if not details and message is None:
         return _bare_reason(code, origin)
-    raw = {k: v for k, v in details.items() if k not in _RESERVED}
+    raw = {k: v for k, v in (details or {}).items() if k not in _RESERVED}
     return make_reason({"code": code, "message": message, **raw}, origin=origin)  # type: ignore[arg-type]
 
 

@@ -342,9 +342,11 @@ class MockApi:
             if fault.kind == "cap":
                 details["limit"] = fault.limit or details.get("limit", 1000)
                 capped = True
-            if fault.kind == "time-budget" and not fault.empty:
-                items = items[: max(len(items) // 2, 1)]
-                advance = offset + len(items)
+            if fault.kind == "time-budget":
+                details.update(_budget_sent(op, query, fault.details))
+                if not fault.empty:
+                    items = items[: max(len(items) // 2, 1)]
+                    advance = offset + len(items)
             if fault.kind == "source-down" and not fault.empty:
                 items = items[::2]  # that source's items are missing from this page
             message = f"mock fault {fault.kind} on page {page_no}"
@@ -804,3 +806,24 @@ def serve(api: MockApi, sock: socket.socket, *, on_ready: Callable[[], None]) ->
 
     server.startup = announce  # type: ignore[method-assign]
     server.run(sockets=[sock])
+
+
+def _budget_sent(op: Operation, query: dict[str, Any], fixed: dict[str, Any]) -> dict[str, Any]:
+    """``budget_ms``/``elapsed_ms`` of a time-budget fault from the budget the request sent.
+
+    The declared deadline parameter (``deadline: {param, unit}``) read in its unit (ms or s);
+    the answer ran just past it. A plan's own ``budget_ms`` wins; no parameter sent (or none
+    declared): the declared default, else the plan's or the standard details stay.
+    """
+    deadline = op.contract.deadline
+    if deadline is None or deadline.param is None or "budget_ms" in fixed:
+        return {}
+    raw = query.get(deadline.param, deadline.default)
+    try:
+        value = float(raw) if raw is not None else None
+    except (TypeError, ValueError):
+        value = None
+    if value is None or value < 0:
+        return {}
+    budget = int(round(value * 1000)) if deadline.unit == "s" else int(round(value))
+    return {"budget_ms": budget, "elapsed_ms": budget + 4}

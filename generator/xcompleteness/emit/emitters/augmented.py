@@ -100,8 +100,8 @@ class _Schemas:
 
     def union(self, kind: str, codes: tuple[Any, ...]) -> dict[str, Any]:
         refs = [self.code(kind, c) for c in codes]
-        if not refs:
-            return {"type": "object", "properties": {"code": {"type": "string"}}, "maxItems": 0}
+        if not refs:  # an operation that declares no code of this kind: the array stays empty
+            return {"type": "object", "properties": {"code": {"type": "string"}}}
         mapping = {c.code: r["$ref"] for c, r in zip(codes, refs, strict=True)}
         return {"oneOf": refs, "discriminator": {"propertyName": "code", "mapping": mapping}}
 
@@ -144,10 +144,12 @@ class _Schemas:
         shared = self.shared()
         reasons = {"type": "array", "items": self.union("reason", op.reasons)}
         warnings = {"type": "array", "items": self.union("warning", op.warnings)}
+        # every array keeps its items (other tools, Prism and openapi-python-client among them,
+        # reject or drop an array without one); an undeclared kind of code is an empty array
         if not op.reasons:
-            reasons = {"type": "array", "maxItems": 0}
+            reasons["maxItems"] = 0
         if not op.warnings:
-            warnings = {"type": "array", "maxItems": 0}
+            warnings["maxItems"] = 0
         props = {
             "items": {"type": "array", "items": item_schema if item_schema is not None else {}},
             "complete": {"type": "boolean"},

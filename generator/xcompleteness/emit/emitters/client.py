@@ -29,9 +29,19 @@ __all__ = [
 
 TEMPLATE = "package/client.py.jinja"
 OP_TEMPLATE = "package/_ops/operation.py.jinja"
-OWN_KEYWORDS = ("self", "max_pages", "max_items", "deadline", "continuation", "params", "more")
-"""Keywords the generated methods use themselves; a parameter with one of these names is renamed
-(``deadline_``) and stays reachable by its spec name through ``params={...}``."""
+OWN_KEYWORDS = (
+    "self",
+    "max_pages",
+    "max_items",
+    "deadline",
+    "continuation",
+    "params",
+    "more",
+    "result",
+)
+"""Keywords and locals (``result``) the generated methods use themselves; a parameter with one
+of these names is renamed (``deadline_``) and stays reachable by its spec name through
+``params={...}``."""
 
 MODULE_NAMES = (
     "annotations",

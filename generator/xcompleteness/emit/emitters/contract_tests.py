@@ -153,11 +153,41 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                 f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
                 {**common, "kind": "walk_on", "code": None, "empty": True, "plan": _plan([fault])},
             )
+            # What the walk itself must detect, whatever the server says: a page of another
+            # snapshot is never merged in (native envelopes carry scope.snapshot), and a cursor
+            # that comes back again would loop forever.
+            if op.mode == "native":
+                fault = {"operation": op.operation_id, "kind": "snapshot-change", "page": 2}
+                add(
+                    f"{prefix}_snapshot_change_between_pages_is_not_merged_{policy}",
+                    {
+                        **common,
+                        "kind": "partial",
+                        "code": "SNAPSHOT_CHANGED",
+                        "empty": False,
+                        "plan": _plan([fault]),
+                    },
+                )
+            bug = {"operation": op.operation_id, "kind": "repeat-cursor", "page": 2}
+            add(
+                f"{prefix}_repeated_cursor_stops_the_walk_{policy}",
+                {
+                    **common,
+                    "kind": "partial",
+                    "code": "CONTRACT_VIOLATION",
+                    "what": "repeated cursor",  # not a later symptom (a duplicate item)
+                    "empty": False,
+                    "plan": _plan([], [bug]),
+                },
+            )
     return out
 
 
-def _plan(faults: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"seed": 1, "items": ITEMS, "page-size": PAGE_SIZE, "faults": faults}
+def _plan(faults: list[dict[str, Any]], bugs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    plan = {"seed": 1, "items": ITEMS, "page-size": PAGE_SIZE, "faults": faults}
+    if bugs:
+        plan["bugs"] = bugs
+    return plan
 
 
 def emit_tests(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:

@@ -66,6 +66,8 @@ class ResultSpec:
     base: str
     omitted: FieldSpec
     operation_id: str
+    codes: str
+    """The value type of the omitted-fields map (``Literal[...]`` of the registry's codes)."""
 
 
 def _field(f: FieldIR) -> FieldSpec:
@@ -102,12 +104,12 @@ def _result(spec: SpecIR, op: OperationIR) -> ResultSpec | None:
     py = names.claim(snake(wire), origin=op.pointer)
     omissions = _omissions(spec)
     codes = f"Literal[{', '.join(py_str(c) for c in omissions)}]" if omissions else "str"
-    annotation = f"dict[str, {codes}] | None"
+    annotation = "dict[str, _OmissionCode] | None"
     base = op.response_model or "BaseModel"
     if op.response_model and not _is_object(spec, op.response_model):
         base = "BaseModel"
     omitted = FieldSpec(py, annotation, wire if wire != py else None, False)
-    return ResultSpec(op.envelope_model, base, omitted, op.operation_id)
+    return ResultSpec(op.envelope_model, base, omitted, op.operation_id, codes)
 
 
 def _frozenset(codes: Iterable[str]) -> str:

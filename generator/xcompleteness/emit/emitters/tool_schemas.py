@@ -438,7 +438,11 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
                     "complete": {"type": "boolean"},
                     "reasons": {
                         "type": "array",
-                        "items": _reason_schema([*reason_codes, *_SORTED_CLIENT_CODES]),
+                        # the walk adds SNAPSHOT_CHANGED itself (origin client) when a page
+                        # of another snapshot arrives, declared or not
+                        "items": _reason_schema(
+                            [*reason_codes, *_SORTED_CLIENT_CODES, "SNAPSHOT_CHANGED"]
+                        ),
                     },
                     "scope": {"type": ["object", "null"]},
                     "continuation": continuation,

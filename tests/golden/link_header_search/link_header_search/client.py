@@ -93,7 +93,9 @@ class Client(BaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        return _operation("list_repositories", "ListRepositoriesOperation")(self)
+        operation: ListRepositoriesOperation
+        operation = _operation("list_repositories", "ListRepositoriesOperation")(self)
+        return operation
 
     @functools.cached_property
     def search_repositories(self) -> SearchRepositoriesOperation:
@@ -101,7 +103,9 @@ class Client(BaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        return _operation("search_repositories", "SearchRepositoriesOperation")(self)
+        operation: SearchRepositoriesOperation
+        operation = _operation("search_repositories", "SearchRepositoriesOperation")(self)
+        return operation
 
 
 class AsyncClient(AsyncBaseClient):
@@ -132,7 +136,9 @@ class AsyncClient(AsyncBaseClient):
 
         operationId listRepositories (collection, adapter mode).
         """
-        return _operation("list_repositories", "AsyncListRepositoriesOperation")(self)
+        operation: AsyncListRepositoriesOperation
+        operation = _operation("list_repositories", "AsyncListRepositoriesOperation")(self)
+        return operation
 
     @functools.cached_property
     def search_repositories(self) -> AsyncSearchRepositoriesOperation:
@@ -140,4 +146,6 @@ class AsyncClient(AsyncBaseClient):
 
         operationId searchRepositories (search, adapter mode).
         """
-        return _operation("search_repositories", "AsyncSearchRepositoriesOperation")(self)
+        operation: AsyncSearchRepositoriesOperation
+        operation = _operation("search_repositories", "AsyncSearchRepositoriesOperation")(self)
+        return operation

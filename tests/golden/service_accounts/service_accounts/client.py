@@ -100,7 +100,9 @@ class Client(BaseClient):
 
         operationId listServiceAccounts (collection, native mode).
         """
-        return _operation("list_service_accounts", "ListServiceAccountsOperation")(self)
+        operation: ListServiceAccountsOperation
+        operation = _operation("list_service_accounts", "ListServiceAccountsOperation")(self)
+        return operation
 
     @functools.cached_property
     def archive_service_accounts(self) -> ArchiveServiceAccountsOperation:
@@ -108,7 +110,9 @@ class Client(BaseClient):
 
         operationId archiveServiceAccounts (mutation, native mode).
         """
-        return _operation("archive_service_accounts", "ArchiveServiceAccountsOperation")(self)
+        operation: ArchiveServiceAccountsOperation
+        operation = _operation("archive_service_accounts", "ArchiveServiceAccountsOperation")(self)
+        return operation
 
     @functools.cached_property
     def search_service_accounts(self) -> SearchServiceAccountsOperation:
@@ -116,7 +120,9 @@ class Client(BaseClient):
 
         operationId searchServiceAccounts (search, native mode).
         """
-        return _operation("search_service_accounts", "SearchServiceAccountsOperation")(self)
+        operation: SearchServiceAccountsOperation
+        operation = _operation("search_service_accounts", "SearchServiceAccountsOperation")(self)
+        return operation
 
     @functools.cached_property
     def get_service_account(self) -> GetServiceAccountOperation:
@@ -124,7 +130,9 @@ class Client(BaseClient):
 
         operationId getServiceAccount (resource, native mode).
         """
-        return _operation("get_service_account", "GetServiceAccountOperation")(self)
+        operation: GetServiceAccountOperation
+        operation = _operation("get_service_account", "GetServiceAccountOperation")(self)
+        return operation
 
 
 class AsyncClient(AsyncBaseClient):
@@ -155,7 +163,9 @@ class AsyncClient(AsyncBaseClient):
 
         operationId listServiceAccounts (collection, native mode).
         """
-        return _operation("list_service_accounts", "AsyncListServiceAccountsOperation")(self)
+        operation: AsyncListServiceAccountsOperation
+        operation = _operation("list_service_accounts", "AsyncListServiceAccountsOperation")(self)
+        return operation
 
     @functools.cached_property
     def archive_service_accounts(self) -> AsyncArchiveServiceAccountsOperation:
@@ -163,7 +173,11 @@ class AsyncClient(AsyncBaseClient):
 
         operationId archiveServiceAccounts (mutation, native mode).
         """
-        return _operation("archive_service_accounts", "AsyncArchiveServiceAccountsOperation")(self)
+        operation: AsyncArchiveServiceAccountsOperation
+        operation = _operation("archive_service_accounts", "AsyncArchiveServiceAccountsOperation")(
+            self
+        )
+        return operation
 
     @functools.cached_property
     def search_service_accounts(self) -> AsyncSearchServiceAccountsOperation:
@@ -171,7 +185,11 @@ class AsyncClient(AsyncBaseClient):
 
         operationId searchServiceAccounts (search, native mode).
         """
-        return _operation("search_service_accounts", "AsyncSearchServiceAccountsOperation")(self)
+        operation: AsyncSearchServiceAccountsOperation
+        operation = _operation("search_service_accounts", "AsyncSearchServiceAccountsOperation")(
+            self
+        )
+        return operation
 
     @functools.cached_property
     def get_service_account(self) -> AsyncGetServiceAccountOperation:
@@ -179,4 +197,6 @@ class AsyncClient(AsyncBaseClient):
 
         operationId getServiceAccount (resource, native mode).
         """
-        return _operation("get_service_account", "AsyncGetServiceAccountOperation")(self)
+        operation: AsyncGetServiceAccountOperation
+        operation = _operation("get_service_account", "AsyncGetServiceAccountOperation")(self)
+        return operation

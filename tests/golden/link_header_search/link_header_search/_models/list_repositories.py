@@ -41,4 +41,4 @@ class ListRepositoriesPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 
     items: list[Repository]
-    incomplete_reasons: list[ListRepositoriesReason] = Field(default_factory=list)
+    incomplete_reasons: list[ListRepositoriesReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]

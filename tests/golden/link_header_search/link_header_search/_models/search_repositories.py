@@ -44,4 +44,4 @@ class SearchRepositoriesPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 
     items: list[Repository]
-    incomplete_reasons: list[SearchRepositoriesReason] = Field(default_factory=list)
+    incomplete_reasons: list[SearchRepositoriesReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]

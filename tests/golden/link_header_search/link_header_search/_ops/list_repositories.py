@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["ListRepositoriesOperation", "AsyncListRepositoriesOperation"]
 
+_Answer = models.ListRepositoriesPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class ListRepositoriesOperation(Listing):
     """List the repositories of an organisation
@@ -57,7 +60,7 @@ class ListRepositoriesOperation(Listing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "org": org,
@@ -72,6 +75,7 @@ class ListRepositoriesOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +219,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
         **more: Any,
     ) -> models.ListRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "org": org,
@@ -230,6 +234,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["SearchRepositoriesOperation", "AsyncSearchRepositoriesOperation"]
 
+_Answer = models.SearchRepositoriesPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class SearchRepositoriesOperation(Listing):
     """Search repositories
@@ -57,7 +60,7 @@ class SearchRepositoriesOperation(Listing):
         **more: Any,
     ) -> models.SearchRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "q": q,
@@ -72,6 +75,7 @@ class SearchRepositoriesOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +219,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
         **more: Any,
     ) -> models.SearchRepositoriesPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "q": q,
@@ -230,6 +234,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

@@ -17,12 +17,12 @@ __all__ = [
     "GetServiceAccountResult",
 ]
 
+_OmissionCode = Literal["FORBIDDEN", "NOT_PRESENT", "NOT_REQUESTED", "SOURCE_FAILED"]
+
 
 class GetServiceAccountResult(GetServiceAccountResponse):
     """The response of getServiceAccount with the map of fields it left out, and why."""
 
     model_config = ConfigDict(defer_build=True)
 
-    omitted_fields: (
-        dict[str, Literal["FORBIDDEN", "NOT_PRESENT", "NOT_REQUESTED", "SOURCE_FAILED"]] | None
-    ) = None
+    omitted_fields: dict[str, _OmissionCode] | None = None  # type: ignore[assignment, unused-ignore]

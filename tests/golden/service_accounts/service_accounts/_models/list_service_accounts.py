@@ -60,5 +60,5 @@ class ListServiceAccountsPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
 
     items: list[ServiceAccount]
-    incomplete_reasons: list[ListServiceAccountsReason] = Field(default_factory=list)
-    warnings: list[ListServiceAccountsWarning] = Field(default_factory=list)
+    incomplete_reasons: list[ListServiceAccountsReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    warnings: list[ListServiceAccountsWarning] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]

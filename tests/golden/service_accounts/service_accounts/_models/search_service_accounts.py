@@ -66,5 +66,5 @@ completeness."""
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
 
     items: list[ServiceAccount]
-    incomplete_reasons: list[SearchServiceAccountsReason] = Field(default_factory=list)
-    warnings: list[SearchServiceAccountsWarning] = Field(default_factory=list)
+    incomplete_reasons: list[SearchServiceAccountsReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    warnings: list[SearchServiceAccountsWarning] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]

@@ -14,6 +14,9 @@ from ..client import CONTRACTS
 
 __all__ = ["ArchiveServiceAccountsOperation", "AsyncArchiveServiceAccountsOperation"]
 
+_Answer = models.ArchiveServiceAccountsResponse
+"""What page() (a listing) or a call returns, typed."""
+
 
 class ArchiveServiceAccountsOperation(Call):
     """Archive service accounts (destructive; needs evidence from a complete listing)
@@ -42,7 +45,7 @@ class ArchiveServiceAccountsOperation(Call):
         **more: Any,
     ) -> models.ArchiveServiceAccountsResponse:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return self._call(
+        result: _Answer = self._call(
             {
                 "ids": ids,
                 "evidence": evidence,
@@ -50,6 +53,7 @@ class ArchiveServiceAccountsOperation(Call):
             params,
             more,
         )
+        return result
 
 
 class AsyncArchiveServiceAccountsOperation(AsyncCall):
@@ -79,7 +83,7 @@ class AsyncArchiveServiceAccountsOperation(AsyncCall):
         **more: Any,
     ) -> models.ArchiveServiceAccountsResponse:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return await self._call(
+        result: _Answer = await self._call(
             {
                 "ids": ids,
                 "evidence": evidence,
@@ -87,3 +91,4 @@ class AsyncArchiveServiceAccountsOperation(AsyncCall):
             params,
             more,
         )
+        return result

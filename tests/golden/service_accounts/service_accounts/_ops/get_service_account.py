@@ -14,6 +14,9 @@ from ..client import CONTRACTS
 
 __all__ = ["GetServiceAccountOperation", "AsyncGetServiceAccountOperation"]
 
+_Answer = models.GetServiceAccountResult
+"""What page() (a listing) or a call returns, typed."""
+
 
 class GetServiceAccountOperation(Call):
     """Read one service account
@@ -42,7 +45,7 @@ class GetServiceAccountOperation(Call):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return self._call(
+        result: _Answer = self._call(
             {
                 "id_": id_,
                 "fields": fields,
@@ -50,6 +53,7 @@ class GetServiceAccountOperation(Call):
             params,
             more,
         )
+        return result
 
 
 class AsyncGetServiceAccountOperation(AsyncCall):
@@ -79,7 +83,7 @@ class AsyncGetServiceAccountOperation(AsyncCall):
         **more: Any,
     ) -> models.GetServiceAccountResult:
         """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""
-        return await self._call(
+        result: _Answer = await self._call(
             {
                 "id_": id_,
                 "fields": fields,
@@ -87,3 +91,4 @@ class AsyncGetServiceAccountOperation(AsyncCall):
             params,
             more,
         )
+        return result

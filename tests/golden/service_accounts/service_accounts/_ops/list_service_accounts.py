@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["ListServiceAccountsOperation", "AsyncListServiceAccountsOperation"]
 
+_Answer = models.ListServiceAccountsPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class ListServiceAccountsOperation(Listing):
     """List the service accounts of the organisation
@@ -57,7 +60,7 @@ class ListServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "cursor": cursor,
@@ -72,6 +75,7 @@ class ListServiceAccountsOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -215,7 +219,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.ListServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "cursor": cursor,
@@ -230,6 +234,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,

@@ -22,6 +22,9 @@ from ..client import CONTRACTS
 
 __all__ = ["SearchServiceAccountsOperation", "AsyncSearchServiceAccountsOperation"]
 
+_Answer = models.SearchServiceAccountsPage
+"""What page() (a listing) or a call returns, typed."""
+
 
 class SearchServiceAccountsOperation(Listing):
     """Full-text search over service accounts, across all index shards
@@ -55,7 +58,7 @@ class SearchServiceAccountsOperation(Listing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return self._page(
+        result: _Answer = self._page(
             self._prepare(
                 {
                     "q": q,
@@ -69,6 +72,7 @@ class SearchServiceAccountsOperation(Listing):
             ),
             strict_items,
         )
+        return result
 
     def collect(
         self,
@@ -204,7 +208,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
         **more: Any,
     ) -> models.SearchServiceAccountsPage:
         """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""
-        return await self._page(
+        result: _Answer = await self._page(
             self._prepare(
                 {
                     "q": q,
@@ -218,6 +222,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
             ),
             strict_items,
         )
+        return result
 
     async def collect(
         self,
