@@ -87,7 +87,7 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         assert declared <= set(reason["properties"]["code"]["enum"])
         hints = tool["annotations"]
         if contract["kind"] == "mutation":
-            assert hints["readOnlyHint"] is False
+            assert hints.get("readOnlyHint", False) is False  # MCP's default: not read-only
             assert hints["destructiveHint"] is bool(contract["destructive"])
             mutation = contract["mutation"] or {}
             rechecked = mutation.get("recheck_each_target") and not mutation.get("from")

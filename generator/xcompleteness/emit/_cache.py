@@ -135,6 +135,7 @@ def input_key(
     package: str | None,
     tests: bool,
     today: _dt.date | None = None,
+    tools: Sequence[str] = (),
 ) -> str | None:
     """The cache key of one ``generate`` run (raises OSError when an input cannot be read).
 
@@ -161,6 +162,8 @@ def input_key(
         part(label, _file_digest(path))
     part("package", b"\x00" if package is None else package.encode("utf-8", "surrogateescape"))
     part("tests", b"1" if tests else b"0")
+    if tools:  # absent when empty: keys of runs without --tools are unchanged
+        part("tools", "\n".join(tools).encode("utf-8", "surrogateescape"))
     for name in LIMIT_VARIABLES:
         part("env " + name, os.environ.get(name, "").encode("utf-8", "surrogateescape"))
     part("today", (today or _dt.date.today()).isoformat().encode())

@@ -15,6 +15,7 @@ formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -91,10 +92,13 @@ def generate_from_check(
     *,
     only: Collection[str] | None = None,
     tests: bool = False,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``.
 
     ``tests``: also write the contract test suite ``tests/`` beside the package (docs/testing.md).
+    ``tools``: selectors of the operations that get agent tools (``generate --tools``;
+    docs/agents.md "Tool subsets"); empty: every declared operation.
     """
     from xcompleteness.emit._format import format_files
     from xcompleteness.emit._render import Renderer
@@ -106,6 +110,8 @@ def generate_from_check(
     name = _package_for(result, package)
     stage("building the IR")
     ir = build_ir(result, name)
+    if tools:
+        ir = dataclasses.replace(ir, tool_selection=tuple(tools))
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
@@ -144,6 +150,7 @@ def generate(
     allow_external_refs: bool = False,
     tests: bool = False,
     cache: bool = True,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
@@ -156,7 +163,7 @@ def generate(
     key = None
     if cache and not allow_external_refs:
         try:
-            key = gencache.input_key(spec, overlays, package=package, tests=tests)
+            key = gencache.input_key(spec, overlays, package=package, tests=tests, tools=tools)
         except OSError:
             key = None  # an unreadable input: the pipeline reports it properly
     if key is not None:
@@ -165,10 +172,10 @@ def generate(
         if entry is not None:
             return _from_cache(entry)
     if prevalidate.wanted():
-        gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
+        gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
     else:
         result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-        gen = generate_from_check(result, package, tests=tests)
+        gen = generate_from_check(result, package, tests=tests, tools=tools)
     gen.summary_text = summary(gen)
     if key is not None:
         stage("writing the cache")
@@ -190,6 +197,7 @@ def _two_processes(
     package: str | None,
     allow_external_refs: bool,
     tests: bool,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """:func:`generate_from_check` with OpenAPI validation running in a second process.
 
@@ -212,7 +220,7 @@ def _two_processes(
             spec, overlays, allow_external_refs=allow_external_refs, validate=False, on_loaded=start
         )
         try:
-            gen = generate_from_check(partial, package, tests=tests)
+            gen = generate_from_check(partial, package, tests=tests, tools=tools)
         except Exception as exc:  # noqa: BLE001 - decided once validation is known
             failure = exc
     except BaseException:

@@ -15,7 +15,7 @@ wires :class:`ToolHost` to the MCP SDK; what it answers is built from the siblin
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,9 @@ class _Tool:
     params: tuple[str, ...]
     body: tuple[str, ...]
     json_args: tuple[str, ...]
+    spec_names: Mapping[str, str]
+    """Argument name -> the spec's name, where they differ (arguments are the client's
+    Python keyword names; the host speaks spec names to the client's ``params``)."""
 
     @property
     def name(self) -> str:
@@ -63,6 +66,7 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
         params=tuple(meta.get("x-completeness/params") or ()),
         body=tuple(meta.get("x-completeness/body") or ()),
         json_args=tuple(meta.get("x-completeness/json_args") or ()),
+        spec_names=dict(meta.get("x-completeness/spec_names") or {}),
     )
 
 
@@ -84,8 +88,10 @@ class ToolHost:
         default_max_pages: int = 20,
         default_deadline_s: float = 20.0,
         max_deadline_s: float = 300.0,
+        only: Collection[str] | None = None,
     ) -> None:
-        self.tools = {t["name"]: _tool(t) for t in tools}
+        everything = [_tool(t) for t in tools]
+        self.tools = {t.name: t for t in everything if only is None or t.operation in only}
         self.by_operation = {t.operation: t for t in self.tools.values()}
         self.contracts = contracts
         self.client = client
@@ -98,7 +104,13 @@ class ToolHost:
         }
 
     def definitions(self) -> list[Mapping[str, Any]]:
-        return [t.definition for t in self.tools.values()]
+        """The tools as published in ``tools/list``: without ``_meta`` (the server's own routing
+        data, nothing an agent can use)."""
+        return [self.published(t.definition) for t in self.tools.values()]
+
+    @staticmethod
+    def published(definition: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in definition.items() if k != "_meta"}
 
     def call(self, name: str, arguments: Mapping[str, Any] | None) -> tuple[dict[str, Any], bool]:
         tool = self.tools.get(name)
@@ -113,6 +125,7 @@ class ToolHost:
         decoded, bad = self._decode(tool, args)
         if problems or bad:
             return error_result("INVALID_ARGUMENTS", "; ".join([*problems, *bad])[:2000]), True
+        decoded = {tool.spec_names.get(k, k): v for k, v in decoded.items()}
         try:
             if tool.kind in LISTING_KINDS:
                 env = self._listing(tool, decoded)
