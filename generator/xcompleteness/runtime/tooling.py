@@ -15,6 +15,7 @@ wires :class:`ToolHost` to the MCP SDK; what it answers is built from the siblin
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -317,8 +318,15 @@ def _body_field(expr: Any) -> str | None:
     return None if "/" in token else unescape_token(token)
 
 
+_FILE_SUFFIX = re.compile(r"[._](?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
+
+
 def _resource_key(resource: Any) -> str:
-    """The ``data`` key: the declared resource when it is a plain word, else ``items``."""
+    """The ``data`` key: the declared resource, less a file suffix (``messages_json`` and
+    ``Messages.json`` are ``messages`` / ``Messages``), when that is a plain word; else
+    ``items``."""
+    if isinstance(resource, str):
+        resource = _FILE_SUFFIX.sub("", resource)
     if isinstance(resource, str) and resource.replace("_", "").isalnum() and resource.isascii():
         return resource[:64]
     return "items"
