@@ -79,7 +79,7 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         comp = out["properties"]["completeness"]
         assert "complete" in comp["required"]
         reason = comp["properties"]["reasons"]["items"]
-        assert {"code", "origin", "details"} <= set(reason["required"])
+        assert {"code", "origin"} <= set(reason["required"])
         assert {"scope", "continuation"} <= set(comp["properties"])
         assert {"data", "warnings", "evidence"} <= set(out["properties"])
         contract = contracts[tool["_meta"]["x-completeness/operation"]]

@@ -71,10 +71,15 @@ def neutral(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>]{0,200})?/?>")
+"""An HTML tag in spec prose (Stripe's ``<p>``, ``<code>``): markup, not meaning."""
+
+
 def brief(text: Any, limit: int) -> str:
-    """``neutral(text)`` cut at the last sentence end within ``limit`` characters (else at the
-    last word, with an ellipsis): a description that stops mid-word reads as a different claim."""
-    flat = neutral(text, 10_000)
+    """``neutral(text)`` without HTML tags, cut at the last sentence end within ``limit``
+    characters (else at the last word, with an ellipsis): a description that stops mid-word
+    reads as a different claim."""
+    flat = neutral(_TAG.sub("", text) if isinstance(text, str) else text, 10_000)
     if len(flat) <= limit:
         return flat
     head = flat[:limit]
@@ -281,7 +286,7 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         props["max_pages"] = nullable_scalar("integer", "Page limit.", minimum=1)
         props["deadline_s"] = nullable_scalar("number", "Time limit in seconds.", minimum=0)
         props["continuation"] = nullable_scalar(
-            "string", "continuation.cursor of an earlier partial result, to resume it."
+            "string", "To resume a partial result: its continuation.cursor."
         )
     return closed_object(props), sorted(json_args)
 
@@ -368,9 +373,10 @@ def output_schema(
 
     MCP gives every tool its own schema (no shared ``$defs``), so the part every tool shares is
     kept to what a client or a model reads: the status, ``complete``, the reason and warning
-    codes this tool can report, and which keys are always there. The
-    finer shape (details, approval, error) is checked by the server itself, against the
-    runtime's ``ToolResult`` model, before it answers. ``reason_codes=None`` leaves the codes
+    codes this tool can report, and which keys are always there. The optional ``error`` and
+    ``approval`` of an error envelope (AGENT_RULES.md says what they hold) and the finer shape
+    (details) are checked by the server itself, against the runtime's ``ToolResult`` model,
+    before it answers. ``reason_codes=None`` leaves the codes
     open (the dynamic ``call_tool``, which answers for every tool).
     """
     nullable = {"type": ["object", "null"]}
@@ -394,7 +400,7 @@ def output_schema(
                         "items": {
                             "type": "object",
                             "properties": {"code": reason_code},
-                            "required": ["code", "origin", "details"],
+                            "required": ["code", "origin"],
                         },
                     },
                     "scope": nullable,
@@ -407,8 +413,6 @@ def output_schema(
                 "items": {"type": "object", "properties": {"code": warning_code}},
             },
             "evidence": {"type": ["string", "null"]},
-            "error": nullable,
-            "approval": nullable,
         },
         "required": ["status", "data", "completeness", "warnings", "evidence"],
     }
@@ -435,8 +439,7 @@ def description(op: Any, listing_tool: Mapping[str, str], evidence_for: Sequence
     if op.is_listing:
         codes = ", ".join(r.code for r in op.reasons) or "none declared"
         parts.append(
-            f"Read-only {op.kind} tool; answers the completeness envelope: an empty list proves "
-            f"absence only when completeness.complete is true. Reasons it may report: {codes}."
+            f"Read-only {op.kind}; may be partial (check completeness.complete). Reasons: {codes}."
         )
         if resource:
             parts.append(f"Resource: {quoted(resource, 60)}.")
