@@ -201,11 +201,12 @@ def report(rows: dict[str, dict[str, Any]]) -> str:
     for name, r in rows.items():
         o, p, ps = r["ours"], r["peer"], r["peer_subset"]
         peer_static = (
-            f"{_kb(p['bytes'])} ({_kb(p['median'])})" if "bytes" in p else p.get("error", "-")
+            f"{_kb(p['bytes'])} ({int(p['median'])} B)" if "bytes" in p else p.get("error", "-")
         )
         peer_subset = f"{_kb(ps['bytes'])}" if "bytes" in ps else ps.get("error", "-")
         lines.append(
-            f"| {name} | {o['tools']} ({o['listings']}) | {_kb(o['static'])} | {_kb(o['median'])} "
+            f"| {name} | {o['tools']} ({o['listings']}) | {_kb(o['static'])} "
+            f"| {int(o['median'])} B "
             f"| {_kb(o['subset'])} ({o['subset_n']} tools: `{r['selectors']}`) "
             f"| {_kb(o['dynamic'])} | {peer_static} | {peer_subset} |"
         )
@@ -226,7 +227,7 @@ def report(rows: dict[str, dict[str, Any]]) -> str:
             "",
             f"GitHub dynamic: {_kb(gh['dynamic'])} "
             f"({'meets' if gh['dynamic'] <= TARGET_DYNAMIC else 'misses'} the 8 KB goal); "
-            f"static median tool {_kb(gh['median'])} "
+            f"static median tool {int(gh['median'])} B "
             f"({'meets' if gh['median'] <= TARGET_MEDIAN else 'misses'} the 2 KB goal).",
         ]
     lines += [

@@ -284,9 +284,9 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         )
     if op.is_listing:
         props["max_pages"] = nullable_scalar("integer", "Page limit.", minimum=1)
-        props["deadline_s"] = nullable_scalar("number", "Time limit in seconds.", minimum=0)
+        props["deadline_s"] = nullable_scalar("number", "Seconds to spend.", minimum=0)
         props["continuation"] = nullable_scalar(
-            "string", "To resume a partial result: its continuation.cursor."
+            "string", "continuation.cursor of a partial result."
         )
     return closed_object(props), sorted(json_args)
 
@@ -398,7 +398,6 @@ def output_schema(
                     "reasons": {
                         "type": "array",
                         "items": {
-                            "type": "object",
                             "properties": {"code": reason_code},
                             "required": ["code", "origin"],
                         },
@@ -410,7 +409,7 @@ def output_schema(
             },
             "warnings": {
                 "type": "array",
-                "items": {"type": "object", "properties": {"code": warning_code}},
+                "items": {"properties": {"code": warning_code}, "required": ["code"]},
             },
             "evidence": {"type": ["string", "null"]},
         },
@@ -438,9 +437,7 @@ def description(op: Any, listing_tool: Mapping[str, str], evidence_for: Sequence
     parts = []
     if op.is_listing:
         codes = ", ".join(r.code for r in op.reasons) or "none declared"
-        parts.append(
-            f"Read-only {op.kind}; may be partial (check completeness.complete). Reasons: {codes}."
-        )
+        parts.append(f"Read-only {op.kind}; may be partial (see completeness). Reasons: {codes}.")
         if resource:
             parts.append(f"Resource: {quoted(resource, 60)}.")
         if evidence_for:
