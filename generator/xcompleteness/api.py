@@ -315,6 +315,7 @@ def generate(
     allow_external_refs: bool = False,
     cache: bool = True,
     progress: ProgressCallback | None = None,
+    tools: Sequence[str] = (),
 ) -> GenerateResult:
     """Generate the package for ``spec`` (``xcompleteness generate``).
 
@@ -324,7 +325,10 @@ def generate(
     ``package`` is the package name (default: from the spec's title); ``tests`` adds the
     contract test suite ``tests/`` (docs/testing.md). ``cache`` (default on, like the command)
     reuses the result of an identical earlier run and stores fresh results in the user's cache
-    folder; ``cache=False`` (``--no-cache``) neither reads nor writes it.
+    folder; ``cache=False`` (``--no-cache``) neither reads nor writes it. ``tools``
+    (``--tools``) selects the operations that get agent tools by operationId, tool name, OpenAPI
+    tag or glob, closed under listing <-> mutation evidence (docs/agents.md); a selector that
+    matches nothing refuses the run with ``XC609``.
     """
     if check and out is None:
         raise ValueError("generate(check=True) compares with a folder: pass out")
@@ -342,6 +346,7 @@ def generate(
                 allow_external_refs=allow_external_refs,
                 tests=tests,
                 cache=cache,
+                tools=tuple(tools),
             )
     except InputError as exc:
         return GenerateResult(origin, exc.diagnostics, ExitCode.UNUSABLE)

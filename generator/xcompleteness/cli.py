@@ -142,6 +142,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--tests", action="store_true", help="also write OUT/tests/: contract tests on the mock"
     )
     gen.add_argument(
+        "--tools",
+        action="append",
+        default=[],
+        metavar="SELECTOR",
+        help="agent tools only for these operations: operationId, tool name, OpenAPI tag or glob "
+        "(repeat or comma-separate); mutations and the listings whose evidence they need come "
+        "together (docs/agents.md)",
+    )
+    gen.add_argument(
         "--no-cache",
         action="store_true",
         help="always regenerate; do not read or write the cache (docs/generate.md)",
@@ -343,6 +352,7 @@ def run_generate(args: argparse.Namespace) -> ExitCode:
             allow_external_refs=args.allow_external_refs,
             cache=not args.no_cache,
             progress=bar.update,
+            tools=tuple(args.tools),
         )
     if not result.files:  # unusable input (exit 2) or refused: the spec has errors (exit 1)
         _emit(result.diagnostics, args.format)

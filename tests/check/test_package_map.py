@@ -142,7 +142,7 @@ def test_the_map_catches_a_climb(tmp_path: Path) -> None:
     """Not vacuous: a lazy import of ``emit`` from ``load`` is a climb by these rules."""
     bad = tmp_path / "x.py"
     bad.write_text("def f():\n    from xcompleteness.emit import generate\n")
-    (target, _, line), = _imports(bad)
+    ((target, _, line),) = _imports(bad)
     assert _rank(_owner(target)) > _rank("load") and line == 2
 
 

@@ -189,8 +189,7 @@ def test_the_async_client_resumes_and_warns_the_same(pkg):
     async def run(base: str):
         async with pkg.AsyncClient(base) as client:
             first = await client.droplets_list.collect(max_pages=1, per_page=20)
-            rest = await client.droplets_list.collect(continuation=first.continuation,
-                                                      per_page=20)
+            rest = await client.droplets_list.collect(continuation=first.continuation, per_page=20)
             return first, rest
 
     with serve(fake.app()) as base:
@@ -212,14 +211,17 @@ def test_through_the_mcp_server_a_page_continuation_resumes_to_the_end(pkg):
 
     async def agent(server):
         async with McpClient(server) as mcp:
-            first = await mcp.call_tool("droplets_list", {**args, "max_pages": 1,
-                                                          "continuation": None})
+            first = await mcp.call_tool(
+                "droplets_list", {**args, "max_pages": 1, "continuation": None}
+            )
             cursor = first.structured_content["completeness"]["continuation"]["cursor"]
-            rest = await mcp.call_tool("droplets_list", {**args, "max_pages": None,
-                                                         "continuation": cursor})
+            rest = await mcp.call_tool(
+                "droplets_list", {**args, "max_pages": None, "continuation": cursor}
+            )
             forged = cursor[:-3] + ("abc" if not cursor.endswith("abc") else "abd")
-            bad = await mcp.call_tool("droplets_list", {**args, "max_pages": None,
-                                                        "continuation": forged})
+            bad = await mcp.call_tool(
+                "droplets_list", {**args, "max_pages": None, "continuation": forged}
+            )
             return first.structured_content, rest.structured_content, bad.structured_content
 
     with serve(fake.app()) as base:

@@ -217,7 +217,7 @@ def test_the_mcp_tool_walks_and_resumes_next_urls(pkg, server):
     mcp_server = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
     host = mcp_server.build_host(base, secret=b"k" * 32)
     try:
-        args = {"subscriptionId": "s1", "api-version": "2023-07-01", "max_pages": 2}
+        args = {"subscription_id": "s1", "api_version": "2023-07-01", "max_pages": 2}
         env, is_error = host.call("vaults_list_by_subscription", args)
         assert not is_error and env["status"] == "partial"
         cont = env["completeness"]["continuation"]

@@ -168,6 +168,8 @@ def test_long_class_and_attribute_names_are_cut_with_a_stable_hash() -> None:
     assert pascal(long) != pascal(long + "x")
     assert len(attr_name(long)) <= ATTR_NAME_MAX and attr_name(long).isidentifier()
     assert attr_name("listThings") == "list_things"
+
+
 # -- py_docblock: real lines, no literal \n (issue 10 item 8) ----------------------------------
 
 MULTILINE = [
@@ -176,7 +178,7 @@ MULTILINE = [
     "trailing spaces   \nand tabs\t\t\nend",
     '\n\n  leading blank lines, quotes """ and \\ backslash\n\n',
     "a\r\nwindows\r\nlines",
-    "ends with a quote\"\nand another\"",
+    'ends with a quote"\nand another"',
     *NASTY,
 ]
 

@@ -12,7 +12,7 @@ from xcompleteness.emit._generate import generate_from_check
 from xcompleteness.emit.emitters import registry
 
 EMITTERS_DIR = ROOT / "generator" / "xcompleteness" / "emit" / "emitters"
-HELPERS = {"__init__", "registry", "items", "tool_schemas", "contract_tests"}
+HELPERS = {"__init__", "registry", "items", "tool_schemas", "tool_dynamic", "contract_tests"}
 """Modules in emitters/ that are not run by the registry: shared helpers, and ``--tests``."""
 
 

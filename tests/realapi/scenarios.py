@@ -251,7 +251,7 @@ def k8s_mcp_walk(gen: Generated) -> None:
     fake = k8s_fake.KubernetesFake()
     with served(k8s_fake.make_app(fake)) as base:
         sc = call_tool(gen, base, "list_core_v1_namespace")
-        pods = call_tool(gen, base, "list_core_v1_pod_for_all_namespaces", labelSelector="app=web")
+        pods = call_tool(gen, base, "list_core_v1_pod_for_all_namespaces", label_selector="app=web")
         # a required path parameter (namespace) reaches the operation
         system = call_tool(gen, base, "list_core_v1_namespaced_pod", namespace="kube-system")
     assert sc["status"] == "complete", (sc["status"], sc.get("error"), sc["completeness"])

@@ -52,8 +52,7 @@ def test_the_page_size_is_not_an_invalidator_of_the_list_so_it_may_change(servic
 
 def test_a_live_search_cursor_binds_its_filter_too(service):
     cursor = first_cursor(service.base_url, "/service-accounts/search", q="worker")
-    changed = get(service.base_url, "/service-accounts/search", q="billing", limit=5,
-                  cursor=cursor)
+    changed = get(service.base_url, "/service-accounts/search", q="billing", limit=5, cursor=cursor)
     assert changed.status_code == 400 and changed.json()["error"]["reason"] == "query_mismatch"
 
 
@@ -100,8 +99,11 @@ def tokens(**kw):
     from xcompleteness.runtime.service import ListingTokens
     from xcompleteness.runtime.tokens import TokenSigner
 
-    base = {"operation": "listThings", "paging_params": ("cursor", "per_page"),
-            "size_param": "per_page"}
+    base = {
+        "operation": "listThings",
+        "paging_params": ("cursor", "per_page"),
+        "size_param": "per_page",
+    }
     return ListingTokens(TokenSigner(SECRET), **{**base, **kw})
 
 

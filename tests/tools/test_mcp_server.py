@@ -164,9 +164,7 @@ def test_injected_faults_surface_as_partial_with_their_reason_and_no_evidence(pk
 
 def test_adapter_search_reports_the_native_incomplete_flag_as_a_reason(pkg):
     async def body(agent):
-        return await agent.call(
-            "search_items", page=None, max_pages=None, deadline_s=None, continuation=None
-        )
+        return await agent.call("search_items", max_pages=None, deadline_s=None, continuation=None)
 
     sc = session(pkg, ToolsApi(50, faults=Faults(incomplete_from=1)), body)
     assert sc["status"] == "partial"
@@ -460,7 +458,6 @@ def test_a_continuation_leaving_the_api_origin_is_not_followed(pkg):
     async def body(agent):
         return await agent.call(
             "search_items",
-            page=None,
             max_pages=None,
             deadline_s=None,
             continuation="http://evil.example/search?page=2",
@@ -482,7 +479,12 @@ def test_the_tools_package_loads_its_definitions_and_rules(pkg):
         "purge_item",
         "label_items",
     }
-    assert set(tools.load("openai")) == {"responses", "chat_completions"}
+    assert set(tools.load("openai")) == {"responses", "chat_completions", "dynamic"}
+    assert [t["name"] for t in tools.load("anthropic")["dynamic"]] == [
+        "search_tools",
+        "describe_tools",
+        "call_tool",
+    ]
     assert "completeness.complete" in tools.agent_rules()
     with pytest.raises(ValueError):
         tools.load("../../etc/passwd")
@@ -505,7 +507,7 @@ def test_a_rechecked_purge_runs_only_on_an_existing_item_and_a_harmless_one_runs
     assert api.label_calls == [{"ids": ["item-0000001"], "label": "x"}]
 
 
-SEARCH = {"page": None, "deadline_s": None}  # the API pages by 30
+SEARCH = {"deadline_s": None}  # the API pages by 30; ``page`` is the walk's, never an argument
 
 
 def _ids(sc):

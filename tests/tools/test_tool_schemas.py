@@ -79,7 +79,7 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         comp = out["properties"]["completeness"]
         assert "complete" in comp["required"]
         reason = comp["properties"]["reasons"]["items"]
-        assert {"code", "origin", "details"} <= set(reason["required"])
+        assert {"code", "origin"} <= set(reason["required"])
         assert {"scope", "continuation"} <= set(comp["properties"])
         assert {"data", "warnings", "evidence"} <= set(out["properties"])
         contract = contracts[tool["_meta"]["x-completeness/operation"]]
@@ -87,7 +87,7 @@ def test_mcp_tools_have_object_rooted_envelope_output_schemas_and_hints(generate
         assert declared <= set(reason["properties"]["code"]["enum"])
         hints = tool["annotations"]
         if contract["kind"] == "mutation":
-            assert hints["readOnlyHint"] is False
+            assert hints.get("readOnlyHint", False) is False  # MCP's default: not read-only
             assert hints["destructiveHint"] is bool(contract["destructive"])
             mutation = contract["mutation"] or {}
             rechecked = mutation.get("recheck_each_target") and not mutation.get("from")

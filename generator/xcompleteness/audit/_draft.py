@@ -293,11 +293,17 @@ def _truncated_todo(s: Signal) -> str:
     )
 
 
+FILE_SUFFIX = re.compile(r"\.(?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
+"""A format suffix on a path segment (``Messages.json``): never part of a resource name."""
+
+
 def resource_name(path: str) -> str:
-    """A snake_case resource name from the last literal path segment (``/a/{b}/c`` -> c)."""
+    """A snake_case resource name from the last literal path segment (``/a/{b}/c`` -> c), less a
+    file suffix (``/Accounts/{Sid}/Messages.json`` -> ``messages``, not ``messages_json``)."""
     for segment in reversed([s for s in path.split("/") if s]):
         if "{" in segment:
             continue
+        segment = FILE_SUFFIX.sub("", segment)
         name = _NON_IDENT.sub("_", _CAMEL.sub("_", segment).lower()).strip("_")
         if name:
             return name

@@ -13,12 +13,13 @@ from xcompleteness.detect._listlike import (
 )
 from xcompleteness.detect._pagination_imports import supported_styles
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.detect._words import ITEM_ID_CURSORS, fold
+from xcompleteness.detect._words import ITEM_ID_CURSORS, PAGING_PARAMS, fold
 
 __all__ = [
     "Excluded",
     "Finding",
     "ITEM_ID_CURSORS",
+    "PAGING_PARAMS",
     "SchemaWalker",
     "Signal",
     "fold",

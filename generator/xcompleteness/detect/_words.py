@@ -78,6 +78,11 @@ SIZE_PARAMS = _keys(
     "batch_size",
     "items_per_page",
 )
+PAGING_PARAMS = (
+    CURSOR_PARAMS | OFFSET_PARAMS | PAGE_PARAMS | SIZE_PARAMS | _keys("start_at", "page_size_max")
+)
+"""Every parameter name that moves or sizes a page: what the walk of a listing owns (the
+generated tools never offer them to a model)."""
 # Preference when several size-like parameters exist (first wins).
 SIZE_ORDER = [fold(n) for n in ("per_page", "page_size", "limit", "max_results", "size", "$top")]
 

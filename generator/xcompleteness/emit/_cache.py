@@ -190,6 +190,7 @@ def input_key(
     tests: bool,
     today: _dt.date | None = None,
     external_refs: bool = False,
+    tools: Sequence[str] = (),
 ) -> str | None:
     """The cache key of one ``generate`` run (raises OSError when an input cannot be read).
 
@@ -217,6 +218,8 @@ def input_key(
     part("package", b"\x00" if package is None else package.encode("utf-8", "surrogateescape"))
     part("tests", b"1" if tests else b"0")
     part("external-refs", b"1" if external_refs else b"0")
+    if tools:  # absent when empty: keys of runs without --tools are unchanged
+        part("tools", "\n".join(tools).encode("utf-8", "surrogateescape"))
     for name in LIMIT_VARIABLES:
         part("env " + name, os.environ.get(name, "").encode("utf-8", "surrogateescape"))
     part("today", (today or _dt.date.today()).isoformat().encode())

@@ -15,6 +15,7 @@ formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -125,10 +126,13 @@ def generate_from_check(
     *,
     only: Collection[str] | None = None,
     tests: bool = False,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """Run IR, emitters (all, or ``only`` those named) and formatting on a ``CheckResult``.
 
     ``tests``: also write the contract test suite ``tests/`` beside the package (docs/testing.md).
+    ``tools``: selectors of the operations that get agent tools (``generate --tools``;
+    docs/agents.md "Tool subsets"); empty: every declared operation.
     """
     from xcompleteness.emit._format import format_files
     from xcompleteness.emit._render import Renderer
@@ -140,6 +144,8 @@ def generate_from_check(
     name = _package_for(result, package, diagnostics)
     stage("building the IR")
     ir = build_ir(result, name)
+    if tools:
+        ir = dataclasses.replace(ir, tool_selection=tuple(tools))
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
@@ -184,6 +190,7 @@ def generate(
     allow_external_refs: bool = False,
     tests: bool = False,
     cache: bool = True,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
@@ -200,7 +207,12 @@ def generate(
     if cache:
         try:
             key = gencache.input_key(
-                spec, overlays, package=package, tests=tests, external_refs=allow_external_refs
+                spec,
+                overlays,
+                package=package,
+                tests=tests,
+                external_refs=allow_external_refs,
+                tools=tools,
             )
         except OSError:
             key = None  # an unreadable input: the pipeline reports it properly
@@ -212,10 +224,10 @@ def generate(
             hit.diagnostics.extend(notes)
             return hit
     if prevalidate.wanted():
-        gen = _two_processes(spec, overlays, package, allow_external_refs, tests)
+        gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
     else:
         result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-        gen = generate_from_check(result, package, tests=tests)
+        gen = generate_from_check(result, package, tests=tests, tools=tools)
     gen.summary_text = summary(gen)
     if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")
@@ -245,6 +257,7 @@ def _two_processes(
     package: str | None,
     allow_external_refs: bool,
     tests: bool,
+    tools: Sequence[str] = (),
 ) -> Generation:
     """:func:`generate_from_check` with OpenAPI validation running in a second process.
 
@@ -267,7 +280,7 @@ def _two_processes(
             spec, overlays, allow_external_refs=allow_external_refs, validate=False, on_loaded=start
         )
         try:
-            gen = generate_from_check(partial, package, tests=tests)
+            gen = generate_from_check(partial, package, tests=tests, tools=tools)
         except Exception as exc:  # noqa: BLE001 - decided once validation is known
             failure = exc
     except BaseException:

@@ -13,7 +13,13 @@ from xcompleteness.ir._datamodels import (
     model_items,
     split_items,
 )
-from xcompleteness.ir._naming import NameRegistry, check_package_name, default_package_name, snake
+from xcompleteness.ir._naming import (
+    NameRegistry,
+    argument_name,
+    check_package_name,
+    default_package_name,
+    snake,
+)
 
 __all__ = [
     "BASE_CLASS",
@@ -26,6 +32,7 @@ __all__ = [
     "NameRegistry",
     "OperationIR",
     "SpecIR",
+    "argument_name",
     "build_ir",
     "check_package_name",
     "default_package_name",

@@ -197,6 +197,9 @@ class SpecIR:
     """``_items.py`` and the class datamodel-code-generator gave each ``model_schemas`` key
     (None only for an IR built by hand); ``_models.py`` imports ``item_class(name)`` as
     ``name``."""
+    tool_selection: tuple[str, ...] = ()
+    """``generate --tools``: selectors of the operations that get an agent tool (empty: all);
+    the client and models always cover every declared operation."""
 
     @property
     def listings(self) -> tuple[OperationIR, ...]:

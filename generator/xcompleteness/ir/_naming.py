@@ -152,6 +152,15 @@ def attr_name(text: str) -> str:
     return name
 
 
+def argument_name(py_name: str) -> str:
+    """A tool argument's name: the client's keyword name for the same parameter or body field
+    (``AccountSid`` -> ``account_sid``; collisions resolved as the client resolved them), less
+    the trailing ``_`` that only Python needs (``id_`` -> ``id``): arguments are JSON keys."""
+    if py_name.endswith("_") and py_name[:-1] in RESERVED:
+        return py_name[:-1]
+    return py_name
+
+
 def tool_name(text: str) -> str:
     """A tool name valid for MCP, OpenAI and Anthropic (``^[A-Za-z_][A-Za-z0-9_]{0,63}$``).
 

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,9 @@ class _Tool:
     params: tuple[str, ...]
     body: tuple[str, ...]
     json_args: tuple[str, ...]
+    spec_names: Mapping[str, str]
+    """Argument name -> the spec's name, where they differ (arguments are the client's
+    Python keyword names; the host speaks spec names to the client's ``params``)."""
 
     @property
     def name(self) -> str:
@@ -64,6 +68,7 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
         params=tuple(meta.get("x-completeness/params") or ()),
         body=tuple(meta.get("x-completeness/body") or ()),
         json_args=tuple(meta.get("x-completeness/json_args") or ()),
+        spec_names=dict(meta.get("x-completeness/spec_names") or {}),
     )
 
 
@@ -85,8 +90,10 @@ class ToolHost:
         default_max_pages: int = 20,
         default_deadline_s: float = 20.0,
         max_deadline_s: float = 300.0,
+        only: Collection[str] | None = None,
     ) -> None:
-        self.tools = {t["name"]: _tool(t) for t in tools}
+        everything = [_tool(t) for t in tools]
+        self.tools = {t.name: t for t in everything if only is None or t.operation in only}
         self.by_operation = {t.operation: t for t in self.tools.values()}
         self.contracts = contracts
         self.client = client
@@ -99,7 +106,13 @@ class ToolHost:
         }
 
     def definitions(self) -> list[Mapping[str, Any]]:
-        return [t.definition for t in self.tools.values()]
+        """The tools as published in ``tools/list``: without ``_meta`` (the server's own routing
+        data, nothing an agent can use)."""
+        return [self.published(t.definition) for t in self.tools.values()]
+
+    @staticmethod
+    def published(definition: Mapping[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in definition.items() if k != "_meta"}
 
     def call(self, name: str, arguments: Mapping[str, Any] | None) -> tuple[dict[str, Any], bool]:
         tool = self.tools.get(name)
@@ -114,6 +127,7 @@ class ToolHost:
         decoded, bad = self._decode(tool, args)
         if problems or bad:
             return error_result("INVALID_ARGUMENTS", "; ".join([*problems, *bad])[:2000]), True
+        decoded = {tool.spec_names.get(k, k): v for k, v in decoded.items()}
         try:
             if tool.kind in LISTING_KINDS:
                 env = self._listing(tool, decoded)
@@ -306,8 +320,15 @@ def _body_field(expr: Any) -> str | None:
     return None if "/" in token else unescape_token(token)
 
 
+_FILE_SUFFIX = re.compile(r"[._](?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
+
+
 def _resource_key(resource: Any) -> str:
-    """The ``data`` key: the declared resource when it is a plain word, else ``items``."""
+    """The ``data`` key: the declared resource, less a file suffix (``messages_json`` and
+    ``Messages.json`` are ``messages`` / ``Messages``), when that is a plain word; else
+    ``items``."""
+    if isinstance(resource, str):
+        resource = _FILE_SUFFIX.sub("", resource)
     if isinstance(resource, str) and resource.replace("_", "").isalnum() and resource.isascii():
         return resource[:64]
     return "items"

@@ -16,14 +16,17 @@ the IR, and every rule that makes them acceptable to all three targets lives her
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from xcompleteness.detect import PAGING_PARAMS, fold
 from xcompleteness.document import deref, pointer_tokens
+from xcompleteness.ir import argument_name
 from xcompleteness.runtime.approval import WHY
 from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
-from xcompleteness.runtime.codes import CLIENT_WARNING_CODES, CONTINUATION_KINDS
+from xcompleteness.runtime.codes import CLIENT_WARNING_CODES
 
 __all__ = [
     "ARRAY_KEYS",
@@ -83,6 +86,9 @@ ARRAY_KEYS = ("minItems", "maxItems")
 MAX_NESTING = 5  # object levels below the root we emit (OpenAI allows 10; keep headroom)
 MAX_ENUM = 250
 DESCRIPTION_LIMIT = 300
+PARAM_DESCRIPTION_LIMIT = 120
+"""Spec text in argument descriptions: the first sentences within this budget."""
+SUMMARY_LIMIT = 160
 
 
 def neutral(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
@@ -101,9 +107,28 @@ def neutral(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>]{0,200})?/?>")
+"""An HTML tag in spec prose (Stripe's ``<p>``, ``<code>``): markup, not meaning."""
+
+
+def brief(text: Any, limit: int) -> str:
+    """``neutral(text)`` without HTML tags, cut at the last sentence end within ``limit``
+    characters (else at the last word, with an ellipsis): a description that stops mid-word
+    reads as a different claim."""
+    flat = neutral(_TAG.sub("", text) if isinstance(text, str) else text, 10_000)
+    if len(flat) <= limit:
+        return flat
+    head = flat[:limit]
+    ends = [m.end() for m in re.finditer(r"[.!?](?=\s)", head + " ")]
+    if ends and ends[-1] >= limit // 3:
+        return head[: ends[-1]].rstrip()
+    cut = head[: limit - 1].rsplit(" ", 1)[0] if " " in head else head[: limit - 1]
+    return cut.rstrip(" ,;:") + "…"
+
+
 def quoted(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
     """``neutral(text)`` as a JSON string literal: visibly quoted data, never an instruction."""
-    return json.dumps(neutral(text, limit), ensure_ascii=False)
+    return json.dumps(brief(text, limit), ensure_ascii=False)
 
 
 def md_data(text: Any, limit: int) -> str:
@@ -136,7 +161,7 @@ def strict_schema(doc: Mapping[str, Any], schema: Any, depth: int = 0) -> dict[s
     out = _strict_typed(doc, s, t, depth)
     if out is None:
         return None
-    desc = neutral(s.get("description"))
+    desc = brief(s.get("description"), PARAM_DESCRIPTION_LIMIT)
     if desc:
         out["description"] = desc
     return make_nullable(out) if nullable else out
@@ -254,7 +279,12 @@ def nullable_scalar(t: str, description: str, **extra: Any) -> dict[str, Any]:
 
 
 def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    """The arguments of ``op``'s tool and the names of JSON-encoded string arguments."""
+    """The arguments of ``op``'s tool and the names of JSON-encoded string arguments.
+
+    Argument names follow the client's rule (docs/agents.md, "Arguments"): the keyword name the
+    generated client gives the parameter or body field (``AccountSid`` -> ``account_sid``), see
+    :func:`xcompleteness.ir.argument_name`; :func:`spec_names` maps them back for the server.
+    """
     props: dict[str, Any] = {}
     json_args: list[str] = []
     reserved = set(CONTROL_ARGS if op.is_listing else ()) | set(
@@ -265,39 +295,38 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         if name in reserved or name in props:
             return  # our control argument wins; the spec value is not reachable from the tool
         strict = strict_schema(document, schema)
-        desc = neutral(description)
+        desc = brief(description, PARAM_DESCRIPTION_LIMIT)
         if strict is None:
             json_args.append(name)
             strict = {"type": "string"}
-            desc = f"{desc} (a JSON-encoded value)".strip()
+            desc = f"{desc} (JSON-encoded)".strip()
         if desc:
             strict = {**strict, "description": desc}
         props[name] = strict if required else make_nullable(strict)
 
     for param in tool_parameters(op):
-        add(param.name, param.schema, param.required, param.description)
+        add(argument_name(param.py_name), param.schema, param.required, param.description)
     if op.is_mutation:
         for fld in tool_body_fields(op):
-            add(fld.name, fld.schema, fld.required, fld.description)
+            add(argument_name(fld.py_name), fld.schema, fld.required, fld.description)
     if needs_evidence(op):
         props["evidence"] = nullable_scalar(
-            "string",
-            "Evidence token from a COMPLETE result of the listing tool named in this tool's "
-            "description. Without it the mutation is refused.",
+            "string", "The evidence token of a complete result of this tool's listing."
         )
     if op.is_listing:
-        props["max_pages"] = nullable_scalar(
-            "integer", "Stop after this many pages (null: the server default).", minimum=1
-        )
-        props["deadline_s"] = nullable_scalar(
-            "number",
-            "Stop collecting after this many seconds (null: the server default).",
-            minimum=0,
-        )
+        props["max_pages"] = nullable_scalar("integer", "Page limit.", minimum=1)
+        props["deadline_s"] = nullable_scalar("number", "Seconds to spend.", minimum=0)
         props["continuation"] = nullable_scalar(
-            "string", "The continuation.cursor of a previous partial result, to resume it."
+            "string", "continuation.cursor of a partial result."
         )
     return closed_object(props), sorted(json_args)
+
+
+def spec_names(op: Any) -> dict[str, str]:
+    """Argument name -> spec name, for the arguments whose names differ (the server's map)."""
+    fields = [*tool_parameters(op), *(tool_body_fields(op) if op.is_mutation else ())]
+    names = {argument_name(f.py_name): f.name for f in fields}
+    return {arg: name for arg, name in names.items() if arg != name}
 
 
 def needs_evidence(op: Any) -> bool:
@@ -312,14 +341,27 @@ def needs_evidence(op: Any) -> bool:
 
 
 def managed_params(op: Any) -> set[str]:
-    """Parameters the walk sets itself (cursor, size, offset, page, server deadline)."""
+    """Parameters the walk owns: the declared cursor, size, offset, page and server deadline,
+    and on a listing every parameter named like a position or a page size (``page``,
+    ``PageToken``, ``starting_after``, ``offset``, ``per_page``, ...; detect's paging words)
+    that is not a date. The walk moves the position itself (a next URL carries it), so a value
+    from the model would start the walk elsewhere and still call the result complete."""
     contract = op.contract
     out: set[str] = set()
     if contract.pagination is not None:
         out.update(v for v in contract.pagination.request.to_dict().values() if v is not None)
     if contract.deadline is not None and contract.deadline.param is not None:
         out.add(contract.deadline.param)
+    if op.is_listing:
+        out.update(p.name for p in op.parameters if _paging_word(p))
     return out
+
+
+def _paging_word(param: Any) -> bool:
+    schema = param.schema if isinstance(param.schema, Mapping) else {}
+    if param.location != "query" or schema.get("format") in ("date", "date-time"):
+        return False
+    return fold(param.name) in PAGING_PARAMS
 
 
 def tool_parameters(op: Any) -> list[Any]:
@@ -355,83 +397,31 @@ def tool_body_fields(op: Any) -> list[Any]:
 # --------------------------------------------------------------------------- tool result
 
 
-def _reason_schema(codes: Iterable[str]) -> dict[str, Any]:
-    return closed_object(
-        {
-            "code": {"type": "string", "enum": sorted(set(codes))},
-            "origin": {"type": "string", "enum": ["client", "server"]},
-            "details": {"type": "object"},
-            "message": {"type": ["string", "null"]},
-        }
-    ) | {"required": ["code", "origin", "details"]}
+def output_schema(
+    reason_codes: Iterable[str] | None, warning_codes: Iterable[str] = ()
+) -> dict[str, Any]:
+    """The tool result envelope of DESIGN.md §4 as a compact JSON Schema (MCP ``outputSchema``).
 
-
-def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> dict[str, Any]:
-    """The tool result envelope of DESIGN.md §4 as a JSON Schema (MCP ``outputSchema``)."""
-    continuation = {
-        "type": ["object", "null"],
-        "properties": {
-            "kind": {"type": "string", "enum": list(CONTINUATION_KINDS)},
-            "cursor": {"type": ["string", "null"]},
-            "seconds": {"type": ["number", "null"]},
-            "minimum_seconds": {"type": ["number", "null"]},
-        },
-        "required": ["kind"],
-        "additionalProperties": False,
-    }
-    warnings = sorted(set(warning_codes) | CLIENT_WARNING_CODES)  # client codes: any tool
-    warning = {
-        "type": "object",
-        "properties": {
-            "code": {"type": "string", "enum": warnings} if warnings else {"type": "string"},
-            "message": {"type": ["string", "null"]},
-            "details": {"type": "object"},
-        },
-        "required": ["code"],
-        "additionalProperties": False,
-    }
-    approval = {
-        "type": ["object", "null"],
-        "properties": {
-            "action": {"type": "string"},
-            "target_scope": {"type": "object"},
-            "why": {"type": "array", "items": {"type": "string"}},
-            "options": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "option": {
-                            "type": "string",
-                            "enum": [
-                                "retry_with_longer_deadline",
-                                "act_only_on_returned_ids",
-                                "abandon",
-                            ],
-                        },
-                        "description": {"type": "string"},
-                    },
-                    "required": ["option", "description"],
-                },
-            },
-        },
-        "required": ["action", "target_scope", "why", "options"],
-    }
-    error = {
-        "type": ["object", "null"],
-        "properties": {
-            "code": {"type": "string"},
-            "reasons": {"type": "array", "items": {"type": "string"}},
-            "message": {"type": "string"},
-            "decision": {"type": ["string", "null"]},
-        },
-        "required": ["code", "reasons", "message"],
-    }
+    MCP gives every tool its own schema (no shared ``$defs``), so the part every tool shares is
+    kept to what a client or a model reads: the status, ``complete``, the reason and warning
+    codes this tool can report, and which keys are always there. The optional ``error`` and
+    ``approval`` of an error envelope (AGENT_RULES.md says what they hold) and the finer shape
+    (details) are checked by the server itself, against the runtime's ``ToolResult`` model,
+    before it answers. ``reason_codes=None`` leaves the codes
+    open (the dynamic ``call_tool``, which answers for every tool).
+    """
+    nullable = {"type": ["object", "null"]}
+    if reason_codes is None:
+        reason_code: dict[str, Any] = {"type": "string"}
+        warning_code: dict[str, Any] = {"type": "string"}
+    else:
+        reason_code = {"enum": sorted({*reason_codes, *_SORTED_CLIENT_CODES, "SNAPSHOT_CHANGED"})}
+        warning_code = {"enum": sorted(set(warning_codes) | CLIENT_WARNING_CODES)}
     return {
         "type": "object",
         "properties": {
-            "status": {"type": "string", "enum": list(STATUS)},
-            "data": {"type": ["object", "null"]},
+            "status": {"enum": list(STATUS)},
+            "data": nullable,
             "completeness": {
                 "type": "object",
                 "properties": {
@@ -440,109 +430,111 @@ def output_schema(reason_codes: Iterable[str], warning_codes: Iterable[str]) -> 
                         "type": "array",
                         # the walk adds SNAPSHOT_CHANGED itself (origin client) when a page
                         # of another snapshot arrives, declared or not
-                        "items": _reason_schema(
-                            [*reason_codes, *_SORTED_CLIENT_CODES, "SNAPSHOT_CHANGED"]
-                        ),
+                        "items": {
+                            "properties": {"code": reason_code},
+                            "required": ["code", "origin"],
+                        },
                     },
-                    "scope": {"type": ["object", "null"]},
-                    "continuation": continuation,
+                    "scope": nullable,
+                    "continuation": nullable,
                 },
-                "required": ["complete", "reasons", "scope", "continuation"],
-                "additionalProperties": False,
+                "required": ["complete", "reasons"],
             },
-            "warnings": {"type": "array", "items": warning},
+            "warnings": {
+                "type": "array",
+                "items": {"properties": {"code": warning_code}, "required": ["code"]},
+            },
             "evidence": {"type": ["string", "null"]},
-            "error": error,
-            "approval": approval,
         },
         "required": ["status", "data", "completeness", "warnings", "evidence"],
-        "additionalProperties": False,
     }
 
 
 # --------------------------------------------------------------------------- descriptions
 
 
-def description(op: Any, listing_tool: Mapping[str, str]) -> str:
-    """Tool description built from the declaration; spec text appears only quoted."""
+TOOL_DESCRIPTION_LIMIT = 480
+"""A tool description's budget: the quoted summary is cut at a sentence first, so the part
+built from the declaration (kind, codes, evidence) is never the part that is cut."""
+
+
+def description(op: Any, listing_tool: Mapping[str, str], evidence_for: Sequence[str] = ()) -> str:
+    """Tool description built from the declaration; spec text appears only quoted.
+
+    The rules every tool shares (read ``complete``, an empty list proves nothing unless complete,
+    follow continuations) are said once, in the server instructions (AGENT_RULES.md); each
+    description says what differs: its kind, its codes, its evidence links.
+    """
     contract = op.contract
     resource = contract.scope.resource if contract.scope else None
     parts = []
-    summary = op.summary or op.description
-    if summary:
-        parts.append(f"API summary (quoted spec text): {quoted(summary, 160)}.")
     if op.is_listing:
         codes = ", ".join(r.code for r in op.reasons) or "none declared"
-        parts.append(
-            f"Read-only {op.kind} tool. Collects pages within max_pages/deadline_s and returns a "
-            "completeness envelope. status is 'complete' only when the whole declared scope was "
-            "read; an empty list proves absence ONLY when completeness.complete is true."
-        )
-        parts.append(f"Incomplete reasons it may report: {codes}.")
+        parts.append(f"Read-only {op.kind}; may be partial (see completeness). Reasons: {codes}.")
         if resource:
-            parts.append(f"Scope resource: {quoted(resource, 80)}.")
-        if contract.mints_evidence:
-            parts.append("A complete result carries an evidence token for the mutation tools.")
+            parts.append(f"Resource: {quoted(resource, 60)}.")
+        if evidence_for:
+            parts.append(f"A complete result's evidence unlocks: {', '.join(evidence_for)}.")
     elif op.is_mutation:
         source = contract.evidence_from
         kind = "DESTRUCTIVE mutation" if contract.destructive else "Mutation"
         if source:
             source_tool = listing_tool.get(str(source), "the declared listing tool")
             parts.append(
-                f"{kind} tool. Requires 'evidence' from a complete result of {source_tool}; "
-                "every target id must be in that result. Otherwise it is refused before any API "
-                "call, with an approval prompt."
+                f"{kind}: needs 'evidence' from a complete {source_tool} result holding every "
+                "target id, else it is refused before any API call, with an approval prompt."
             )
         elif contract.recheck_each_target:
             each = str(contract.recheck_each_target)
             read_tool = listing_tool.get(each, "the declared single-read tool")
             parts.append(
-                f"{kind} tool. Before any API call the server re-reads every target id with "
-                f"{read_tool}; it proceeds only if every target exists and reads complete, "
-                "otherwise it is refused with the failing ids and an approval prompt."
+                f"{kind}: before any API call the server re-reads every target id with "
+                f"{read_tool} and refuses unless each exists and reads complete."
             )
         elif contract.destructive:
             parts.append(
-                f"{kind} tool without a declared evidence listing: the MCP server refuses it "
-                "(EVIDENCE_UNSUPPORTED) with an approval prompt for a human."
+                f"{kind} without a declared evidence listing: refused (EVIDENCE_UNSUPPORTED) with "
+                "an approval prompt for a human."
             )
         else:
-            parts.append(f"{kind} tool (not destructive; no evidence declared).")
+            parts.append(f"{kind} (not destructive; no evidence needed).")
     else:
-        parts.append(f"Read-only {op.kind} tool returning the completeness envelope.")
-    return " ".join(parts)
+        parts.append(f"Read-only {op.kind} tool; answers the completeness envelope.")
+    fixed = " ".join(parts)
+    summary = op.summary or op.description
+    room = TOOL_DESCRIPTION_LIMIT - len(fixed) - 3
+    if summary and room >= 40:
+        return f"{quoted(summary, min(SUMMARY_LIMIT, room))}. {fixed}"
+    return fixed
 
 
 def annotations(op: Any) -> dict[str, Any]:
+    """MCP tool annotations, only where they differ from the defaults (read-only false,
+    destructive true, idempotent false, open-world true) or say what matters most (destructive
+    on a mutation)."""
     if op.is_mutation:
-        destructive = op.contract.destructive
-        return {
-            "readOnlyHint": False,
-            "destructiveHint": destructive,
-            "idempotentHint": False,
-            "openWorldHint": True,
-        }
-    return {
-        "readOnlyHint": True,
-        "destructiveHint": False,
-        "idempotentHint": True,
-        "openWorldHint": True,
-    }
+        return {"destructiveHint": bool(op.contract.destructive)}
+    return {"readOnlyHint": True}
 
 
 # --------------------------------------------------------------------------- targets
 
 
-def mcp_tool(name: str, desc: str, params: dict, out: dict, ann: dict, meta: dict) -> dict:
-    return {
+def mcp_tool(
+    name: str, desc: str, params: dict, out: dict, ann: dict, meta: dict | None = None
+) -> dict:
+    """An MCP tool; ``_meta`` is the server's routing data (never published in ``tools/list``)."""
+    tool: dict[str, Any] = {
         "name": name,
-        "title": name.replace("_", " "),
         "description": desc,
         "inputSchema": params,
         "outputSchema": out,
-        "annotations": ann,
-        "_meta": meta,
     }
+    if ann:
+        tool["annotations"] = ann
+    if meta is not None:
+        tool["_meta"] = meta
+    return tool
 
 
 def openai_responses_tool(name: str, desc: str, params: dict) -> dict:

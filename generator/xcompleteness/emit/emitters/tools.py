@@ -12,15 +12,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.document import resolve_pointer
 from xcompleteness.emit._render import Renderer
+from xcompleteness.emit.emitters import EmitError, tool_dynamic
 from xcompleteness.emit.emitters import tool_schemas as ts
 from xcompleteness.emit.emitters.tool_schemas import md_data
 from xcompleteness.ir import SpecIR
 from xcompleteness.runtime.contract import ScopeDecl
 from xcompleteness.runtime.recheck import OMISSION_REASONS
+from xcompleteness.runtime.toolsets import META as META_SEARCH
+from xcompleteness.runtime.toolsets import SelectionError, select
 
 TOOLS = PurePosixPath("tools")
 SNAPSHOTS = ("none", "request", "token")
@@ -45,16 +51,57 @@ def reason_codes(op: Any) -> list[str]:
     return codes
 
 
-def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
+def op_tags(spec: SpecIR, op: Any) -> list[str]:
+    """The operation's OpenAPI ``tags`` (strings only), for ``--tools`` and ``search_tools``."""
+    found, node = resolve_pointer(spec.document, op.pointer)
+    tags = node.get("tags") if found and isinstance(node, dict) else None
+    return [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
+
+
+def chosen_operations(spec: SpecIR) -> list[Any]:
+    """The operations that get a tool: all, or the ``--tools`` subset closed under evidence
+    (:func:`xcompleteness.runtime.toolsets.select`; a selector matching nothing is XC609)."""
+    if not spec.tool_selection:
+        return list(spec.operations)
+    entries = [(op.operation_id, op.tool_name, op_tags(spec, op)) for op in spec.operations]
+    try:
+        picked = select(spec.tool_selection, entries, spec.contracts)
+    except SelectionError as exc:
+        raise EmitError(
+            [
+                Diagnostic(
+                    file=spec.source,
+                    pointer="",
+                    code="XC609",
+                    message=f"--tools {sel!r} matches no declared operation, tool name or tag",
+                    severity=Severity.ERROR,
+                    hint="select by operationId, tool name or OpenAPI tag (globs allowed: "
+                    "'list_*'); only declared operations have tools",
+                )
+                for sel in exc.unmatched
+            ]
+        ) from None
+    return [op for op in spec.operations if op.operation_id in picked]
+
+
+def tool_defs(spec: SpecIR, operations: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     """The target-neutral definition of every tool (name, description, schemas, metadata)."""
+    ops = list(spec.operations if operations is None else operations)
     listing_tool = {op.operation_id: op.tool_name for op in spec.operations}
+    unlocks: dict[str, list[str]] = {}
+    for op in ops:
+        if op.contract.evidence_from:
+            unlocks.setdefault(str(op.contract.evidence_from), []).append(op.tool_name)
     out = []
-    for op in spec.operations:
+    for op in ops:
         params, json_args = ts.input_schema(op, spec.document)
         warning_codes = [w.code for w in op.warnings]
         if op.is_mutation:
             source = spec.contracts.get(str(op.contract.evidence_from))
             warning_codes += list(source.warnings if source is not None else ())
+        evidence_for = sorted(unlocks.get(op.operation_id, ()))
+        source_tool = listing_tool.get(str(op.contract.evidence_from))
+        scope = op.contract.scope
         meta = {
             "x-completeness/operation": op.operation_id,
             "x-completeness/client_attr": op.py_name,
@@ -62,11 +109,18 @@ def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
             ts.META_JSON_ARGS: json_args,
             "x-completeness/params": sorted(p.name for p in ts.tool_parameters(op)),
             "x-completeness/body": sorted(f.name for f in ts.tool_body_fields(op)),
+            "x-completeness/spec_names": ts.spec_names(op),
+            META_SEARCH: {
+                "summary": ts.brief(op.summary or op.description, ts.SUMMARY_LIMIT),
+                "tags": [ts.neutral(t, 80) for t in op_tags(spec, op)],
+                "resource": ts.neutral(scope.resource, 80) if scope and scope.resource else "",
+                "evidence_pairs": [source_tool] if source_tool else evidence_for,
+            },
         }
         out.append(
             {
                 "name": op.tool_name,
-                "description": ts.description(op, listing_tool),
+                "description": ts.description(op, listing_tool, evidence_for),
                 "parameters": params,
                 "output": ts.output_schema(reason_codes(op), warning_codes),
                 "annotations": ts.annotations(op),
@@ -76,10 +130,10 @@ def tool_defs(spec: SpecIR) -> list[dict[str, Any]]:
     return out
 
 
-def rules_context(spec: SpecIR) -> list[dict[str, Any]]:
+def rules_context(spec: SpecIR, operations: Sequence[Any] | None = None) -> list[dict[str, Any]]:
     """What AGENT_RULES.md says per tool; every spec string is quoted and neutralised first."""
     rows = []
-    for op in spec.operations:
+    for op in spec.operations if operations is None else operations:
         scope = op.contract.scope or ScopeDecl()
         mutation = op.contract.mutation
         rows.append(
@@ -114,7 +168,8 @@ def _tool_of(spec: SpecIR, operation_id: Any) -> str:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    defs = tool_defs(spec)
+    ops = chosen_operations(spec)
+    defs = tool_defs(spec, ops)
     mcp = {
         "tools": [
             ts.mcp_tool(
@@ -126,7 +181,8 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
                 d["meta"],
             )
             for d in defs
-        ]
+        ],
+        "dynamic": tool_dynamic.mcp_tools(),
     }
     openai = {
         "chat_completions": [
@@ -135,11 +191,13 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
         "responses": [
             ts.openai_responses_tool(d["name"], d["description"], d["parameters"]) for d in defs
         ],
+        "dynamic": tool_dynamic.openai_tools(),
     }
     anthropic = {
-        "tools": [ts.anthropic_tool(d["name"], d["description"], d["parameters"]) for d in defs]
+        "tools": [ts.anthropic_tool(d["name"], d["description"], d["parameters"]) for d in defs],
+        "dynamic": tool_dynamic.anthropic_tools(),
     }
-    ctx = {"spec": spec, "tools": rules_context(spec), "title": md_data(spec.title, 120)}
+    ctx = {"spec": spec, "tools": rules_context(spec, ops), "title": md_data(spec.title, 120)}
     return {
         TOOLS / "__init__.py": renderer.render("tools/__init__.py.jinja", **ctx),
         TOOLS / "mcp.json": dump(mcp),
@@ -150,4 +208,4 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
     }
 
 
-__all__ = ["dump", "emit", "md_data", "rules_context", "tool_defs"]
+__all__ = ["chosen_operations", "dump", "emit", "md_data", "op_tags", "rules_context", "tool_defs"]
