@@ -15,6 +15,7 @@ import os
 import sys
 from types import SimpleNamespace
 from typing import Any
+from urllib.parse import urlencode
 
 import anyio
 import pytest
@@ -393,7 +394,7 @@ class Messages:
             path = f"/2010-04-01/Accounts/{sid}/Messages.json"
             following = f"{path}?Page={page + 1}&PageToken=PA{page + 1}"
             if "To" in q:
-                following += f"&To={q['To']}"
+                following += "&" + urlencode({"To": q["To"]})  # a real API encodes its links
             body = {"messages": rows, "page": page, "page_size": self.size}
             body["next_page_uri"] = following if more else None
             return JSONResponse(body)
@@ -419,7 +420,7 @@ def test_tool_arguments_follow_the_client_names_and_never_offer_the_walks_parame
         args = {"account_sid": "AC1", "to": "+15550001"}
         env, is_error = host.call("list_message", args)
         collected = client_mod.Client(url).list_message.collect(account_sid="AC1", to="+15550001")
-    assert not is_error and env["status"] == "complete"
+    assert not is_error and env["status"] == "complete", env["completeness"]
     assert [m["sid"] for m in env["data"]["messages"]] == [f"SM{i:04d}" for i in range(25)]
     assert len(collected.items) == 25  # the client's keyword is the tool's argument
     assert "Page" not in fake.queries[0] and fake.queries[0]["To"] == "+15550001"
