@@ -50,7 +50,7 @@ def load_data(
             refs = _walk(data, origin, limits)
             if refs_out is not None:
                 refs_out.extend(refs)
-            return data, LazyJsonLines(text), []
+            return data, LazyJsonLines(text, data), []
     data, lines, notes = YamlBuilder(origin, limits).build(text)
     if refs_out is not None:
         refs_out.extend(_walk(data, origin, limits))
