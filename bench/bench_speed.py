@@ -218,11 +218,11 @@ def main() -> str:
         if redocly is not None:
             jobs.append(("peer", lambda s=spec: run([str(redocly), "lint", str(s)])))
         rows.append(_interleaved(f"`check` {name}", jobs))
+    out = WORK / "generate"
     for name, spec, ov, package in (
         (f"GitHub + {declared} listings", specs["GitHub"], overlay, "gh_speed"),
         ("Stripe + 108 listings", specs["Stripe"], stripe_overlay, "stripe_speed"),
     ):
-        out = WORK / "generate"
         jobs = [
             ("before", lambda s=spec, o=ov, p=package: before.generate(s, o, out / "b", p)),
             ("after", lambda s=spec, o=ov, p=package: after.generate(s, o, out / "a", p)),
