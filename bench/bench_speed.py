@@ -59,9 +59,17 @@ def _load() -> str:
 
 def _base_tree(ref: str = "") -> tuple[str, Path]:
     """A commit's generator, spec_ext and templates, unpacked once per commit."""
-    ref = ref or os.environ.get("XC_BENCH_BASE") or subprocess.run(
-        ["git", "merge-base", "HEAD", "main"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    ref = (
+        ref
+        or os.environ.get("XC_BENCH_BASE")
+        or subprocess.run(
+            ["git", "merge-base", "HEAD", "main"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     sha = subprocess.run(
         ["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.strip()
