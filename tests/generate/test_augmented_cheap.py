@@ -34,6 +34,8 @@ json_values = st.recursive(
 def test_dumps_indented_is_the_standard_library_text(value: object) -> None:
     expected = json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
     assert dumps_indented(value) == expected
+    ascii_only = json.dumps(value, indent=2, sort_keys=True, default=str)
+    assert dumps_indented(value, ensure_ascii=True) == ascii_only
 
 
 def test_values_orjson_would_spell_differently_take_the_standard_library() -> None:

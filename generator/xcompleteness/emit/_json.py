@@ -52,11 +52,13 @@ def _same_either_way(value: Any) -> bool:
     return True
 
 
-def dumps_indented(value: Any) -> str:
-    """``json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)``."""
+def dumps_indented(value: Any, *, ensure_ascii: bool = False, default: Any = str) -> str:
+    """``json.dumps(value, indent=2, sort_keys=True, ensure_ascii=..., default=...)``."""
     if orjson is not None and _same_either_way(value):
         try:
-            return orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode()
+            data = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
         except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
-            pass
-    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False, default=str)
+            data = None
+        if data is not None and (not ensure_ascii or data.isascii()):
+            return data.decode()
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=ensure_ascii, default=default)

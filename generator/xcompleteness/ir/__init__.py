@@ -10,8 +10,12 @@ from xcompleteness.ir._datamodels import (
     HEADER,
     ItemLayout,
     ModelsRefused,
+    ModelStore,
     model_items,
+    model_store,
+    models_key,
     split_items,
+    sub_document_for,
 )
 from xcompleteness.ir._naming import NameRegistry, check_package_name, default_package_name, snake
 
@@ -22,6 +26,7 @@ __all__ = [
     "FieldIR",
     "HEADER",
     "ItemLayout",
+    "ModelStore",
     "ModelsRefused",
     "NameRegistry",
     "OperationIR",
@@ -31,6 +36,9 @@ __all__ = [
     "default_package_name",
     "deref",
     "model_items",
+    "model_store",
+    "models_key",
     "snake",
     "split_items",
+    "sub_document_for",
 ]

@@ -10,11 +10,11 @@ the escapers (Python) or ``tool_schemas.md_data`` (Markdown: neutralised, quoted
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
 from xcompleteness.emit.emitters import tool_schemas as ts
 from xcompleteness.emit.emitters.tool_schemas import md_data
@@ -33,7 +33,7 @@ def _code(code: Any) -> str:
 
 
 def dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
+    return dumps_indented(obj, ensure_ascii=True, default=None) + "\n"
 
 
 def reason_codes(op: Any) -> list[str]:
