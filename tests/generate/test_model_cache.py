@@ -67,7 +67,10 @@ def test_an_edit_that_changes_no_item_schema_reuses_the_models(inputs) -> None:
 
 
 def test_the_key_is_the_item_schemas_and_their_order() -> None:
-    doc = {"A": {"type": "object", "properties": {"a": {"type": "string"}}}, "B": {"type": "integer"}}
+    doc = {
+        "A": {"type": "object", "properties": {"a": {"type": "string"}}},
+        "B": {"type": "integer"},
+    }
     key = models_key(sub_document_for(doc, "3.0.3"))
     assert key == models_key(sub_document_for(json.loads(json.dumps(doc)), "3.0.3"))
     assert key != models_key(sub_document_for(dict(reversed(doc.items())), "3.0.3"))

@@ -59,6 +59,7 @@ def dumps_indented(value: Any, *, ensure_ascii: bool = False, default: Any = str
             data = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
         except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
             data = None
-        if data is not None and (not ensure_ascii or data.isascii()):
+        # ensure_ascii escapes everything outside " " to "~" (DEL too); orjson only controls
+        if data is not None and (not ensure_ascii or (data.isascii() and b"\x7f" not in data)):
             return data.decode()
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=ensure_ascii, default=default)
