@@ -38,11 +38,13 @@ from openapi_spec_validator.validation.exceptions import (
     ParameterDuplicateError,
     UnresolvableParameterError,
 )
+from openapi_spec_validator.validation.keywords import PathValidator
 
 from xcompleteness.check._osv_speedup import compiled_meta_check, fast_meta_valid
 from xcompleteness.document import iter_refs, pointer_tokens
 
-OPERATIONS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+OPERATIONS = frozenset(PathValidator.OPERATIONS)
+"""The path item fields the stock walk visits as operations (its own list, read, not copied)."""
 MAX_REF_CHAIN = 64
 
 
