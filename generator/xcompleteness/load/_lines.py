@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from xcompleteness.document import resolve_pointer
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import pointer_tokens, resolve_pointer
 
 _NO_DATA: Any = object()
 
@@ -47,7 +48,8 @@ class LazyJsonLines(Mapping[str, int]):
         self._data = data if data is not _NO_DATA and _one_line(text) else _NO_DATA
 
     def __getitem__(self, pointer: str) -> int:
-        if not pointer.startswith("/"):
+        tokens = pointer_tokens(pointer)
+        if not tokens:
             raise KeyError(pointer)
         if self._data is not _NO_DATA:
             # One line of JSON (minified, as Microsoft Graph's 20 MB description): every key is
@@ -56,13 +58,12 @@ class LazyJsonLines(Mapping[str, int]):
                 raise KeyError(pointer)
             return 1
         current, pos, line = "", _skip_ws(self._text, 0), 0
-        for raw in pointer[1:].split("/"):
-            token = raw.replace("~1", "/").replace("~0", "~")
+        for token in tokens:
             children = self._index(current, pos)
             if token not in children:
                 raise KeyError(pointer)
             line, pos = children[token]
-            current = f"{current}/{raw}"
+            current = pointer_join(current, token)
         return line
 
     def _line_at(self, pos: int) -> int:

@@ -10,49 +10,39 @@ the code a rule passes in). The rule families (``rules_document``, ``rules_codes
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
-from xcompleteness.declare import iter_operations
+from xcompleteness.declare import Registry
 from xcompleteness.diagnostics import Diagnostic
+from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
-from xcompleteness.rules._locations import (
-    Found,
-    parameters,
-    request_schemas,
-    response_headers,
-    response_schemas,
-    schema_lookup,
-)
+from xcompleteness.rules._locations import Found, schema_lookup
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
 
 class _RuleContext:
-    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Any):
+    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Registry):
         self.doc = doc
         self.data = doc.data
         self.contracts = contracts
         self.registry = registry
-        self.ops: dict[str, tuple[str, str, dict[str, Any], str]] = {}
-        for path, method, operation, pointer in iter_operations(self.data):
-            op_id = operation.get("operationId")
-            if isinstance(op_id, str):
-                self.ops.setdefault(op_id, (path, method, operation, pointer))
+        self.ops: Mapping[str, Operation] = doc.views.by_id
+        """operationId -> its first operation (a later duplicate is XC102's)."""
 
     def d(self, pointer: str, code: str, message: str, hint: str = "") -> Diagnostic:
         return self.doc.diag(pointer, code, message, hint=hint, severity=RULES[code][0])
 
     def _item_pointer(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         items: Expression,
         pointer: str,
         where: str,
         code: str,
         what: str,
     ) -> Iterator[Diagnostic]:
-        tokens = _split(pointer)
+        tokens = pointer_tokens(pointer)
         if tokens is None:
             yield self.d(
                 where,
@@ -76,8 +66,8 @@ class _RuleContext:
 
     def _declared(self, op_id: str) -> bool:
         """The operation exists and carries a declaration (perhaps an invalid one)."""
-        entry = self.ops.get(op_id)
-        return entry is not None and "x-completeness" in entry[2]
+        op = self.ops.get(op_id)
+        return op is not None and op.declared
 
     def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
         try:
@@ -100,11 +90,11 @@ class _RuleContext:
         return expr
 
     def _lookup_body(
-        self, operation: Mapping[str, Any], tokens: tuple[str, ...], *, success: bool
+        self, operation: Operation, tokens: tuple[str, ...], *, success: bool
     ) -> Found:
         verdicts = [
-            schema_lookup(self.data, schema, tokens)
-            for schema in response_schemas(self.data, operation, success_only=success)
+            schema_lookup(self.data, schema.raw, tokens)
+            for schema in operation.response_schemas(success_only=success)
         ]
         if not verdicts or Found.FOUND in verdicts:
             return Found.FOUND if verdicts else Found.UNKNOWN
@@ -112,7 +102,7 @@ class _RuleContext:
 
     def _body_location(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         expr: Expression,
         where: str,
         code: str,
@@ -138,7 +128,7 @@ class _RuleContext:
 
     def _response_location(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         expr: Expression,
         where: str,
         code: str,
@@ -151,7 +141,7 @@ class _RuleContext:
                 operation, expr, where, code, native=native, what="the", success=success
             )
         elif expr.source == "response.header":
-            names = response_headers(self.data, operation, success_only=success)
+            names = operation.response_headers(success_only=success)
             if str(expr.name).lower() not in names:
                 yield self.d(
                     where,
@@ -160,7 +150,7 @@ class _RuleContext:
                     "declare the header under the response's headers",
                 )
         elif expr.source == "response.link":
-            if "link" not in response_headers(self.data, operation, success_only=success):
+            if "link" not in operation.response_headers(success_only=success):
                 yield self.d(
                     where,
                     "XC107",
@@ -169,12 +159,11 @@ class _RuleContext:
                 )
 
     def _request_location(
-        self, operation: Mapping[str, Any], expr: Expression, where: str
+        self, operation: Operation, expr: Expression, where: str
     ) -> Iterator[Diagnostic]:
         if expr.source == "request.body":
             verdicts = [
-                schema_lookup(self.data, s, expr.pointer)
-                for s in request_schemas(self.data, operation)
+                schema_lookup(self.data, s.raw, expr.pointer) for s in operation.request_schemas()
             ]
             if not verdicts:
                 yield self.d(
@@ -192,18 +181,5 @@ class _RuleContext:
                 )
         elif expr.source in ("request.query", "request.path"):
             where_in = expr.source.split(".")[1]
-            paths = self.data.get("paths")
-            path_item = None
-            for p, _m, op, _ptr in iter_operations(self.data):
-                if op is operation and isinstance(paths, Mapping):
-                    path_item = paths.get(p)
-            if (where_in, expr.name) not in parameters(self.data, path_item, operation):
+            if operation.parameter(where_in, str(expr.name)) is None:
                 yield self.d(where, "XC122", f"{expr}: no such {where_in} parameter")
-
-
-def _split(pointer: str) -> tuple[str, ...] | None:
-    if pointer == "":
-        return ()
-    if not pointer.startswith("/"):
-        return None
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
