@@ -97,6 +97,21 @@ def test_json_lines_match_yaml_lines(tmp_path: Path) -> None:
     assert lines["/x-list/1/two"] > lines["/x-list/0"]
 
 
+def test_one_line_json_answers_from_the_data_like_the_text_walk() -> None:
+    """Minified JSON (Graph's 20 MB description): every key is on line 1; the lookup checks the
+    pointer against the parsed data instead of re-scanning containers, same answers."""
+    data = yaml.safe_load(YAML_DOC)
+    data["paths"]["/a/{id}"]["get"]["responses"] = {"200": {"description": "ok"}}
+    text = json.dumps(data, default=str) + "\n"
+    by_data, by_text = LazyJsonLines(text, json.loads(text)), LazyJsonLines(text)
+    probes = list(by_text) + ["/nope", "/paths/~1a~1{id}/nope", "/x-list/9", "/x-list/0/x"]
+    for pointer in probes:
+        assert by_data.get(pointer) == by_text.get(pointer), pointer
+    assert by_data["/paths/~1a~1{id}/get"] == 1
+    pretty = json.dumps(data, indent=1, default=str)  # not one line: the text walk answers
+    assert LazyJsonLines(pretty, json.loads(pretty))["/x-list/1/two"] > 1
+
+
 def test_yaml_merge_keys_are_honoured(tmp_path: Path) -> None:
     path = tmp_path / "spec.yaml"
     path.write_text(

@@ -6,7 +6,9 @@ point at the document root). The validator resolves only local files. If the lib
 fails (it should not, after the loader's ``$ref`` checks) the failure is reported as ``XC031``
 instead of a traceback.
 
-The validator runs with verdict-preserving speed-ups (:mod:`xcompleteness.check._osv_speedup`):
+The validator runs with verdict-preserving speed-ups: its keyword walk done over the plain
+``dict`` when the document is the plain case (:mod:`xcompleteness.check._osv_walk`, which hands
+anything else to the stock walk), and for the stock walk (:mod:`xcompleteness.check._osv_speedup`)
 set-based visit registries, schema meta-checks asked of jsonschema-rs first (the stock check on
 anything but a pass), and child lookups without a slow Protocol check for dict/list nodes.
 ``speedup=False`` runs the stock validator; tests compare the two on every fixture.
@@ -34,6 +36,7 @@ from xcompleteness.check._osv_speedup import (
     with_fast_meta_check,
     with_set_registries,
 )
+from xcompleteness.check._osv_walk import Undecided, walk_errors
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
@@ -141,6 +144,12 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
     out: list[Diagnostic] = []
     dangling = any(d.code == DANGLING_REF for d in doc.diagnostics)
     try:
+        if speedup:
+            try:  # the keyword walk over the plain dict; the stock walk where it declines
+                _collect(doc, walk_errors(doc.data, version, cls(spec_path)), out)
+                return out
+            except Undecided:
+                out.clear()
         with fast_child_lookups() if speedup else nullcontext():
             _collect(doc, cls(spec_path).iter_errors(), out)
     except RecursionError:

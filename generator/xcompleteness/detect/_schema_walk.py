@@ -29,6 +29,11 @@ class SchemaWalker:
     def __init__(self, document: Any):
         self._doc = document
         self._cache: dict[str, Located | None] = {}
+        # Shape answers per resolved node (its id is stable: the walker holds the document).
+        # Shared component schemas are asked about once per operation that reaches them;
+        # callers get copies, so nothing they do reaches the cache.
+        self._types: dict[tuple[int, int], set[str]] = {}
+        self._props: dict[tuple[int, str, int], dict[str, Located]] = {}
 
     # -- references -------------------------------------------------------------------------
 
@@ -64,8 +69,15 @@ class SchemaWalker:
     def types(self, node: Any, pointer: str = "", depth: int = 0) -> set[str]:
         """Every JSON type a schema may have (combinators included), ``{}`` when it says none."""
         node, pointer = self.deref(node, pointer)
-        if not isinstance(node, dict) or depth > _MAX_DEPTH:
-            return set()
+        if not isinstance(node, dict) or not node or depth > _MAX_DEPTH:
+            return set()  # (an empty dict may be deref's fresh stand-in: never cached by id)
+        key = (id(node), depth)
+        cached = self._types.get(key)
+        if cached is None:
+            cached = self._types[key] = self._types_of(node, pointer, depth)
+        return set(cached)
+
+    def _types_of(self, node: dict[str, Any], pointer: str, depth: int) -> set[str]:
         out: set[str] = set()
         declared = node.get("type")
         if isinstance(declared, str):
@@ -107,9 +119,16 @@ class SchemaWalker:
     def properties(self, node: Any, pointer: str = "", depth: int = 0) -> dict[str, Located]:
         """Property name -> (schema, pointer), merged over ``allOf``/``anyOf``/``oneOf``."""
         node, pointer = self.deref(node, pointer)
+        if not isinstance(node, dict) or not node or depth > _MAX_DEPTH:
+            return {}
+        key = (id(node), pointer, depth)
+        cached = self._props.get(key)
+        if cached is None:
+            cached = self._props[key] = self._properties_of(node, pointer, depth)
+        return dict(cached)
+
+    def _properties_of(self, node: dict[str, Any], pointer: str, depth: int) -> dict[str, Located]:
         out: dict[str, Located] = {}
-        if not isinstance(node, dict) or depth > _MAX_DEPTH:
-            return out
         props = node.get("properties")
         if isinstance(props, dict):
             for name, sub in props.items():

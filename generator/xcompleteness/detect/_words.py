@@ -9,10 +9,14 @@ so ``page_token``, ``pageToken`` and ``PageToken`` are one name (``@odata.nextLi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _FOLD = re.compile(r"[-_.@$\s]")
+_MEMO = 65_536
+"""Names repeat across a large document's operations and schemas: fold and split each once."""
 
 
+@lru_cache(maxsize=_MEMO)
 def fold(name: str) -> str:
     """The comparison key of a parameter, property or header name."""
     return _FOLD.sub("", name).lower()
@@ -356,7 +360,12 @@ def words(text: str) -> set[str]:
 
 def word_list(text: str) -> list[str]:
     """The words of ``words`` in order (``GetChargesSearch``: get, charges, search)."""
-    return [w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w]
+    return list(_word_tuple(text))
+
+
+@lru_cache(maxsize=_MEMO)
+def _word_tuple(text: str) -> tuple[str, ...]:
+    return tuple(w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w)
 
 
 def is_search(path: str, operation_id: str | None) -> bool:

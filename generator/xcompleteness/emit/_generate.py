@@ -6,7 +6,9 @@ refused (exit 1, with the check diagnostics) when the spec has errors; every dec
 is either generated or reported (``XC605``) — nothing is dropped silently.
 
 A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
-hash of every input); ``cache=False`` (``--no-cache``) always runs the pipeline. The heavy stages
+hash of every input), and a run whose item schemas are unchanged reuses the item models
+(:mod:`xcompleteness.emit._model_cache`); ``cache=False`` (``--no-cache``) always runs the
+pipeline. The heavy stages
 (IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays fast.
 
 The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
@@ -223,11 +225,17 @@ def generate(
             hit = _from_cache(entry)
             hit.diagnostics.extend(notes)
             return hit
-    if prevalidate.wanted():
-        gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
-    else:
-        result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
-        gen = generate_from_check(result, package, tests=tests, tools=tools)
+    from xcompleteness.emit._model_cache import ModelCache
+    from xcompleteness.ir import model_store
+
+    # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
+    # reasons or pagination): same cache folder and rules, same opt-out (``cache=False``).
+    with model_store(ModelCache() if key is not None else None):
+        if prevalidate.wanted():
+            gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
+        else:
+            result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
+            gen = generate_from_check(result, package, tests=tests, tools=tools)
     gen.summary_text = summary(gen)
     if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")

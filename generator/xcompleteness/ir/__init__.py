@@ -10,8 +10,12 @@ from xcompleteness.ir._datamodels import (
     HEADER,
     ItemLayout,
     ModelsRefused,
+    ModelStore,
     model_items,
+    model_store,
+    models_key,
     split_items,
+    sub_document_for,
 )
 from xcompleteness.ir._naming import (
     NameRegistry,
@@ -28,6 +32,7 @@ __all__ = [
     "FieldIR",
     "HEADER",
     "ItemLayout",
+    "ModelStore",
     "ModelsRefused",
     "NameRegistry",
     "OperationIR",
@@ -37,6 +42,9 @@ __all__ = [
     "check_package_name",
     "default_package_name",
     "model_items",
+    "model_store",
+    "models_key",
     "snake",
     "split_items",
+    "sub_document_for",
 ]

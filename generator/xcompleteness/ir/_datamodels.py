@@ -32,13 +32,18 @@ pydantic resolves the forward references itself on first use, from the module's 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
+import keyword
+import sys
 import tempfile
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 __all__ = [
     "BASE_CLASS",
@@ -97,10 +102,97 @@ def sub_document(schemas: Mapping[str, Any], openapi: str) -> dict[str, Any]:
     }
 
 
+class ModelStore(Protocol):
+    """Where :func:`model_items` keeps results between runs (emit's cache folder supplies one)."""
+
+    def get(self, key: str) -> Mapping[str, Any] | None: ...
+
+    def put(self, key: str, value: Mapping[str, Any]) -> None: ...
+
+
+_STORE: ContextVar[ModelStore | None] = ContextVar("xc_model_store", default=None)
+
+
+@contextmanager
+def model_store(store: ModelStore | None) -> Iterator[None]:
+    """Let :func:`model_items` reuse results from ``store`` while the block runs.
+
+    The library's output depends only on the sub-document it is given (:func:`sub_document`,
+    key order included), its version and the options pinned in :func:`_run` (this module's own
+    text): :func:`models_key` hashes exactly those, so an overlay edit that changes no item schema
+    (reasons, scope, pagination) reuses the models of the previous run, byte for byte.
+    """
+    token = _STORE.set(store)
+    try:
+        yield
+    finally:
+        _STORE.reset(token)
+
+
+def models_key(document: Mapping[str, Any]) -> str | None:
+    """SHA-256 over the sub-document, the library version and this module; None if unhashable."""
+    from importlib import metadata
+
+    try:
+        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        version = metadata.version("datamodel-code-generator")
+    except (TypeError, ValueError, metadata.PackageNotFoundError):
+        return None
+    h = hashlib.sha256()
+    for part in (
+        b"xc-models 1",
+        f"datamodel-code-generator {version}".encode(),
+        f"python {sys.version_info[0]}.{sys.version_info[1]}".encode(),
+        Path(__file__).read_bytes(),
+        text.encode("utf-8", "surrogatepass"),
+    ):
+        h.update(b"%d:" % len(part) + part)
+    return h.hexdigest()
+
+
+def _class_name(name: object) -> bool:
+    return isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name)
+
+
+def _from_store(value: Mapping[str, Any], schemas: Mapping[str, Any]) -> ItemModels | None:
+    """A stored result, only if it has exactly the expected shape and names (else None)."""
+    source, classes, holders = value.get("source"), value.get("classes"), value.get("holders")
+    if not (isinstance(source, str) and isinstance(classes, dict) and isinstance(holders, dict)):
+        return None
+    if set(classes) != set(schemas) or not all(_class_name(c) for c in classes.values()):
+        return None
+    for cls, ref in holders.items():
+        if not (_class_name(cls) and isinstance(ref, str) and ref.startswith(PREFIX)):
+            return None
+    return ItemModels(source, dict(classes), dict(holders))
+
+
+def sub_document_for(schemas: Mapping[str, Any], openapi: str) -> dict[str, Any]:
+    """The sub-document :func:`model_items` gives the library (what :func:`models_key` hashes)."""
+    return sub_document(schemas, openapi)
+
+
 def model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
-    """Run datamodel-code-generator once; raises :class:`ModelsRefused` with the reason."""
+    """Run datamodel-code-generator once (or reuse a stored run, :func:`model_store`); raises
+    :class:`ModelsRefused` with the reason."""
     if not schemas:
         return ItemModels(f'{HEADER}\n"""No item models: the declarations reach no schema."""\n')
+    store = _STORE.get()
+    key = models_key(sub_document(schemas, openapi)) if store is not None else None
+    if store is not None and key is not None:
+        stored = store.get(key)
+        hit = _from_store(stored, schemas) if stored is not None else None
+        if hit is not None:
+            return hit
+    models = _model_items(schemas, openapi)
+    if store is not None and key is not None:
+        store.put(
+            key, {"source": models.source, "classes": models.classes, "holders": models.holders}
+        )
+    return models
+
+
+def _model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
     with tempfile.TemporaryDirectory(prefix="xc-models-") as tmp:
         meta_path = Path(tmp) / "models.json"
         with warnings.catch_warnings():

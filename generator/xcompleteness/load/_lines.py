@@ -14,7 +14,16 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import pointer_tokens
+from xcompleteness.document import pointer_tokens, resolve_pointer
+
+_NO_DATA: Any = object()
+
+
+def _one_line(text: str) -> bool:
+    """True when no line break precedes the last non-blank character of ``text``."""
+    first = text.find("\n")
+    return first < 0 or not text[first:].strip()
+
 
 __all__ = ["LazyJsonLines"]
 
@@ -29,19 +38,27 @@ class LazyJsonLines(Mapping[str, int]):
     recorded with its line and the position of its value, and sibling values are skipped by
     the C JSON scanner. Indexed containers are cached, so a few hundred diagnostics cost about
     one extra parse of the document, and a clean check pays nothing. Iterating the mapping
-    (rare) falls back to a full tokenizer pass.
+    (rare) falls back to a full tokenizer pass. Given the parsed ``data`` of a document written
+    on one line, a lookup only checks that the pointer resolves (every line is 1).
     """
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, data: Any = _NO_DATA):
         self._text = text
         self._children: dict[str, dict[str, tuple[int, int]]] = {}
         self._newlines: list[int] | None = None
         self._full: dict[str, int] | None = None
+        self._data = data if data is not _NO_DATA and _one_line(text) else _NO_DATA
 
     def __getitem__(self, pointer: str) -> int:
         tokens = pointer_tokens(pointer)
         if not tokens:
             raise KeyError(pointer)
+        if self._data is not _NO_DATA:
+            # One line of JSON (minified, as Microsoft Graph's 20 MB description): every key is
+            # on line 1, so only the pointer's existence is asked, of the parsed ``data``.
+            if not resolve_pointer(self._data, pointer)[0]:
+                raise KeyError(pointer)
+            return 1
         current, pos, line = "", _skip_ws(self._text, 0), 0
         for token in tokens:
             children = self._index(current, pos)

@@ -59,7 +59,7 @@ def load_data(
                 hint="numbers in an OpenAPI document are short; this one cannot be meant",
             ) from None
         else:
-            lines = LazyJsonLines(text)
+            lines = LazyJsonLines(text, data)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
             enums: list[str] | None = [] if refs_out is not None else None

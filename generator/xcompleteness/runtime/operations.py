@@ -14,6 +14,7 @@ twins have mirrored names: :class:`BaseClient` / :class:`AsyncBaseClient`, :clas
 from __future__ import annotations
 
 import json as jsonlib
+import ssl
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -174,11 +175,21 @@ class BaseClient(_ClientCore):
     ) -> None:
         super().__init__(base_url, headers, timeout, strict_items)
         self._owns = http_client is None
-        self.http = http_client or httpx.Client(transport=transport, timeout=timeout)
+        self._http = http_client
+        self._transport = transport
+        self._http_timeout = timeout
+
+    @property
+    def http(self) -> httpx.Client:
+        """The ``httpx.Client`` (yours, or one made on first use: see :class:`_LazyTLS`)."""
+        if self._http is None:
+            transport = self._transport or _LazyTLS()
+            self._http = httpx.Client(transport=transport, timeout=self._http_timeout)
+        return self._http
 
     def close(self) -> None:
-        if self._owns:
-            self.http.close()
+        if self._owns and self._http is not None:
+            self._http.close()
 
     def __enter__(self) -> Self:
         return self
@@ -231,11 +242,21 @@ class AsyncBaseClient(_ClientCore):
     ) -> None:
         super().__init__(base_url, headers, timeout, strict_items)
         self._owns = http_client is None
-        self.http = http_client or httpx.AsyncClient(transport=transport, timeout=timeout)
+        self._http = http_client
+        self._transport = transport
+        self._http_timeout = timeout
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """The ``httpx.AsyncClient`` (yours, or one made on first use: see :class:`_LazyTLS`)."""
+        if self._http is None:
+            transport = self._transport or _AsyncLazyTLS()
+            self._http = httpx.AsyncClient(transport=transport, timeout=self._http_timeout)
+        return self._http
 
     async def aclose(self) -> None:
-        if self._owns:
-            await self.http.aclose()
+        if self._owns and self._http is not None:
+            await self._http.aclose()
 
     async def __aenter__(self) -> Self:
         return self
@@ -271,6 +292,62 @@ class AsyncBaseClient(_ClientCore):
         finally:
             await response.aclose()
         return _view(response, b"".join(chunks))
+
+
+def _no_tls() -> ssl.SSLContext:
+    """A client TLS context that verifies certificates and trusts none (no CA bundle loaded)."""
+    return ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+
+
+class _LazyTLS(httpx.BaseTransport):
+    """httpx's own transport, with its TLS context made only when an ``https`` request needs it.
+
+    Building the default SSL context (loading the CA bundle) is most of the cost of a first call
+    (about 0.3 s). Plain ``http`` requests (a local service, a test server) go through a
+    transport whose TLS context trusts nothing (:func:`_no_tls`: plain HTTP never uses it, and
+    nothing could verify through it); the first ``https`` request makes httpx's default
+    transport, with its default verification.
+    """
+
+    def __init__(self) -> None:
+        self._plain: httpx.HTTPTransport | None = None
+        self._tls: httpx.HTTPTransport | None = None
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "http":
+            if self._plain is None:
+                self._plain = httpx.HTTPTransport(verify=_no_tls())
+            return self._plain.handle_request(request)
+        if self._tls is None:
+            self._tls = httpx.HTTPTransport()
+        return self._tls.handle_request(request)
+
+    def close(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                transport.close()
+
+
+class _AsyncLazyTLS(httpx.AsyncBaseTransport):
+    """The asynchronous twin of :class:`_LazyTLS`."""
+
+    def __init__(self) -> None:
+        self._plain: httpx.AsyncHTTPTransport | None = None
+        self._tls: httpx.AsyncHTTPTransport | None = None
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.scheme == "http":
+            if self._plain is None:
+                self._plain = httpx.AsyncHTTPTransport(verify=_no_tls())
+            return await self._plain.handle_async_request(request)
+        if self._tls is None:
+            self._tls = httpx.AsyncHTTPTransport()
+        return await self._tls.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for transport in (self._plain, self._tls):
+            if transport is not None:
+                await transport.aclose()
 
 
 def _query(params: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -11,19 +11,21 @@ models really returns. Rules:
   is never edited in place); mutations with evidence gain the 409 ``EVIDENCE_REJECTED`` body.
 
 Added component names are unique against the spec's own (``Xc`` prefix for shared shapes). JSON
-is written with sorted keys, so the file is byte-identical between runs. OpenAPI 3.0 documents get
+is written with sorted keys, so the file is byte-identical between runs (by orjson when it writes
+exactly what ``json.dumps`` would, :mod:`xcompleteness.emit._json`). Only the parts it edits are
+copied from the input. OpenAPI 3.0 documents get
 ``nullable: true``, 3.1 documents ``type: [T, "null"]``.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
 from xcompleteness.document import deref_mapping, pointer_tokens
+from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
 
@@ -207,8 +209,32 @@ def _error(schemas: _Schemas, op_obj: dict[str, Any], status: str, code: str) ->
     _json_media(schemas.doc, response)["schema"] = schemas.shared()["error"]
 
 
+def _copy_for_edit(document: Mapping[str, Any], operations: Any) -> dict[str, Any]:
+    """A copy of ``document`` that :func:`augment` may edit, sharing what it never touches.
+
+    augment writes only into the generated operations (their objects are deep-copied), the
+    ``paths`` map and their path items (copied one level), and ``components``/``schemas``
+    (copied one level, new components added there). Everything else is the input's own
+    objects, read only: no multi-megabyte deep copy of a large spec.
+    """
+    doc = dict(document)
+    if isinstance(doc.get("components"), dict):  # _Schemas adds "schemas" and components
+        components = doc["components"] = dict(doc["components"])
+        if isinstance(components.get("schemas"), dict):
+            components["schemas"] = dict(components["schemas"])
+    if operations:
+        paths = doc["paths"] = dict(doc["paths"])
+        copied: set[str] = set()
+        for op in operations:
+            if op.path not in copied:
+                paths[op.path] = dict(paths[op.path])
+                copied.add(op.path)
+            paths[op.path][op.method] = copy.deepcopy(paths[op.path][op.method])
+    return doc
+
+
 def augment(spec: SpecIR) -> dict[str, Any]:
-    doc: dict[str, Any] = copy.deepcopy(dict(spec.document))
+    doc: dict[str, Any] = _copy_for_edit(spec.document, spec.operations)
     schemas = _Schemas(doc)
     omissions = sorted(spec.registry.get("field_omissions") or [])
     for op in spec.operations:
@@ -255,6 +281,5 @@ def augment(spec: SpecIR) -> dict[str, Any]:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    text = json.dumps(augment(spec), indent=2, sort_keys=True, ensure_ascii=False, default=str)
-    text += "\n"
+    text = dumps_indented(augment(spec)) + "\n"
     return {PurePosixPath("openapi.augmented.json"): text}

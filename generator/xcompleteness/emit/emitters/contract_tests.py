@@ -17,11 +17,11 @@ Not a package emitter: :func:`xcompleteness.emit._generate.generate_from_check` 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import OperationIR, SpecIR, snake
 
@@ -37,7 +37,7 @@ PAGE_SIZE = 3
 
 
 def _dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    return dumps_indented(obj, default=None) + "\n"
 
 
 def _param_value(schema: Mapping[str, Any]) -> Any:

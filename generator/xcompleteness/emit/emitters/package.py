@@ -7,10 +7,10 @@ output is byte-identical between runs. The runtime reads it; templates never inl
 
 from __future__ import annotations
 
-import json
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import SpecIR
 
@@ -48,5 +48,5 @@ def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
         spec=spec,
         has_client=True,  # the client emitter is always registered (emitters/registry.py)
     )
-    data = json.dumps(contracts_document(spec), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    data = dumps_indented(contracts_document(spec), default=None) + "\n"
     return {PurePosixPath("__init__.py"): init, PurePosixPath("_contracts.json"): data}

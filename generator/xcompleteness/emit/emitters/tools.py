@@ -10,7 +10,6 @@ the escapers (Python) or ``tool_schemas.md_data`` (Markdown: neutralised, quoted
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from pathlib import PurePosixPath
@@ -18,6 +17,7 @@ from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import resolve_pointer
+from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
 from xcompleteness.emit.emitters import EmitError, tool_dynamic
 from xcompleteness.emit.emitters import tool_schemas as ts
@@ -39,7 +39,7 @@ def _code(code: Any) -> str:
 
 
 def dump(obj: Any) -> str:
-    return json.dumps(obj, indent=2, sort_keys=True) + "\n"
+    return dumps_indented(obj, ensure_ascii=True, default=None) + "\n"
 
 
 def reason_codes(op: Any) -> list[str]:

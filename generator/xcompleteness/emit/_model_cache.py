@@ -1,0 +1,139 @@
+"""The item-model cache: datamodel-code-generator's output, reused when the item schemas are.
+
+The whole-run cache (:mod:`xcompleteness.emit._cache`) misses on any edit of the spec or an
+overlay. Most overlay edits (reasons, scope, pagination) change no item schema, and the item
+models are the largest single cost of ``generate`` (GitHub: about a third). This store keeps the
+result of the one library call keyed by :func:`xcompleteness.ir.models_key` (the sub-document of
+item schemas, the library version and the pinned options), so such an edit regenerates without
+running the library.
+
+Same folder and the same rules as the whole-run cache: ``$XDG_CACHE_HOME/xcompleteness/generate/``
+(:func:`~xcompleteness.emit._cache.trusted_dir`: the one ownership guard of
+:mod:`xcompleteness.safety`), created 0700, symlinks never followed, entries read only when ours
+and writable by nobody else, files
+written atomically 0600, the newest :data:`MAX_ENTRIES` kept. An entry is data, never code to
+run: a header naming this format and exactly the expected key, then a zlib payload whose length
+and SHA-256 the header records. Only then is it decoded, and :mod:`xcompleteness.ir` uses it only
+if it names exactly the schemas asked about, with class names that are Python identifiers and
+holders under ``#/components/schemas/``. Anything else is ignored (the library runs); failing to
+write never fails ``generate``. ``--no-cache`` uses neither cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from xcompleteness.emit._cache import trusted_dir
+from xcompleteness.safety import Untrusted, private_file
+
+FORMAT = 1
+SUFFIX = ".xcmodels"
+MAX_ENTRIES = 16
+MAX_ENTRY_BYTES = 256 * 1024 * 1024
+_HEX = frozenset("0123456789abcdef")
+
+
+def _entry_path(folder: Path, key: str) -> Path:
+    if len(key) != 64 or not set(key) <= _HEX:
+        raise ValueError("not a models key")
+    return folder / f"{key}{SUFFIX}"
+
+
+def _folder(create: bool) -> Path | None:
+    """The cache folder when the one ownership guard trusts it (:func:`trusted_dir`: ours, a
+    real folder, writable by nobody else); the whole-run cache reports what it found."""
+    return trusted_dir([], create=create)
+
+
+class ModelCache:
+    """The :class:`xcompleteness.ir.ModelStore` of ``generate`` (see the module doc)."""
+
+    def get(self, key: str) -> Mapping[str, Any] | None:
+        folder = _folder(create=False)
+        if folder is None:
+            return None
+        try:
+            path = _entry_path(folder, key)
+            if private_file(path).st_size > MAX_ENTRY_BYTES:  # ours, regular, not group-writable
+                return None
+            value = _decode(key, path.read_bytes())
+        except (Untrusted, OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
+            return None
+        try:
+            os.utime(path)  # most recently used: pruned last
+        except OSError:
+            pass
+        return value
+
+    def put(self, key: str, value: Mapping[str, Any]) -> None:
+        folder = _folder(create=True)
+        if folder is None:
+            return
+        body = zlib.compress(json.dumps(value, ensure_ascii=False).encode("utf-8"), 1)
+        header = {
+            "generator": "xcompleteness",
+            "kind": "item-models",
+            "format": FORMAT,
+            "key": key,
+            "size": len(body),
+            "sha256": hashlib.sha256(body).hexdigest(),
+        }
+        try:
+            target = _entry_path(folder, key)
+            fd, tmp = tempfile.mkstemp(prefix=".xcm-", suffix=".tmp", dir=folder)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
+                os.replace(tmp, target)
+            except BaseException:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+                raise
+            _prune(folder)
+        except (OSError, ValueError):
+            return
+
+
+def _decode(key: str, blob: bytes) -> dict[str, Any]:
+    head, sep, body = blob.partition(b"\n")
+    if not sep:
+        raise ValueError("no header")
+    header = json.loads(head)
+    if not isinstance(header, dict) or header.get("generator") != "xcompleteness":
+        raise ValueError("not an x-completeness cache entry")
+    if header.get("kind") != "item-models" or header.get("format") != FORMAT:
+        raise ValueError("another kind or format")
+    if header.get("key") != key:
+        raise ValueError("another key")
+    if header.get("size") != len(body) or header.get("sha256") != hashlib.sha256(body).hexdigest():
+        raise ValueError("truncated or corrupted")
+    inflater = zlib.decompressobj()
+    raw = inflater.decompress(body, MAX_ENTRY_BYTES)
+    if inflater.unconsumed_tail or not inflater.eof:
+        raise ValueError("payload too large or incomplete")
+    value = json.loads(raw.decode("utf-8"))
+    if not isinstance(value, dict):
+        raise ValueError("bad payload")
+    return value
+
+
+def _prune(folder: Path, keep: int = MAX_ENTRIES) -> None:
+    entries = []
+    for path in folder.iterdir():
+        try:
+            if path.name.endswith(SUFFIX) and not path.is_symlink():
+                entries.append((path.stat().st_mtime, path.name, path))
+        except OSError:
+            continue
+    for _mtime, _name, path in sorted(entries, reverse=True)[keep:]:
+        try:
+            path.unlink()
+        except OSError:
+            pass

@@ -1,0 +1,228 @@
+"""The keyword walk over the plain document (check/_osv_walk.py) gives the stock verdicts.
+
+Each case is a structurally valid document (so the walk decides it rather than handing it to the
+stock walk) with one kind of error only the keyword walk finds; the stock validator is the
+oracle: same codes, pointers, messages and lines. The cases that must be declined are checked to
+be declined, and still give the stock verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from jsonschema_path import SchemaPath
+from xcompleteness.check._osv_walk import Undecided, walk_errors
+from xcompleteness.check._validate import FAST_VALIDATORS, validate_openapi
+from xcompleteness.load import load_spec
+
+OK = {"200": {"description": "ok"}}
+
+
+def _spec(version: str, paths: dict[str, Any], schemas: dict[str, Any] | None = None, **kw: Any):
+    doc: dict[str, Any] = {"openapi": version, "info": {"title": "t", "version": "1"}}
+    doc |= kw
+    doc["paths"] = paths
+    if schemas is not None:
+        doc["components"] = {"schemas": schemas}
+    return doc
+
+
+def _json(schema: Any) -> dict[str, Any]:
+    return {"200": {"description": "ok", "content": {"application/json": {"schema": schema}}}}
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _cases(v: str) -> dict[str, dict[str, Any]]:
+    q = {"name": "q", "in": "query", "schema": {"type": "string"}}
+    q2 = {"name": "q", "in": "query", "schema": {"type": "integer"}}  # unique as an object
+    return {
+        "duplicate operationId": _spec(
+            v,
+            {
+                "/a": {"get": {"operationId": "x", "responses": OK}},
+                "/b": {"get": {"operationId": "x", "responses": OK}},
+            },
+        ),
+        "duplicate parameter": _spec(v, {"/a": {"get": {"parameters": [q, q2], "responses": OK}}}),
+        "duplicate path-level parameter": _spec(
+            v, {"/a": {"parameters": [q, q2], "get": {"responses": OK}}}
+        ),
+        "unresolved path parameters": _spec(
+            v,
+            {
+                "/a/{id}/{other}": {
+                    "parameters": [
+                        {"name": "zz", "in": "path", "required": True, "schema": {"type": "string"}}
+                    ],
+                    "get": {"responses": OK},
+                    "put": {
+                        "parameters": [
+                            {
+                                "name": "id",
+                                "in": "path",
+                                "required": True,
+                                "schema": {"type": "string"},
+                            }
+                        ],
+                        "responses": OK,
+                    },
+                }
+            },
+        ),
+        "duplicate tags": _spec(
+            v, {}, tags=[{"name": "a"}, {"name": "b"}, {"name": "a", "description": "again"}]
+        ),
+        "required names not defined under allOf": _spec(
+            v,
+            {"/a": {"get": {"responses": _json(_ref("Top"))}}},
+            {
+                "Top": {
+                    "allOf": [_ref("Base"), {"properties": {"b": {"type": "string"}}}],
+                    "required": ["a", "b", "c", "d", "e"],
+                },
+                "Base": {"type": "object", "properties": {"a": {"type": "string"}}},
+            },
+        ),
+        "bad defaults, nested and through $ref": _spec(
+            v,
+            {
+                "/a": {
+                    "get": {
+                        "parameters": [
+                            {
+                                "name": "n",
+                                "in": "query",
+                                "schema": {"type": "integer", "default": "x"},
+                            }
+                        ],
+                        "responses": _json(
+                            {"type": "object", "properties": {"p": _ref("WithDefault")}}
+                        ),
+                    }
+                }
+            },
+            {
+                "WithDefault": {
+                    "type": "object",
+                    "properties": {"k": {"type": "string"}},
+                    "default": {"k": 5},
+                },
+                "Null": {"type": "string", "default": None},
+            },
+        ),
+        "meta-check errors at the entry points": _spec(
+            v,
+            {"/a": {"get": {"responses": _json(_ref("Bad"))}}},
+            {"Bad": {"type": "string", "pattern": "(?<name>a)"}, "Good": {"type": "string"}},
+        ),
+        "shared schemas visited once, first path wins": _spec(
+            v,
+            {
+                "/a": {"get": {"responses": _json({"items": _ref("Shared"), "type": "array"})}},
+                "/b": {"get": {"responses": _json(_ref("Shared"))}},
+            },
+            {
+                "Shared": {
+                    "allOf": [{"properties": {"x": {"type": "string"}}}],
+                    "properties": {"y": {"type": "string", "default": 3}},
+                    "required": ["x", "y", "z"],
+                }
+            },
+        ),
+        "responses and path items through $ref, extensions skipped": _spec(
+            v,
+            {
+                "/a": {
+                    "get": {
+                        "responses": {
+                            "200": {"$ref": "#/components/responses/R"},
+                            "x-note": "not a response",
+                        }
+                    },
+                },
+                "x-ext": {"note": 1},
+            },
+            {"S": {"type": "integer", "default": "no"}},
+            **{"x-responses": {}},
+        ),
+    }
+
+
+def _with_response_component(data: dict[str, Any]) -> dict[str, Any]:
+    if "/a" in data["paths"] and "x-ext" in data["paths"]:
+        data["components"]["responses"] = {"R": _json(_ref("S"))["200"]}
+    return data
+
+
+CASES = {
+    f"{name} {v}": _with_response_component(data)
+    for v in ("3.0.3", "3.1.0")
+    for name, data in _cases(v).items()
+}
+
+
+def _key(diags: list) -> list:
+    return [(d.code, d.pointer, d.message, d.line) for d in diags]
+
+
+def _load(tmp_path: Path, data: dict[str, Any]):
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return load_spec(path)
+
+
+def _walk(doc) -> list:
+    version = str(doc.data["openapi"])[:3]
+    validator = FAST_VALIDATORS[version](SchemaPath.from_dict(doc.data))
+    return walk_errors(doc.data, version, validator)
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_the_walk_decides_and_matches_the_stock_validator(name: str, tmp_path: Path) -> None:
+    doc = _load(tmp_path, CASES[name])
+    found = _walk(doc)  # decided: raises Undecided otherwise
+    assert found, "each case holds at least one error only the keyword walk finds"
+    fast, stock = validate_openapi(doc), validate_openapi(doc, speedup=False)
+    assert _key(fast) == _key(stock)
+    assert fast
+
+
+def test_pointers_follow_the_walk_through_refs(tmp_path: Path) -> None:
+    doc = _load(tmp_path, CASES["shared schemas visited once, first path wins 3.0.3"])
+    pointers = {d.pointer for d in validate_openapi(doc)}
+    # Shared is reached first under /a's array items: its errors are reported there, once. The
+    # walk enters it as a nested schema, so (as in the stock walk) its required list is not
+    # checked there, and not again under /b or in components: visited.
+    items = "/paths/~1a/get/responses/200/content/application~1json/schema/items"
+    assert pointers == {items + "/properties/y"}
+
+
+DECLINED = {
+    "structural error": _spec("3.0.3", {"/a": {"get": {"responses": 12}}}),
+    "boolean schema": _spec("3.1.0", {"/a": {"get": {"responses": _json(_ref("T"))}}}, {"T": True}),
+    "unbalanced braces in a path": _spec("3.0.3", {"/a/{b": {"get": {"responses": OK}}}),
+    "escaped $ref": _spec(
+        "3.0.3",
+        {"/a": {"get": {"responses": _json({"$ref": "#/components/schemas/A%20B"})}}},
+        {"A B": {"type": "string", "default": 1}},
+    ),
+    "recursive allOf": _spec(
+        "3.0.3",
+        {"/a": {"get": {"responses": _json(_ref("R"))}}},
+        {"R": {"allOf": [_ref("R")], "required": ["q"]}},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECLINED))
+def test_what_the_walk_declines_goes_to_the_stock_walk(name: str, tmp_path: Path) -> None:
+    doc = _load(tmp_path, DECLINED[name])
+    with pytest.raises(Undecided):
+        _walk(doc)
+    assert _key(validate_openapi(doc)) == _key(validate_openapi(doc, speedup=False))
