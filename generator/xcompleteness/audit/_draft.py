@@ -55,6 +55,11 @@ def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> 
         return _imported_declaration(f, decl, todos)
     if f.items is not None:
         decl["items"] = f.items
+        if f.items_doubt:
+            todos.append(
+                f"items: {f.items_doubt}; confirm {f.items} is the array of results (if the "
+                "operation returns one object, it is not a listing: delete this declaration)"
+            )
     else:
         decl["items"] = "$response.body#"
         todos.append(
@@ -136,6 +141,12 @@ def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) ->
 def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str, Any]) -> None:
     if f.id is not None:
         decl["id"] = f.id
+        if f.id_alternatives:
+            others = ", ".join(pointer_join("", n) for n in f.id_alternatives)
+            todos.append(
+                f"id: {f.id} drafted, but {others} look as much like the item's identifier; "
+                "set id to the field that is unique per item"
+            )
         return
     answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
     chosen = next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
@@ -159,6 +170,10 @@ def _more_when(f: Finding) -> dict[str, Any] | None:
     if has_more is not None:
         return {"equals": [has_more.expression, True]}
     token = f.signal("next_token", "next_link")
+    if token is not None and token.kind == "next_token" and f.cursor_end != "absent":
+        # a cursor the schema always sends (or one the spec does not settle) may be "" on the
+        # last page: the walk ends on a missing, null or empty cursor, whichever the API sends
+        return {"all": [{"present": token.expression}, {"not-equals": [token.expression, ""]}]}
     if token is not None:
         return {"present": token.expression}
     return None
@@ -226,7 +241,15 @@ def _pagination(
         return out
     if f.style == "none":
         total = f.signal("total", "total_pages")
-        if total is not None:  # a total beside the items hints at pages the spec does not name
+        if "size" in f.request:  # a page size asks for pages: never closed by a default
+            todos.append(
+                f"pagination: a page-size parameter {f.request['size']} but no position "
+                "parameter was found; declare how the next page is asked for (style offset, "
+                "page, cursor or next-url), or confirm one response holds every item and "
+                f"declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the cap on "
+                f"{f.request['size']}"
+            )
+        elif total is not None:  # a total beside the items hints at pages the spec does not name
             todos.append(
                 f"pagination: no paging parameter, but the response carries {total.name} "
                 f"({total.expression}); confirm one response holds every item, or declare how "
@@ -264,6 +287,11 @@ def _signal_reasons(
             )
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
+    for n, where, text in f.caps:
+        todos.append(
+            f"limit: the {where} says {text!r}; if the listing stops there, add {{code: "
+            f"RESULT_LIMIT_REACHED, limit: {n}}} with the condition that shows it"
+        )
     total = f.signal("total")
     limit = drafts.get("search-limit")
     if f.kind == "search" and total is not None and limit == "none":
@@ -278,7 +306,7 @@ def _signal_reasons(
             }
         )
         return
-    if f.kind == "search" and total is not None:
+    if f.kind == "search" and total is not None and not f.caps:
         todos.append(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
             f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
