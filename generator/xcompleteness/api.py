@@ -193,11 +193,13 @@ class AuditResult(_Outcome):
         """The draft Overlay 1.0 document declaring every undeclared listing (None: nothing to
         draft). Its declarations carry ``x-completeness-todo`` lists of what is left to decide."""
         report = self.report
-        if report is None or not report.undeclared:
+        if report is None or not (report.undeclared or report.patches):
             return None
         from xcompleteness.audit import draft_overlay
 
-        return draft_overlay(report.findings, report.title, report.operation_ids, report.defaults)
+        return draft_overlay(
+            report.findings, report.title, report.operation_ids, report.defaults, report.patches
+        )
 
     @property
     def drafts_yaml(self) -> str | None:
@@ -236,7 +238,10 @@ def audit(
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin)
             result = AuditResult(
-                origin, (), ExitCode.FINDINGS if report.undeclared else ExitCode.OK, report
+                origin,
+                (),
+                ExitCode.FINDINGS if report.undeclared or report.patches else ExitCode.OK,
+                report,
             )
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)

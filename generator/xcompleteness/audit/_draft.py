@@ -353,8 +353,11 @@ def draft_overlay(
     title: str,
     taken: Iterable[str] = (),
     defaults: Mapping[str, Any] | None = None,
+    patches: Iterable[dict[str, Any]] = (),
 ) -> dict[str, Any]:
     """An Overlay 1.0 document declaring every undeclared finding.
+
+    ``patches`` are schema patch actions (``audit._patches``) appended after the declarations.
 
     ``taken`` holds the document's existing operationIds: an operation without one gets a drafted
     id (declarations need one) that collides with none of them. ``defaults`` is the document's
@@ -380,6 +383,7 @@ def draft_overlay(
                 "update": update,
             }
         )
+    actions.extend(patches)
     return {
         "overlay": "1.0.0",
         "info": {"title": f"Draft x-completeness declarations for {title}", "version": "0.0.1"},

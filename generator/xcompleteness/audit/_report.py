@@ -18,6 +18,7 @@ draft) and its formatting in :mod:`xcompleteness.cli`; this module prints nothin
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections import Counter
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit._draft import TODO_KEY, draft_declaration
+from xcompleteness.audit._patches import schema_patches
 from xcompleteness.declare import document_defaults
 from xcompleteness.detect import Excluded, Finding, operation_ids, scan_all
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
@@ -42,8 +44,11 @@ class AuditReport:
         findings: list[Finding],
         excluded: list[Excluded] | None = None,
         defaults: Mapping[str, Any] | None = None,
+        patches: list[dict[str, Any]] | None = None,
     ):
         self.origin = origin
+        self.patches = list(patches or [])
+        """Overlay actions adding properties declarations read but the schema lacks (§3)."""
         self.excluded = list(excluded or [])
         self.defaults = defaults
         self.title = title
@@ -73,6 +78,9 @@ class AuditReport:
             )
         if self.defaults is not None:
             parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        adds = sum("x-drafted-from" in json.dumps(p) for p in self.patches)
+        if adds:
+            parts.append(f"drafted {adds} schema patch(es) for locations the schema lacks")
         streams = sum(e.source == "stream" for e in self.excluded)
         ignored = sum(e.source == "declared" for e in self.excluded)
         if streams:
@@ -100,6 +108,7 @@ class AuditReport:
             "todos": sum(len(e["todos"]) for e in entries),
             "overlay": self.overlay,
             "excluded": [e.to_json() for e in self.excluded],
+            "schema_patches": self.patches,
             "summary": self.summary(),
         }
 
@@ -119,6 +128,10 @@ class AuditReport:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):
                 lines.append(f"    TODO {todo}")
+        for p in self.patches:
+            if "x-drafted-from" in json.dumps(p):
+                lines.append(f"schema patch {p['target']}: {p['description']}")
+                lines.extend(f"    TODO {t}" for t in p.get("x-todo", []))
         for e in self.excluded:
             label = e.operation_id or "(no operationId)"
             lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
@@ -127,7 +140,7 @@ class AuditReport:
             lines.append(
                 f"wrote {self.overlay}: {len(self.undeclared)} draft declarations, {total} TODOs"
             )
-        elif not self.undeclared:
+        elif not self.undeclared and not self.patches:
             lines.append("nothing to draft: every list-like operation is declared")
         return "\n".join(lines)
 
@@ -144,6 +157,7 @@ def audit_document(data: Any, *, origin: str = "") -> AuditReport:
         findings,
         excluded,
         document_defaults(data),
+        schema_patches(data),
     )
 
 

@@ -9,10 +9,12 @@ the code a rule passes in). The rule families (``rules_document``, ``rules_codes
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.declare import iter_operations
+from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
@@ -133,7 +135,7 @@ class _RuleContext:
                 code,
                 f"{what} location {expr} does not exist in the "
                 f"{'success ' if success else ''}response schema",
-                "fix the JSON pointer or describe the field in the response schema",
+                _patch_hint(self.data, operation, where, str(expr), code),
             )
 
     def _response_location(
@@ -207,3 +209,29 @@ def _split(pointer: str) -> tuple[str, ...] | None:
     if not pointer.startswith("/"):
         return None
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+
+
+_ROLES = {"XC103": "items", "XC105": "next"}
+
+
+def _bare(node: Any) -> Any:
+    """A drafted schema without its review notes (the hint shows only the shape)."""
+    if isinstance(node, dict):
+        return {k: _bare(v) for k, v in node.items() if k not in ("description", "x-drafted-from")}
+    return node
+
+
+def _patch_hint(data: Any, operation: Mapping[str, Any], where: str, expr: str, code: str) -> str:
+    """The hint of a missing body location: the overlay action that would add the property
+    (``audit --emit-overlay`` drafts it), or the plain advice when no patch can be drafted."""
+    plain = "fix the JSON pointer or describe the field in the response schema"
+    op_pointer = where.split("/x-completeness", 1)[0]
+    role = "total" if where.endswith(("/total", "/pages")) else _ROLES.get(code, "value")
+    action = patch_action(data, operation, op_pointer, expr, role, where)
+    if action is None:
+        return plain
+    update = json.dumps(_bare(action["update"]["properties"]), sort_keys=True)
+    return (
+        f'{plain}; the overlay action {{target: "{action["target"]}", update: '
+        f"{{properties: {update}}}}} adds it (`xcompleteness audit --emit-overlay` drafts it)"
+    )
