@@ -198,7 +198,12 @@ class AuditResult(_Outcome):
         from xcompleteness.audit import draft_overlay
 
         return draft_overlay(
-            report.findings, report.title, report.operation_ids, report.defaults, report.patches
+            report.findings,
+            report.title,
+            report.operation_ids,
+            report.defaults,
+            report.patches,
+            report.recorded,
         )
 
     @property
@@ -217,15 +222,18 @@ def audit(
     *,
     allow_external_refs: bool = False,
     emit_overlay: PathLike | None = None,
+    responses: PathLike | None = None,
     progress: ProgressCallback | None = None,
 ) -> AuditResult:
     """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
 
     With ``emit_overlay``, the draft overlay is also written there (atomically; only when there
-    is something to draft). Audit does not validate the OpenAPI document: that is :func:`check`.
+    is something to draft). With ``responses`` (a HAR file or a folder of saved JSON pages), the
+    drafts are cross-checked against them (docs/audit.md). Audit does not validate the OpenAPI
+    document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
-    from xcompleteness.load import apply_overlays, load_spec
+    from xcompleteness.load import apply_overlays, load_recorded, load_spec
     from xcompleteness.progress import stage
 
     origin = os.fspath(spec)
@@ -235,8 +243,12 @@ def audit(
             doc = load_spec(spec, allow_external_refs=allow_external_refs)
             stage("applying overlays")
             doc = apply_overlays(doc, _overlays(overlays))
+            pages = None
+            if responses is not None:
+                stage("reading recorded responses")
+                pages = load_recorded(Path(responses))
             stage("scanning operations")
-            report = audit_document(doc.data, origin=doc.origin)
+            report = audit_document(doc.data, origin=doc.origin, responses=pages)
             result = AuditResult(
                 origin,
                 (),
@@ -414,6 +426,16 @@ class VerifyResult(_Outcome):
     """One line per listing walked: pages, items and how the walk ended."""
 
 
+_RECORDED = "https://recorded.invalid"
+
+
+def _server_url(data: Any) -> str | None:
+    servers = data.get("servers") if isinstance(data, dict) else None
+    first = servers[0] if isinstance(servers, list) and servers else None
+    url = first.get("url") if isinstance(first, dict) else None
+    return url if isinstance(url, str) and url.startswith(("http://", "https://")) else None
+
+
 def verify(
     spec: PathLike,
     base_url: str,
@@ -425,21 +447,32 @@ def verify(
     time_limit: float = 60.0,
     allow_external_refs: bool = False,
     transport: Any = None,
+    recorded: PathLike | None = None,
 ) -> VerifyResult:
     """Walk every declared GET listing of a live API read-only (``xcompleteness verify``).
 
     ``headers`` go with every request (credentials); ``params`` give values for required
     parameters. ``transport`` is an optional ``httpx`` transport (e.g. ``httpx.MockTransport``
-    or an ASGI app's) used instead of the network.
+    or an ASGI app's) used instead of the network. ``recorded`` (a HAR file or a folder of
+    saved JSON pages) answers the walk from recorded traffic, offline; ``base_url`` may then be
+    empty (the recording's origin, else the spec's first server, is used).
     """
     import math
     from urllib.parse import urlsplit
 
     from xcompleteness.check import check_spec
-    from xcompleteness.testkit import Verifier
+    from xcompleteness.load import load_recorded
+    from xcompleteness.testkit import Replay, Verifier
 
     origin = os.fspath(spec)
-    parts = urlsplit(base_url)
+    pages = None
+    if recorded is not None:
+        try:
+            pages = load_recorded(Path(recorded))
+        except InputError as exc:
+            return VerifyResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+        base_url = base_url or next((p.origin for p in pages if p.origin), "") or _RECORDED
+    parts = urlsplit(base_url or "")
     if parts.scheme not in ("http", "https") or not parts.hostname:
         bad = Diagnostic(
             str(base_url),
@@ -461,6 +494,10 @@ def verify(
             errors = tuple(d for d in result.diagnostics if d.severity is Severity.ERROR)
             if errors:
                 return VerifyResult(origin, errors, ExitCode.UNUSABLE)
+            if pages is not None:
+                transport = Replay(pages, result).transport()
+                if base_url == _RECORDED:  # a folder: the spec's server, where next URLs point
+                    base_url = _server_url(result.doc.data) or base_url
             verifier = Verifier(
                 result,
                 base_url,

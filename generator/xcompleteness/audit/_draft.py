@@ -21,20 +21,35 @@ from typing import Any
 
 import yaml
 
+from xcompleteness.audit._responses import cross_check
 from xcompleteness.detect import ITEM_ID_CURSORS, Finding, Signal, fold, supported_styles
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.load import RecordedPage
 
 TODO_KEY = "x-todo"
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def draft_declaration(
+    f: Finding,
+    defaults: Mapping[str, Any] | None = None,
+    recorded: list[RecordedPage] | None = None,
+) -> dict[str, Any]:
     """The draft ``x-completeness`` object for one finding (TODOs under ``x-todo``).
 
     ``defaults`` is the document's ``x-completeness-defaults``: what it answers (visibility,
     snapshot, mode, and the audit-only ``drafts`` answers) is inherited, not asked again.
+    ``recorded`` are the operation's recorded responses (``audit --responses``): the draft is
+    cross-checked against them (``audit._responses``).
     """
+    decl = _draft(f, defaults)
+    if recorded:
+        cross_check(decl, f, recorded)
+    return decl
+
+
+def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     defaults = defaults if isinstance(defaults, Mapping) else {}
     scope_defaults = defaults.get("scope") if isinstance(defaults.get("scope"), Mapping) else {}
     drafts = defaults.get("drafts") if isinstance(defaults.get("drafts"), Mapping) else {}
@@ -354,6 +369,7 @@ def draft_overlay(
     taken: Iterable[str] = (),
     defaults: Mapping[str, Any] | None = None,
     patches: Iterable[dict[str, Any]] = (),
+    recorded: Mapping[str, list[RecordedPage]] | None = None,
 ) -> dict[str, Any]:
     """An Overlay 1.0 document declaring every undeclared finding.
 
@@ -368,7 +384,7 @@ def draft_overlay(
     for f in findings:
         if f.declared:
             continue
-        decl = draft_declaration(f, defaults)
+        decl = draft_declaration(f, defaults, (recorded or {}).get(f.pointer))
         label = f.operation_id or f"{f.method.upper()} {f.path}"
         update: dict[str, Any] = {}
         if f.operation_id is None:

@@ -6,6 +6,16 @@ May import: ``document``, ``diagnostics``, ``resources``.
 from xcompleteness.load._limits import DANGLING_REF, Limits
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data
+from xcompleteness.load._recorded import RecordedPage, load_recorded
 from xcompleteness.load._source import SourceDoc, load_spec
 
-__all__ = ["DANGLING_REF", "Limits", "SourceDoc", "apply_overlays", "load_data", "load_spec"]
+__all__ = [
+    "DANGLING_REF",
+    "Limits",
+    "RecordedPage",
+    "SourceDoc",
+    "apply_overlays",
+    "load_data",
+    "load_recorded",
+    "load_spec",
+]

@@ -406,6 +406,17 @@ class Verifier:
             more = more_decl.when.holds(view)
         active = [r.code for r in contract.reasons if r.when is not None and r.when.holds(view)]
         walk.complete = not [c for c in active if c != MORE]
+        if more and nxt in (None, "", MISSING):
+            # the generated client ends such a walk with CONTRACT_VIOLATION (invariant 3)
+            shown = '""' if nxt == "" else "absent"
+            self.report(
+                contract,
+                "XC710",
+                f"page {walk.pages}: MORE_PAGES_AVAILABLE holds but the next cursor is {shown}",
+                "end the walk on what the last page really sends: {all: [{present: E}, "
+                '{not-equals: [E, ""]}]} for a cursor sent as ""',
+            )
+            return None
         if not more or nxt in (None, "", MISSING):
             return items, None, MISSING
         if isinstance(nxt, str) and not nxt.startswith(("http://", "https://")):
