@@ -75,11 +75,15 @@ def schema_patches(document: Any) -> list[dict[str, Any]]:
     declaration that needs a patch."""
     patches: dict[str, dict[str, Any]] = {}
     todos: list[dict[str, Any]] = []
+    defaults = document.get("x-completeness-defaults") if isinstance(document, dict) else None
+    mode = defaults.get("mode") if isinstance(defaults, dict) else None
     for path, method, op, pointer in iter_operations(document):
         del path, method
         decl = op.get("x-completeness")
         if not isinstance(decl, dict) or decl.get("kind") == "none":
             continue
+        if decl.get("mode", mode) != "adapter":
+            continue  # a native envelope's fields are the generator's, not the schema's
         at = pointer_join(pointer, "x-completeness")
         asked: dict[str, str] = {}
         # one patch per missing location, drafted from its most telling use (a next cursor

@@ -122,7 +122,10 @@ def item_id(
     tiers: list[list[str]] = [[n for n in live if sig.fold(n) in _STRONG_IDS]]
     tiers += [[n for n in live if sig.fold(n) == key] for key in _SHORT_IDS]
     tiers.append(own)
-    tiers.append(suffixed if len(suffixed) == 1 else [])
+    # a lone ``*Id`` names the item only when its description says it is unique (``accountId``
+    # "uniquely identifies the user"); otherwise it is a reference (``project_id``)
+    lone = suffixed if len(suffixed) == 1 and _says_unique(*props[suffixed[0]], walker) else []
+    tiers.append(lone)
     tiers += [[n for n in live if sig.fold(n) == key] for key in _WEAK_IDS]
     ranked: list[str] = []
     for tier in tiers:
@@ -134,15 +137,25 @@ def item_id(
     exact = set(_STRONG_IDS + _SHORT_IDS)
     # Another field that names itself an identifier as strongly makes the choice a question:
     # the same rank, an exact id name of any rank, or a description saying it is unique.
+    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or the
+    # ``<resource>Id`` asks: it is the identifier unless the item names itself otherwise)
+    plain = sig.fold(chosen) in _STRONG_IDS + _SHORT_IDS
     others = [
         n
         for n in live
-        if n != chosen and (n in same or sig.fold(n) in exact or _says_unique(*props[n], walker))
+        if n != chosen
+        and (
+            n in same
+            or sig.fold(n) in exact
+            or (n in own if plain else _says_unique(*props[n], walker))
+        )
     ]
+    if sig.fold(chosen) in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
+        others += [n for n in suffixed if n not in others]
     return chosen, tuple(others)
 
 
-_UNIQUE = re.compile(r"unique(?:ly)?", re.IGNORECASE)
+_UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)
 
 
 def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:

@@ -69,14 +69,19 @@ def missing_at(
     return None
 
 
-def _jsonpath(pointer: str) -> str:
+def jsonpath(document: Any, pointer: str) -> str:
+    """An RFC 9535 path selecting what ``pointer`` names in ``document`` (an index only where
+    the node is an array: a response code ``200`` is a name)."""
     out = ["$"]
-    for token in pointer_tokens(pointer):
-        if token.isdigit():
+    node = document
+    for token in pointer_tokens(pointer) or ():
+        if isinstance(node, list) and token.isdigit():
             out.append(f"[{token}]")
+            node = node[int(token)] if int(token) < len(node) else None
         else:
             escaped = token.replace("\\", "\\\\").replace("'", "\\'")
             out.append(f"['{escaped}']")
+            node = node.get(token) if isinstance(node, dict) else None
     return "".join(out)
 
 
@@ -112,7 +117,7 @@ def patch_action(
     for name in reversed(missing[1:]):
         node = {"type": "object", "properties": {name: node}}
     return {
-        "target": _jsonpath(at),
+        "target": jsonpath(document, at),
         "description": f"schema patch: add {'/'.join(missing)} (read by {drafted_from})",
         "update": {"properties": {missing[0]: node}},
         "x-todo": [

@@ -211,9 +211,6 @@ def _split(pointer: str) -> tuple[str, ...] | None:
     return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
-_ROLES = {"XC103": "items", "XC105": "next"}
-
-
 def _bare(node: Any) -> Any:
     """A drafted schema without its review notes (the hint shows only the shape)."""
     if isinstance(node, dict):
@@ -226,7 +223,14 @@ def _patch_hint(data: Any, operation: Mapping[str, Any], where: str, expr: str, 
     (``audit --emit-overlay`` drafts it), or the plain advice when no patch can be drafted."""
     plain = "fix the JSON pointer or describe the field in the response schema"
     op_pointer = where.split("/x-completeness", 1)[0]
-    role = "total" if where.endswith(("/total", "/pages")) else _ROLES.get(code, "value")
+    del code
+    role = "value"
+    if where.endswith("/items"):
+        role = "items"
+    elif where.endswith(("/total", "/pages")):
+        role = "total"
+    elif where.endswith("/next"):
+        role = "next"
     action = patch_action(data, operation, op_pointer, expr, role, where)
     if action is None:
         return plain
