@@ -119,6 +119,7 @@ class Replay:
             if p.path is not None
             and p.method == str(contract.method).lower()
             and _template(str(contract.path)).fullmatch(p.path)
+            and (p.path.endswith(path) or path.endswith(p.path))  # the same concrete path
         ]
         if har:
             return self._har_page(har, query, size, positions)
