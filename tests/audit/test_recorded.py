@@ -153,3 +153,25 @@ def test_unreadable_recordings_are_located_diagnostics(tmp_path: Path) -> None:
     assert result.exit_code == 2 and [d.code for d in result.diagnostics] == ["XC015"]
     result = api.verify(TASKS, "", recorded=tmp_path / "missing")
     assert result.exit_code == 2 and [d.code for d in result.diagnostics] == ["XC015"]
+
+
+def test_har_link_headers_resolve_a_walk_the_spec_states_only_in_prose(tmp_path: Path) -> None:
+    spec, har = REC / "timeline.yaml", REC / "timeline.har"
+    plain = _decl(_draft(spec, tmp_path / "plain.yaml"))
+    assert "pagination" not in plain and any(t.startswith("pagination:") for t in plain["x-todo"])
+    overlay = _draft(spec, tmp_path / "draft.yaml", har)
+    decl = _decl(overlay)
+    assert decl["pagination"] == {
+        "style": "link-header",
+        "request": {"size": "limit"},
+        "response": {"next": "$response.link.next"},
+    }
+    assert not any(t.startswith("pagination:") for t in decl["x-todo"])
+    [patch] = [a for a in overlay["actions"] if "headers" in a["update"]]
+    assert patch["target"].endswith("['responses']['200']") and "Link" in patch["update"]["headers"]
+    assert {d.code for d in api.check(spec, [tmp_path / "draft.yaml"]).diagnostics} == {"XC900"}
+    walked = api.verify(spec, "", [tmp_path / "draft.yaml"], recorded=har)
+    assert walked.exit_code == 0 and walked.summary == (
+        "getHomeTimeline: ok (2 walk(s), 4 page(s), 3 item(s))",
+    )
+    assert "NEVER_PRINT_ME" not in (tmp_path / "draft.yaml").read_text("utf-8")

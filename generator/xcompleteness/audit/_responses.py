@@ -138,6 +138,7 @@ def cross_check(decl: dict[str, Any], f: Finding, recorded: list[RecordedPage]) 
     if items is not None:
         _check_id(decl, f, pages, items)
     _find_next(decl, f, pages)
+    _link_header(decl, f, pages)
     _check_next(decl, pages)
     _check_total(decl, pages)
 
@@ -268,6 +269,33 @@ def _find_next(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) -> N
         decl,
         f"pagination: the next cursor is at {found}: the value recorded there is the "
         f"{cursor} of the next request ({evidence}); the last page has it {_describe(last)}",
+    )
+
+
+_NEXT_LINK = re.compile(r"""<[^>]*>\s*;[^,]*\brel\s*=\s*"?next"?""", re.IGNORECASE)
+
+
+def _link_header(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) -> None:
+    """Pages that answer with ``Link: <...>; rel="next"`` (a convention many specs state only
+    in prose, or not at all) page by the Link header, when the draft has no other walk."""
+    pagination = decl.get("pagination")
+    if isinstance(pagination, dict) and pagination.get("style") not in ("none", None):
+        return
+    with_next = [p for p in pages if _NEXT_LINK.search(p.headers.get("link", ""))]
+    if not with_next:
+        return
+    size = {"size": f.request["size"]} if "size" in f.request else {}
+    decl["pagination"] = {"style": "link-header", **({"request": size} if size else {})}
+    decl["pagination"]["response"] = {"next": "$response.link.next"}
+    reasons = [r for r in decl.get("reasons", []) if r.get("code") != "MORE_PAGES_AVAILABLE"]
+    more = {"code": "MORE_PAGES_AVAILABLE", "when": {"present": "$response.link.next"}}
+    decl["reasons"] = [more, *reasons]
+    _drop(decl, "pagination")
+    last = "has none" if pages[-1] not in with_next else "has one too"
+    _note(
+        decl,
+        f'pagination: {len(with_next)} recorded page(s) answer with a Link rel="next" header '
+        f"({_sources(with_next)}); the last page {last}",
     )
 
 

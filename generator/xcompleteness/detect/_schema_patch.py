@@ -32,6 +32,46 @@ ROLE_TYPES: dict[str, dict[str, Any]] = {
 }
 
 
+LINK = "$response.link."
+
+
+def _header_action(
+    document: Any, operation: Any, op_pointer: str, expression: str, drafted_from: str
+) -> dict[str, Any] | None:
+    """Add a header (``Link`` for ``$response.link.*``) to the first 2xx response."""
+    name = "Link" if expression.startswith(LINK) else expression[len("$response.header.") :]
+    responses = operation.get("responses") if isinstance(operation, dict) else None
+    if not isinstance(responses, dict) or not name:
+        return None
+    walker = SchemaWalker(document)
+    codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: c != "200")
+    if not codes:
+        return None
+    key = next(k for k in responses if str(k) == codes[0])
+    resp, rptr = walker.deref(responses[key], pointer_join(op_pointer, "responses", codes[0]))
+    headers = resp.get("headers") if isinstance(resp, dict) else None
+    if isinstance(headers, dict) and name.lower() in {str(h).lower() for h in headers}:
+        return None
+    return {
+        "target": jsonpath(document, rptr),
+        "description": f"schema patch: add the {name} header (read by {drafted_from})",
+        "update": {
+            "headers": {
+                name: {
+                    "description": f"TODO: drafted because {drafted_from} reads {expression}; "
+                    "confirm against a real response",
+                    "schema": {"type": "string"},
+                    "x-drafted-from": drafted_from,
+                }
+            }
+        },
+        "x-todo": [
+            f"schema: no success response declares the {name} header {expression} reads; this "
+            "action adds it: confirm it against a recorded response, then drop x-todo"
+        ],
+    }
+
+
 def success_schema(operation: Any, op_pointer: str, walker: SchemaWalker) -> Located | None:
     """The first 2xx JSON response schema of an operation, with its pointer."""
     responses = operation.get("responses") if isinstance(operation, dict) else None
@@ -94,7 +134,10 @@ def patch_action(
     drafted_from: str,
 ) -> dict[str, Any] | None:
     """The Overlay action adding the property ``expression`` names to the success response
-    schema, or None when the schema has it (or cannot say)."""
+    schema (or the header it reads to the success response), or None when the spec has it (or
+    cannot say)."""
+    if isinstance(expression, str) and expression.startswith(("$response.header.", LINK)):
+        return _header_action(document, operation, op_pointer, expression, drafted_from)
     if not isinstance(expression, str) or not expression.startswith(BODY):
         return None
     walker = SchemaWalker(document)
