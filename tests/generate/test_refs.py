@@ -6,13 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from support.paths import ROOT
 from xcompleteness import document
 from xcompleteness.check._pipeline import check_spec
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.emit.emitters import tool_schemas
 from xcompleteness.ir._build import build_ir
-from xcompleteness.rules import _locations as rules_locations
-from xcompleteness.testkit import _verify as verify
 
 DOC = {
     "components": {
@@ -47,17 +45,41 @@ def test_every_resolver_reads_a_percent_encoded_ref_the_same_way() -> None:
     node = {"$ref": "#/components/schemas/A%20B"}
     assert document.resolve_ref(DOC, node["$ref"]) == (True, target)
     assert document.follow_refs(DOC, {"$ref": "#/components/schemas/Alias"}) == (True, target)
-    assert rules_locations.deref(DOC, node) is target
+    assert document.deref(DOC, node) is target
+    assert document.deref_mapping(DOC, node) is target
     assert SchemaWalker(DOC).deref(node, "/x")[0] is target
-    assert verify._deref(DOC, node) is target
-    assert tool_schemas._deref(DOC, node) is target
     assert document.follow_refs(DOC, {"$ref": "#/list/0"}) == (True, {"x": 1})
     # a cycle, a dangling and an external ref resolve to nothing, everywhere
     for bad in ("#/components/schemas/Loop", "#/components/schemas/Nope", "x.yaml#/a"):
         assert document.follow_refs(DOC, {"$ref": bad}) == (False, None)
-        assert rules_locations.deref(DOC, {"$ref": bad}) is None
-        assert tool_schemas._deref(DOC, {"$ref": bad}) is None
-        assert verify._deref(DOC, {"$ref": bad}) == {}
+        assert document.deref(DOC, {"$ref": bad}) is None
+        assert document.deref_mapping(DOC, {"$ref": bad}) == {}
+
+
+# The audit's schema walker (detect/) still has its own ``deref`` (it returns the pointer it
+# reached as well); it moves onto the views with the audit's own conversion.
+_OWN_DEREF_ALLOWED = {"detect/_schema_walk.py"}
+_OWN_SPLIT_ALLOWED = {"detect/_listlike.py"}
+
+
+def test_one_deref_and_one_pointer_splitter_in_the_generator() -> None:
+    """Nothing outside document/ (and the runtime, which cannot import it) follows ``$ref``
+    chains or unescapes RFC 6901 tokens on its own, and nothing slices a component name off a
+    ``#/components/schemas/`` string."""
+    package = ROOT / "generator" / "xcompleteness"
+    derefs, splits = [], []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package).as_posix()
+        if rel.startswith(("document/", "runtime/")):
+            continue
+        text = path.read_text(encoding="utf-8")
+        if ("def deref(" in text or "def _deref(" in text) and rel not in _OWN_DEREF_ALLOWED:
+            derefs.append(rel)
+        if '.replace("~1", "/")' in text and rel not in _OWN_SPLIT_ALLOWED:
+            splits.append(rel)
+        if "len(REF_PREFIX)" in text or 'removeprefix("#/components/schemas/")' in text:
+            splits.append(rel)
+    assert derefs == [] and splits == []
 
 
 def _spec(items_pointer: str) -> dict:

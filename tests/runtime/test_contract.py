@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 import yaml
 from support.paths import EXAMPLES
-from xcompleteness.declare._contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._contract import normalize, operation_ref
 from xcompleteness.declare._vocabulary import load_registry
+from xcompleteness.document import views
 from xcompleteness.resources import load_json
 from xcompleteness.runtime.contract import (
     CLIENT_CODES,
@@ -198,10 +199,10 @@ def test_every_example_contract_loads(example: str, tmp_path: Path) -> None:
     spec = yaml.safe_load((EXAMPLES / example / "openapi.yaml").read_text())
     registry = load_registry(spec)
     contracts: dict[str, Any] = {}
-    for path, method, operation, pointer in iter_operations(spec):
-        decl = operation.get("x-completeness")
+    for op in views(spec).operations:
+        decl = op.declaration
         if isinstance(decl, dict):
-            ref = operation_ref(path, method, operation, pointer)
+            ref = operation_ref(op)
             canonical = normalize(decl, op=ref, registry=registry).to_dict()
             contracts[canonical["operation_id"]] = canonical
     assert contracts, "the example declares operations"

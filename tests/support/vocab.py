@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.declare._contract import iter_operations, normalize, operation_ref
+from xcompleteness.declare._contract import normalize, operation_ref
 from xcompleteness.declare._vocabulary import load_registry, validate_declarations
 from xcompleteness.load import load_spec
 
@@ -59,9 +59,9 @@ def contracts_of(path: Path) -> dict[str, dict[str, Any]]:
     doc = load_spec(path)
     registry = load_registry(doc.data)
     out = {}
-    for p, method, op, pointer in iter_operations(doc.data):
-        if "x-completeness" in op:
-            ref = operation_ref(p, method, op, pointer)
-            contract = normalize(op["x-completeness"], op=ref, registry=registry)
+    for op in doc.views.operations:
+        if op.declared:
+            ref = operation_ref(op)
+            contract = normalize(op.declaration, op=ref, registry=registry)
             out[str(ref.operation_id)] = contract.to_dict()
     return out

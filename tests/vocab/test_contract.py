@@ -17,10 +17,10 @@ from support.vocab_snippets import ALL_DECLARATIONS, NATIVE_LIST, REGISTRY
 from xcompleteness.declare._contract import (
     OperationRef,
     duration_seconds,
-    iter_operations,
     normalize,
 )
 from xcompleteness.declare._vocabulary import load_registry
+from xcompleteness.document import iter_operations
 
 OP = OperationRef("listThings", "get", "/things", "/paths/~1things/get")
 CANONICAL_KEYS = {
@@ -253,14 +253,14 @@ def test_iter_operations_order_and_pointers() -> None:
 
 
 def test_one_http_methods_table_and_one_operation_iterator() -> None:
-    """check (contract.iter_operations) and the audit (listlike.iter_operations) visit the same
+    """check (document.iter_operations) and the audit (listlike.iter_operations) visit the same
     operations in the same order; a $ref path item is followed only by the audit's walker."""
     import ast
     from pathlib import Path
 
-    from xcompleteness.declare import _contract as contract
     from xcompleteness.detect import _listlike as listlike
     from xcompleteness.detect._schema_walk import SchemaWalker
+    from xcompleteness.document import _operations as operations
 
     doc = {
         "paths": {
@@ -285,8 +285,8 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
     assert [p for p, _, _, _ in iter_operations(doc, walker.deref)][-1] == "/r"
 
     # No other generator module spells the methods tuple again.
-    methods = set(contract.HTTP_METHODS)
-    root = Path(contract.__file__).parent.parent
+    methods = set(operations.HTTP_METHODS)
+    root = Path(operations.__file__).parent.parent
     spelled = []
     for path in sorted(root.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -294,4 +294,4 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
                 values = {e.value for e in node.elts if isinstance(e, ast.Constant)}
                 if values >= {"get", "put", "post", "delete"} and values <= methods:
                     spelled.append(path.name)
-    assert spelled == ["_contract.py"]
+    assert spelled == ["_operations.py"]

@@ -10,8 +10,8 @@ import pytest
 import yaml
 from support.vocab import EXAMPLE_NAMES, EXAMPLES
 from xcompleteness.check._validate import validate_openapi
-from xcompleteness.declare._contract import iter_operations
 from xcompleteness.declare._vocabulary import validate_declarations
+from xcompleteness.document import iter_operations
 from xcompleteness.load import load_spec
 from xcompleteness.load._overlay import apply_overlays
 

@@ -14,9 +14,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from xcompleteness.declare import iter_operations
 from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import iter_operations
 
 _ORDER_OPS = ("gt", "gte", "lt", "lte")
 

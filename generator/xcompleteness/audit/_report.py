@@ -29,9 +29,10 @@ from typing import Any
 from xcompleteness.audit._draft import TODO_KEY, draft_declaration
 from xcompleteness.audit._patches import declared_locations, schema_patches
 from xcompleteness.audit._responses import EVIDENCE_KEY, assign
-from xcompleteness.declare import document_defaults, iter_operations
+from xcompleteness.declare import document_defaults
 from xcompleteness.detect import Excluded, Finding, operation_ids, patch_action, scan_all
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.document import iter_operations
 from xcompleteness.load import RecordedPage
 
 

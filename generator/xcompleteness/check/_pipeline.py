@@ -17,13 +17,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.document import DEFAULTS_KEY
 from xcompleteness.load import SourceDoc, apply_overlays, load_spec
 from xcompleteness.progress import stage
 from xcompleteness.runtime.contract import Contract
-
-DECLARATION_KEY = "x-completeness"
-DEFAULTS_KEY = "x-completeness-defaults"
 
 
 @dataclass
@@ -90,11 +88,10 @@ def check_spec(
 def _contracts(doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any) -> dict[str, Contract]:
     """Normalize every declaration the vocabulary stage found no error in."""
     from xcompleteness.declare import (
-        NOT_A_LISTING,
         document_defaults,
         effective_declaration,
-        iter_operations,
         normalize,
+        not_a_listing,
         operation_ref,
     )
 
@@ -103,19 +100,17 @@ def _contracts(doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Any) -> di
         return {}  # a broken defaults block would change every listing: nothing is trusted
     defaults = document_defaults(doc.data)
     contracts: dict[str, Contract] = {}
-    for path, method, operation, pointer in iter_operations(doc.data):
-        decl = operation.get(DECLARATION_KEY)
-        op_id = operation.get("operationId")
-        if not isinstance(decl, dict) or not isinstance(op_id, str) or op_id in contracts:
+    for op in doc.views.operations:
+        decl, op_id = op.declaration, op.operation_id
+        if not isinstance(decl, dict) or op_id is None or op_id in contracts:
             continue  # missing and duplicate operationIds are rule findings (XC101/XC102)
-        if decl.get("kind") == NOT_A_LISTING:
+        if not_a_listing(decl):
             continue  # recorded as not a listing: no contract, nothing generated
-        at = pointer_join(pointer, DECLARATION_KEY)
+        at = op.declaration_pointer
         if any(p == at or p.startswith(at + "/") for p in bad):
             continue
-        ref = operation_ref(path, method, operation, pointer)
         contracts[op_id] = normalize(
-            effective_declaration(decl, defaults), op=ref, registry=registry
+            effective_declaration(decl, defaults), op=operation_ref(op), registry=registry
         )
     return contracts
 
@@ -146,21 +141,16 @@ def _relocated(doc: SourceDoc, diagnostics: list[Diagnostic]) -> list[Diagnostic
 
 def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | Diagnostic:
     """The merged declaration of one operation, what the defaults added, and its contract."""
-    from xcompleteness.declare import (
-        defaulted_keys,
-        document_defaults,
-        effective_declaration,
-        iter_operations,
-    )
+    from xcompleteness.declare import defaulted_keys, document_defaults, effective_declaration
 
-    for _path, _method, operation, pointer in iter_operations(result.doc.data):
-        if operation.get("operationId") != operation_id:
+    for op in result.doc.views.operations:
+        if op.operation_id != operation_id:
             continue
-        decl = operation.get(DECLARATION_KEY)
+        decl = op.declaration
         merged = effective_declaration(decl, document_defaults(result.doc.data))
         return {
             "operation_id": operation_id,
-            "pointer": pointer_join(pointer, DECLARATION_KEY),
+            "pointer": op.declaration_pointer,
             "declared": decl is not None,
             "effective": merged,
             "from_defaults": defaulted_keys(decl, merged),
@@ -178,15 +168,12 @@ def show_effective(result: CheckResult, operation_id: str) -> dict[str, Any] | D
 
 def summary(result: CheckResult) -> str:
     """One paragraph: the counts, and what was skipped or defaulted and why."""
-    from xcompleteness.declare import NOT_A_LISTING, document_defaults, iter_operations
+    from xcompleteness.declare import document_defaults, not_a_listing
 
     errors = sum(d.severity is Severity.ERROR for d in result.diagnostics)
     warnings = sum(d.severity is Severity.WARNING for d in result.diagnostics)
     declared = len(result.contracts)
-    ignored = 0
-    for _path, _method, operation, _pointer in iter_operations(result.doc.data):
-        decl = operation.get(DECLARATION_KEY)
-        ignored += isinstance(decl, dict) and decl.get("kind") == NOT_A_LISTING
+    ignored = sum(not_a_listing(op.declaration) for op in result.doc.views.operations)
     undeclared = sum(d.code == "XC100" for d in result.diagnostics)
     todos = sum(d.code == "XC900" for d in result.diagnostics)
     parts = [

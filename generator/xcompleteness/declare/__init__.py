@@ -4,28 +4,25 @@ May import: ``document``, ``load``, ``runtime``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.declare._contract import (
-    HTTP_METHODS,
     NOT_A_LISTING,
     defaulted_keys,
     document_defaults,
     effective_declaration,
-    iter_operations,
-    iter_path_items,
     normalize,
+    not_a_listing,
     operation_ref,
 )
-from xcompleteness.declare._vocabulary import load_registry, validate_declarations
+from xcompleteness.declare._vocabulary import Registry, load_registry, validate_declarations
 
 __all__ = [
-    "HTTP_METHODS",
     "NOT_A_LISTING",
+    "Registry",
     "defaulted_keys",
     "document_defaults",
     "effective_declaration",
-    "iter_operations",
-    "iter_path_items",
     "load_registry",
     "normalize",
+    "not_a_listing",
     "operation_ref",
     "validate_declarations",
 ]

@@ -18,11 +18,12 @@ for the rules to report) rather than raising, because rules may run on a partial
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, Operation
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.contract import DEFAULT_ITEMS, DEFAULT_NATIVE_NEXT, Contract
 from xcompleteness.runtime.contract import Registry as RuntimeRegistry
@@ -30,9 +31,6 @@ from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 if TYPE_CHECKING:
     from xcompleteness.declare._vocabulary import Registry
 
-HTTP_METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-"""The operation keys of an OpenAPI path item, in the order operations are visited: the one copy."""
-Deref = Callable[[Any, str], tuple[Any, str]]
 
 DEFAULT_NATIVE_ITEMS = DEFAULT_ITEMS
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""
@@ -64,67 +62,28 @@ class OperationRef:
 
     @property
     def declaration_pointer(self) -> str:
-        if self.pointer.endswith("/x-completeness"):
+        if self.pointer.endswith("/" + DECLARATION_KEY):
             return self.pointer
-        return pointer_join(self.pointer, "x-completeness")
+        return pointer_join(self.pointer, DECLARATION_KEY)
 
 
-def iter_path_items(
-    document: Any, deref: Deref | None = None
-) -> Iterator[tuple[str, Mapping[str, Any], str]]:
-    """Yield ``(path, path item, pointer)`` for every path item under ``paths``, in document order.
-
-    ``deref(item, pointer) -> (item, pointer)`` resolves a path item that is a ``$ref`` (the
-    audit's schema walker); without it a ``$ref`` path item is read as it stands. Non-mapping path
-    items are skipped silently (the OpenAPI validator reports them). ``pointer`` is the RFC 6901
-    pointer of the item under ``/paths``, also when ``deref`` followed a reference.
-    """
-    data = getattr(document, "data", document)
-    paths = data.get("paths") if isinstance(data, Mapping) else None
-    if not isinstance(paths, Mapping):
-        return
-    for path, item in paths.items():
-        pointer = pointer_join("", "paths", path)
-        if deref is not None:
-            item, _ = deref(item, pointer)
-        if isinstance(item, Mapping):
-            yield str(path), item, pointer
-
-
-def iter_operations(
-    document: Any, deref: Deref | None = None
-) -> Iterator[tuple[str, str, dict[str, Any], str]]:
-    """Yield ``(path, method, operation, pointer)`` for every operation under ``paths``.
-
-    The one operation iterator of the generator (check, rules, audit, IR, generate). Order is the
-    document's for paths, :data:`HTTP_METHODS` within a path. Non-mapping path items and
-    operations are skipped silently (the OpenAPI validator reports them). ``pointer`` is the RFC
-    6901 pointer of the operation; ``deref`` as in :func:`iter_path_items`.
-    """
-    for path, item, item_pointer in iter_path_items(document, deref):
-        for method in HTTP_METHODS:
-            operation = item.get(method)
-            if isinstance(operation, dict):
-                yield path, method, operation, pointer_join(item_pointer, method)
-
-
-def operation_ref(
-    path: str, method: str, operation: Mapping[str, Any], pointer: str
-) -> OperationRef:
-    """The :class:`OperationRef` of one ``iter_operations`` row."""
-    op_id = operation.get("operationId")
+def operation_ref(op: Operation) -> OperationRef:
+    """The :class:`OperationRef` of one operation view."""
     return OperationRef(
-        operation_id=op_id if isinstance(op_id, str) else None,
-        method=method,
-        path=path,
-        pointer=pointer,
+        operation_id=op.operation_id, method=op.method, path=op.path, pointer=op.pointer
     )
 
 
-DEFAULTS_KEY = "x-completeness-defaults"
-"""Document-root block merged into every listing declaration (docs/vocabulary.md)."""
 NOT_A_LISTING = "none"
 """``kind: none`` (with ``why``): a recorded "this is not a listing"; no contract is built."""
+
+
+def not_a_listing(decl: Any) -> bool:
+    """The declaration says ``kind: none``: the one answer to "is this recorded as not a
+    listing?" (check, the rules, generate and the audit all ask it)."""
+    return isinstance(decl, Mapping) and decl.get("kind") == NOT_A_LISTING
+
+
 _DEFAULT_SCOPE_KEYS = ("visibility", "snapshot", "covers")
 
 

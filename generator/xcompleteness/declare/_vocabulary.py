@@ -47,18 +47,12 @@ from typing import Any, Protocol
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from xcompleteness.declare._contract import (
-    DEFAULTS_KEY,
-    document_defaults,
-    effective_declaration,
-    iter_operations,
-    iter_path_items,
-)
+from xcompleteness.declare._contract import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
 from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 
-DECLARATION_KEY = "x-completeness"
 REGISTRY_KEY = "x-completeness-registry"
 DECLARATION_SCHEMA = "x-completeness.schema.json"
 REGISTRY_SCHEMA = "x-completeness-registry.schema.json"

@@ -47,11 +47,13 @@ def _header_action(
     codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: c != "200")
     if not codes:
         return None
+    for code, raw in responses.items():  # declared on any response: check is satisfied
+        node, _ = walker.deref(raw, pointer_join(op_pointer, "responses", str(code)))
+        headers = node.get("headers") if isinstance(node, dict) else None
+        if isinstance(headers, dict) and name.lower() in {str(h).lower() for h in headers}:
+            return None
     key = next(k for k in responses if str(k) == codes[0])
     resp, rptr = walker.deref(responses[key], pointer_join(op_pointer, "responses", codes[0]))
-    headers = resp.get("headers") if isinstance(resp, dict) else None
-    if isinstance(headers, dict) and name.lower() in {str(h).lower() for h in headers}:
-        return None
     return {
         "target": jsonpath(document, rptr),
         "description": f"schema patch: add the {name} header (read by {drafted_from})",

@@ -1,9 +1,19 @@
-"""The OpenAPI document as data: the one ``$ref`` / JSON-pointer resolver.
+"""The OpenAPI document as data: the one ``$ref`` / JSON-pointer resolver, the one walk over
+``paths`` and the typed views of operations, parameters, bodies, responses and media types.
 
-May import: the standard library only.
+May import: the base modules.
 """
 
+from xcompleteness.document._operations import (
+    HTTP_METHODS,
+    Deref,
+    iter_operations,
+    iter_path_items,
+)
 from xcompleteness.document._refs import (
+    MAX_REF_HOPS,
+    deref,
+    deref_mapping,
     follow_refs,
     iter_refs,
     pointer_tokens,
@@ -12,13 +22,42 @@ from xcompleteness.document._refs import (
     resolve_pointer,
     resolve_ref,
 )
+from xcompleteness.document._views import (
+    DECLARATION_KEY,
+    DEFAULTS_KEY,
+    DocumentViews,
+    MediaType,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    SchemaRef,
+    views,
+)
 
 __all__ = [
+    "DECLARATION_KEY",
+    "DEFAULTS_KEY",
+    "Deref",
+    "DocumentViews",
+    "HTTP_METHODS",
+    "MAX_REF_HOPS",
+    "MediaType",
+    "Operation",
+    "Parameter",
+    "RequestBody",
+    "Response",
+    "SchemaRef",
+    "deref",
+    "deref_mapping",
     "follow_refs",
+    "iter_operations",
+    "iter_path_items",
     "iter_refs",
     "pointer_tokens",
     "ref_component",
     "ref_pointer",
     "resolve_pointer",
     "resolve_ref",
+    "views",
 ]

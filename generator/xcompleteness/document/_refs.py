@@ -11,6 +11,22 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 from urllib.parse import unquote
 
+__all__ = [
+    "MAX_REF_HOPS",
+    "deref",
+    "deref_mapping",
+    "follow_refs",
+    "iter_refs",
+    "pointer_tokens",
+    "ref_component",
+    "ref_pointer",
+    "resolve_pointer",
+    "resolve_ref",
+]
+
+MAX_REF_HOPS = 32
+"""How many ``$ref`` hops a chain may take before it is read as a cycle."""
+
 
 def iter_refs(data: Any) -> Iterator[tuple[str, str]]:
     """Yield ``(pointer of the $ref key's object, ref value)`` for every string ``$ref``."""
@@ -60,7 +76,7 @@ def resolve_ref(data: Any, ref: Any) -> tuple[bool, Any]:
     return resolve_pointer(data, pointer)
 
 
-def follow_refs(data: Any, node: Any, limit: int = 32) -> tuple[bool, Any]:
+def follow_refs(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> tuple[bool, Any]:
     """Follow a chain of local ``$ref``s from ``node``; ``(False, None)`` when one is external or
     dangling or the chain is longer than ``limit`` (a cycle). A node without ``$ref`` is found."""
     for _ in range(limit + 1):
@@ -70,6 +86,20 @@ def follow_refs(data: Any, node: Any, limit: int = 32) -> tuple[bool, Any]:
         if not found:
             return False, None
     return False, None
+
+
+def deref(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> Any:
+    """``node`` with its chain of local ``$ref``s followed; ``None`` when the chain is external,
+    dangling or longer than ``limit`` (a cycle). The one ``deref`` of the generator."""
+    found, target = follow_refs(data, node, limit)
+    return target if found else None
+
+
+def deref_mapping(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> Mapping[str, Any]:
+    """:func:`deref` for readers that then look keys up: anything but a resolved mapping (an
+    external, dangling or cyclic chain, a boolean schema, no node) reads as ``{}``."""
+    target = deref(data, node, limit)
+    return target if isinstance(target, Mapping) else {}
 
 
 def ref_component(ref: Any, section: str = "schemas") -> str | None:

@@ -268,7 +268,8 @@ def summary(gen: Generation) -> str:
         return gen.summary_text + (cached if gen.cached else "")
     from collections import Counter
 
-    from xcompleteness.declare import NOT_A_LISTING, iter_operations
+    from xcompleteness.declare import NOT_A_LISTING
+    from xcompleteness.document import iter_operations
 
     kinds = Counter(str(op.kind) for op in gen.ir.operations)
     made = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"

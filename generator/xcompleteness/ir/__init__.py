@@ -3,7 +3,7 @@
 May import: ``document`` to ``detect``, ``runtime``, ``diagnostics``.
 """
 
-from xcompleteness.ir._build import CodeIR, FieldIR, OperationIR, SpecIR, build_ir, deref
+from xcompleteness.ir._build import CodeIR, FieldIR, OperationIR, SpecIR, build_ir
 from xcompleteness.ir._datamodels import (
     BASE_CLASS,
     BASE_MODULE,
@@ -29,7 +29,6 @@ __all__ = [
     "build_ir",
     "check_package_name",
     "default_package_name",
-    "deref",
     "model_items",
     "snake",
     "split_items",

@@ -57,9 +57,9 @@ from typing import Annotated, Any
 from pydantic import BaseModel, Field, TypeAdapter
 
 from xcompleteness import document
-from xcompleteness.declare import HTTP_METHODS
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
 from xcompleteness.runtime.codes import LISTING_KINDS
@@ -203,24 +203,12 @@ def resolve_pointer(doc: Any, ref: str) -> Any:
     return node if found else None
 
 
-def deref(doc: Any, node: Any, limit: int = 32) -> Any:
-    """Follow ``$ref`` chains (local only, bounded)."""
-    seen = 0
-    while isinstance(node, Mapping) and isinstance(node.get("$ref"), str) and seen < limit:
-        target = resolve_pointer(doc, node["$ref"])
-        if target is None:
-            return {}
-        node = target
-        seen += 1
-    return node if isinstance(node, Mapping) else {}
-
-
 _SCALARS = {"integer": "int", "number": "float", "boolean": "bool", "string": "str"}
 
 
 def py_type(doc: Any, schema: Any, depth: int = 0) -> str:
     """A Python annotation for a parameter/field schema, from builtins only (no spec text)."""
-    s = deref(doc, schema)
+    s = deref_mapping(doc, schema)
     t = s.get("type")
     if isinstance(t, list):
         non_null = [x for x in t if x != "null"]
@@ -253,16 +241,6 @@ def _schema_at_body_pointer(walker: SchemaWalker, schema: Any, pointer: str) -> 
     return node
 
 
-def _json_schema(doc: Any, content: Any) -> Any:
-    """The schema of the JSON media type in a ``content`` map (``application/json`` first)."""
-    if not isinstance(content, Mapping):
-        return None
-    for media in sorted(content, key=lambda m: (m != "application/json", "json" not in m, m)):
-        if "json" in media and isinstance(content[media], Mapping):
-            return content[media].get("schema")
-    return None
-
-
 # ----------------------------------------------------------------------------- builder
 
 
@@ -270,6 +248,7 @@ class _Builder:
     def __init__(self, check_result: Any, package: str) -> None:
         self.doc_src = check_result.doc
         self.doc: Mapping[str, Any] = check_result.doc.data
+        self.views: DocumentViews = check_result.doc.views
         self.file = getattr(check_result.doc, "origin", "") or str(check_result.doc.path)
         # never ``or {}``: truth-testing a lazy line map (overlay.py) walks all of it
         lines = getattr(check_result.doc, "lines", None)
@@ -345,7 +324,7 @@ class _Builder:
     def fields_of(
         self, schema: Any, origin: str, reserved: frozenset[str] = FIELD_RESERVED
     ) -> tuple[FieldIR, ...]:
-        s = deref(self.doc, schema)
+        s = deref_mapping(self.doc, schema)
         props = s.get("properties") or {}
         required = set(s.get("required") or [])
         names = NameRegistry(f"the fields of {origin}", self.file)
@@ -360,8 +339,8 @@ class _Builder:
                     py_name=py,
                     type_hint=py_type(self.doc, sub),
                     required=name in required,
-                    schema=deref(self.doc, sub),
-                    description=str(deref(self.doc, sub).get("description") or ""),
+                    schema=deref_mapping(self.doc, sub),
+                    description=str(deref_mapping(self.doc, sub).get("description") or ""),
                 )
             )
         self.diags.extend(names.diagnostics)
@@ -501,10 +480,9 @@ class _Builder:
     # -- operations
     def operation(self, op_id: str, contract: Contract) -> OperationIR | None:
         method, path = str(contract.method).lower(), str(contract.path)
-        path_item = self.doc.get("paths", {}).get(path)
-        op = path_item.get(method) if isinstance(path_item, Mapping) else None
+        op = self.views.at(path, method)
         pointer = pointer_join("/paths", path, method)
-        if not isinstance(op, Mapping):
+        if op is None:
             self.diags.append(
                 Diagnostic(
                     self.file,
@@ -518,8 +496,10 @@ class _Builder:
         py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
         cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
         kind = str(contract.kind)
-        params = self.parameters(path_item, op, pointer)
-        body_schema = _json_schema(self.doc, deref(self.doc, op.get("requestBody")).get("content"))
+        params = self.parameters(op, pointer)
+        body = op.request_body
+        body_ref = body.json_schema() if body is not None else None
+        body_schema = body_ref.raw if body_ref is not None else None
         body_fields = (
             self.fields_of(body_schema, pointer, MODEL_ATTRIBUTES)
             if body_schema is not None
@@ -566,11 +546,11 @@ class _Builder:
             kind=kind,
             mode=contract.mode,
             contract=contract,
-            summary=str(op.get("summary") or ""),
-            description=str(op.get("description") or ""),
+            summary=op.summary,
+            description=op.description,
             parameters=params,
             body_fields=body_fields,
-            body_required=bool(deref(self.doc, op.get("requestBody")).get("required")),
+            body_required=body is not None and body.required,
             body_model=body_model,
             success_status=status,
             item_model=item_model,
@@ -600,25 +580,20 @@ class _Builder:
                     "declare it in the request body so the request model carries it",
                 )
 
-    def parameters(
-        self, path_item: Mapping[str, Any], op: Mapping[str, Any], pointer: str
-    ) -> tuple[ParamIR, ...]:
-        merged: dict[tuple[str, str], Mapping[str, Any]] = {}
-        for raw in list(path_item.get("parameters") or []) + list(op.get("parameters") or []):
-            p = deref(self.doc, raw)
-            if "name" in p and "in" in p:
-                merged[(str(p["in"]), str(p["name"]))] = p
+    def parameters(self, op: Operation, pointer: str) -> tuple[ParamIR, ...]:
         names = NameRegistry(f"the parameters of {pointer}", self.file)
         out = []
-        for (loc, name), p in merged.items():
-            schema = deref(self.doc, p.get("schema", {}))
+        for p in op.parameters:
+            loc, name = p.location, p.name
+            schema = deref_mapping(self.doc, p.get("schema", {}))
             style = p.get("style")
             style = style if style in STYLES.get(loc, ()) and style != JSON_CONTENT else None
             style = style or DEFAULT_STYLE.get(loc, "form")
             explode = p.get("explode")
-            if "schema" not in p and _json_schema(self.doc, p.get("content")) is not None:
+            in_content = p.json_schema()
+            if p.schema is None and in_content is not None and in_content.raw is not None:
                 # ``content: {application/json: {schema}}``: the value is sent as JSON text
-                schema = deref(self.doc, _json_schema(self.doc, p.get("content")))
+                schema = deref_mapping(self.doc, in_content.raw)
                 style, explode = JSON_CONTENT, False
             out.append(
                 ParamIR(
@@ -626,7 +601,7 @@ class _Builder:
                     py_name=names.claim(snake(name), origin=pointer),
                     location=loc,
                     type_hint=py_type(self.doc, schema),
-                    required=bool(p.get("required")) or loc == "path",
+                    required=p.required,
                     schema=schema,
                     description=str(p.get("description") or ""),
                     style=style,
@@ -636,18 +611,12 @@ class _Builder:
         self.diags.extend(names.diagnostics)
         return tuple(out)
 
-    def success(self, op: Mapping[str, Any]) -> tuple[str | None, Any]:
-        responses = op.get("responses") or {}
-        for status in sorted(str(s) for s in responses):
-            if status.startswith("2"):
-                resp = deref(
-                    self.doc,
-                    responses.get(
-                        status, responses.get(int(status) if status.isdigit() else status)
-                    ),
-                )
-                return status, _json_schema(self.doc, resp.get("content"))
-        return None, None
+    def success(self, op: Operation) -> tuple[str | None, Any]:
+        response = op.first_success()
+        if response is None:
+            return None, None
+        schema = response.json_schema()
+        return response.status, schema.raw if schema is not None else None
 
     def item_schema(self, resp_schema: Any, contract: Contract) -> Any:
         if resp_schema is None:

@@ -13,6 +13,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import pointer_tokens
+
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
 
@@ -34,16 +37,16 @@ class LazyJsonLines(Mapping[str, int]):
         self._full: dict[str, int] | None = None
 
     def __getitem__(self, pointer: str) -> int:
-        if not pointer.startswith("/"):
+        tokens = pointer_tokens(pointer)
+        if not tokens:
             raise KeyError(pointer)
         current, pos, line = "", _skip_ws(self._text, 0), 0
-        for raw in pointer[1:].split("/"):
-            token = raw.replace("~1", "/").replace("~0", "~")
+        for token in tokens:
             children = self._index(current, pos)
             if token not in children:
                 raise KeyError(pointer)
             line, pos = children[token]
-            current = f"{current}/{raw}"
+            current = pointer_join(current, token)
         return line
 
     def _line_at(self, pos: int) -> int:

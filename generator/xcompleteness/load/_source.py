@@ -28,10 +28,12 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.document import DocumentViews, views
 from xcompleteness.load._limits import (
     NOT_MAPPING,
     NOT_OPENAPI,
@@ -59,6 +61,12 @@ class SourceDoc:
     origin: str
     origins: Mapping[str, str] = field(default_factory=dict)
     diagnostics: tuple[Diagnostic, ...] = ()
+
+    @cached_property
+    def views(self) -> DocumentViews:
+        """The typed views of ``data``, parsed on first use and kept (``data`` is not changed
+        after loading: overlays make a new ``SourceDoc``)."""
+        return views(self.data)
 
     def locate(self, pointer: str) -> tuple[str, int | None]:
         """File name and line for ``pointer``, falling back to the nearest ancestor we know."""

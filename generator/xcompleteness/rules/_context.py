@@ -13,48 +13,39 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from xcompleteness.declare import iter_operations
+from xcompleteness.declare import Registry
 from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import Diagnostic
+from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
-from xcompleteness.rules._locations import (
-    Found,
-    parameters,
-    request_schemas,
-    response_headers,
-    response_schemas,
-    schema_lookup,
-)
+from xcompleteness.rules._locations import Found, schema_lookup
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
 
 class _RuleContext:
-    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Any):
+    def __init__(self, doc: SourceDoc, contracts: Mapping[str, Contract], registry: Registry):
         self.doc = doc
         self.data = doc.data
         self.contracts = contracts
         self.registry = registry
-        self.ops: dict[str, tuple[str, str, dict[str, Any], str]] = {}
-        for path, method, operation, pointer in iter_operations(self.data):
-            op_id = operation.get("operationId")
-            if isinstance(op_id, str):
-                self.ops.setdefault(op_id, (path, method, operation, pointer))
+        self.ops: Mapping[str, Operation] = doc.views.by_id
+        """operationId -> its first operation (a later duplicate is XC102's)."""
 
     def d(self, pointer: str, code: str, message: str, hint: str = "") -> Diagnostic:
         return self.doc.diag(pointer, code, message, hint=hint, severity=RULES[code][0])
 
     def _item_pointer(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         items: Expression,
         pointer: str,
         where: str,
         code: str,
         what: str,
     ) -> Iterator[Diagnostic]:
-        tokens = _split(pointer)
+        tokens = pointer_tokens(pointer)
         if tokens is None:
             yield self.d(
                 where,
@@ -78,8 +69,8 @@ class _RuleContext:
 
     def _declared(self, op_id: str) -> bool:
         """The operation exists and carries a declaration (perhaps an invalid one)."""
-        entry = self.ops.get(op_id)
-        return entry is not None and "x-completeness" in entry[2]
+        op = self.ops.get(op_id)
+        return op is not None and op.declared
 
     def _expr(self, raw: str, where: str, side: str) -> Expression | Diagnostic:
         try:
@@ -102,11 +93,11 @@ class _RuleContext:
         return expr
 
     def _lookup_body(
-        self, operation: Mapping[str, Any], tokens: tuple[str, ...], *, success: bool
+        self, operation: Operation, tokens: tuple[str, ...], *, success: bool
     ) -> Found:
         verdicts = [
-            schema_lookup(self.data, schema, tokens)
-            for schema in response_schemas(self.data, operation, success_only=success)
+            schema_lookup(self.data, schema.raw, tokens)
+            for schema in operation.response_schemas(success_only=success)
         ]
         if not verdicts or Found.FOUND in verdicts:
             return Found.FOUND if verdicts else Found.UNKNOWN
@@ -114,7 +105,7 @@ class _RuleContext:
 
     def _body_location(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         expr: Expression,
         where: str,
         code: str,
@@ -140,7 +131,7 @@ class _RuleContext:
 
     def _response_location(
         self,
-        operation: Mapping[str, Any],
+        operation: Operation,
         expr: Expression,
         where: str,
         code: str,
@@ -153,7 +144,7 @@ class _RuleContext:
                 operation, expr, where, code, native=native, what="the", success=success
             )
         elif expr.source == "response.header":
-            names = response_headers(self.data, operation, success_only=success)
+            names = operation.response_headers(success_only=success)
             if str(expr.name).lower() not in names:
                 yield self.d(
                     where,
@@ -162,7 +153,7 @@ class _RuleContext:
                     "declare the header under the response's headers",
                 )
         elif expr.source == "response.link":
-            if "link" not in response_headers(self.data, operation, success_only=success):
+            if "link" not in operation.response_headers(success_only=success):
                 yield self.d(
                     where,
                     "XC107",
@@ -171,12 +162,11 @@ class _RuleContext:
                 )
 
     def _request_location(
-        self, operation: Mapping[str, Any], expr: Expression, where: str
+        self, operation: Operation, expr: Expression, where: str
     ) -> Iterator[Diagnostic]:
         if expr.source == "request.body":
             verdicts = [
-                schema_lookup(self.data, s, expr.pointer)
-                for s in request_schemas(self.data, operation)
+                schema_lookup(self.data, s.raw, expr.pointer) for s in operation.request_schemas()
             ]
             if not verdicts:
                 yield self.d(
@@ -194,21 +184,8 @@ class _RuleContext:
                 )
         elif expr.source in ("request.query", "request.path"):
             where_in = expr.source.split(".")[1]
-            paths = self.data.get("paths")
-            path_item = None
-            for p, _m, op, _ptr in iter_operations(self.data):
-                if op is operation and isinstance(paths, Mapping):
-                    path_item = paths.get(p)
-            if (where_in, expr.name) not in parameters(self.data, path_item, operation):
+            if operation.parameter(where_in, str(expr.name)) is None:
                 yield self.d(where, "XC122", f"{expr}: no such {where_in} parameter")
-
-
-def _split(pointer: str) -> tuple[str, ...] | None:
-    if pointer == "":
-        return ()
-    if not pointer.startswith("/"):
-        return None
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
 
 
 def _bare(node: Any) -> Any:
@@ -218,11 +195,10 @@ def _bare(node: Any) -> Any:
     return node
 
 
-def _patch_hint(data: Any, operation: Mapping[str, Any], where: str, expr: str, code: str) -> str:
+def _patch_hint(data: Any, operation: Operation, where: str, expr: str, code: str) -> str:
     """The hint of a missing body location: the overlay action that would add the property
     (``audit --emit-overlay`` drafts it), or the plain advice when no patch can be drafted."""
     plain = "fix the JSON pointer or describe the field in the response schema"
-    op_pointer = where.split("/x-completeness", 1)[0]
     del code
     role = "value"
     if where.endswith("/items"):
@@ -231,7 +207,7 @@ def _patch_hint(data: Any, operation: Mapping[str, Any], where: str, expr: str, 
         role = "total"
     elif where.endswith("/next"):
         role = "next"
-    action = patch_action(data, operation, op_pointer, expr, role, where)
+    action = patch_action(data, operation.node, operation.pointer, expr, role, where)
     if action is None:
         return plain
     update = json.dumps(_bare(action["update"]["properties"]), sort_keys=True)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterator
-from typing import Any
 
-from xcompleteness.declare import iter_operations
+from xcompleteness.declare import Registry, not_a_listing
 from xcompleteness.detect import undeclared_listings
 from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.document import pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import RULES
-from xcompleteness.rules._context import _RuleContext, _split
+from xcompleteness.rules._context import _RuleContext
 
 
 class _DocumentRules(_RuleContext):
@@ -20,34 +20,31 @@ class _DocumentRules(_RuleContext):
 
     def operation_ids(self) -> Iterator[Diagnostic]:
         seen: dict[str, str] = {}
-        for _path, _method, operation, pointer in iter_operations(self.data):
-            op_id = operation.get("operationId")
-            decl = operation.get("x-completeness")
-            declared = decl is not None and not (
-                isinstance(decl, dict) and decl.get("kind") == "none"
-            )
-            if isinstance(op_id, str) and op_id in seen and declared:
+        for op in self.doc.views.operations:
+            op_id, pointer = op.operation_id, op.pointer
+            declared = op.declaration is not None and not not_a_listing(op.declaration)
+            if op_id is not None and op_id in seen and declared:
                 yield self.d(
                     pointer_join(pointer, "operationId"),
                     "XC102",
                     f"operationId {op_id!r} is also used at {seen[op_id]}",
                     "give every operation a unique operationId",
                 )
-            elif declared and not isinstance(op_id, str):
+            elif declared and op_id is None:
                 yield self.d(
                     pointer,
                     "XC101",
                     "this operation has an x-completeness declaration but no operationId",
                     "add an operationId: generated names and evidence 'from' use it",
                 )
-            if isinstance(op_id, str):
+            if op_id is not None:
                 seen.setdefault(op_id, pointer)
 
     def undeclared_listings(self) -> Iterator[Diagnostic]:
         # The one list-likeness heuristic, shared with ``audit`` (listlike.py), so that check on a
         # spec plus audit's draft overlay reports exactly the draft's TODOs and nothing else.
         for pointer, why in sorted(undeclared_listings(self.data).items()):
-            parts = _split(pointer) or ()
+            parts = pointer_tokens(pointer) or ()
             method = parts[2].upper() if len(parts) > 2 else "GET"
             path = parts[1] if len(parts) > 1 else "?"
             yield self.d(
@@ -59,9 +56,9 @@ class _DocumentRules(_RuleContext):
             )
 
 
-def _review_dates(doc: SourceDoc, registry: Any, today: _dt.date) -> Iterator[Diagnostic]:
-    for info in getattr(registry, "custom_codes", ()):
-        review_by = getattr(info, "review_by", None)
+def _review_dates(doc: SourceDoc, registry: Registry, today: _dt.date) -> Iterator[Diagnostic]:
+    for info in registry.custom_codes:
+        review_by = info.review_by
         if review_by is None or review_by >= today:
             continue
         section = "reasons" if registry.reason(info.code) is info else "warnings"

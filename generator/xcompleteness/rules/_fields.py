@@ -5,19 +5,18 @@ parameter (XC120). (The omitted-fields location, XC123, is checked by ``rules._C
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.document import Operation
 from xcompleteness.rules._context import _RuleContext
-from xcompleteness.rules._locations import parameters
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
 
 
 class _FieldRules(_RuleContext):
     def _items_and_id(
-        self, c: Contract, operation: Mapping[str, Any], at: str, native: bool
+        self, c: Contract, operation: Operation, at: str, native: bool
     ) -> Iterator[Diagnostic]:
         if not c.is_listing or not c.items:
             return
@@ -36,7 +35,7 @@ class _FieldRules(_RuleContext):
                 operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
             )
 
-    def _when(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _when(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         for i, reason in enumerate(c.reasons):
             when = reason.when_raw
             if when is None:
@@ -60,13 +59,11 @@ class _FieldRules(_RuleContext):
                     operation, expr, here, "XC106", native=False, success=False
                 )
 
-    def _deadline(
-        self, c: Contract, operation: Mapping[str, Any], item: Any, at: str
-    ) -> Iterator[Diagnostic]:
+    def _deadline(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         if c.deadline is None or not c.deadline.param:
             return
         name = c.deadline.param
-        if ("query", name) not in parameters(self.data, item, operation):
+        if operation.parameter("query", name) is None:
             yield self.d(
                 pointer_join(at, "deadline", "param"),
                 "XC120",

@@ -1,4 +1,4 @@
-"""Does a declared location exist? Lookups in response schemas, headers and parameters.
+"""Does a declared location exist? Lookups in the schemas of responses and request bodies.
 
 The semantic rules ask questions such as "is ``/items/0/id`` a place the 200 response can
 have?". Schemas are followed through local ``$ref``, ``allOf``/``anyOf``/``oneOf``, ``items``
@@ -11,28 +11,22 @@ reports a location the spec simply leaves undescribed.
 from __future__ import annotations
 
 import enum
-import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from xcompleteness.document import follow_refs
+from xcompleteness.document import deref
+
+__all__ = ["Found", "schema_lookup", "schema_types_at"]
 
 _MAX_STEPS = 10_000
 _MAX_DEPTH = 100
 """Deeper lookups answer UNKNOWN (declared pointers are a few tokens long)."""
-_JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
 
 
 class Found(enum.Enum):
     FOUND = "found"
     MISSING = "missing"
     UNKNOWN = "unknown"
-
-
-def deref(document: Any, node: Any, limit: int = 32) -> Any:
-    """Follow local ``$ref`` chains (bounded); an external or dangling ref gives ``None``."""
-    found, target = follow_refs(document, node, limit)
-    return target if found else None
 
 
 def schema_lookup(document: Any, schema: Any, tokens: tuple[str, ...]) -> Found:
@@ -133,74 +127,6 @@ def schema_types_at(document: Any, schema: Any, tokens: tuple[str, ...]) -> froz
 
     visit(schema, tokens, 0)
     return None if open_[0] else frozenset(types)
-
-
-def response_schemas(
-    document: Any, operation: Mapping[str, Any], *, success_only: bool
-) -> Iterator[Any]:
-    """JSON body schemas of the operation's responses (2xx only when ``success_only``)."""
-    for status, response in _responses(document, operation, success_only=success_only):
-        del status
-        content = response.get("content")
-        if not isinstance(content, Mapping):
-            continue
-        for media, entry in content.items():
-            if _JSON_MEDIA.match(str(media)) and isinstance(entry, Mapping) and "schema" in entry:
-                yield entry["schema"]
-
-
-def response_headers(
-    document: Any, operation: Mapping[str, Any], *, success_only: bool
-) -> set[str]:
-    """Lower-cased names of the headers the operation's responses declare."""
-    names: set[str] = set()
-    for _, response in _responses(document, operation, success_only=success_only):
-        headers = response.get("headers")
-        if isinstance(headers, Mapping):
-            names.update(str(h).lower() for h in headers)
-    return names
-
-
-def _responses(
-    document: Any, operation: Mapping[str, Any], *, success_only: bool
-) -> Iterator[tuple[str, Mapping[str, Any]]]:
-    responses = operation.get("responses")
-    if not isinstance(responses, Mapping):
-        return
-    for status, response in responses.items():
-        code = str(status)
-        if success_only and not (code.startswith("2") or code.upper() == "2XX"):
-            continue
-        resolved = deref(document, response)
-        if isinstance(resolved, Mapping):
-            yield code, resolved
-
-
-def request_schemas(document: Any, operation: Mapping[str, Any]) -> list[Any]:
-    """JSON schemas of the operation's request body."""
-    body = deref(document, operation.get("requestBody"))
-    if not isinstance(body, Mapping) or not isinstance(body.get("content"), Mapping):
-        return []
-    return [
-        entry["schema"]
-        for media, entry in body["content"].items()
-        if _JSON_MEDIA.match(str(media)) and isinstance(entry, Mapping) and "schema" in entry
-    ]
-
-
-def parameters(
-    document: Any, path_item: Mapping[str, Any] | None, operation: Mapping[str, Any]
-) -> dict[tuple[str, str], Mapping[str, Any]]:
-    """``(in, name) -> parameter`` for the operation, path-level parameters included."""
-    out: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for source in (path_item, operation):
-        if not isinstance(source, Mapping):
-            continue
-        for raw in _seq(source.get("parameters")):
-            param = deref(document, raw)
-            if isinstance(param, Mapping) and isinstance(param.get("name"), str):
-                out[(str(param.get("in")), param["name"])] = param
-    return out
 
 
 def _seq(value: Any) -> list[Any]:

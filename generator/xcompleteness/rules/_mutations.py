@@ -5,16 +5,16 @@ each-target (XC118).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.document import Operation
 from xcompleteness.rules._context import _RuleContext
 from xcompleteness.runtime.contract import Contract
 
 
 class _MutationRules(_RuleContext):
-    def _mutation(self, c: Contract, operation: Mapping[str, Any], at: str) -> Iterator[Diagnostic]:
+    def _mutation(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         m = c.mutation
         if m is None:
             return

@@ -5,12 +5,12 @@ and what an adapter's cursor contract can only document (XC130, XC131).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
+from xcompleteness.document import Operation
 from xcompleteness.rules._context import _RuleContext
-from xcompleteness.rules._locations import parameters, response_schemas, schema_types_at
+from xcompleteness.rules._locations import schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import Expression
 
@@ -19,8 +19,7 @@ class _PaginationRules(_RuleContext):
     def _pagination(
         self,
         c: Contract,
-        operation: Mapping[str, Any],
-        item: Any,
+        operation: Operation,
         at: str,
         native: bool,
     ) -> Iterator[Diagnostic]:
@@ -60,7 +59,7 @@ class _PaginationRules(_RuleContext):
             )
         if not native and cursor is not None:
             yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
-        params = parameters(self.data, item, operation)
+        params = [(p.location, p.name) for p in operation.parameters]
         for key, name in pg.request.to_dict().items():
             if name and not any(n == name and loc in ("query", "header") for loc, n in params):
                 yield self.d(
@@ -96,14 +95,12 @@ class _PaginationRules(_RuleContext):
                 "last-item",
             )
 
-    def _next_url(
-        self, operation: Mapping[str, Any], expr: Expression, where: str
-    ) -> Iterator[Diagnostic]:
+    def _next_url(self, operation: Operation, expr: Expression, where: str) -> Iterator[Diagnostic]:
         """A next-url walk follows a URL: the body location must be able to hold a string."""
         if expr.source != "response.body":
             return  # the JSON Schema already says next-url reads the body (XC049)
-        for schema in response_schemas(self.data, operation, success_only=True):
-            types = schema_types_at(self.data, schema, expr.pointer)
+        for schema in operation.response_schemas(success_only=True):
+            types = schema_types_at(self.data, schema.raw, expr.pointer)
             if types and "string" not in types:
                 kinds = ", ".join(sorted(types))
                 yield self.d(

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Iterator, Mapping
-from typing import Any
 
+from xcompleteness.declare import Registry
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
@@ -40,7 +40,7 @@ __all__ = ["ENVELOPE_FIELDS", "RULES", "run_rules"]
 def run_rules(
     doc: SourceDoc,
     contracts: Mapping[str, Contract],
-    registry: Any,
+    registry: Registry,
     *,
     today: _dt.date | None = None,
 ) -> list[Diagnostic]:
@@ -62,19 +62,16 @@ class _Context(_DocumentRules, _CodeRules, _FieldRules, _PaginationRules, _Mutat
 
     def contract(self, c: Contract) -> Iterator[Diagnostic]:
         op_id = c.operation_id
-        entry = self.ops.get(op_id) if isinstance(op_id, str) else None
-        if entry is None:
+        operation = self.ops.get(op_id) if isinstance(op_id, str) else None
+        if operation is None:
             return
-        path, _method, operation, _op_pointer = entry
-        paths = self.data.get("paths")
-        item = paths.get(path) if isinstance(paths, Mapping) else None
         at = str(c.pointer)
         native = not c.is_adapter
         yield from self._codes(c, at)
         yield from self._items_and_id(c, operation, at, native)
-        yield from self._pagination(c, operation, item, at, native)
+        yield from self._pagination(c, operation, at, native)
         yield from self._when(c, operation, at)
-        yield from self._deadline(c, operation, item, at)
+        yield from self._deadline(c, operation, at)
         yield from self._mutation(c, operation, at)
         if c.omitted_fields:
             expr = self._expr(c.omitted_fields, pointer_join(at, "omitted-fields"), "response")

@@ -14,8 +14,8 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from xcompleteness.declare import iter_operations
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
+from xcompleteness.document import iter_operations
 
 TODO_CODE = "XC900"
 TODO_KEY = "x-todo"

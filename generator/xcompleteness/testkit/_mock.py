@@ -34,6 +34,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
+from xcompleteness.document import pointer_tokens
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.contract import (
     Contract,
@@ -50,7 +51,6 @@ from xcompleteness.runtime.expressions import (
     Expression,
     Present,
     ResponseView,
-    parse_condition,
 )
 from xcompleteness.testkit._mock_items import ItemFactory
 from xcompleteness.testkit._mock_plan import (
@@ -142,11 +142,7 @@ class MockApi:
             response = (
                 {"$ref": f"#/components/schemas/{op.response_model}"} if op.response_model else {}
             )
-            conditions = {
-                r.code: parse_condition(r.when_raw)
-                for r in op.contract.reasons
-                if r.when_raw is not None
-            }
+            conditions = {r.code: r.when for r in op.contract.reasons if r.when is not None}
             self.ops.append(
                 Operation(
                     op.operation_id,
@@ -619,9 +615,9 @@ def representable(contract: Contract, code: str) -> bool:
     for r in contract.reasons:
         if r.code != code:
             continue
-        if r.when_raw is None:
+        condition = r.when
+        if condition is None:
             return code == MORE
-        condition = parse_condition(r.when_raw)
         state = _Building({}, {}, "http://127.0.0.1/next", "c")
         _make(condition, True, state)
         return condition.holds(state.view())
@@ -633,7 +629,7 @@ def _put_items(expr: str, items: list[Any]) -> Any:
     if pointer in ("", "/"):
         return list(items)
     body: dict[str, Any] = {}
-    tokens = [t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/")]
+    tokens = pointer_tokens(pointer) or ("",)
     node = body
     for token in tokens[:-1]:
         node = node.setdefault(token, {})

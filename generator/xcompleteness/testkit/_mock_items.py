@@ -15,8 +15,9 @@ import uuid
 from collections.abc import Mapping
 from typing import Any
 
+from xcompleteness.document import deref_mapping, pointer_tokens
+
 MAX_DEPTH = 6
-REF_PREFIX = "#/components/schemas/"
 
 
 class ItemFactory:
@@ -35,6 +36,8 @@ class ItemFactory:
     ) -> None:
         self.schema = schema if isinstance(schema, Mapping) else {}
         self.models = models
+        self._doc = {"components": {"schemas": models}}
+        """What the schemas' ``#/components/schemas/<class>`` references resolve in."""
         self.operation = operation
         self.seed = seed
         self.id_tokens = _tokens(id_pointer or "/id")
@@ -58,19 +61,10 @@ class ItemFactory:
 
     # -- schema walk -------------------------------------------------------------------------
 
-    def _deref(self, schema: Any, depth: int = 0) -> Mapping[str, Any]:
-        while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < 32:
-            ref = schema["$ref"]
-            if not ref.startswith(REF_PREFIX):
-                return {}
-            schema = self.models.get(ref[len(REF_PREFIX) :], {})
-            depth += 1
-        return schema if isinstance(schema, Mapping) else {}
-
     def _id_schema_type(self) -> str | None:
-        node: Any = self._deref(self.schema)
+        node: Any = deref_mapping(self._doc, self.schema)
         for token in self.id_tokens:
-            node = self._deref(self._merged(node).get("properties", {}).get(token))
+            node = deref_mapping(self._doc, self._merged(node).get("properties", {}).get(token))
         kind = node.get("type") if isinstance(node, Mapping) else None
         return kind if isinstance(kind, str) else None
 
@@ -82,7 +76,7 @@ class ItemFactory:
         props: dict[str, Any] = dict(merged.get("properties") or {})
         required = list(merged.get("required") or [])
         for part in parts:
-            sub = self._merged(self._deref(part))
+            sub = self._merged(deref_mapping(self._doc, part))
             props.update(sub.get("properties") or {})
             required.extend(sub.get("required") or [])
             if "type" in sub and "type" not in merged:
@@ -92,7 +86,7 @@ class ItemFactory:
         return merged
 
     def _value(self, schema: Any, rng: random.Random, index: int, depth: int, name: str) -> Any:
-        node = self._merged(self._deref(schema))
+        node = self._merged(deref_mapping(self._doc, schema))
         if "const" in node:
             return node["const"]
         if isinstance(node.get("enum"), list) and node["enum"]:
@@ -101,7 +95,7 @@ class ItemFactory:
         for key in ("oneOf", "anyOf"):
             options = node.get(key)
             if isinstance(options, list) and options:
-                usable = [o for o in options if self._deref(o).get("type") != "null"]
+                usable = [o for o in options if deref_mapping(self._doc, o).get("type") != "null"]
                 return self._value((usable or options)[0], rng, index, depth + 1, name)
         kind = node.get("type")
         if isinstance(kind, list):
@@ -172,9 +166,8 @@ def _string(node: Mapping[str, Any], rng: random.Random, index: int, name: str) 
 
 
 def _tokens(pointer: str) -> tuple[str, ...]:
-    if not pointer.startswith("/"):
-        return ("id",)
-    return tuple(t.replace("~1", "/").replace("~0", "~") for t in pointer[1:].split("/"))
+    tokens = pointer_tokens(pointer)
+    return ("id",) if not tokens else tokens
 
 
 def _set(item: dict[str, Any], tokens: tuple[str, ...], value: Any) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
-from xcompleteness.document import follow_refs, pointer_tokens
+from xcompleteness.document import pointer_tokens
 from xcompleteness.runtime.contract import Contract, PaginationRequest, PaginationResponse
 from xcompleteness.runtime.expressions import (
     MISSING,
@@ -161,16 +161,17 @@ class Verifier:
         )
 
     def _request(self, contract: Contract) -> tuple[str, dict[str, Any], list[str]]:
-        op = _operation(self.result.doc.data, contract)
+        op = self.result.doc.views.at(str(contract.path), str(contract.method))
         path = str(contract.path)
         query: dict[str, Any] = {}
         missing: list[str] = []
-        for param in _parameters(self.result.doc.data, op, str(contract.path)):
-            name, where = str(param.get("name")), param.get("in")
+        for param in op.parameters if op is not None else ():
+            name, where = param.name, param.location
             value = self.params.get(name)
-            schema = param.get("schema") if isinstance(param.get("schema"), Mapping) else {}
-            if value is None and (param.get("required") or where == "path"):
-                value = _example(param, schema)
+            found = param.schema.schema if param.schema is not None else None
+            schema = found if isinstance(found, Mapping) else {}
+            if value is None and param.required:
+                value = _example(param.node, schema)
                 if value is None:
                     missing.append(name)
                     continue
@@ -440,31 +441,6 @@ def _origin(url: str) -> str:
     parts = urlsplit(url)
     port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
     return f"{parts.scheme}://{(parts.hostname or '').lower()}:{port}"
-
-
-def _operation(doc: Any, contract: Contract) -> Mapping[str, Any]:
-    item = ((doc.get("paths") or {}).get(contract.path) or {}) if doc else {}
-    op = item.get(str(contract.method).lower()) if isinstance(item, Mapping) else None
-    return op if isinstance(op, Mapping) else {}
-
-
-def _deref(doc: Any, node: Any) -> Any:
-    found, target = follow_refs(doc, node)
-    return target if found else {}
-
-
-def _parameters(doc: Any, op: Mapping[str, Any], path: str) -> list[Mapping[str, Any]]:
-    item = (doc.get("paths") or {}).get(path) or {}
-    merged: dict[tuple[str, str], Mapping[str, Any]] = {}
-    for raw in list(item.get("parameters") or []) + list(op.get("parameters") or []):
-        p = _deref(doc, raw)
-        if isinstance(p, Mapping) and "name" in p:
-            merged[(str(p.get("in")), str(p["name"]))] = p
-    out = []
-    for p in merged.values():
-        schema = _deref(doc, p.get("schema"))
-        out.append({**p, "schema": schema if isinstance(schema, Mapping) else {}})
-    return out
 
 
 def _example(param: Mapping[str, Any], schema: Mapping[str, Any]) -> Any:

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.document import deref_mapping, pointer_tokens
 from xcompleteness.emit._render import Renderer
-from xcompleteness.ir import NameRegistry, OperationIR, SpecIR, deref
+from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
 
 REF = "#/components/schemas/"
 CURSOR_ERRORS = {"400": "CURSOR_INVALID", "410": "CURSOR_EXPIRED"}
@@ -170,19 +171,19 @@ def _json_media(doc: Any, response: dict[str, Any]) -> dict[str, Any]:
 
 def _item_schema(doc: Any, op: OperationIR, schema: Any) -> Any:
     pointer = op.contract.items_body_pointer
-    node = deref(doc, schema)
-    for token in [t for t in pointer.split("/")[1:]]:
+    node = deref_mapping(doc, schema)
+    for token in pointer_tokens(pointer) or ():
         props = node.get("properties", {})
         if token not in props:
             return node.get("items") if node.get("type") == "array" else None
-        node = deref(doc, props[token])
+        node = deref_mapping(doc, props[token])
     return node.get("items") if node.get("type") == "array" else None
 
 
 def _declares(doc: Any, schema: Any, pointer: str) -> bool:
     """True when ``schema`` (or one of its ``allOf`` parts) has the property at ``pointer``."""
-    node = deref(doc, schema)
-    token = pointer.strip("/").split("/")[0]
+    node = deref_mapping(doc, schema)
+    token = (pointer_tokens("/" + pointer.strip("/")) or ("",))[0]
     if token in (node.get("properties") or {}):
         return True
     return any(_declares(doc, part, pointer) for part in node.get("allOf") or [])
@@ -192,7 +193,7 @@ def _error(schemas: _Schemas, op_obj: dict[str, Any], status: str, code: str) ->
     responses = op_obj.setdefault("responses", {})
     existing = responses.get(status)
     if isinstance(existing, dict) and "$ref" in existing:
-        existing = copy.deepcopy(dict(deref(schemas.doc, existing)))
+        existing = copy.deepcopy(dict(deref_mapping(schemas.doc, existing)))
         responses[status] = existing
     if isinstance(existing, dict) and existing:
         response = existing
@@ -213,7 +214,7 @@ def augment(spec: SpecIR) -> dict[str, Any]:
         if status is not None:
             raw = op_obj["responses"].get(status)
             if isinstance(raw, dict) and "$ref" in raw:
-                raw = copy.deepcopy(dict(deref(doc, raw)))
+                raw = copy.deepcopy(dict(deref_mapping(doc, raw)))
                 op_obj["responses"][status] = raw
             response = raw
         if op.is_listing:

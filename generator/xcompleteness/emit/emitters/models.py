@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.document import deref_mapping, pointer_tokens
 from xcompleteness.emit._escape import py_str
 from xcompleteness.emit._render import Renderer
 from xcompleteness.emit.emitters.items import BASE_MODULE, BASE_SOURCE, item_layout
@@ -43,7 +44,6 @@ from xcompleteness.ir import (
     NameRegistry,
     OperationIR,
     SpecIR,
-    deref,
     snake,
 )
 
@@ -93,7 +93,8 @@ def _result(spec: SpecIR, op: OperationIR) -> ResultSpec | None:
     if op.kind != "resource" or op.envelope_model is None:
         return None
     pointer = op.contract.omitted_fields or "$response.body#/omitted_fields"
-    wire = (pointer.partition("#")[2].strip("/").split("/")[0]) or "omitted_fields"
+    tokens = pointer_tokens("/" + pointer.partition("#")[2].strip("/")) or ("",)
+    wire = tokens[0] or "omitted_fields"
     names = NameRegistry("result fields")
     names.reserve(*{n for n in dir(object)})
     py = names.claim(snake(wire), origin=op.pointer)
@@ -121,7 +122,7 @@ def _omissions(spec: SpecIR) -> list[str]:
 def _is_object(spec: SpecIR, class_name: str) -> bool:
     schema: Any = spec.model_schemas.get(class_name, {})
     doc = {"components": {"schemas": spec.model_schemas}}
-    node = deref(doc, schema)
+    node = deref_mapping(doc, schema)
     return bool(node.get("type") == "object" or node.get("properties") or node.get("allOf"))
 
 

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from xcompleteness.document import follow_refs
+from xcompleteness.document import deref, pointer_tokens
 from xcompleteness.runtime.approval import WHY
 from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
 from xcompleteness.runtime.codes import CLIENT_WARNING_CODES, CONTINUATION_KINDS
@@ -79,14 +79,9 @@ def md_data(text: Any, limit: int) -> str:
 # --------------------------------------------------------------------------- spec -> strict
 
 
-def _deref(doc: Mapping[str, Any], node: Any, limit: int = 32) -> Any:
-    found, target = follow_refs(doc, node, limit)
-    return target if found else None
-
-
 def strict_schema(doc: Mapping[str, Any], schema: Any, depth: int = 0) -> dict[str, Any] | None:
     """A strict-mode JSON Schema equivalent to ``schema``, or None when it cannot be expressed."""
-    s = _deref(doc, schema)
+    s = deref(doc, schema)
     if not isinstance(s, Mapping) or depth > MAX_NESTING:
         return None
     for combo in ("anyOf", "oneOf"):
@@ -167,7 +162,7 @@ def _strict_union(doc: Mapping[str, Any], options: list[Any], depth: int) -> dic
     converted = []
     nullable = False
     for option in options:
-        o = _deref(doc, option)
+        o = deref(doc, option)
         if isinstance(o, Mapping) and o.get("type") == "null":
             nullable = True
             continue
@@ -301,8 +296,8 @@ def _body_pointer_field(expr: Any) -> str | None:
     """``$request.body#/evidence`` -> ``evidence`` (only a top-level body field)."""
     if not isinstance(expr, str) or not expr.startswith("$request.body#/"):
         return None
-    token = expr.split("#/", 1)[1]
-    return None if "/" in token else token.replace("~1", "/").replace("~0", "~")
+    tokens = pointer_tokens("/" + expr.split("#/", 1)[1])
+    return tokens[0] if tokens is not None and len(tokens) == 1 else None
 
 
 def evidence_token_field(op: Any) -> str | None:

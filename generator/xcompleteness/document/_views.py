@@ -1,0 +1,399 @@
+"""Typed views of an OpenAPI document: operations, parameters, bodies, responses, media types.
+
+The document is parsed once into frozen views (:func:`views`), each carrying the JSON pointer it
+was read from, so a stage asks ``operation.request_body.json_schema()`` instead of walking dicts
+and following ``$ref``s on its own. Every ``$ref`` on the way (path item parameters, parameters,
+request bodies, responses, headers, schemas) is followed through the one resolver
+(:func:`xcompleteness.document.deref`); a reference that does not resolve leaves its view empty
+(``None`` schema, no content) rather than raising, since the rules read documents that have not
+passed validation.
+
+Schemas stay JSON Schema data: a :class:`SchemaRef` names where a schema was written, where its
+``$ref`` chain led and the resolved node; the walkers over schemas read that node.
+
+Views are built without judgement: a parameter without a text ``name`` and ``in`` or a
+non-mapping media type is skipped (the OpenAPI validator reports it); a response whose ``$ref``
+does not resolve is kept, empty, with ``resolved=False`` (it still occupies its status). Mapping
+fields keep the document's order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document._operations import iter_operations
+from xcompleteness.document._refs import deref, ref_component, ref_pointer
+
+__all__ = [
+    "DECLARATION_KEY",
+    "DEFAULTS_KEY",
+    "DocumentViews",
+    "MediaType",
+    "Operation",
+    "Parameter",
+    "RequestBody",
+    "Response",
+    "SchemaRef",
+    "views",
+]
+
+DECLARATION_KEY = "x-completeness"
+"""The operation-level extension key (docs/vocabulary.md): the one copy in the generator."""
+DEFAULTS_KEY = "x-completeness-defaults"
+"""The document-root block merged into every listing declaration: the one copy."""
+
+_JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class SchemaRef:
+    """A schema as written at ``pointer`` and what it resolves to.
+
+    ``ref`` is the ``$ref`` text when the node is a reference; ``schema`` the node at the end of
+    the chain (the node itself without a reference), ``None`` when the chain is external,
+    dangling or a cycle. ``raw`` is the node as written.
+    """
+
+    pointer: str
+    raw: Any
+    ref: str | None
+    schema: Any
+
+    @property
+    def resolved(self) -> bool:
+        return self.schema is not None
+
+    @property
+    def component(self) -> str | None:
+        """The ``components/schemas`` name the first ``$ref`` names (decoded), or None."""
+        return ref_component(self.ref) if self.ref is not None else None
+
+    @property
+    def target(self) -> str | None:
+        """The JSON pointer the first ``$ref`` names (decoded), else where the schema is written."""
+        return ref_pointer(self.ref) if self.ref is not None else self.pointer
+
+
+@dataclass(frozen=True)
+class MediaType:
+    """One ``content`` entry: its media type name and its schema (if any)."""
+
+    name: str
+    pointer: str
+    schema: SchemaRef | None
+
+    @property
+    def is_json(self) -> bool:
+        """``application/json``, ``application/*+json`` (parameters allowed) or ``*/*``."""
+        return bool(_JSON_MEDIA.match(self.name))
+
+
+def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
+    content = node.get("content")
+    if not isinstance(content, Mapping):
+        return ()
+    out = []
+    for name, entry in content.items():
+        if not isinstance(entry, Mapping):
+            continue
+        where = pointer_join(pointer, "content", name)
+        schema = _schema(data, entry, where)
+        out.append(MediaType(name=str(name), pointer=where, schema=schema))
+    return tuple(out)
+
+
+def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | None:
+    """The :class:`SchemaRef` of ``holder["schema"]``, None when there is no ``schema`` key."""
+    if "schema" not in holder:
+        return None
+    raw = holder["schema"]
+    ref = raw.get("$ref") if isinstance(raw, Mapping) else None
+    return SchemaRef(
+        pointer=pointer_join(pointer, "schema"),
+        raw=raw,
+        ref=ref if isinstance(ref, str) else None,
+        schema=deref(data, raw),
+    )
+
+
+def _preferred_json(content: tuple[MediaType, ...]) -> MediaType | None:
+    """``application/json`` first, then any name containing ``json`` (sorted by name)."""
+    candidates = [m for m in content if "json" in m.name]
+    candidates.sort(key=lambda m: (m.name != "application/json", m.name))
+    return candidates[0] if candidates else None
+
+
+@dataclass(frozen=True)
+class _Bodied:
+    content: tuple[MediaType, ...]
+
+    def media(self, name: str) -> MediaType | None:
+        return next((m for m in self.content if m.name == name), None)
+
+    def json_media(self) -> tuple[MediaType, ...]:
+        """The JSON entries (:attr:`MediaType.is_json`), in document order."""
+        return tuple(m for m in self.content if m.is_json)
+
+    def json_schema(self) -> SchemaRef | None:
+        """The schema of the preferred JSON entry (``application/json`` first), as written."""
+        preferred = _preferred_json(self.content)
+        return preferred.schema if preferred is not None else None
+
+
+@dataclass(frozen=True)
+class Parameter(_Bodied):
+    """One parameter (path-level or operation-level), its ``$ref`` followed.
+
+    ``pointer`` is where it is listed (``.../parameters/0``); ``node`` the resolved object.
+    """
+
+    name: str
+    location: str
+    pointer: str
+    node: Mapping[str, Any]
+    schema: SchemaRef | None
+
+    @property
+    def required(self) -> bool:
+        return bool(self.node.get("required")) or self.location == "path"
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A field of the parameter object as written (``style``, ``explode``, ``description``)."""
+        return self.node.get(key, default)
+
+
+@dataclass(frozen=True)
+class RequestBody(_Bodied):
+    pointer: str
+    node: Mapping[str, Any]
+
+    @property
+    def required(self) -> bool:
+        return bool(self.node.get("required"))
+
+
+@dataclass(frozen=True)
+class Response(_Bodied):
+    """One response, its ``$ref`` followed; ``status`` is the key as text (``200``, ``2XX``)."""
+
+    status: str
+    pointer: str
+    node: Mapping[str, Any]
+    headers: tuple[str, ...]
+    resolved: bool = True
+    """False when the response is a ``$ref`` that does not resolve (then ``node`` is empty)."""
+
+    @property
+    def success(self) -> bool:
+        return self.status.startswith("2") or self.status.upper() == "2XX"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One operation under ``paths`` with everything a stage reads of it.
+
+    ``parameters`` merges the path item's with the operation's (the operation's win on the same
+    ``(in, name)``), in the order first seen. ``declaration`` is the raw ``x-completeness`` value
+    (None when absent).
+    """
+
+    path: str
+    method: str
+    pointer: str
+    node: Mapping[str, Any]
+    path_item: Mapping[str, Any]
+    operation_id: str | None
+    parameters: tuple[Parameter, ...]
+    request_body: RequestBody | None
+    responses: tuple[Response, ...]
+    declaration: Any = field(default=None)
+
+    @property
+    def declared(self) -> bool:
+        """The operation carries an ``x-completeness`` key (perhaps an invalid one)."""
+        return DECLARATION_KEY in self.node
+
+    @property
+    def declaration_pointer(self) -> str:
+        return pointer_join(self.pointer, DECLARATION_KEY)
+
+    @property
+    def summary(self) -> str:
+        return str(self.node.get("summary") or "")
+
+    @property
+    def description(self) -> str:
+        return str(self.node.get("description") or "")
+
+    def parameter(self, location: str, name: str) -> Parameter | None:
+        return next((p for p in self.parameters if p.location == location and p.name == name), None)
+
+    def success_responses(self) -> tuple[Response, ...]:
+        return tuple(r for r in self.responses if r.success)
+
+    def first_success(self) -> Response | None:
+        """The 2xx response with the smallest status text (``200`` before ``201``)."""
+        found = sorted((r for r in self.responses if r.status.startswith("2")), key=_status)
+        return found[0] if found else None
+
+    def response_schemas(self, *, success_only: bool) -> tuple[SchemaRef, ...]:
+        """Schemas of the JSON bodies of the responses (2xx only when ``success_only``)."""
+        return tuple(
+            m.schema
+            for r in self.responses
+            if r.success or not success_only
+            for m in r.json_media()
+            if m.schema is not None
+        )
+
+    def response_headers(self, *, success_only: bool) -> frozenset[str]:
+        """Lower-cased names of the headers the responses declare."""
+        return frozenset(
+            h.lower() for r in self.responses if r.success or not success_only for h in r.headers
+        )
+
+    def request_schemas(self) -> tuple[SchemaRef, ...]:
+        """Schemas of the JSON entries of the request body."""
+        body = self.request_body
+        if body is None:
+            return ()
+        return tuple(m.schema for m in body.json_media() if m.schema is not None)
+
+
+def _status(response: Response) -> str:
+    return response.status
+
+
+def _parameters(
+    data: Any, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
+) -> tuple[Parameter, ...]:
+    merged: dict[tuple[str, str], Parameter] = {}
+    for source, where in ((path_item, item_ptr), (op, op_ptr)):
+        raws = source.get("parameters")
+        if not isinstance(raws, list):
+            continue
+        for index, raw in enumerate(raws):
+            node = deref(data, raw)
+            if not isinstance(node, Mapping):
+                continue
+            name, location = node.get("name"), node.get("in")
+            if not isinstance(name, str) or not isinstance(location, str):
+                continue
+            pointer = pointer_join(where, "parameters", index)
+            merged[(location, name)] = Parameter(
+                content=_content(data, node, pointer),
+                name=name,
+                location=location,
+                pointer=pointer,
+                node=node,
+                schema=_schema(data, node, pointer),
+            )
+    return tuple(merged.values())
+
+
+def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
+    raws = op.get("responses")
+    if not isinstance(raws, Mapping):
+        return ()
+    out = []
+    for status, raw in raws.items():
+        node = deref(data, raw)
+        resolved = isinstance(node, Mapping)
+        node = node if resolved else {}
+        pointer = pointer_join(op_ptr, "responses", status)
+        headers = node.get("headers")
+        out.append(
+            Response(
+                content=_content(data, node, pointer),
+                status=str(status),
+                pointer=pointer,
+                node=node,
+                headers=tuple(str(h) for h in headers) if isinstance(headers, Mapping) else (),
+                resolved=resolved,
+            )
+        )
+    return tuple(out)
+
+
+def _request_body(data: Any, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
+    node = deref(data, op.get("requestBody"))
+    if not isinstance(node, Mapping):
+        return None
+    pointer = pointer_join(op_ptr, "requestBody")
+    return RequestBody(content=_content(data, node, pointer), pointer=pointer, node=node)
+
+
+def _operation(data: Any, path: str, method: str, op: Mapping[str, Any], op_ptr: str) -> Operation:
+    item_ptr = op_ptr.rsplit("/", 1)[0]
+    paths = data.get("paths") if isinstance(data, Mapping) else None
+    path_item = paths.get(path) if isinstance(paths, Mapping) else None
+    path_item = path_item if isinstance(path_item, Mapping) else {}
+    op_id = op.get("operationId")
+    return Operation(
+        path=path,
+        method=method,
+        pointer=op_ptr,
+        node=op,
+        path_item=path_item,
+        operation_id=op_id if isinstance(op_id, str) else None,
+        parameters=_parameters(data, path_item, op, item_ptr, op_ptr),
+        request_body=_request_body(data, op, op_ptr),
+        responses=_responses(data, op, op_ptr),
+        declaration=op.get(DECLARATION_KEY),
+    )
+
+
+@dataclass(frozen=True)
+class DocumentViews:
+    """Every operation of one document, in the order of :func:`iter_operations`."""
+
+    data: Any
+    operations: tuple[Operation, ...]
+    by_id: Mapping[str, Operation]
+
+    def operation(self, operation_id: str) -> Operation | None:
+        """The first operation with this ``operationId`` (later duplicates are XC102's)."""
+        return self.by_id.get(operation_id)
+
+    def at(self, path: str, method: str) -> Operation | None:
+        method = method.lower()
+        return next((o for o in self.operations if o.path == path and o.method == method), None)
+
+    @property
+    def openapi(self) -> str:
+        version = self.data.get("openapi") if isinstance(self.data, Mapping) else None
+        return str(version or "")
+
+    @property
+    def info(self) -> Mapping[str, Any]:
+        info = self.data.get("info") if isinstance(self.data, Mapping) else None
+        return info if isinstance(info, Mapping) else {}
+
+    @property
+    def schemas(self) -> Mapping[str, Any]:
+        """``components/schemas`` (empty when absent or not a mapping)."""
+        components = self.data.get("components") if isinstance(self.data, Mapping) else None
+        schemas = components.get("schemas") if isinstance(components, Mapping) else None
+        return schemas if isinstance(schemas, Mapping) else {}
+
+
+def views(document: Any) -> DocumentViews:
+    """Parse ``document`` (a loaded ``SourceDoc`` or its data) into :class:`DocumentViews`.
+
+    A ``SourceDoc`` keeps the views it was parsed into (``SourceDoc.views``); call this only on
+    plain data.
+    """
+    data = getattr(document, "data", document)
+    operations = tuple(
+        _operation(data, path, method, op, pointer)
+        for path, method, op, pointer in iter_operations(data)
+    )
+    by_id: dict[str, Operation] = {}
+    for op in operations:
+        if op.operation_id is not None:
+            by_id.setdefault(op.operation_id, op)
+    return DocumentViews(data=data, operations=operations, by_id=by_id)
