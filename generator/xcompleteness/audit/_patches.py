@@ -14,9 +14,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from xcompleteness.declare import not_a_listing
 from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import iter_operations
+from xcompleteness.document import DEFAULTS_KEY, DocumentViews, views
 
 _ORDER_OPS = ("gt", "gte", "lt", "lte")
 
@@ -70,21 +71,20 @@ def declared_locations(decl: dict[str, Any], at: str) -> Iterator[tuple[str, str
                 )
 
 
-def schema_patches(document: Any) -> list[dict[str, Any]]:
+def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[dict[str, Any]]:
     """Overlay actions: one per missing property (deduplicated), then one ``x-todo`` entry per
-    declaration that needs a patch."""
+    declaration that needs a patch. ``parsed``: the document's views, if already parsed."""
     patches: dict[str, dict[str, Any]] = {}
     todos: list[dict[str, Any]] = []
-    defaults = document.get("x-completeness-defaults") if isinstance(document, dict) else None
+    defaults = document.get(DEFAULTS_KEY) if isinstance(document, dict) else None
     mode = defaults.get("mode") if isinstance(defaults, dict) else None
-    for path, method, op, pointer in iter_operations(document):
-        del path, method
-        decl = op.get("x-completeness")
-        if not isinstance(decl, dict) or decl.get("kind") == "none":
+    for view in (parsed or views(document)).operations:
+        op, pointer, decl = view.node, view.pointer, view.declaration
+        if not isinstance(decl, dict) or not_a_listing(decl):
             continue
         if decl.get("mode", mode) != "adapter":
             continue  # a native envelope's fields are the generator's, not the schema's
-        at = pointer_join(pointer, "x-completeness")
+        at = view.declaration_pointer
         asked: dict[str, str] = {}
         # one patch per missing location, drafted from its most telling use (a next cursor
         # says "string", a `present` test says nothing about the type)

@@ -32,7 +32,7 @@ from xcompleteness.audit._responses import EVIDENCE_KEY, assign
 from xcompleteness.declare import document_defaults
 from xcompleteness.detect import Excluded, Finding, operation_ids, patch_action, scan_all
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
-from xcompleteness.document import iter_operations
+from xcompleteness.document import views
 from xcompleteness.load import RecordedPage
 
 
@@ -177,17 +177,10 @@ def audit_document(
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     findings, excluded = scan_all(data)
+    parsed = views(data)
     recorded: dict[str, list[RecordedPage]] = {}
     if responses:
-        ops = [
-            (
-                method,
-                path,
-                ptr,
-                op.get("operationId") if isinstance(op.get("operationId"), str) else None,
-            )
-            for path, method, op, ptr in iter_operations(data)
-        ]
+        ops = [(op.method, op.path, op.pointer, op.operation_id) for op in parsed.operations]
         recorded = assign(data, responses, ops)
     report = AuditReport(
         origin,
@@ -196,17 +189,19 @@ def audit_document(
         findings,
         excluded,
         document_defaults(data),
-        schema_patches(data),
+        schema_patches(data, parsed),
         recorded,
     )
-    report.patches[:0] = _evidence_patches(data, report)
+    ops = {op.pointer: op.node for op in parsed.operations}
+    report.patches[:0] = _evidence_patches(data, report, ops)
     return report
 
 
-def _evidence_patches(data: Any, report: AuditReport) -> list[dict[str, Any]]:
+def _evidence_patches(
+    data: Any, report: AuditReport, ops: Mapping[str, Any]
+) -> list[dict[str, Any]]:
     """Schema patches for locations recorded responses showed and the schema lacks."""
     out: list[dict[str, Any]] = []
-    ops = {ptr: op for _, _, op, ptr in iter_operations(data)}
     for f in report.undeclared:
         if f.pointer not in report.recorded:
             continue

@@ -33,13 +33,14 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from xcompleteness.declare import not_a_listing
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import HTTP_METHODS, iter_path_items
+from xcompleteness.document import views
 
 STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
@@ -152,37 +153,17 @@ class OperationRef:
 def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
     """Every operation of ``paths`` with its merged (path-level + operation-level) parameters.
 
-    Built on :func:`xcompleteness.declare.iter_path_items` (``$ref`` path items followed through
-    ``walker``), so the audit visits exactly the operations check does, in the same order.
+    Read from the document's typed views (:func:`xcompleteness.document.views`), so the audit
+    visits exactly the operations check does, in the same order, with the same parameters.
     """
+    del walker  # the views follow every $ref through the one resolver
     if not isinstance(document, dict):
         return
-    for path, item, item_ptr in iter_path_items(document, walker.deref):
-        shared = _parameters(item.get("parameters"), pointer_join(item_ptr, "parameters"), walker)
-        for method in HTTP_METHODS:
-            op = item.get(method)
-            if not isinstance(op, dict):
-                continue
-            op_ptr = pointer_join(item_ptr, method)
-            own = _parameters(op.get("parameters"), pointer_join(op_ptr, "parameters"), walker)
-            merged = {(p["name"], _location(p)): (p, ptr) for p, ptr in shared + own}
-            yield OperationRef(method, path, op_ptr, op, tuple(merged.values()))
-
-
-def _location(parameter: dict[str, Any]) -> str | None:
-    """The parameter's ``in``; None when a malformed spec puts something other than text there."""
-    where = parameter.get("in")
-    return where if isinstance(where, str) else None
-
-
-def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:
-    out: list[Located] = []
-    if isinstance(raw, list):
-        for i, p in enumerate(raw):
-            node, ptr = walker.deref(p, pointer_join(pointer, i))
-            if isinstance(node, dict) and isinstance(node.get("name"), str):
-                out.append((node, ptr))
-    return out
+    for op in views(document).operations:
+        if not isinstance(op.node, dict):
+            continue
+        params = tuple((p.node, p.pointer) for p in op.parameters)
+        yield OperationRef(op.method, op.path, op.pointer, op.node, params)
 
 
 def operation_ids(document: Any) -> list[str]:
@@ -244,7 +225,7 @@ def undeclared_listings(document: Any) -> dict[str, str]:
 def _declared_none(op: dict[str, Any]) -> str | None:
     """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
     decl = op.get("x-completeness")
-    if isinstance(decl, dict) and decl.get("kind") == "none":
+    if isinstance(decl, dict) and not_a_listing(decl):
         why = decl.get("why")
         return why if isinstance(why, str) and why.strip() else "(no reason given)"
     return None
