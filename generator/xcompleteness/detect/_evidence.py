@@ -22,6 +22,7 @@ from typing import Any
 
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.document import pointer_tokens
 
 _MISSING = object()
 
@@ -51,8 +52,7 @@ def example_values(media: Any) -> list[Any]:
 
 def value_at(value: Any, pointer: str) -> Any:
     """The value at a relative JSON pointer (``/a/b``), or ``_MISSING``."""
-    for token in pointer.split("/")[1:] if pointer else []:
-        name = token.replace("~1", "/").replace("~0", "~")
+    for name in pointer_tokens(pointer) or ():
         if isinstance(value, dict) and name in value:
             value = value[name]
         else:

@@ -40,7 +40,7 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import views
+from xcompleteness.document import HTTP_METHODS, iter_path_items
 
 STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
@@ -153,17 +153,38 @@ class OperationRef:
 def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
     """Every operation of ``paths`` with its merged (path-level + operation-level) parameters.
 
-    Read from the document's typed views (:func:`xcompleteness.document.views`), so the audit
-    visits exactly the operations check does, in the same order, with the same parameters.
+    Built on :func:`xcompleteness.document.iter_path_items` (``$ref`` path items followed
+    through ``walker``), so the audit visits the operations check does, in the same order, and
+    those of ``$ref`` path items besides (the operation views of ``document`` leave those out).
     """
-    del walker  # the views follow every $ref through the one resolver
     if not isinstance(document, dict):
         return
-    for op in views(document).operations:
-        if not isinstance(op.node, dict):
-            continue
-        params = tuple((p.node, p.pointer) for p in op.parameters)
-        yield OperationRef(op.method, op.path, op.pointer, op.node, params)
+    for path, item, item_ptr in iter_path_items(document, walker.deref):
+        shared = _parameters(item.get("parameters"), pointer_join(item_ptr, "parameters"), walker)
+        for method in HTTP_METHODS:
+            op = item.get(method)
+            if not isinstance(op, dict):
+                continue
+            op_ptr = pointer_join(item_ptr, method)
+            own = _parameters(op.get("parameters"), pointer_join(op_ptr, "parameters"), walker)
+            merged = {(p["name"], _location(p)): (p, ptr) for p, ptr in shared + own}
+            yield OperationRef(method, path, op_ptr, op, tuple(merged.values()))
+
+
+def _location(parameter: dict[str, Any]) -> str | None:
+    """The parameter's ``in``; None when a malformed spec puts something other than text there."""
+    where = parameter.get("in")
+    return where if isinstance(where, str) else None
+
+
+def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:
+    out: list[Located] = []
+    if isinstance(raw, list):
+        for i, p in enumerate(raw):
+            node, ptr = walker.deref(p, pointer_join(pointer, i))
+            if isinstance(node, dict) and isinstance(node.get("name"), str):
+                out.append((node, ptr))
+    return out
 
 
 def operation_ids(document: Any) -> list[str]:
