@@ -195,11 +195,18 @@ class AuditResult(_Outcome):
         """The draft Overlay 1.0 document declaring every undeclared listing (None: nothing to
         draft). Its declarations carry ``x-completeness-todo`` lists of what is left to decide."""
         report = self.report
-        if report is None or not report.undeclared:
+        if report is None or not (report.undeclared or report.patches):
             return None
         from xcompleteness.audit import draft_overlay
 
-        return draft_overlay(report.findings, report.title, report.operation_ids, report.defaults)
+        return draft_overlay(
+            report.findings,
+            report.title,
+            report.operation_ids,
+            report.defaults,
+            report.patches,
+            report.recorded,
+        )
 
     @property
     def drafts_yaml(self) -> str | None:
@@ -218,17 +225,19 @@ def audit(
     allow_external_refs: bool = False,
     emit_overlay: PathLike | None = None,
     force: bool = False,
+    responses: PathLike | None = None,
     progress: ProgressCallback | None = None,
 ) -> AuditResult:
     """Find list, search and aggregate operations without a declaration (``xcompleteness audit``).
 
     With ``emit_overlay``, the draft overlay is also written there (atomically; only when there
     is something to draft; never over the spec or an overlay, never through a symbolic link, and
-    over an existing file only with ``force``: ``XC901``). Audit does not validate the OpenAPI
-    document: that is :func:`check`.
+    over an existing file only with ``force``: ``XC901``). With ``responses`` (a HAR file or a
+    folder of saved JSON pages), the drafts are cross-checked against them (docs/audit.md). Audit
+    does not validate the OpenAPI document: that is :func:`check`.
     """
     from xcompleteness.audit import audit_document, write_draft
-    from xcompleteness.load import load_document
+    from xcompleteness.load import load_document, load_recorded
     from xcompleteness.progress import stage
 
     origin = os.fspath(spec)
@@ -236,10 +245,14 @@ def audit(
         with reporting(progress):
             stage("loading the spec")
             doc = load_document(spec, _overlays(overlays), allow_external_refs=allow_external_refs)
+            pages = None
+            if responses is not None:
+                stage("reading recorded responses")
+                pages = load_recorded(Path(responses))
             stage("scanning operations")
-            report = audit_document(doc.data, origin=doc.origin)
+            report = audit_document(doc.data, origin=doc.origin, responses=pages)
             findings = tuple(_audit_finding(doc, f) for f in report.undeclared)
-            code = ExitCode.FINDINGS if report.undeclared else ExitCode.OK
+            code = ExitCode.FINDINGS if report.undeclared or report.patches else ExitCode.OK
             result = AuditResult(origin, (), code, report, findings=findings)
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
@@ -436,6 +449,16 @@ class VerifyResult(_Outcome):
     ``items``, ``complete``, ``finished``, ``truncated``)."""
 
 
+_RECORDED = "https://recorded.invalid"
+
+
+def _server_url(data: Any) -> str | None:
+    servers = data.get("servers") if isinstance(data, dict) else None
+    first = servers[0] if isinstance(servers, list) and servers else None
+    url = first.get("url") if isinstance(first, dict) else None
+    return url if isinstance(url, str) and url.startswith(("http://", "https://")) else None
+
+
 def verify(
     spec: PathLike,
     base_url: str,
@@ -447,22 +470,33 @@ def verify(
     time_limit: float = 60.0,
     allow_external_refs: bool = False,
     transport: Any = None,
+    recorded: PathLike | None = None,
 ) -> VerifyResult:
     """Walk every declared GET listing of a live API read-only (``xcompleteness verify``).
 
     ``headers`` go with every request (credentials); ``params`` give values for required
     parameters. ``transport`` is an optional ``httpx`` transport (e.g. ``httpx.MockTransport``
-    or an ASGI app's) used instead of the network.
+    or an ASGI app's) used instead of the network. ``recorded`` (a HAR file or a folder of
+    saved JSON pages) answers the walk from recorded traffic, offline; ``base_url`` may then be
+    empty (the recording's origin, else the spec's first server, is used).
     """
     import math
     from urllib.parse import urlsplit
 
     from xcompleteness.check import check_spec
-    from xcompleteness.testkit import Verifier, redact_url
+    from xcompleteness.load import load_recorded
+    from xcompleteness.testkit import Replay, Verifier, redact_url
 
     origin = os.fspath(spec)
+    pages = None
+    if recorded is not None:
+        try:
+            pages = load_recorded(Path(recorded))
+        except InputError as exc:
+            return VerifyResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
+        base_url = base_url or next((p.origin for p in pages if p.origin), "") or _RECORDED
     try:
-        parts = urlsplit(base_url)
+        parts = urlsplit(base_url or "")
         parts.port  # noqa: B018 - raises ValueError for a bad port
     except ValueError:
         parts = urlsplit("")
@@ -498,6 +532,10 @@ def verify(
             errors = tuple(d for d in result.diagnostics if d.severity is Severity.ERROR)
             if errors:
                 return VerifyResult(origin, errors, ExitCode.UNUSABLE)
+            if pages is not None:
+                transport = Replay(pages, result).transport()
+                if base_url == _RECORDED:  # a folder: the spec's server, where next URLs point
+                    base_url = _server_url(result.doc.data) or base_url
             verifier = Verifier(
                 result,
                 base_url,

@@ -128,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--force", action="store_true", help="let --emit-overlay replace an existing file"
     )
+    audit.add_argument(
+        "--responses",
+        metavar="FILE|DIR",
+        help="cross-check the drafts against recorded responses (a HAR file or a folder of "
+        "saved JSON pages); secrets in them are never printed or copied",
+    )
 
     gen = sub.add_parser("generate", help="generate models, client, tools and MCP server")
     _common(gen)
@@ -169,8 +175,12 @@ def _register_testkit(sub: argparse._SubParsersAction) -> None:
 
     verify = sub.add_parser("verify", help="drive a live API read-only and report violations")
     _common(verify)
+    verify.add_argument("--base-url", help="base URL of the live API (http or https)")
     verify.add_argument(
-        "--base-url", required=True, help="base URL of the live API (http or https)"
+        "--recorded",
+        metavar="FILE|DIR",
+        help="walk recorded traffic offline instead of a live API (a HAR file or a folder of "
+        "saved JSON pages); the same XC71x findings as a live run",
     )
     verify.add_argument(
         "--auth-header",
@@ -322,6 +332,7 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
             allow_external_refs=args.allow_external_refs,
             emit_overlay=args.emit_overlay,
             force=args.force,
+            responses=args.responses,
             progress=bar.update,
         )
     if result.report is None:
@@ -390,6 +401,7 @@ def run_verify(args: argparse.Namespace) -> ExitCode:
         max_pages=args.max_pages,
         time_limit=args.time_limit,
         allow_external_refs=args.allow_external_refs,
+        recorded=args.recorded,
     )
     if args.format == "json":
         out = json.loads(render_json(result.diagnostics))

@@ -20,6 +20,18 @@ from pathlib import Path
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 
+__all__ = [
+    "BASE_CODES",
+    "CodeHelp",
+    "SARIF_SCHEMA",
+    "SARIF_VERSION",
+    "TOOL_NAME",
+    "render_github",
+    "render_sarif",
+    "sarif_log",
+]
+
+
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 TOOL_NAME = "xcompleteness"
@@ -60,6 +72,8 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC010": "a $ref cycle with no schema in between",
             "XC011": "an external $ref that leaves the spec's folder or points at nothing",
             "XC012": "unsupported YAML: tags, complex keys, aliases as keys, bad merge keys",
+            "XC015": "the schemas the declarations reach take more than the work budget to model",
+            "XC017": "the recorded responses cannot be read",
             "XC020": "an overlay file is not an Overlay 1.0 document",
             "XC021": "an overlay action's target matches nothing",
             "XC022": "an overlay target is not valid RFC 9535 JSONPath",
@@ -77,8 +91,13 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC150": "--show-effective names an operationId the document does not have",
         },
     ),
+    "XC016": CodeHelp(
+        "an enum mixes value types: the generated model also accepts values outside it",
+        _W,
+        "docs/cli.md#codes-findings-in-a-usable-document",
+    ),
     "XC013": CodeHelp(
-        "a YAML mapping has the same key twice (the later value wins)",
+        "a YAML mapping or JSON object has the same key twice (the later value wins)",
         _W,
         "docs/cli.md#codes-findings-in-a-usable-document",
     ),
@@ -95,6 +114,7 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC601": "bad package name",
             "XC604": "the output folder cannot be written safely",
             "XC605": "a declared operation was not found",
+            "XC609": "a --tools selector matches no declared operation, tool name or tag",
         },
     ),
     **_codes(
@@ -102,6 +122,8 @@ BASE_CODES: dict[str, CodeHelp] = {
         _W,
         {
             "XC602": "a generated name collided and was renamed",
+            "XC607": "the cache folder or an entry is not yours or is writable by others: not used",
+            "XC608": "the title's package name would shadow a module and got an _api suffix",
             "XC603": "a schema modelled as Any (unsupported $ref, too deep, no item schema)",
             "XC610": "datamodel-code-generator gave a schema's class name to another schema",
             "XC611": "datamodel-code-generator renamed a schema's class by its own rules",

@@ -21,20 +21,49 @@ from typing import Any
 
 import yaml
 
+from xcompleteness.audit._responses import cross_check
 from xcompleteness.detect import ITEM_ID_CURSORS, Finding, Signal, fold, supported_styles
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.load import RecordedPage
+
+__all__ = [
+    "FILE_SUFFIX",
+    "TODO_KEY",
+    "draft_declaration",
+    "draft_operation_id",
+    "draft_overlay",
+    "dump_overlay",
+    "jsonpath_name",
+    "operation_target",
+    "resource_name",
+    "todo_pointers",
+]
+
 
 TODO_KEY = "x-todo"
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def draft_declaration(
+    f: Finding,
+    defaults: Mapping[str, Any] | None = None,
+    recorded: list[RecordedPage] | None = None,
+) -> dict[str, Any]:
     """The draft ``x-completeness`` object for one finding (TODOs under ``x-todo``).
 
     ``defaults`` is the document's ``x-completeness-defaults``: what it answers (visibility,
     snapshot, mode, and the audit-only ``drafts`` answers) is inherited, not asked again.
+    ``recorded`` are the operation's recorded responses (``audit --responses``): the draft is
+    cross-checked against them (``audit._responses``).
     """
+    decl = _draft(f, defaults)
+    if recorded:
+        cross_check(decl, f, recorded)
+    return decl
+
+
+def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     defaults = defaults if isinstance(defaults, Mapping) else {}
     scope_defaults = defaults.get("scope") if isinstance(defaults.get("scope"), Mapping) else {}
     drafts = defaults.get("drafts") if isinstance(defaults.get("drafts"), Mapping) else {}
@@ -56,6 +85,11 @@ def draft_declaration(f: Finding, defaults: Mapping[str, Any] | None = None) -> 
         return _imported_declaration(f, decl, todos)
     if f.items is not None:
         decl["items"] = f.items
+        if f.items_doubt:
+            todos.append(
+                f"items: {f.items_doubt}; confirm {f.items} is the array of results (if the "
+                "operation returns one object, it is not a listing: delete this declaration)"
+            )
     else:
         decl["items"] = "$response.body#"
         todos.append(
@@ -137,6 +171,12 @@ def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) ->
 def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str, Any]) -> None:
     if f.id is not None:
         decl["id"] = f.id
+        if f.id_alternatives:
+            others = ", ".join(pointer_join("", n) for n in f.id_alternatives)
+            todos.append(
+                f"id: {f.id} drafted, but {others} look as much like the item's identifier; "
+                "set id to the field that is unique per item"
+            )
         return
     answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
     chosen = next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
@@ -160,6 +200,10 @@ def _more_when(f: Finding) -> dict[str, Any] | None:
     if has_more is not None:
         return {"equals": [has_more.expression, True]}
     token = f.signal("next_token", "next_link")
+    if token is not None and token.kind == "next_token" and f.cursor_end != "absent":
+        # a cursor the schema always sends (or one the spec does not settle) may be "" on the
+        # last page: the walk ends on a missing, null or empty cursor, whichever the API sends
+        return {"all": [{"present": token.expression}, {"not-equals": [token.expression, ""]}]}
     if token is not None:
         return {"present": token.expression}
     return None
@@ -227,7 +271,15 @@ def _pagination(
         return out
     if f.style == "none":
         total = f.signal("total", "total_pages")
-        if total is not None:  # a total beside the items hints at pages the spec does not name
+        if "size" in f.request:  # a page size asks for pages: never closed by a default
+            todos.append(
+                f"pagination: a page-size parameter {f.request['size']} but no position "
+                "parameter was found; declare how the next page is asked for (style offset, "
+                "page, cursor or next-url), or confirm one response holds every item and "
+                f"declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the cap on "
+                f"{f.request['size']}"
+            )
+        elif total is not None:  # a total beside the items hints at pages the spec does not name
             todos.append(
                 f"pagination: no paging parameter, but the response carries {total.name} "
                 f"({total.expression}); confirm one response holds every item, or declare how "
@@ -265,6 +317,11 @@ def _signal_reasons(
             )
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
+    for n, where, text in f.caps:
+        todos.append(
+            f"limit: the {where} says {text!r}; if the listing stops there, add {{code: "
+            f"RESULT_LIMIT_REACHED, limit: {n}}} with the condition that shows it"
+        )
     total = f.signal("total")
     limit = drafts.get("search-limit")
     if f.kind == "search" and total is not None and limit == "none":
@@ -279,7 +336,7 @@ def _signal_reasons(
             }
         )
         return
-    if f.kind == "search" and total is not None:
+    if f.kind == "search" and total is not None and not f.caps:
         todos.append(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
             f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
@@ -332,8 +389,12 @@ def draft_overlay(
     title: str,
     taken: Iterable[str] = (),
     defaults: Mapping[str, Any] | None = None,
+    patches: Iterable[dict[str, Any]] = (),
+    recorded: Mapping[str, list[RecordedPage]] | None = None,
 ) -> dict[str, Any]:
     """An Overlay 1.0 document declaring every undeclared finding.
+
+    ``patches`` are schema patch actions (``audit._patches``) appended after the declarations.
 
     ``taken`` holds the document's existing operationIds: an operation without one gets a drafted
     id (declarations need one) that collides with none of them. ``defaults`` is the document's
@@ -344,7 +405,7 @@ def draft_overlay(
     for f in findings:
         if f.declared:
             continue
-        decl = draft_declaration(f, defaults)
+        decl = draft_declaration(f, defaults, (recorded or {}).get(f.pointer))
         label = f.operation_id or f"{f.method.upper()} {f.path}"
         update: dict[str, Any] = {}
         if f.operation_id is None:
@@ -359,6 +420,7 @@ def draft_overlay(
                 "update": update,
             }
         )
+    actions.extend(patches)
     return {
         "overlay": "1.0.0",
         "info": {"title": f"Draft x-completeness declarations for {title}", "version": "0.0.1"},

@@ -18,6 +18,7 @@ draft) and its formatting in :mod:`xcompleteness.cli`; this module prints nothin
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections import Counter
@@ -26,9 +27,15 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.audit._draft import TODO_KEY, draft_declaration
+from xcompleteness.audit._patches import declared_locations, schema_patches
+from xcompleteness.audit._responses import EVIDENCE_KEY, assign
 from xcompleteness.declare import document_defaults
-from xcompleteness.detect import Excluded, Finding, operation_ids, scan_all
-from xcompleteness.diagnostics import Diagnostic, InputError, Severity
+from xcompleteness.detect import Excluded, Finding, operation_ids, patch_action, scan_all
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.document import views
+from xcompleteness.load import RecordedPage
+
+__all__ = ["AuditReport", "audit_document", "write_draft"]
 
 
 class AuditReport:
@@ -42,8 +49,14 @@ class AuditReport:
         findings: list[Finding],
         excluded: list[Excluded] | None = None,
         defaults: Mapping[str, Any] | None = None,
+        patches: list[dict[str, Any]] | None = None,
+        recorded: Mapping[str, list[RecordedPage]] | None = None,
     ):
         self.origin = origin
+        self.recorded = dict(recorded or {})
+        """Operation pointer -> its recorded responses (``audit --responses``)."""
+        self.patches = list(patches or [])
+        """Overlay actions adding properties declarations read but the schema lacks (§3)."""
         self.excluded = list(excluded or [])
         self.defaults = defaults
         self.title = title
@@ -53,8 +66,15 @@ class AuditReport:
         self.undeclared = [f for f in findings if not f.declared]
         self.overlay: str | None = None
 
+    def draft(self, f: Finding) -> dict[str, Any]:
+        """The finding's draft declaration, cross-checked against its recorded responses."""
+        return draft_declaration(f, self.defaults, self.recorded.get(f.pointer))
+
     def todos(self, f: Finding) -> list[str]:
-        return list(draft_declaration(f, self.defaults)[TODO_KEY])
+        return list(self.draft(f)[TODO_KEY])
+
+    def evidence(self, f: Finding) -> list[str]:
+        return list(self.draft(f).get(EVIDENCE_KEY, []))
 
     def summary(self) -> str:
         """One paragraph: what was found, drafted, left open, excluded or imported, and why."""
@@ -73,12 +93,22 @@ class AuditReport:
             )
         if self.defaults is not None:
             parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        adds = sum("x-drafted-from" in json.dumps(p) for p in self.patches)
+        if adds:
+            parts.append(f"drafted {adds} schema patch(es) for locations the schema lacks")
         streams = sum(e.source == "stream" for e in self.excluded)
         ignored = sum(e.source == "declared" for e in self.excluded)
         if streams:
             parts.append(f"excluded {streams} stream(s) (a stream never ends)")
         if ignored:
             parts.append(f"excluded {ignored} operation(s) declared kind: none")
+        if self.recorded:
+            checked = [f for f in self.undeclared if f.pointer in self.recorded]
+            notes = sum(len(self.evidence(f)) for f in checked)
+            parts.append(
+                f"cross-checked {len(checked)} draft(s) against recorded responses "
+                f"({notes} finding(s) with evidence)"
+            )
         if self.overlay:
             parts.append(f"draft written to {self.overlay}")
         elif self.undeclared:
@@ -90,6 +120,7 @@ class AuditReport:
         for f in self.undeclared:
             entry = f.to_json()
             entry["todos"] = self.todos(f)
+            entry["evidence"] = self.evidence(f)
             entries.append(entry)
         return {
             "spec": self.origin,
@@ -100,6 +131,7 @@ class AuditReport:
             "todos": sum(len(e["todos"]) for e in entries),
             "overlay": self.overlay,
             "excluded": [e.to_json() for e in self.excluded],
+            "schema_patches": self.patches,
             "summary": self.summary(),
         }
 
@@ -113,12 +145,18 @@ class AuditReport:
             label = f.operation_id or "(no operationId)"
             lines.append(f"{f.method.upper()} {f.path}  {label}  kind={f.kind} style={f.style}")
             lines.append(f"    why: {'; '.join(f.why)}")
-            drafted_id = draft_declaration(f, self.defaults).get("id")  # defaults may answer it
+            drafted_id = self.draft(f).get("id")  # defaults or recorded responses may answer it
             lines.append(f"    items: {f.items or '?'}  id: {drafted_id or '?'}")
             for s in f.signals:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):
                 lines.append(f"    TODO {todo}")
+            for note in self.evidence(f):
+                lines.append(f"    evidence {note}")
+        for p in self.patches:
+            if "x-drafted-from" in json.dumps(p):
+                lines.append(f"schema patch {p['target']}: {p['description']}")
+                lines.extend(f"    TODO {t}" for t in p.get("x-todo", []))
         for e in self.excluded:
             label = e.operation_id or "(no operationId)"
             lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
@@ -127,24 +165,55 @@ class AuditReport:
             lines.append(
                 f"wrote {self.overlay}: {len(self.undeclared)} draft declarations, {total} TODOs"
             )
-        elif not self.undeclared:
+        elif not self.undeclared and not self.patches:
             lines.append("nothing to draft: every list-like operation is declared")
         return "\n".join(lines)
 
 
-def audit_document(data: Any, *, origin: str = "") -> AuditReport:
-    """Audit a parsed document (no I/O): the core of ``api.audit``, used by tests and the corpus."""
+def audit_document(
+    data: Any, *, origin: str = "", responses: list[RecordedPage] | None = None
+) -> AuditReport:
+    """Audit a parsed document (no I/O): the core of ``api.audit``, used by tests and the corpus.
+
+    ``responses`` are recorded pages (``load_recorded``) to cross-check the drafts against."""
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     findings, excluded = scan_all(data)
-    return AuditReport(
+    parsed = views(data)
+    recorded: dict[str, list[RecordedPage]] = {}
+    if responses:
+        ops = [(op.method, op.path, op.pointer, op.operation_id) for op in parsed.operations]
+        recorded = assign(data, responses, ops)
+    report = AuditReport(
         origin,
         title if isinstance(title, str) and title else "this API",
         operation_ids(data),
         findings,
         excluded,
         document_defaults(data),
+        schema_patches(data, parsed),
+        recorded,
     )
+    ops = {op.pointer: op.node for op in parsed.operations}
+    report.patches[:0] = _evidence_patches(data, report, ops)
+    return report
+
+
+def _evidence_patches(
+    data: Any, report: AuditReport, ops: Mapping[str, Any]
+) -> list[dict[str, Any]]:
+    """Schema patches for locations recorded responses showed and the schema lacks."""
+    out: list[dict[str, Any]] = []
+    for f in report.undeclared:
+        if f.pointer not in report.recorded:
+            continue
+        decl = report.draft(f)
+        at = pointer_join(f.pointer, "x-completeness")
+        for expr, role, where in declared_locations(decl, at):
+            action = patch_action(data, ops.get(f.pointer), f.pointer, expr, role, where)
+            if action is not None and action["target"] not in {a["target"] for a in out}:
+                out.append(action)
+    return out
 
 
 def _draft_error(path: Path, message: str, hint: str) -> InputError:

@@ -43,6 +43,9 @@ from openapi_spec_validator.validation.keywords import PathValidator
 from xcompleteness.check._osv_speedup import compiled_meta_check, fast_meta_valid
 from xcompleteness.document import iter_refs, pointer_tokens
 
+__all__ = ["Found", "MAX_REF_CHAIN", "OPERATIONS", "Undecided", "local_refs_only", "walk_errors"]
+
+
 OPERATIONS = frozenset(PathValidator.OPERATIONS)
 """The path item fields the stock walk visits as operations (its own list, read, not copied)."""
 MAX_REF_CHAIN = 64

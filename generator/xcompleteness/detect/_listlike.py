@@ -33,12 +33,29 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from xcompleteness.declare import not_a_listing
+from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import HTTP_METHODS, iter_path_items
+
+__all__ = [
+    "Excluded",
+    "Finding",
+    "OperationRef",
+    "STYLES",
+    "Signal",
+    "iter_operations",
+    "operation_ids",
+    "scan",
+    "scan_all",
+    "scan_operation",
+    "undeclared_listings",
+]
+
 
 STYLES = ("cursor", "link-header", "next-url", "offset", "page", "none", "unknown")
 _PAGING_KINDS = frozenset(
@@ -98,6 +115,14 @@ class Finding:
     item_fields: tuple[str, ...] = ()
     imported: Imported | None = None
     """Pagination read from another tool's extension (``x-ms-pageable``...), if any."""
+    items_doubt: str | None = None
+    """Why the items location may not be an array (an example shows an object there...)."""
+    id_alternatives: tuple[str, ...] = ()
+    """Other item fields ranked as high as ``id`` (the draft asks which one)."""
+    cursor_end: str | None = None
+    """How the last page shows the next token: ``absent``, ``empty`` or ``either``."""
+    caps: tuple[tuple[int, str, str], ...] = ()
+    """Documented caps on the listing's reach: (N, where, sentence)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -124,6 +149,10 @@ class Finding:
             "status": self.status,
             "declared": self.declared,
             "imported": self.imported.to_json() if self.imported else None,
+            "items_doubt": self.items_doubt,
+            "id_alternatives": list(self.id_alternatives),
+            "cursor_end": self.cursor_end,
+            "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
         }
 
 
@@ -139,8 +168,9 @@ class OperationRef:
 def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
     """Every operation of ``paths`` with its merged (path-level + operation-level) parameters.
 
-    Built on :func:`xcompleteness.declare.iter_path_items` (``$ref`` path items followed through
-    ``walker``), so the audit visits exactly the operations check does, in the same order.
+    Built on :func:`xcompleteness.document.iter_path_items` (``$ref`` path items followed
+    through ``walker``), so the audit visits the operations check does, in the same order, and
+    those of ``$ref`` path items besides (the operation views of ``document`` leave those out).
     """
     if not isinstance(document, dict):
         return
@@ -231,7 +261,7 @@ def undeclared_listings(document: Any) -> dict[str, str]:
 def _declared_none(op: dict[str, Any]) -> str | None:
     """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
     decl = op.get("x-completeness")
-    if isinstance(decl, dict) and decl.get("kind") == "none":
+    if isinstance(decl, dict) and not_a_listing(decl):
         why = decl.get("why")
         return why if isinstance(why, str) and why.strip() else "(no reason given)"
     return None
@@ -267,12 +297,17 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     if declared_none is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "declared", declared_none)
     roles = _param_roles(ref.parameters, walker)
-    status, body, headers = _success_response(op, ref.pointer, walker)
+    status, body, headers, examples = _success_response(op, ref.pointer, walker)
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
     listy = ref.method == "get" and "list" in sig.words(op_id or "")
-    shape = _body_shape(body, walker, ref.path, positioned, listy) if body is not None else _Shape()
+    cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
+    shape = (
+        _body_shape(body, walker, ref.path, positioned, listy, cursor_keys, examples)
+        if body is not None
+        else _Shape()
+    )
     signals = list(shape.signals) + _header_signals(headers, walker)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
@@ -302,9 +337,16 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
     if imported is None and _not_a_listing(ref, shape, strong, positioned, searchy, signals):
         return None
+    paged = positioned or any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
+    if imported is None and not paged and _single_object(ref, shape, op_id):
+        return None
+    searchy = searchy or "query" in roles  # a listing that needs a query text is a search
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
         kind = "aggregate" if not searchy else kind
+    if not paged and not searchy and _named_report(ref.path):
+        kind = "aggregate"  # one computed report, not pages of records
+    _cursor_fed_by_token(roles, signals, ref.parameters)
     style, request = _style(roles, signals)
     if imported is not None:
         style, request = imported.style, dict(imported.request)
@@ -328,7 +370,76 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         declared="x-completeness" in op,
         item_fields=shape.item_fields,
         imported=imported,
+        items_doubt=shape.items_doubt,
+        id_alternatives=shape.id_alternatives,
+        cursor_end=shape.cursor_end,
+        caps=tuple(evidence.documented_caps(_cap_texts(op, ref.parameters, roles))),
     )
+
+
+def _cap_texts(
+    op: dict[str, Any], params: tuple[Located, ...], roles: dict[str, str]
+) -> list[tuple[str, str]]:
+    """The descriptions a documented cap may sit in: the operation's, its position parameters'."""
+    out = [(k, op[k]) for k in ("summary", "description") if isinstance(op.get(k), str)]
+    positions = {roles[r] for r in ("offset", "page", "cursor", "page_token") if r in roles}
+    for p, _ in params:
+        if p["name"] in positions and isinstance(p.get("description"), str):
+            out.append((f"parameter {p['name']}", p["description"]))
+    return out
+
+
+def _cursor_fed_by_token(
+    roles: dict[str, str], signals: list[Signal], params: tuple[Located, ...]
+) -> None:
+    """The cursor parameter the response's next token names (``next_page_token`` feeds
+    ``page_token`` or ``next_page_token``) wins over other cursor-like parameters."""
+    token = next((s for s in signals if s.kind == "next_token"), None)
+    if token is None or "cursor" not in roles:
+        return
+    key = sig.fold(token.name)
+    wanted = {key, key.removeprefix("next")}
+    for p, _ in params:
+        if p.get("in") == "query" and sig.fold(p["name"]) in wanted:
+            roles["cursor"] = p["name"]
+            return
+
+
+def _named_report(path: str) -> bool:
+    """``/Reports/BalanceSheet``: a literal segment under a ``reports`` segment names one
+    report (``/Reports`` itself lists them)."""
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
+
+
+def _single_object(ref: OperationRef, shape: _Shape, op_id: str | None) -> bool:
+    """An unpaged operation that reads, checks or computes one object (issue 19's false listings).
+
+    * an example shows an object where the schema's items array would be (Slack's ``*.info``
+      types the object as ``{items: ...}``);
+    * the operation is named for a single-object verb (``parse``, ``sanitise``, ``validate``,
+      ``identity``, ``info``, ``lookupBy...``, ``license``);
+    * the path names one thing and the body wraps it in the plural (``/Organisation`` answered
+      as ``{Organisations: [...]}``).
+    """
+    if shape.items_contradicted:
+        return True
+    op_words = sig.word_list(op_id or "")
+    if op_words and op_words[0] in ("get", "post", "put"):
+        op_words = op_words[1:]
+    last = ref.path.rstrip("/").rsplit("/", 1)[-1]
+    path_words = sig.word_list(last) if "{" not in last else []
+    ends = set(op_words[:1] + op_words[-1:] + path_words[-1:])
+    if ends & sig.SINGLE_OBJECT_WORDS:
+        return True
+    if "lookup" in op_words + path_words and "by" in op_words + path_words:
+        return True
+    if shape.items and shape.items != "$response.body#" and path_words:
+        array = shape.items.rsplit("/", 1)[-1]
+        noun = sig.fold(last)
+        if sig.fold(array) in (noun + "s", noun + "es") and not noun.endswith("s"):
+            return True
+    return False
 
 
 def _import_fits(imported: Imported, body: Located | None, walker: SchemaWalker) -> bool:
@@ -388,7 +499,8 @@ def _single_read(path: str, shape: _Shape, signals: list[Signal], positioned: bo
     if shape.items is None:  # paged parts of one object (GitHub's commit files) stay, with TODOs
         return not (positioned and shape.containers)
     paged = any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
-    return not (positioned or paged)
+    top = shape.items.count("/") <= 1  # a position pages the body's own array, not a nested one
+    return not ((positioned and top) or paged)
 
 
 def _stream(op: dict[str, Any], walker: SchemaWalker, pointer: str, shape: _Shape) -> str | None:
@@ -444,14 +556,28 @@ def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str,
                 roles.setdefault(role, name)
             elif kind == "text" and role == "page":
                 roles.setdefault("page_token", name)
+            elif kind == "text" and not _numeric_text(p):
+                cursors.append(name)  # a text offset is an opaque token (Asana's ``offset``)
+            elif kind == "text":
+                roles.setdefault(role, name)  # a string offset described as a number
         elif key in sig.SIZE_PARAMS:
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
         roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
+    queries = [(p, sig.fold(p["name"])) for p, _ in params if p.get("in") == "query"]
+    if any(p.get("required") is True and key in sig.QUERY_PARAMS for p, key in queries):
+        roles["query"] = next(p["name"] for p, key in queries if key in sig.QUERY_PARAMS)
     if sizes:
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
+
+
+def _numeric_text(p: dict[str, Any]) -> bool:
+    """A string-typed offset is a position unless its description says it is a token the API
+    returns (Asana's "offset token"): a string ``start_position`` still counts items."""
+    text = p.get("description") if isinstance(p.get("description"), str) else ""
+    return not (sig.words(text) & {"token", "opaque"})
 
 
 def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str) -> str:
@@ -474,13 +600,14 @@ def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str)
 
 def _success_response(
     op: dict[str, Any], pointer: str, walker: SchemaWalker
-) -> tuple[str | None, Located | None, dict[str, Any]]:
-    """(status, body schema, headers) of the operation's first 2xx response with a body."""
+) -> tuple[str | None, Located | None, dict[str, Any], list[Any]]:
+    """(status, body schema, headers, examples) of the operation's first 2xx response with a
+    body."""
     responses = op.get("responses")
     if not isinstance(responses, dict):
-        return None, None, {}
+        return None, None, {}, []
     codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: (c != "200", c))
-    first: tuple[str | None, Located | None, dict[str, Any]] = (None, None, {})
+    first: tuple[str | None, Located | None, dict[str, Any], list[Any]] = (None, None, {}, [])
     for code in codes:
         resp, rptr = walker.deref(
             responses.get(code, responses.get(_int(code))), pointer_join(pointer, "responses", code)
@@ -491,10 +618,24 @@ def _success_response(
         headers = {k: (v, pointer_join(rptr, "headers", k)) for k, v in headers.items()}
         schema = _media_schema(resp, rptr)
         if schema is not None:
-            return code, schema, headers
+            return code, schema, headers, _examples(resp, schema, walker)
         if first[0] is None:
-            first = (code, None, headers)
+            first = (code, None, headers, [])
     return first
+
+
+def _examples(resp: dict[str, Any], schema: Located, walker: SchemaWalker) -> list[Any]:
+    """The response's example bodies: the media object's, else the schema's own ``example``."""
+    content = resp.get("content")
+    out: list[Any] = []
+    if isinstance(content, dict):
+        for media in content.values():
+            out.extend(evidence.example_values(media))
+    out.extend(evidence.example_values(resp.get("examples")) if "examples" in resp else [])
+    if not out:
+        node, _ = walker.deref(*schema)
+        out.extend(evidence.example_values(node if isinstance(node, dict) else None))
+    return out
 
 
 def _int(code: str) -> int | str:
@@ -544,6 +685,10 @@ class _Shape:
     aggregate: bool = False
     containers: str = ""  # "several arrays" / "a map": list-shaped but no single items location
     item_fields: tuple[str, ...] = ()  # property names of one item
+    items_contradicted: bool = False  # an example shows a non-array at the items location
+    items_doubt: str | None = None
+    id_alternatives: tuple[str, ...] = ()
+    cursor_end: str | None = None
 
 
 def _body_expr(pointer: str) -> str:
@@ -551,16 +696,23 @@ def _body_expr(pointer: str) -> str:
 
 
 def _body_shape(
-    body: Located, walker: SchemaWalker, path: str, positioned: bool, listy: bool = False
+    body: Located,
+    walker: SchemaWalker,
+    path: str,
+    positioned: bool,
+    listy: bool = False,
+    cursor_keys: set[str] | frozenset[str] = frozenset(),
+    examples: list[Any] | None = None,
 ) -> _Shape:
     schema, ptr = walker.deref(*body)
     shape = _Shape()
+    examples = examples or []
     if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
         shape.items, shape.why = "$response.body#", "array response"
         item = walker.array_items(schema, ptr)
         shape.items_pointer = item[1] if item else None
-        shape.id = _id_pointer(item, walker)
-        shape.item_fields = _field_names(item, walker)
+        _item_facts(shape, item, walker, [_last_word(path)])
+        _check_items(shape, (schema, ptr), "", walker, examples)
         return shape
     props = walker.properties(schema, ptr)
     if not props:
@@ -599,10 +751,15 @@ def _body_shape(
         rel, item = found
         shape.items, shape.why = _body_expr(rel), f"object wrapping an array at {rel}"
         shape.items_pointer = item[1] if item else None
-        shape.id = _id_pointer(item, walker)
-        shape.item_fields = _field_names(item, walker)
+        _item_facts(shape, item, walker, [rel.rsplit("/", 1)[-1], _last_word(path)])
+        at = _located_at(schema, ptr, rel, walker)
+        if at is not None:
+            _check_items(shape, at, rel, walker, examples)
         skip = rel
-    shape.signals = _body_signals(props, walker, "", skip, depth=0)
+    shape.signals = _body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
+    token = next((s for s in shape.signals if s.kind == "next_token"), None)
+    if token is not None:
+        shape.cursor_end = _token_end(schema, ptr, token, walker, examples)
     shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
     return shape
 
@@ -626,7 +783,9 @@ def _wrapped_array(
     arrays = [
         n
         for n, (s, p) in props.items()
-        if walker.is_array(s, p) and sig.fold(n) not in sig.META_NAMES
+        if walker.is_array(s, p)
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
     ]
     if not arrays and len(props) == 1:  # ``{errors: [...]}`` alone *is* the result
         arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
@@ -642,7 +801,14 @@ def _wrapped_array(
         or (sig.SIGNAL_FIELDS.get(sig.fold(n)) == "total" and sig.fold(n) != "count")
         for n in props
     )
-    others = [n for n in props if n not in arrays and sig.fold(n) not in sig.META_NAMES]
+    others = [
+        n
+        for n in props
+        if n not in arrays
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
+        and sig.fold(n) not in sig.OFFSET_PARAMS | sig.SIZE_PARAMS
+    ]
     chosen: str | None = None
     loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
     if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
@@ -661,22 +827,82 @@ def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
     return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
 
 
-def _id_pointer(item: Located | None, walker: SchemaWalker) -> str | None:
+def _last_word(path: str) -> str:
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    words = sig.word_list(literal[-1]) if literal else []
+    return words[-1] if words else ""
+
+
+def _item_facts(
+    shape: _Shape, item: Located | None, walker: SchemaWalker, names: list[str]
+) -> None:
+    shape.item_fields = _field_names(item, walker)
     if item is None:
-        return None
+        return
     props = walker.properties(*item)
-    folded = {sig.fold(n): n for n in props}
-    for key in sig.ID_NAMES:
-        if key in folded:
-            return pointer_join("", folded[key])
+    chosen, others = evidence.item_id(props, walker, [sig.word_list(n)[-1] for n in names if n])
+    if chosen is not None:
+        shape.id, shape.id_alternatives = pointer_join("", chosen), others
+        return
     meta = props.get("metadata")
     if meta is not None and "uid" in walker.properties(*meta):  # Kubernetes objects
-        return "/metadata/uid"
-    return None
+        shape.id = "/metadata/uid"
+
+
+def _located_at(schema: Any, ptr: str, rel: str, walker: SchemaWalker) -> Located | None:
+    node: Located = (schema, ptr)
+    for token in rel.split("/")[1:]:
+        props = walker.properties(*node)
+        if token not in props:
+            return None
+        node = walker.deref(*props[token])
+    return node
+
+
+def _check_items(
+    shape: _Shape, at: Located, rel: str, walker: SchemaWalker, examples: list[Any]
+) -> None:
+    """Is the items location an array? An example showing something else settles "no"; a schema
+    that only implies it (``items`` with no ``type: array``) and no example showing an array
+    leaves a doubt for the draft to ask about."""
+    where = rel or "the body"
+    if evidence.example_contradicts_array(examples, rel):
+        shape.items_contradicted = True
+        shape.items_doubt = f"an example shows an object, not an array, at {where}"
+        return
+    node, _ = walker.deref(*at)
+    declared = node.get("type") if isinstance(node, dict) else None
+    explicit = declared == "array" or (isinstance(declared, list) and "array" in declared)
+    if not explicit and not evidence.example_shows_array(examples, rel):
+        shape.items_doubt = (
+            f"the schema at {where} has 'items' but no 'type: array' and no example shows an array"
+        )
+
+
+def _token_end(
+    schema: Any, ptr: str, token: Signal, walker: SchemaWalker, examples: list[Any]
+) -> str | None:
+    rel = token.expression.partition("#")[2]
+    parts = rel.split("/")[1:]
+    container: Located | None = (schema, ptr)
+    for name in parts[:-1]:
+        props = walker.properties(*container)
+        if name not in props:
+            return None
+        container = walker.deref(*props[name])
+    props = walker.properties(*container)
+    if parts[-1] not in props:
+        return None
+    return evidence.cursor_end(container, parts[-1], props[parts[-1]], walker, examples, rel)
 
 
 def _body_signals(
-    props: dict[str, Located], walker: SchemaWalker, base: str, skip: str | None, depth: int
+    props: dict[str, Located],
+    walker: SchemaWalker,
+    base: str,
+    skip: str | None,
+    depth: int,
+    cursor_keys: set[str] | frozenset[str] = frozenset(),
 ) -> list[Signal]:
     out: list[Signal] = []
     for name, (sub, sptr) in props.items():
@@ -685,19 +911,26 @@ def _body_signals(
             continue
         key = sig.fold(name)
         kind = sig.SIGNAL_FIELDS.get(key)
+        if kind is None and any(key == "next" + c for c in cursor_keys):
+            kind = "next_token"  # ``next_stream_position`` for ``stream_position``
+        if kind is None and sig.is_next_link_name(key):
+            kind = "next_link"  # ``next_page_uri``, ``nextUri``, ``next_page_link``
         if key == sig.AMBIGUOUS_NEXT:
             kind = (
                 "next_link"
                 if _is_url(sub, sptr, walker) or "link" in base.lower()
                 else "next_token"
             )
+        elif kind == "next_token" and key.startswith("next") and _is_url(sub, sptr, walker, True):
+            kind = "next_link"  # Jira's ``nextPage``: a URI, not a token
         if kind is not None:
             signal = _typed_signal(kind, name, rel, sub, sptr, walker)
             if signal is not None:
                 out.append(signal)
                 continue
         if depth < 2 and key in sig.CONTAINERS and "object" in walker.types(sub, sptr):
-            out.extend(_body_signals(walker.properties(sub, sptr), walker, rel, skip, depth + 1))
+            inner = walker.properties(sub, sptr)
+            out.extend(_body_signals(inner, walker, rel, skip, depth + 1, cursor_keys))
     return out
 
 
@@ -727,9 +960,9 @@ def _typed_signal(
     return Signal(kind, name, _body_expr(rel), sptr)
 
 
-def _is_url(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
+def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> bool:
     """A URL by its format, by an example that is one, or by a description that says so
-    (Spotify's ``next``: "URL to the next page of items")."""
+    (Spotify's ``next``: "URL to the next page of items"); ``strict``: format or example only."""
     node, _ = walker.deref(sub, sptr)
     if not isinstance(node, dict):
         return False
@@ -738,6 +971,8 @@ def _is_url(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
     example = node.get("example")
     if isinstance(example, str) and example.startswith(("http://", "https://", "/")):
         return True
+    if strict:
+        return False
     description = node.get("description")
     return isinstance(description, str) and bool(_URL_WORDS.search(description))
 
@@ -762,7 +997,9 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
         # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
         # total (@odata.count) is only sent on request, so an offset walk could not see its end
         return "next-url", request
-    if "cursor" in roles:
+    if "cursor" in roles and not (
+        "next_token" not in kinds and "offset" in roles and "total" in kinds
+    ):  # a cursor nothing feeds loses to an offset whose end a total shows (Box's marker)
         request["cursor"] = roles["cursor"]
         return "cursor", request
     if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token

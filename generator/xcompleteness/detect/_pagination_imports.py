@@ -21,6 +21,9 @@ from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
 
+__all__ = ["EXTENSIONS", "Imported", "read", "supported_styles"]
+
+
 EXTENSIONS = ("x-ms-pageable", "x-speakeasy-pagination", "x-fern-pagination", "x-pagination")
 _DOTTED = re.compile(r"^[A-Za-z_@$][A-Za-z0-9_@$.-]*(\.[A-Za-z0-9_@$-]+)*$")
 

@@ -15,6 +15,9 @@ from typing import Any
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import ref_pointer, resolve_pointer
 
+__all__ = ["Located", "SchemaWalker"]
+
+
 _MAX_REF_HOPS = 64
 _MAX_DEPTH = 8
 _MISSING = object()

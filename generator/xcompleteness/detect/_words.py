@@ -11,6 +11,39 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+__all__ = [
+    "AGGREGATE_FIELDS",
+    "AGGREGATE_PREFIXES",
+    "AMBIGUOUS_NEXT",
+    "BACKWARD_CURSORS",
+    "CONTAINERS",
+    "CURSOR_PARAMS",
+    "ITEM_ID_CURSORS",
+    "ITEM_NAMES",
+    "META_NAMES",
+    "OFFSET_PARAMS",
+    "PAGE_PARAMS",
+    "PAGING_PARAMS",
+    "QUERY_PARAMS",
+    "REPORT_WORDS",
+    "SEARCH_WORDS",
+    "SIGNAL_FIELDS",
+    "SIGNAL_HEADERS",
+    "SINGLE_OBJECT_WORDS",
+    "SIZE_ORDER",
+    "SIZE_PARAMS",
+    "STREAM_ACTIONS",
+    "STREAM_MEDIA",
+    "TIME_WORDS",
+    "fold",
+    "is_meta_array",
+    "is_next_link_name",
+    "is_search",
+    "word_list",
+    "words",
+]
+
+
 _FOLD = re.compile(r"[-_.@$\s]")
 _MEMO = 65_536
 """Names repeat across a large document's operations and schemas: fold and split each once."""
@@ -53,15 +86,40 @@ CURSOR_PARAMS = _keys(
     "page_cursor",
     "offset_token",
     "x-ms-continuation",
+    "stream_position",
+    "next_page_token",
+    "max_id",
+    "min_id",
 )
 # Cursors that take the id of the last item seen (``starting_after=cus_123``): a ``has_more`` flag
 # with one of these drafts ``response.next: {last-item: /id}``; any other cursor needs a next token.
-ITEM_ID_CURSORS = _keys("starting_after", "ending_before", "after", "since_id", "after_id")
-BACKWARD_CURSORS = _keys("before", "ending_before", "prev", "previous", "prev_cursor")
-OFFSET_PARAMS = _keys("offset", "skip", "$skip", "start", "start_index", "startIndex", "from")
+ITEM_ID_CURSORS = _keys(
+    "starting_after", "ending_before", "after", "since_id", "after_id", "max_id", "min_id"
+)
+# ``since_id``/``min_id`` ask for newer items than one seen: backward through a newest-first
+# feed, whose next page is ``max_id`` (older than the last item).
+BACKWARD_CURSORS = _keys(
+    "before", "ending_before", "prev", "previous", "prev_cursor", "since_id", "min_id"
+)
+# Query parameters carrying the search text: a listing that requires one is a search.
+QUERY_PARAMS = _keys("q", "query", "search", "term", "keyword", "keywords", "search_term")
+# ``startAt`` and its kin are offsets (Jira's ``startAt``/``maxResults``), whatever their case.
+OFFSET_PARAMS = _keys(
+    "offset",
+    "skip",
+    "$skip",
+    "start",
+    "start_index",
+    "startIndex",
+    "from",
+    "start_at",
+    "start_position",
+    "first_result",
+)
 PAGE_PARAMS = _keys("page", "page_number", "pageNumber", "page_no", "pageNo", "page_num", "pg")
 SIZE_PARAMS = _keys(
     "per_page",
+    "pagelen",
     "page_size",
     "limit",
     "size",
@@ -300,7 +358,6 @@ META_NAMES = _keys(
     "scroll_id",
 ) | frozenset(SIGNAL_FIELDS)
 
-ID_NAMES = [fold(n) for n in ("id", "uid", "uuid", "key", "slug", "identifier", "guid")]
 
 # -- response headers -> signal kind ---------------------------------------------------------
 
@@ -386,5 +443,42 @@ def is_search(path: str, operation_id: str | None) -> bool:
         op = op[1:]
     return bool(op) and (op[0] in SEARCH_WORDS or op[-1] in SEARCH_WORDS)
 
+
+# A response field named ``next...`` and ending in one of these is a next page's URL
+# (``next_page_uri``, ``nextUri``, ``next_page_link``), never a token.
+_LINK_SUFFIXES = ("url", "uri", "link", "href")
+
+
+def is_next_link_name(key: str) -> bool:
+    """Whether a folded field name names a next page's URL (``nextpageuri``)."""
+    return key.startswith("next") and key.endswith(_LINK_SUFFIXES) and key != "next"
+
+
+def is_meta_array(key: str) -> bool:
+    """An array about the response (``errorMessages``, ``warningMessages``), never its items."""
+    return "error" in key or "warning" in key
+
+
+# Words that name an operation on one object: it reads, checks or transforms one thing, so an
+# array in its answer (a license's applications, parsed queries) is not a listing's items.
+SINGLE_OBJECT_WORDS = frozenset(
+    {
+        "info",
+        "identity",
+        "validate",
+        "validation",
+        "parse",
+        "sanitise",
+        "sanitize",
+        "verify",
+        "license",
+        "licence",
+        "whoami",
+        "me",
+        "myself",
+    }
+)
+# A path or operation naming a report: one computed document when it takes no page position.
+REPORT_WORDS = frozenset({"report", "reports"})
 
 AGGREGATE_FIELDS = _keys("aggregations", "aggs", "buckets", "facets", "histogram")

@@ -15,6 +15,9 @@ import json
 import math
 from typing import Any
 
+__all__ = ["dumps_indented"]
+
+
 try:  # optional: without it the standard library writes everything
     import orjson
 except ImportError:  # pragma: no cover - orjson is a dependency

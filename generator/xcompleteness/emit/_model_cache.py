@@ -33,6 +33,9 @@ from typing import Any
 from xcompleteness.emit._cache import trusted_dir
 from xcompleteness.safety import Untrusted, private_file
 
+__all__ = ["FORMAT", "MAX_ENTRIES", "MAX_ENTRY_BYTES", "ModelCache", "SUFFIX"]
+
+
 FORMAT = 1
 SUFFIX = ".xcmodels"
 MAX_ENTRIES = 16

@@ -7,15 +7,18 @@ from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
 from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data
+from xcompleteness.load._recorded import RecordedPage, load_recorded
 from xcompleteness.load._source import SourceDoc, load_spec
 
 __all__ = [
     "DANGLING_REF",
     "Limits",
+    "RecordedPage",
     "SourceDoc",
     "WORK_BUDGET",
     "apply_overlays",
     "load_data",
     "load_document",
+    "load_recorded",
     "load_spec",
 ]

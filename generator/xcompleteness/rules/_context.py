@@ -9,9 +9,12 @@ the code a rule passes in). The rule families (``rules_document``, ``rules_codes
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 from xcompleteness.declare import Registry
+from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.load import SourceDoc
@@ -131,7 +134,7 @@ class RuleContext:
                 code,
                 f"{what} location {expr} does not exist in the "
                 f"{'success ' if success else ''}response schema",
-                "fix the JSON pointer or describe the field in the response schema",
+                _patch_hint(self.data, operation, where, str(expr), code),
             )
 
     def _response_location(
@@ -191,3 +194,32 @@ class RuleContext:
             where_in = expr.source.split(".")[1]
             if operation.parameter(where_in, str(expr.name)) is None:
                 yield self.d(where, "XC122", f"{expr}: no such {where_in} parameter")
+
+
+def _bare(node: Any) -> Any:
+    """A drafted schema without its review notes (the hint shows only the shape)."""
+    if isinstance(node, dict):
+        return {k: _bare(v) for k, v in node.items() if k not in ("description", "x-drafted-from")}
+    return node
+
+
+def _patch_hint(data: Any, operation: Operation, where: str, expr: str, code: str) -> str:
+    """The hint of a missing body location: the overlay action that would add the property
+    (``audit --emit-overlay`` drafts it), or the plain advice when no patch can be drafted."""
+    plain = "fix the JSON pointer or describe the field in the response schema"
+    del code
+    role = "value"
+    if where.endswith("/items"):
+        role = "items"
+    elif where.endswith(("/total", "/pages")):
+        role = "total"
+    elif where.endswith("/next"):
+        role = "next"
+    action = patch_action(data, operation.node, operation.pointer, expr, role, where)
+    if action is None:
+        return plain
+    update = json.dumps(_bare(action["update"]["properties"]), sort_keys=True)
+    return (
+        f'{plain}; the overlay action {{target: "{action["target"]}", update: '
+        f"{{properties: {update}}}}} adds it (`xcompleteness audit --emit-overlay` drafts it)"
+    )

@@ -12,10 +12,12 @@ from xcompleteness.testkit._mock import (
     require_server,
     serve,
 )
+from xcompleteness.testkit._replay import Replay
 from xcompleteness.testkit._verify import Verifier, redact_url
 
 __all__ = [
     "MockApi",
+    "Replay",
     "Verifier",
     "listen",
     "make_app",

@@ -6,8 +6,9 @@
 * (corpus) every citation resolves in the spec and its quote is there; the labelled operations
   are exactly the ones sample.py draws from the spec;
 * (corpus) the scorer runs audit through the public CLI on every API and **records** the figures
-  (per API and per half; printed, and in the junit properties). The assertion of 0 silent wrong
-  values on both halves is for whoever fixes the heuristics to add, once they are fixed.
+  (per API and per half; printed, and in the junit properties) and asserts them: no false
+  listing on either half, silent wrong values no more than docs/audit.md reports, fewer missed
+  listings than the baseline.
 
 Run the corpus part with ``make test-corpus PYTEST_ARGS=tests/audit/eval`` or
 ``.venv/bin/python -m pytest -m corpus tests/audit/eval``.
@@ -105,5 +106,12 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         for key, value in tot["values"].items():
             record_property(f"{half}.values.{key}", value)
         record_property(f"{half}.silent_wrong", tot["values"]["wrong"])
-    # Once the heuristics are fixed (issue 19): assert tot["values"]["wrong"] == 0 and
-    # tot["false_listings"] == 0 for both halves.
+    # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. False
+    # listings are at 0; the silent wrong values left (docs/audit.md names the tuning one and
+    # counts the held-out ones) are a ratchet: never more, and fewer listings missed than the
+    # baseline on main (tuning 6, held-out 10; README.md).
+    totals = report["totals"]
+    for half, most_wrong, baseline_missed in (("tuning", 1, 6), ("heldout", 3, 10)):
+        assert totals[half]["false_listings"] == 0, half
+        assert totals[half]["values"]["wrong"] <= most_wrong, half
+        assert totals[half]["missed"] < baseline_missed, half

@@ -1,0 +1,286 @@
+"""What a spec's own text says beyond a schema's shape: examples, descriptions, ``required``.
+
+The list-likeness heuristic reads shapes; these helpers read the evidence that settles (or
+unsettles) a drafted value, so a draft is right or carries a TODO:
+
+* ``example_values``: the response examples of a media object (``example``, ``examples.*.value``,
+  an example given as JSON text), to check that an items location really holds an array;
+* ``item_id``: the item's identifier from a ranked list of id-like names, a field whose schema or
+  description says "deprecated" demoted to the end, with the equally ranked alternatives;
+* ``cursor_end``: how the last page shows a next cursor -- absent/null, or the empty string
+  (a ``required``, non-nullable cursor, an example ``""``, a description saying "empty");
+* ``documented_caps``: sentences of parameter and operation descriptions that state a cap on
+  how far a listing goes ("offset above 10000 returns 400", "up to the thousandth user").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.document import pointer_tokens
+
+__all__ = [
+    "cursor_end",
+    "documented_caps",
+    "example_contradicts_array",
+    "example_shows_array",
+    "example_values",
+    "item_id",
+    "value_at",
+]
+
+
+_MISSING = object()
+
+
+def example_values(media: Any) -> list[Any]:
+    """Every example body a media (or response) object shows; JSON text examples parsed."""
+    if not isinstance(media, dict):
+        return []
+    raw: list[Any] = []
+    if "example" in media:
+        raw.append(media["example"])
+    examples = media.get("examples")
+    if isinstance(examples, dict):
+        for ex in examples.values():
+            if isinstance(ex, dict) and "value" in ex:
+                raw.append(ex["value"])
+    out = []
+    for value in raw:
+        if isinstance(value, str) and value.lstrip()[:1] in ("{", "["):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                continue
+        out.append(value)
+    return out
+
+
+def value_at(value: Any, pointer: str) -> Any:
+    """The value at a relative JSON pointer (``/a/b``), or ``_MISSING``."""
+    for name in pointer_tokens(pointer) or ():
+        if isinstance(value, dict) and name in value:
+            value = value[name]
+        else:
+            return _MISSING
+    return value
+
+
+def example_contradicts_array(examples: list[Any], pointer: str) -> bool:
+    """An example shows an object (or a scalar) where the items array should be."""
+    for ex in examples:
+        found = value_at(ex, pointer)
+        if found is not _MISSING and found is not None and not isinstance(found, list):
+            return True
+    return False
+
+
+def example_shows_array(examples: list[Any], pointer: str) -> bool:
+    return any(isinstance(value_at(ex, pointer), list) for ex in examples)
+
+
+# -- identifiers --------------------------------------------------------------------------------
+
+# Ranked: the plain ``id`` first, then short identifiers that name the object itself (Twilio's
+# ``sid``, Asana's ``gid``), then ``<resource>_id`` names, then the weaker keys.
+_STRONG_IDS = [sig.fold(n) for n in ("id",)]
+_SHORT_IDS = [sig.fold(n) for n in ("gid", "sid", "uuid", "uid", "guid")]
+_WEAK_IDS = [sig.fold(n) for n in ("key", "slug", "identifier")]
+_DEPRECATED = re.compile(r"\bdeprecated\b|no longer (?:available|supported|used)", re.IGNORECASE)
+
+
+def _deprecated(node: Any, ptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.deref(node, ptr)
+    if not isinstance(node, dict):
+        return False
+    text = node.get("description")
+    return node.get("deprecated") is True or (
+        isinstance(text, str) and bool(_DEPRECATED.search(text))
+    )
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ses", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def item_id(
+    props: dict[str, Located], walker: SchemaWalker, resource_words: list[str]
+) -> tuple[str | None, tuple[str, ...]]:
+    """(the chosen id field, other fields ranked as high) for an item's properties.
+
+    ``resource_words`` are the words naming the items (the array's property name, the last path
+    segment): ``PaymentID`` in a list of ``Payments`` is a ``<resource>ID``. A ``*Id`` name that
+    names no resource is a candidate only when it is the item's single one (``accountId``).
+    """
+    names = [n for n in props if isinstance(n, str)]
+    live = [n for n in names if not _deprecated(*props[n], walker)]
+    resources = {sig.fold(_singular(w)) for w in resource_words if w}
+    suffixed = [
+        n
+        for n in live
+        if sig.fold(n).endswith("id") and sig.fold(n) not in _STRONG_IDS + _SHORT_IDS
+    ]
+    own = [n for n in suffixed if sig.fold(n)[:-2] in resources]
+    tiers: list[list[str]] = [[n for n in live if sig.fold(n) in _STRONG_IDS]]
+    tiers += [[n for n in live if sig.fold(n) == key] for key in _SHORT_IDS]
+    tiers.append(own)
+    # a lone ``*Id`` names the item only when its description says it is unique (``accountId``
+    # "uniquely identifies the user"); otherwise it is a reference (``project_id``)
+    lone = suffixed if len(suffixed) == 1 and _says_unique(*props[suffixed[0]], walker) else []
+    tiers.append(lone)
+    tiers += [[n for n in live if sig.fold(n) == key] for key in _WEAK_IDS]
+    ranked: list[str] = []
+    for tier in tiers:
+        ranked.extend(n for n in tier if n not in ranked)
+    if not ranked:
+        return None, ()
+    chosen = ranked[0]
+    same = next(t for t in tiers if chosen in t)
+    exact = set(_STRONG_IDS + _SHORT_IDS)
+    # Another field that names itself an identifier as strongly makes the choice a question:
+    # the same rank, an exact id name of any rank, or a description saying it is unique.
+    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or the
+    # ``<resource>Id`` asks: it is the identifier unless the item names itself otherwise)
+    plain = sig.fold(chosen) in _STRONG_IDS + _SHORT_IDS
+    others = [
+        n
+        for n in live
+        if n != chosen
+        and (
+            n in same
+            or sig.fold(n) in exact
+            or (n in own if plain else _says_unique(*props[n], walker))
+        )
+    ]
+    if sig.fold(chosen) in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
+        others += [n for n in suffixed if n not in others]
+    return chosen, tuple(others)
+
+
+_UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)
+
+
+def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.deref(node, ptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return isinstance(text, str) and bool(_UNIQUE.search(text))
+
+
+# -- cursor ends --------------------------------------------------------------------------------
+
+_EMPTY_WORDS = re.compile(r"empty string|\"\"|''|blank|empty", re.IGNORECASE)
+_ABSENT_WORDS = re.compile(
+    r"\b(?:absent|omitted|not (?:be )?(?:present|returned|included|set)|only (?:be )?present"
+    r"|null|missing|no more)\b",
+    re.IGNORECASE,
+)
+
+
+def cursor_end(
+    container: Located | None,
+    name: str,
+    node: Located,
+    walker: SchemaWalker,
+    examples: list[Any],
+    rel: str,
+) -> str:
+    """How the last page shows the next cursor at ``rel``: ``absent`` (missing or null),
+    ``empty`` (the empty string) or ``either`` (the spec does not settle it)."""
+    schema, _ = walker.deref(*node)
+    text = schema.get("description") if isinstance(schema, dict) else None
+    text = text if isinstance(text, str) else ""
+    if any(value_at(ex, rel) == "" for ex in examples) or (
+        _EMPTY_WORDS.search(text) and not _ABSENT_WORDS.search(text)
+    ):
+        return "empty"
+    required = False
+    if container is not None:
+        parent, _ = walker.deref(*container)
+        req = parent.get("required") if isinstance(parent, dict) else None
+        required = isinstance(req, list) and name in req
+    nullable = isinstance(schema, dict) and (
+        schema.get("nullable") is True
+        or (isinstance(schema.get("type"), list) and "null" in schema["type"])
+    )
+    if required and not nullable:
+        return "empty"  # always sent, never null: the last page can only say "" (Slack)
+    if _ABSENT_WORDS.search(text) or nullable:
+        return "absent"
+    return "either"
+
+
+# -- documented caps ----------------------------------------------------------------------------
+
+_ORDINALS = {
+    "hundredth": 100,
+    "thousandth": 1000,
+    "ten thousandth": 10000,
+}
+_CAP = re.compile(
+    r"(?:up to|at most|no more than|maximum of|limited to|above|over|beyond"
+    r"|exceed(?:s|ing)?|greater than)"
+    r"\s+(?:the\s+)?(?P<n>\d[\d,]*|ten thousandth|thousandth|hundredth)(?:st|nd|rd|th)?"
+    r"\s*(?P<what>[a-z]+)?",
+    re.IGNORECASE,
+)
+_CAP_NOUNS = frozenset(
+    {
+        "results",
+        "result",
+        "items",
+        "item",
+        "records",
+        "users",
+        "user",
+        "entries",
+        "objects",
+        "returns",
+        "return",
+        "is",
+        "are",
+        "will",
+        "errors",
+        "error",
+        "offset",
+        "returned",
+    }
+)
+
+
+def _sentences(text: str) -> Iterator[str]:
+    for s in re.split(r"(?<=[.!?])\s+|\n+", text):
+        if s.strip():
+            yield s.strip()
+
+
+def documented_caps(texts: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
+    """(N, where, sentence) for every cap on a listing's reach stated in ``texts``.
+
+    ``texts`` are (where, description) pairs: the operation's summary/description and the
+    descriptions of its position parameters (offset, page, cursor) -- a size parameter's own
+    maximum ("maximum of 100") bounds one page, not the listing, and is not passed here.
+    """
+    out: list[tuple[int, str, str]] = []
+    for where, text in texts:
+        for sentence in _sentences(text):
+            for m in _CAP.finditer(sentence):
+                raw = m.group("n").lower()
+                n = int(raw.replace(",", "")) if raw[0].isdigit() else _ORDINALS.get(raw, 0)
+                what = (m.group("what") or "").lower()
+                low = sentence.lower()
+                about_reach = (
+                    what in _CAP_NOUNS or "offset" in low or "400" in low or "error" in low
+                )
+                if n >= 50 and about_reach and "per page" not in low and "page size" not in low:
+                    out.append((n, where, sentence[:200]))
+                    break
+    return out
