@@ -8,9 +8,9 @@ and peak RSS from ``os.wait4``):
 * Redocly CLI ``lint`` (npm ``@redocly/cli``, installed into .cache/redocly on first use) on the
   same two files: the peer of the ratios;
 * plain openapi-spec-validator 0.9 (its own CLI, stock);
-* the OpenAPI validation step alone through our wrapper: stock, with the set-based registries
-  only (what check did before this session's speed-ups), and with all of them (verdicts are
-  identical, see tests/check/test_validate*.py);
+* the OpenAPI validation step alone through our wrapper: stock, and with all the speed-ups
+  (the walk over the plain dict and its fallbacks; verdicts are identical, see
+  tests/check/test_validate*.py);
 * a stage breakdown of one in-process ``check`` (wall and CPU per stage).
 
 CPU time is reported beside wall time because the machine may be shared: ratios of CPU time
@@ -40,15 +40,8 @@ REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
 
 _VALIDATE_ONLY = (
     "import sys; from xcompleteness.load import load_spec; "
-    "import contextlib; from xcompleteness import _osv_speedup, validate; "
     "from xcompleteness.check._validate import validate_openapi; "
-    "mode = sys.argv[2]; "
-    "sets = mode == 'sets'; "
-    "_osv_speedup.compiled_meta_check = (lambda v: None) if sets "
-    "else _osv_speedup.compiled_meta_check; "
-    "validate.fast_child_lookups = contextlib.nullcontext if sets "
-    "else validate.fast_child_lookups; "
-    "d = validate_openapi(load_spec(sys.argv[1]), speedup=mode != 'stock'); "
+    "d = validate_openapi(load_spec(sys.argv[1]), speedup=sys.argv[2] != 'stock'); "
     "print(len(d), 'OpenAPI errors')"
 )
 
@@ -60,17 +53,18 @@ def lap(name):
     w, c = time.perf_counter(), time.process_time()
     out.append((name, w - marks[-1][0], c - marks[-1][1]))
     marks.append((w, c))
-from xcompleteness import check, vocabulary
-from xcompleteness.load import load_spec
-from xcompleteness.rules._run import run_rules
+from xcompleteness.check import _pipeline as check
 from xcompleteness.check._validate import validate_openapi
+from xcompleteness.declare import load_registry, validate_declarations
+from xcompleteness.load import load_spec
+from xcompleteness.rules import run_rules
 lap("imports")
 doc = load_spec(sys.argv[1]); lap("load (parse, depth cap, $ref policy)")
 found = validate_openapi(doc); lap("OpenAPI validation")
-vocab = vocabulary.validate_declarations(doc); registry = vocabulary.load_registry(doc.data)
+vocab = validate_declarations(doc); registry = load_registry(doc.data)
 contracts = check._contracts(doc, vocab, registry); lap("vocabulary and contracts")
-rules = run_rules(doc, contracts, registry); lap("rules (XC100 list-likeness scan)")
-check._relocated(doc, [*doc.diagnostics, *found, *vocab, *rules]); lap("lines for diagnostics")
+rules = run_rules(doc, contracts, registry, today=None); lap("rules (XC100 list-likeness scan)")
+check.relocated(doc, [*doc.diagnostics, *found, *vocab, *rules]); lap("lines for diagnostics")
 print(json.dumps(out))
 """
 
@@ -196,7 +190,6 @@ def main() -> str:
             )
             for mode, name in (
                 ("stock", "validation step, stock"),
-                ("sets", "validation step, set registries only (before)"),
                 ("fast", "validation step, all speed-ups (as check runs it)"),
             ):
                 runs.append(_measure(name, [py, "-c", _VALIDATE_ONLY, str(spec), mode]))

@@ -63,7 +63,7 @@ def closure(operations: Iterable[str], contracts: Mapping[str, Contract]) -> set
     re-reads (to a fixed point; only operations in ``contracts``)."""
     chosen = {op for op in operations if op in contracts}
     while True:
-        more = set()
+        more: set[str] = set()
         for op_id, contract in contracts.items():
             source = str(contract.evidence_from) if contract.evidence_from else None
             if op_id in chosen:

@@ -105,6 +105,10 @@ class _PageReader:
         offset: int
         page_no: int
         before: int | None
+        page_size: int
+        inferred_end: str | None
+
+        def _track_ids(self, raw_items: Sequence[Any]) -> None: ...
 
         def _accept(
             self,
