@@ -1,6 +1,6 @@
 """The canonical contract as frozen dataclasses, read from a package's ``_contracts.json``.
 
-``xcompleteness.contract.normalize`` writes the canonical contract (docs/internals.md) as plain
+``xcompleteness.declare.normalize`` writes the canonical contract (docs/internals.md) as plain
 JSON; the runtime reads it back through :meth:`Contract.from_dict`, which checks the shape once and
 parses every expression and ``when`` condition up front so a page costs no parsing. Attribute names
 equal the canonical keys (raw expression text is kept under the same name, the parsed form beside
@@ -12,7 +12,7 @@ The JSON is data a package ships, possibly edited by hand; anything malformed ra
 
 :meth:`Contract.to_dict` is the exact inverse of ``from_dict`` on canonical dicts (every key
 present, in the documented order): the generator builds each contract through ``from_dict``
-(``xcompleteness.contract.normalize``) and writes ``_contracts.json`` from ``to_dict``. The
+(``xcompleteness.declare.normalize``) and writes ``_contracts.json`` from ``to_dict``. The
 generator reads contracts that ``check`` has not yet judged, so it builds them with
 ``strict=False``: an expression or ``when`` that does not parse is kept as text with no parsed
 form (the rules report it as XC108) instead of raising.
