@@ -47,7 +47,7 @@ import os
 import sys
 import tempfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata
@@ -71,6 +71,7 @@ __all__ = [
     "load",
     "prune",
     "store",
+    "write_entry",
 ]
 
 FORMAT = 2
@@ -360,27 +361,33 @@ def store(key: str, entry: Entry, notes: list[Diagnostic] | None = None) -> Path
         return None
     target = _entry_path(key)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
-            os.replace(tmp, target)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_entry(target, header, body)
         prune(folder)
     except OSError:
         return None
     return target
 
 
-def prune(folder: Path, keep: int = MAX_ENTRIES) -> None:
-    """Delete all but the ``keep`` most recently used entries (and stale temporary files)."""
+def write_entry(target: Path, header: Mapping[str, Any], body: bytes) -> None:
+    """Write one cache entry (a JSON header line, then ``body``) atomically: a temporary file in
+    the same folder, then ``os.replace``; the temporary file never outlives a failure."""
+    fd, tmp = tempfile.mkstemp(prefix=".xc-", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def prune(folder: Path, keep: int = MAX_ENTRIES, suffix: str = SUFFIX) -> None:
+    """Delete all but the ``keep`` most recently used entries named ``*suffix``."""
     entries = []
     for path in folder.iterdir():
         try:
-            if path.name.endswith(SUFFIX) and not path.is_symlink():
+            if path.name.endswith(suffix) and not path.is_symlink():
                 entries.append((path.stat().st_mtime, path.name, path))
         except OSError:
             continue

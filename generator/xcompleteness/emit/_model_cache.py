@@ -24,13 +24,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 import zlib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.emit._cache import trusted_dir
+from xcompleteness.emit._cache import prune, trusted_dir, write_entry
 from xcompleteness.safety import Untrusted, private_file
 
 __all__ = ["FORMAT", "MAX_ENTRIES", "MAX_ENTRY_BYTES", "ModelCache", "SUFFIX"]
@@ -89,17 +88,8 @@ class ModelCache:
             "sha256": hashlib.sha256(body).hexdigest(),
         }
         try:
-            target = _entry_path(folder, key)
-            fd, tmp = tempfile.mkstemp(prefix=".xcm-", suffix=".tmp", dir=folder)
-            try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
-                os.replace(tmp, target)
-            except BaseException:
-                if os.path.exists(tmp):
-                    os.unlink(tmp)
-                raise
-            _prune(folder)
+            write_entry(_entry_path(folder, key), header, body)
+            prune(folder, MAX_ENTRIES, SUFFIX)
         except (OSError, ValueError):
             return
 
@@ -125,18 +115,3 @@ def _decode(key: str, blob: bytes) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ValueError("bad payload")
     return value
-
-
-def _prune(folder: Path, keep: int = MAX_ENTRIES) -> None:
-    entries = []
-    for path in folder.iterdir():
-        try:
-            if path.name.endswith(SUFFIX) and not path.is_symlink():
-                entries.append((path.stat().st_mtime, path.name, path))
-        except OSError:
-            continue
-    for _mtime, _name, path in sorted(entries, reverse=True)[keep:]:
-        try:
-            path.unlink()
-        except OSError:
-            pass

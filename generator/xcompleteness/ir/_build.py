@@ -289,7 +289,7 @@ class _Builder:
             self.doc,
             self.views.schemas,
             self.classes,
-            self.diags,
+            self.warn,
             file=self.file,
             lines=self.lines,
             budget=Limits.from_env().max_schema_nodes,

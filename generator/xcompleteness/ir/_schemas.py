@@ -31,7 +31,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
@@ -66,7 +66,7 @@ class ModelSchemas:
         doc: Mapping[str, Any],
         components: Mapping[str, Any],
         classes: NameRegistry,
-        diags: list[Diagnostic],
+        warn: Callable[..., None],
         *,
         file: str,
         lines: Mapping[str, int],
@@ -76,7 +76,8 @@ class ModelSchemas:
         self.components = components
         """``components/schemas`` of ``doc`` (``DocumentViews.schemas``)."""
         self.classes = classes
-        self.diags = diags
+        self.warn = warn
+        """The builder's located warning (pointer, code, message, hint=""): once per schema."""
         self.file = file
         self.lines = lines
         self.budget = budget
@@ -152,7 +153,7 @@ class ModelSchemas:
     def _copy(self, node: Any, pointer: str, depth: int) -> Any:
         self._step(pointer)
         if depth > MAX_NESTING:
-            self._warn(pointer, "XC603", "schema nested too deeply; modelled as Any")
+            self.warn(pointer, "XC603", "schema nested too deeply; modelled as Any")
             return {}
         if isinstance(node, Mapping):
             ref = node.get("$ref")
@@ -164,7 +165,7 @@ class ModelSchemas:
             pattern = out.get("pattern")
             if isinstance(pattern, str) and not pattern_supported(pattern):
                 del out["pattern"]
-                self._warn(
+                self.warn(
                     pointer_join(pointer, "pattern"),
                     "XC603",
                     "pattern not supported by pydantic's regex engine; the models skip it",
@@ -221,7 +222,7 @@ class ModelSchemas:
             self.placed[at] = PREFIX + cls
             self._schedule(cls, target, at)
             return {"$ref": PREFIX + cls}
-        self._warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
+        self.warn(pointer, "XC603", f"unsupported $ref {ref!r}; modelled as Any")
         return {}
 
     def _inside_component(self, at: str, target: Any) -> str | None:
@@ -263,19 +264,6 @@ class ModelSchemas:
                     kept[key] = PREFIX + self.component(name)
             out["mapping"] = kept
         return out
-
-    def _warn(self, pointer: str, code: str, message: str, hint: str = "") -> None:
-        self.diags.append(
-            Diagnostic(
-                file=self.file,
-                pointer=pointer,
-                code=code,
-                severity=Severity.WARNING,
-                message=message,
-                hint=hint,
-                line=self.lines.get(pointer),
-            )
-        )
 
 
 def _entry_name(pointer: str) -> str:
