@@ -29,7 +29,7 @@ declarations ``{kind: none, why}`` are :class:`Excluded` with their reason, neve
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -40,7 +40,14 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import HTTP_METHODS, iter_path_items
+from xcompleteness.document import (
+    DocumentViews,
+    Operation,
+    Parameter,
+    Response,
+    pointer_tokens,
+    views,
+)
 
 __all__ = [
     "Excluded",
@@ -158,57 +165,50 @@ class Finding:
 
 @dataclass(frozen=True)
 class OperationRef:
-    method: str
-    path: str
-    pointer: str
-    operation: dict[str, Any]
-    parameters: tuple[Located, ...]
+    """One operation view as the heuristic reads it (``view.parameters`` merged path-level and
+    operation-level, ``view.node`` the operation object)."""
+
+    view: Operation
+
+    @property
+    def method(self) -> str:
+        return self.view.method
+
+    @property
+    def path(self) -> str:
+        return self.view.path
+
+    @property
+    def pointer(self) -> str:
+        return self.view.pointer
+
+    @property
+    def operation(self) -> Mapping[str, Any]:
+        return self.view.node
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        return self.view.parameters
 
 
-def iter_operations(document: Any, walker: SchemaWalker) -> Iterator[OperationRef]:
-    """Every operation of ``paths`` with its merged (path-level + operation-level) parameters.
-
-    Built on :func:`xcompleteness.document.iter_path_items` (``$ref`` path items followed
-    through ``walker``), so the audit visits the operations check does, in the same order, and
-    those of ``$ref`` path items besides (the operation views of ``document`` leave those out).
-    """
-    if not isinstance(document, dict):
-        return
-    for path, item, item_ptr in iter_path_items(document, walker.deref):
-        shared = _parameters(item.get("parameters"), pointer_join(item_ptr, "parameters"), walker)
-        for method in HTTP_METHODS:
-            op = item.get(method)
-            if not isinstance(op, dict):
-                continue
-            op_ptr = pointer_join(item_ptr, method)
-            own = _parameters(op.get("parameters"), pointer_join(op_ptr, "parameters"), walker)
-            merged = {(p["name"], _location(p)): (p, ptr) for p, ptr in shared + own}
-            yield OperationRef(method, path, op_ptr, op, tuple(merged.values()))
+def document_views(document: Any) -> DocumentViews:
+    """The typed views of ``document``: a loaded ``SourceDoc``'s own, else parsed from the data."""
+    if isinstance(document, DocumentViews):
+        return document
+    kept = getattr(document, "views", None)
+    return kept if isinstance(kept, DocumentViews) else views(document)
 
 
-def _location(parameter: dict[str, Any]) -> str | None:
-    """The parameter's ``in``; None when a malformed spec puts something other than text there."""
-    where = parameter.get("in")
-    return where if isinstance(where, str) else None
-
-
-def _parameters(raw: Any, pointer: str, walker: SchemaWalker) -> list[Located]:
-    out: list[Located] = []
-    if isinstance(raw, list):
-        for i, p in enumerate(raw):
-            node, ptr = walker.deref(p, pointer_join(pointer, i))
-            if isinstance(node, dict) and isinstance(node.get("name"), str):
-                out.append((node, ptr))
-    return out
+def iter_operations(document: Any) -> Iterator[OperationRef]:
+    """Every operation of the document's views (:func:`xcompleteness.document.views`: ``$ref``
+    path items followed), so the audit visits the operations check does, in the same order."""
+    for op in document_views(document).operations:
+        yield OperationRef(op)
 
 
 def operation_ids(document: Any) -> list[str]:
     """One entry per operation: its operationId, or "" when it has none."""
-    out = []
-    for ref in iter_operations(document, SchemaWalker(document)):
-        op_id = ref.operation.get("operationId")
-        out.append(op_id if isinstance(op_id, str) else "")
-    return out
+    return [op.operation_id or "" for op in document_views(document).operations]
 
 
 def scan(document: Any) -> list[Finding]:
@@ -237,10 +237,10 @@ class Excluded:
 
 def scan_all(document: Any) -> tuple[list[Finding], list[Excluded]]:
     """List-like operations and the operations excluded with a reason, in document order."""
-    walker = SchemaWalker(document)
+    walker = SchemaWalker(getattr(document, "data", document))
     found: list[Finding] = []
     excluded: list[Excluded] = []
-    for ref in iter_operations(document, walker):
+    for ref in iter_operations(document):
         result = scan_operation(ref, walker)
         if isinstance(result, Finding):
             found.append(result)
@@ -258,31 +258,23 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     return {f.pointer: "; ".join(f.why) for f in scan(document) if not f.declared}
 
 
-def _declared_none(op: dict[str, Any]) -> str | None:
+def _declared_none(op: Operation) -> str | None:
     """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
-    decl = op.get("x-completeness")
+    decl = op.declaration
     if isinstance(decl, dict) and not_a_listing(decl):
         why = decl.get("why")
         return why if isinstance(why, str) and why.strip() else "(no reason given)"
     return None
 
 
-def _stream_media(op: dict[str, Any], walker: SchemaWalker, pointer: str) -> str | None:
+def _stream_media(op: Operation) -> str | None:
     """The first streaming media type among the success responses, if any."""
-    responses = op.get("responses")
-    if not isinstance(responses, dict):
-        return None
-    for code, resp in responses.items():
-        if str(code)[:1] != "2":
+    produces = op.node.get("produces")  # Swagger 2.0
+    produced = [n for n in produces if isinstance(n, str)] if isinstance(produces, list) else []
+    for response in op.responses:
+        if response.status[:1] != "2":
             continue
-        resp, _ = walker.deref(resp, pointer_join(pointer, "responses", str(code)))
-        content = resp.get("content") if isinstance(resp, dict) else None
-        names = list(content) if isinstance(content, dict) else []
-        produces = op.get("produces")  # Swagger 2.0
-        names += [n for n in produces if isinstance(n, str)] if isinstance(produces, list) else []
-        for name in names:
-            if not isinstance(name, str):
-                continue
+        for name in [m.name for m in response.content] + produced:
             base, _, params = name.partition(";")
             if base.strip().lower() in sig.STREAM_MEDIA or "stream=" in params.replace(" ", ""):
                 return name
@@ -291,13 +283,13 @@ def _stream_media(op: dict[str, Any], walker: SchemaWalker, pointer: str) -> str
 
 def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:
     """The finding for one operation, an exclusion with its reason, or None (not list-like)."""
-    op = ref.operation
-    op_id = op.get("operationId") if isinstance(op.get("operationId"), str) else None
+    op = ref.view
+    op_id = op.operation_id
     declared_none = _declared_none(op)
     if declared_none is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "declared", declared_none)
     roles = _param_roles(ref.parameters, walker)
-    status, body, headers, examples = _success_response(op, ref.pointer, walker)
+    status, body, headers, examples = _success_response(op, walker)
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
@@ -308,7 +300,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         if body is not None
         else _Shape()
     )
-    signals = list(shape.signals) + _header_signals(headers, walker)
+    signals = list(shape.signals) + _header_signals(headers)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
@@ -324,15 +316,15 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
-    queries = {p["name"] for p, _ in ref.parameters if p.get("in") == "query"}
-    imported = pagination_imports.read(op, queries)
+    queries = {p.name for p in ref.parameters if p.location == "query"}
+    imported = pagination_imports.read(op.node, queries)
     if imported is not None and not _import_fits(imported, body, walker):
         imported = None  # it names body fields the response schema lacks: not trusted
     if imported is not None:  # the spec says so itself: a listing, whatever its shape
         why.insert(0, f"{imported.source} extension")
     if not why:
         return None
-    stream = _stream(op, walker, ref.pointer, shape)
+    stream = _stream(op, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
     if imported is None and _not_a_listing(ref, shape, strong, positioned, searchy, signals):
@@ -367,30 +359,29 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         id=shape.id,
         signals=tuple(signals),
         status=status,
-        declared="x-completeness" in op,
+        declared=op.declared,
         item_fields=shape.item_fields,
         imported=imported,
         items_doubt=shape.items_doubt,
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
-        caps=tuple(evidence.documented_caps(_cap_texts(op, ref.parameters, roles))),
+        caps=tuple(evidence.documented_caps(_cap_texts(op, roles))),
     )
 
 
-def _cap_texts(
-    op: dict[str, Any], params: tuple[Located, ...], roles: dict[str, str]
-) -> list[tuple[str, str]]:
+def _cap_texts(op: Operation, roles: dict[str, str]) -> list[tuple[str, str]]:
     """The descriptions a documented cap may sit in: the operation's, its position parameters'."""
-    out = [(k, op[k]) for k in ("summary", "description") if isinstance(op.get(k), str)]
+    out = [(k, op.node[k]) for k in ("summary", "description") if isinstance(op.node.get(k), str)]
     positions = {roles[r] for r in ("offset", "page", "cursor", "page_token") if r in roles}
-    for p, _ in params:
-        if p["name"] in positions and isinstance(p.get("description"), str):
-            out.append((f"parameter {p['name']}", p["description"]))
+    for p in op.parameters:
+        text = p.get("description")
+        if p.name in positions and isinstance(text, str):
+            out.append((f"parameter {p.name}", text))
     return out
 
 
 def _cursor_fed_by_token(
-    roles: dict[str, str], signals: list[Signal], params: tuple[Located, ...]
+    roles: dict[str, str], signals: list[Signal], params: tuple[Parameter, ...]
 ) -> None:
     """The cursor parameter the response's next token names (``next_page_token`` feeds
     ``page_token`` or ``next_page_token``) wins over other cursor-like parameters."""
@@ -399,9 +390,9 @@ def _cursor_fed_by_token(
         return
     key = sig.fold(token.name)
     wanted = {key, key.removeprefix("next")}
-    for p, _ in params:
-        if p.get("in") == "query" and sig.fold(p["name"]) in wanted:
-            roles["cursor"] = p["name"]
+    for p in params:
+        if p.location == "query" and sig.fold(p.name) in wanted:
+            roles["cursor"] = p.name
             return
 
 
@@ -435,7 +426,7 @@ def _single_object(ref: OperationRef, shape: _Shape, op_id: str | None) -> bool:
     if "lookup" in op_words + path_words and "by" in op_words + path_words:
         return True
     if shape.items and shape.items != "$response.body#" and path_words:
-        array = shape.items.rsplit("/", 1)[-1]
+        array = _last_token(shape.items.partition("#")[2])
         noun = sig.fold(last)
         if sig.fold(array) in (noun + "s", noun + "es") and not noun.endswith("s"):
             return True
@@ -453,13 +444,12 @@ def _import_fits(imported: Imported, body: Located | None, walker: SchemaWalker)
             continue
         if body is None:
             return False
-        node, at = walker.deref(*body)
-        for token in expr.partition("#")[2].split("/")[1:]:
+        node, at = walker.resolve(*body)
+        for name in pointer_tokens(expr.partition("#")[2]) or ():
             props = walker.properties(node, at)
-            name = token.replace("~1", "/").replace("~0", "~")
             if name not in props:
                 return False
-            node, at = walker.deref(*props[name])
+            node, at = walker.resolve(*props[name])
         if array and not walker.is_array(node, at):
             return False
     return True
@@ -474,8 +464,7 @@ def _not_a_listing(
     signals: list[Signal],
 ) -> bool:
     """List-shaped, but not a listing: a mutation not named like one, or a single read."""
-    op_id = ref.operation.get("operationId")
-    op_id = op_id if isinstance(op_id, str) else None
+    op_id = ref.view.operation_id
     if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
         return True
     if ref.method != "get" and shape.items is None and not strong and not positioned:
@@ -503,7 +492,7 @@ def _single_read(path: str, shape: _Shape, signals: list[Signal], positioned: bo
     return not ((positioned and top) or paged)
 
 
-def _stream(op: dict[str, Any], walker: SchemaWalker, pointer: str, shape: _Shape) -> str | None:
+def _stream(op: Operation, shape: _Shape) -> str | None:
     """Why the operation is a stream (excluded), or None.
 
     Kubernetes marks watches with ``x-kubernetes-action: watch|watchlist``; elsewhere a success
@@ -511,8 +500,8 @@ def _stream(op: dict[str, Any], walker: SchemaWalker, pointer: str, shape: _Shap
     and whose JSON body has no items array is a stream. A list whose media types *also* offer a
     stream (Kubernetes lists take ``?watch=true``) stays a listing.
     """
-    action = op.get("x-kubernetes-action")
-    media = _stream_media(op, walker, pointer)
+    action = op.node.get("x-kubernetes-action")
+    media = _stream_media(op)
     if isinstance(action, str) and action in sig.STREAM_ACTIONS:
         return (
             f"streaming response (x-kubernetes-action: {action}"
@@ -532,7 +521,7 @@ def _listy_name(op_id: str | None, path: str) -> bool:
 # -- parameters ---------------------------------------------------------------------------------
 
 
-def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str, str]:
+def _param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str, str]:
     """Pagination role -> query parameter name (first match wins; size by preference order).
 
     An offset or page parameter must be a number: a text ``page`` is a token (Stripe's search
@@ -542,16 +531,16 @@ def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str,
     roles: dict[str, str] = {}
     sizes: list[str] = []
     cursors: list[str] = []
-    for p, ptr in params:
-        if p.get("in") != "query":
+    for p in params:
+        if p.location != "query":
             continue
-        name = p["name"]
+        name = p.name
         key = sig.fold(name)
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
         elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
             role = "offset" if key in sig.OFFSET_PARAMS else "page"
-            kind = _position_kind(p, ptr, walker, role)
+            kind = _position_kind(p, walker, role)
             if kind == "number":
                 roles.setdefault(role, name)
             elif kind == "text" and role == "page":
@@ -564,26 +553,28 @@ def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str,
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
         roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
-    queries = [(p, sig.fold(p["name"])) for p, _ in params if p.get("in") == "query"]
+    queries = [(p, sig.fold(p.name)) for p in params if p.location == "query"]
     if any(p.get("required") is True and key in sig.QUERY_PARAMS for p, key in queries):
-        roles["query"] = next(p["name"] for p, key in queries if key in sig.QUERY_PARAMS)
+        roles["query"] = next(p.name for p, key in queries if key in sig.QUERY_PARAMS)
     if sizes:
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
 
 
-def _numeric_text(p: dict[str, Any]) -> bool:
+def _numeric_text(p: Parameter) -> bool:
     """A string-typed offset is a position unless its description says it is a token the API
     returns (Asana's "offset token"): a string ``start_position`` still counts items."""
     text = p.get("description") if isinstance(p.get("description"), str) else ""
     return not (sig.words(text) & {"token", "opaque"})
 
 
-def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str) -> str:
+def _position_kind(p: Parameter, walker: SchemaWalker, role: str) -> str:
     """``number`` (a position), ``text`` (a token, or unknown) or ``time`` (a window)."""
-    schema = p.get("schema", p)  # Swagger 2.0 puts type and format on the parameter itself
-    node, _ = walker.deref(schema, ptr)
+    # Swagger 2.0 puts type and format on the parameter itself
+    schema = p.schema.raw if p.schema is not None else p.node
+    ptr = p.pointer
+    node, _ = walker.resolve(schema, ptr)
     fmt = node.get("format") if isinstance(node, dict) else None
     text = p.get("description") if isinstance(p.get("description"), str) else ""
     timed = role == "offset" and bool(sig.words(text) & sig.TIME_WORDS)
@@ -599,71 +590,65 @@ def _position_kind(p: dict[str, Any], ptr: str, walker: SchemaWalker, role: str)
 
 
 def _success_response(
-    op: dict[str, Any], pointer: str, walker: SchemaWalker
-) -> tuple[str | None, Located | None, dict[str, Any], list[Any]]:
-    """(status, body schema, headers, examples) of the operation's first 2xx response with a
-    body."""
-    responses = op.get("responses")
-    if not isinstance(responses, dict):
-        return None, None, {}, []
-    codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: (c != "200", c))
-    first: tuple[str | None, Located | None, dict[str, Any], list[Any]] = (None, None, {}, [])
-    for code in codes:
-        resp, rptr = walker.deref(
-            responses.get(code, responses.get(_int(code))), pointer_join(pointer, "responses", code)
-        )
-        if not isinstance(resp, dict):
-            continue
-        headers = resp.get("headers") if isinstance(resp.get("headers"), dict) else {}
-        headers = {k: (v, pointer_join(rptr, "headers", k)) for k, v in headers.items()}
-        schema = _media_schema(resp, rptr)
+    op: Operation, walker: SchemaWalker
+) -> tuple[str | None, Located | None, list[tuple[str, str]], list[Any]]:
+    """(status, body schema, headers (name, pointer), examples) of the operation's first 2xx
+    response with a body."""
+    codes = sorted(
+        (r for r in op.responses if r.status[:1] == "2"),
+        key=lambda r: (r.status != "200", r.status),
+    )
+    first: tuple[str | None, Located | None, list[tuple[str, str]], list[Any]] = (
+        None,
+        None,
+        [],
+        [],
+    )
+    for resp in codes:
+        if not resp.resolved and resp.ref is None:
+            continue  # not a response object (the validator reports it)
+        headers = [(h, pointer_join(resp.target, "headers", h)) for h in resp.headers]
+        schema = _media_schema(resp)
         if schema is not None:
-            return code, schema, headers, _examples(resp, schema, walker)
+            return resp.status, schema, headers, _examples(resp, schema, walker)
         if first[0] is None:
-            first = (code, None, headers, [])
+            first = (resp.status, None, headers, [])
     return first
 
 
-def _examples(resp: dict[str, Any], schema: Located, walker: SchemaWalker) -> list[Any]:
+def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any]:
     """The response's example bodies: the media object's, else the schema's own ``example``."""
-    content = resp.get("content")
     out: list[Any] = []
-    if isinstance(content, dict):
-        for media in content.values():
-            out.extend(evidence.example_values(media))
-    out.extend(evidence.example_values(resp.get("examples")) if "examples" in resp else [])
+    for media in resp.content:
+        out.extend(evidence.example_values(media.node))
+    if "examples" in resp.node:
+        out.extend(evidence.example_values(resp.node["examples"]))
     if not out:
-        node, _ = walker.deref(*schema)
+        node, _ = walker.resolve(*schema)
         out.extend(evidence.example_values(node if isinstance(node, dict) else None))
     return out
 
 
-def _int(code: str) -> int | str:
-    return int(code) if code.isdigit() else code
-
-
-def _media_schema(resp: dict[str, Any], rptr: str) -> Located | None:
-    content = resp.get("content")
-    if isinstance(content, dict) and content:
-        names = [n for n in content if isinstance(n, str)]
-        chosen = next((n for n in names if n.split(";")[0].strip() == "application/json"), None)
-        chosen = (
-            chosen or next((n for n in names if "json" in n), None) or (names[0] if names else None)
+def _media_schema(resp: Response) -> Located | None:
+    """The body schema: ``application/json`` first, then any JSON, then the first media type."""
+    if resp.content:
+        chosen = next(
+            (m for m in resp.content if m.name.split(";")[0].strip() == "application/json"), None
         )
-        media = content.get(chosen) if chosen else None
-        if isinstance(media, dict) and "schema" in media:
-            return media["schema"], pointer_join(rptr, "content", chosen, "schema")
-        return None
-    if "schema" in resp:  # Swagger 2.0 shape, harmless to understand
-        return resp["schema"], pointer_join(rptr, "schema")
+        chosen = (
+            chosen or next((m for m in resp.content if "json" in m.name), None) or resp.content[0]
+        )
+        if chosen.schema is None:
+            return None
+        return chosen.schema.raw, pointer_join(resp.target, "content", chosen.name, "schema")
+    if "schema" in resp.node:  # Swagger 2.0 shape, harmless to understand
+        return resp.node["schema"], pointer_join(resp.target, "schema")
     return None
 
 
-def _header_signals(headers: dict[str, Any], walker: SchemaWalker) -> list[Signal]:
+def _header_signals(headers: list[tuple[str, str]]) -> list[Signal]:
     out: list[Signal] = []
-    for name, (_, ptr) in headers.items():
-        if not isinstance(name, str):
-            continue
+    for name, ptr in headers:
         kind = sig.SIGNAL_HEADERS.get(sig.fold(name))
         if kind == "link_header":
             out.append(Signal(kind, name, "$response.link.next", ptr))
@@ -704,7 +689,7 @@ def _body_shape(
     cursor_keys: set[str] | frozenset[str] = frozenset(),
     examples: list[Any] | None = None,
 ) -> _Shape:
-    schema, ptr = walker.deref(*body)
+    schema, ptr = walker.resolve(*body)
     shape = _Shape()
     examples = examples or []
     if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
@@ -716,7 +701,7 @@ def _body_shape(
         return shape
     props = walker.properties(schema, ptr)
     if not props:
-        node, _ = walker.deref(schema, ptr)
+        node, _ = walker.resolve(schema, ptr)
         if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
             shape.containers = "a map response"
         return shape
@@ -751,7 +736,7 @@ def _body_shape(
         rel, item = found
         shape.items, shape.why = _body_expr(rel), f"object wrapping an array at {rel}"
         shape.items_pointer = item[1] if item else None
-        _item_facts(shape, item, walker, [rel.rsplit("/", 1)[-1], _last_word(path)])
+        _item_facts(shape, item, walker, [_last_token(rel), _last_word(path)])
         at = _located_at(schema, ptr, rel, walker)
         if at is not None:
             _check_items(shape, at, rel, walker, examples)
@@ -827,6 +812,12 @@ def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
     return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
 
 
+def _last_token(pointer: str) -> str:
+    """The last (unescaped) token of a JSON pointer, "" for the whole document."""
+    tokens = pointer_tokens(pointer)
+    return tokens[-1] if tokens else ""
+
+
 def _last_word(path: str) -> str:
     literal = [s for s in path.split("/") if s and "{" not in s]
     words = sig.word_list(literal[-1]) if literal else []
@@ -851,11 +842,11 @@ def _item_facts(
 
 def _located_at(schema: Any, ptr: str, rel: str, walker: SchemaWalker) -> Located | None:
     node: Located = (schema, ptr)
-    for token in rel.split("/")[1:]:
+    for token in pointer_tokens(rel) or ():
         props = walker.properties(*node)
         if token not in props:
             return None
-        node = walker.deref(*props[token])
+        node = walker.resolve(*props[token])
     return node
 
 
@@ -870,7 +861,7 @@ def _check_items(
         shape.items_contradicted = True
         shape.items_doubt = f"an example shows an object, not an array, at {where}"
         return
-    node, _ = walker.deref(*at)
+    node, _ = walker.resolve(*at)
     declared = node.get("type") if isinstance(node, dict) else None
     explicit = declared == "array" or (isinstance(declared, list) and "array" in declared)
     if not explicit and not evidence.example_shows_array(examples, rel):
@@ -883,13 +874,15 @@ def _token_end(
     schema: Any, ptr: str, token: Signal, walker: SchemaWalker, examples: list[Any]
 ) -> str | None:
     rel = token.expression.partition("#")[2]
-    parts = rel.split("/")[1:]
+    parts = pointer_tokens(rel) or ()
+    if not parts:
+        return None
     container: Located | None = (schema, ptr)
     for name in parts[:-1]:
         props = walker.properties(*container)
         if name not in props:
             return None
-        container = walker.deref(*props[name])
+        container = walker.resolve(*props[name])
     props = walker.properties(*container)
     if parts[-1] not in props:
         return None
@@ -963,7 +956,7 @@ def _typed_signal(
 def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> bool:
     """A URL by its format, by an example that is one, or by a description that says so
     (Spotify's ``next``: "URL to the next page of items"); ``strict``: format or example only."""
-    node, _ = walker.deref(sub, sptr)
+    node, _ = walker.resolve(sub, sptr)
     if not isinstance(node, dict):
         return False
     if node.get("format") in ("uri", "url", "uri-reference"):

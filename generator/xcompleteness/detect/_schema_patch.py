@@ -51,12 +51,12 @@ def _header_action(
     if not codes:
         return None
     for code, raw in responses.items():  # declared on any response: check is satisfied
-        node, _ = walker.deref(raw, pointer_join(op_pointer, "responses", str(code)))
+        node, _ = walker.resolve(raw, pointer_join(op_pointer, "responses", str(code)))
         headers = node.get("headers") if isinstance(node, dict) else None
         if isinstance(headers, dict) and name.lower() in {str(h).lower() for h in headers}:
             return None
     key = next(k for k in responses if str(k) == codes[0])
-    resp, rptr = walker.deref(responses[key], pointer_join(op_pointer, "responses", codes[0]))
+    resp, rptr = walker.resolve(responses[key], pointer_join(op_pointer, "responses", codes[0]))
     return {
         "target": jsonpath(document, rptr),
         "description": f"schema patch: add the {name} header (read by {drafted_from})",
@@ -83,7 +83,7 @@ def success_schema(operation: Any, op_pointer: str, walker: SchemaWalker) -> Loc
     if not isinstance(responses, dict):
         return None
     for code in sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: c != "200"):
-        resp, rptr = walker.deref(responses[code], pointer_join(op_pointer, "responses", code))
+        resp, rptr = walker.resolve(responses[code], pointer_join(op_pointer, "responses", code))
         content = resp.get("content") if isinstance(resp, dict) else None
         if not isinstance(content, dict):
             continue
@@ -98,13 +98,13 @@ def missing_at(
 ) -> tuple[str, list[str]] | None:
     """(pointer of the deepest object schema on the way, the names missing below it), or None
     when the location exists or cannot be judged (an array step, a free-form object)."""
-    node, at = walker.deref(*schema)
+    node, at = walker.resolve(*schema)
     for i, token in enumerate(tokens):
         if not isinstance(node, dict) or node == {}:
             return None  # no schema to judge (a dangling ref, a free-form value)
         props = walker.properties(node, at)
         if token in props:
-            node, at = walker.deref(*props[token])
+            node, at = walker.resolve(*props[token])
             continue
         if walker.is_array(node, at) or isinstance(node.get("additionalProperties"), dict):
             return None  # an index into an array, or a map: not a missing property
