@@ -5,9 +5,10 @@ imports no ``audit*`` module (a test keeps check's import graph free of them). I
 views of the parsed document (:func:`xcompleteness.document.views`; ``$ref`` path items, parameters
 and responses followed through the one resolver), so it runs the same on a spec loaded by
 ``load_spec``, on one with overlays applied, or on a test's literal dict. One :class:`Finding`
-per list-like operation says why it looks list-like, where its items sit, how it paginates (``cursor``, ``link-header``,
-``next-url``, ``offset``, ``page``, ``none`` or ``unknown``) and which native completeness
-signals its response shows, each with the JSON pointer of the node that shows it.
+per list-like operation says why it looks list-like, where its items sit, how it paginates
+(``cursor``, ``link-header``, ``next-url``, ``offset``, ``page``, ``none`` or ``unknown``) and
+which native completeness signals its response shows, each with the JSON pointer of the node
+that shows it.
 ``audit_overlay`` builds draft declarations from findings.
 
 This module weighs the facts; each kind of fact has its own module: ``_operation_facts`` (what the
