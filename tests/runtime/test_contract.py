@@ -180,7 +180,7 @@ def test_standard_tables_match_codes_json() -> None:
 
 def test_registry_from_generator_canonical_form() -> None:
     spec = yaml.safe_load((EXAMPLES / "service_accounts" / "openapi.yaml").read_text())
-    canonical = load_registry(spec).to_canonical()
+    canonical = load_registry(spec).to_dict()
     reg = Registry.from_dict(canonical)
     assert reg.continuation_for("RESULT_LIMIT_REACHED") == "narrow_query"
     assert reg.origin_for("CLIENT_PAGE_LIMIT") == "client"
@@ -206,7 +206,7 @@ def test_every_example_contract_loads(example: str, tmp_path: Path) -> None:
             canonical = normalize(decl, op=ref, registry=registry).to_dict()
             contracts[canonical["operation_id"]] = canonical
     assert contracts, "the example declares operations"
-    doc = {"contracts": contracts, "registry": registry.to_canonical(), "version": "1"}
+    doc = {"contracts": contracts, "registry": registry.to_dict(), "version": "1"}
     file = tmp_path / "_contracts.json"
     file.write_text(json.dumps(doc))
     loaded, reg = load_contracts(file)

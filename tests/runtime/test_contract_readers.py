@@ -133,7 +133,7 @@ def test_normalize_ir_and_walk_agree_on_continuation_and_origin(
     spec: Path, overlays: tuple[Path, ...]
 ) -> None:
     result = check_spec(spec, overlays)
-    registry = result.registry.runtime
+    registry = result.registry
     ir = build_ir(result, "pkg")
     checked = 0
     for op in ir.operations:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -65,3 +67,26 @@ def contracts_of(path: Path) -> dict[str, dict[str, Any]]:
             contract = normalize(op.declaration, op=ref, registry=registry)
             out[str(ref.operation_id)] = contract.to_dict()
     return out
+
+
+def every_field(value: Any) -> Any:
+    """``value`` with every dataclass field spelt out, ``compare=False`` ones too (the parsed
+    forms beside each expression), so two contracts compare equal only if all of it agrees."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return (
+            type(value).__name__,
+            {f.name: every_field(getattr(value, f.name)) for f in dataclasses.fields(value)},
+        )
+    if isinstance(value, Mapping):
+        return {k: every_field(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [every_field(v) for v in value]
+    return value
+
+
+def loads_back_equal(contract: Any) -> bool:
+    """The runtime's one loader reads what the generator built back into the same object."""
+    from xcompleteness.runtime.contract import Contract
+
+    again = Contract.from_dict(json.loads(json.dumps(contract.to_dict())), strict=False)
+    return every_field(again) == every_field(contract)

@@ -12,8 +12,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+from support.fault_server import native_contract
 from support.mock_proc import mock_in_thread
 from support.paths import EXAMPLES
+from support.walk_helpers import envelope, scripted
 from xcompleteness.cli import main
 
 SVC_SPEC = EXAMPLES / "service_accounts" / "openapi.yaml"
@@ -213,3 +215,41 @@ def test_a_hostile_api_gives_findings_never_a_traceback(body, capsys):
     assert exit_code == 1
     assert {d["code"] for d in diags} <= {"XC710", "XC711", "XC718"}
     assert "XC000" not in {d["code"] for d in diags}
+
+
+# -- a violation is mapped by its kind, never by its wording ----------------------------------
+
+
+def test_every_kind_of_walk_violation_has_its_finding():
+    from xcompleteness.runtime.walk import VIOLATION_KINDS
+    from xcompleteness.testkit import VIOLATION_CODES
+
+    assert set(VIOLATION_CODES) == set(VIOLATION_KINDS)
+    assert VIOLATION_CODES["repeated_cursor"] == "XC713"
+    assert VIOLATION_CODES["items_not_a_list"] == "XC718"
+    assert VIOLATION_CODES["refused"] == "XC715"
+    assert VIOLATION_CODES["broken_page"] == "XC710"
+
+
+def _more(items, cursor):
+    return (200, {}, envelope(items, reasons=["MORE_PAGES_AVAILABLE"], next_cursor=cursor))
+
+
+@pytest.mark.parametrize(
+    ("script", "kind"),
+    [
+        ([_more([1], "a"), _more([2], "a")], "repeated_cursor"),
+        ([(200, {}, {**envelope([1]), "items": 5})], "items_not_a_list"),
+        ([(200, {}, {**envelope([1]), "complete": "yes"})], "broken_page"),
+        ([_more([1], "a"), (200, {}, envelope([2]))], None),
+    ],
+)
+def test_the_walk_core_names_the_kind_of_violation_it_ended_on(script, kind):
+    """What verify maps to XC713/XC718/XC710: a rewording of the core's ``what`` changes nothing."""
+    from xcompleteness.runtime.walk import Walker
+
+    stream = Walker(native_contract(), scripted(script)).iter_pages({})
+    pages = list(stream)
+    assert stream.violation == kind
+    assert (stream.result.reason("CONTRACT_VIOLATION") is None) == (kind is None)
+    assert pages or kind is not None

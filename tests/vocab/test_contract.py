@@ -12,7 +12,7 @@ import os
 from typing import Any
 
 import pytest
-from support.vocab import EXAMPLE_NAMES, EXAMPLES, GOLDEN, contracts_of
+from support.vocab import EXAMPLE_NAMES, EXAMPLES, GOLDEN, contracts_of, loads_back_equal
 from support.vocab_snippets import ALL_DECLARATIONS, NATIVE_LIST, REGISTRY
 from xcompleteness.declare._contract import (
     OperationRef,
@@ -325,3 +325,39 @@ def test_one_http_methods_table_and_one_operation_iterator() -> None:
                 if values >= {"get", "put", "post", "delete"} and values <= methods:
                     spelled.append(path.name)
     assert spelled == ["_operations.py"]
+
+
+@pytest.mark.parametrize("name", sorted(ALL_DECLARATIONS))
+def test_the_built_contract_is_what_the_runtime_loads(name: str) -> None:
+    """``normalize`` builds the typed contract directly; the runtime's one loader
+    (``Contract.from_dict``) reads its ``to_dict`` back into the same object, parsed forms of
+    every expression, pointer and ``when`` included."""
+    registry = load_registry({"x-completeness-registry": REGISTRY})
+    contract = normalize(ALL_DECLARATIONS[name], op=OP, registry=registry)
+    assert loads_back_equal(contract)
+
+
+def test_an_expression_that_does_not_parse_is_kept_as_text_on_both_sides() -> None:
+    decl = copy.deepcopy(NATIVE_LIST)
+    decl["items"] = "$response.body#items"  # no leading slash: XC108 for the rules
+    decl["id"] = "id"
+    decl["reasons"] = [{"code": "MORE_PAGES_AVAILABLE", "when": {"nope": 1}}]
+    contract = normalize(decl, op=OP, registry=load_registry({}))
+    assert contract.items == "$response.body#items" and contract.items_expr is None
+    assert contract.id == "id" and contract.id_pointer is None
+    assert contract.reasons[0].when is None and contract.reasons[0].when_raw == {"nope": 1}
+    assert loads_back_equal(contract)
+
+
+def test_defaults_and_kind_none_are_answered_by_the_contract() -> None:
+    defaults = {"mode": "adapter", "scope": {"visibility": "caller"}, "warnings": ["STALE_INDEX"]}
+    decl = copy.deepcopy(NATIVE_LIST)
+    decl.pop("mode", None)
+    decl["scope"].pop("visibility")
+    registry = load_registry({})
+    contract = normalize(decl, op=OP, registry=registry, defaults=defaults)
+    assert contract.mode == "adapter" and contract.scope is not None
+    assert contract.scope.visibility == "caller"
+    assert "STALE_INDEX" in contract.warnings
+    none = normalize({"kind": "none", "why": "a single read"}, op=OP, registry=registry)
+    assert none.not_a_listing and not none.is_listing and none.pagination is None

@@ -9,7 +9,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.vocab import DECL, doc_with
+from support.vocab import DECL, doc_with, loads_back_equal
 from support.vocab_snippets import ALL_DECLARATIONS
 from xcompleteness.declare._contract import OperationRef, duration_seconds, normalize
 from xcompleteness.declare._vocabulary import CODES, standard_registry, validate_declarations
@@ -51,8 +51,10 @@ def test_any_json_gives_diagnostics_not_exceptions(decl: Any) -> None:
 @given(JSON)
 def test_normalize_is_total(decl: Any) -> None:
     if isinstance(decl, dict):
-        out = normalize(decl, op=OP, registry=standard_registry()).to_dict()
+        contract = normalize(decl, op=OP, registry=standard_registry())
+        out = contract.to_dict()
         assert json.loads(json.dumps(out)) == out
+        assert loads_back_equal(contract)
 
 
 def _mutate(base: dict[str, Any], key: str, value: Any) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from support.vocab import ROOT
 from support.vocab_snippets import REGISTRY
 from xcompleteness.declare._vocabulary import load_registry, standard_registry
+from xcompleteness.runtime.contract import Registry
 
 CODES = json.loads((ROOT / "spec_ext" / "codes.json").read_text())
 
@@ -117,10 +118,10 @@ def test_wire_details_validate() -> None:
 
 def test_standard_registry() -> None:
     std = standard_registry()
-    assert std.client_codes == (
+    assert std.client_codes == {
         "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION",
         "DUPLICATE_ITEMS", "HTTP_ERROR",
-    )  # fmt: skip
+    }  # fmt: skip
     assert all(i.standard for i in std.reasons.values())
     assert std.custom_codes == ()
 
@@ -170,7 +171,7 @@ def test_custom_code_never_replaces_standard_and_junk_is_skipped() -> None:
 
 def test_canonical_registry_keeps_used_and_client_codes() -> None:
     reg = load_registry({"x-completeness-registry": REGISTRY})
-    out = reg.to_canonical(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
+    out = reg.to_dict(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
     assert set(out["reasons"]) == {"MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", *reg.client_codes}
     client_warnings = {"ITEM_SCHEMA_MISMATCH", "END_INFERRED", "ITEMS_SEEN_TWICE"}
     assert set(out["warnings"]) == {"STALE_INDEX", *client_warnings}  # + client warnings
@@ -184,4 +185,6 @@ def test_canonical_registry_keeps_used_and_client_codes() -> None:
     assert out["field_omissions"] == ["NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"]
     assert "restart" in out["continuations"]
     assert json.loads(json.dumps(out)) == out
-    assert set(reg.to_canonical()["reasons"]) == set(reg.reasons)
+    assert set(reg.to_dict()["reasons"]) == set(reg.reasons)
+    # the one registry class: what the generator writes, the runtime reads back as equal
+    assert Registry.from_dict(json.loads(json.dumps(reg.to_dict()))) == reg

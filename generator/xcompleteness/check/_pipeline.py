@@ -15,16 +15,13 @@ import datetime as _dt
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import DEFAULTS_KEY
 from xcompleteness.load import SourceDoc, load_document
 from xcompleteness.progress import stage
-from xcompleteness.runtime.contract import Contract
-
-if TYPE_CHECKING:  # the vocabulary stack loads only once the document is usable
-    from xcompleteness.declare import Registry
+from xcompleteness.runtime.contract import Contract, Registry
 
 __all__ = ["CheckResult", "check_spec", "show_effective", "summary"]
 
@@ -98,14 +95,9 @@ def check_spec(
 def _contracts(
     doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Registry
 ) -> dict[str, Contract]:
-    """Normalize every declaration the vocabulary stage found no error in."""
-    from xcompleteness.declare import (
-        document_defaults,
-        effective_declaration,
-        normalize,
-        not_a_listing,
-        operation_ref,
-    )
+    """The typed contract of every declaration the vocabulary stage found no error in (none
+    for ``kind: none``)."""
+    from xcompleteness.declare import document_defaults, normalize, operation_ref
 
     bad = [d.pointer for d in vocab if d.severity is Severity.ERROR]
     if any(p.startswith("/" + DEFAULTS_KEY) for p in bad):
@@ -116,14 +108,12 @@ def _contracts(
         decl, op_id = op.declaration, op.operation_id
         if not isinstance(decl, dict) or op_id is None or op_id in contracts:
             continue  # missing and duplicate operationIds are rule findings (XC101/XC102)
-        if not_a_listing(decl):
-            continue  # recorded as not a listing: no contract, nothing generated
         at = op.declaration_pointer
         if any(p == at or p.startswith(at + "/") for p in bad):
             continue
-        contracts[op_id] = normalize(
-            effective_declaration(decl, defaults), op=operation_ref(op), registry=registry
-        )
+        contract = normalize(decl, op=operation_ref(op), registry=registry, defaults=defaults)
+        if not contract.not_a_listing:  # recorded as not a listing: nothing generated
+            contracts[op_id] = contract
     return contracts
 
 

@@ -4,7 +4,6 @@ May import: ``document``, ``load``, ``runtime``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.declare._contract import (
-    NOT_A_LISTING,
     normalize,
     not_a_listing,
     operation_ref,
@@ -16,15 +15,12 @@ from xcompleteness.declare._defaults import (
 )
 from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import (
-    Registry,
     load_registry,
     standard_registry,
     validate_declarations,
 )
 
 __all__ = [
-    "NOT_A_LISTING",
-    "Registry",
     "VOCABULARY_CODES",
     "defaulted_keys",
     "document_defaults",

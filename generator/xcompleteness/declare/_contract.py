@@ -1,49 +1,67 @@
-"""Raw ``x-completeness`` declaration -> the canonical contract of docs/internals.md.
+"""Raw ``x-completeness`` declaration -> the typed contract of docs/internals.md, in one pass.
 
 Every later stage (rules, IR, the generated package's ``_contracts.json`` and its runtime) reads
-one shape, so the vocabulary's conveniences are resolved here and nowhere else: kebab-case keys
-become snake_case, bare reason codes become objects carrying the registry's default continuation
-and origin, static details move under ``details``, ISO 8601 durations become seconds,
-``{last-item: /ptr}`` becomes ``next_last_item``, and defaults are filled so every key is present
-(null when unset).
+one class, :class:`xcompleteness.runtime.contract.Contract`, so the vocabulary's conveniences are
+resolved here and nowhere else: the document's ``x-completeness-defaults`` are merged, kebab-case
+keys become snake_case attributes, bare reason codes become :class:`ReasonDecl` carrying the
+registry's default continuation and origin, static details move under ``details``, ISO 8601
+durations become seconds, ``{last-item: /ptr}`` becomes ``next_last_item``, the vocabulary's
+defaults are filled, and every expression, pointer and ``when`` is parsed once.
 
-``normalize`` returns the typed :class:`xcompleteness.runtime.contract.Contract` (built through
-its ``from_dict``, so the generator and a generated package's runtime read one class;
-``Contract.to_dict()`` is the canonical dict written to ``_contracts.json``). It expects a
-declaration that passed ``vocabulary.validate_declarations``; on anything else it still returns a
-contract (best effort, built with ``strict=False``: expressions that do not parse are kept as text
-for the rules to report) rather than raising, because rules may run on a partially valid document.
+``normalize`` builds the dataclasses directly from the declaration (no intermediate dict);
+``Contract.to_dict()`` is what ``_contracts.json`` holds, and the runtime's
+``Contract.from_dict`` (the one loader, inside every generated package) reads it back into an
+equal object. It expects a declaration that passed ``validate_declarations``; on anything else it
+still returns a contract (best effort: expressions that do not parse are kept as text without a
+parsed form, for the rules to report as XC108) rather than raising, because rules may run on a
+partially valid document.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, TypeVar
 
+from xcompleteness.declare._defaults import effective_declaration
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import DECLARATION_KEY, Operation
-from xcompleteness.runtime.codes import LISTING_KINDS
-from xcompleteness.runtime.contract import DEFAULT_ITEMS, DEFAULT_NATIVE_NEXT, Contract
-from xcompleteness.runtime.contract import Registry as RuntimeRegistry
-
-if TYPE_CHECKING:
-    from xcompleteness.declare._vocabulary import Registry
+from xcompleteness.runtime.codes import LISTING_KINDS, NOT_A_LISTING
+from xcompleteness.runtime.contract import (
+    DEFAULT_ITEMS,
+    DEFAULT_NATIVE_NEXT,
+    Contract,
+    CursorRules,
+    Deadline,
+    Evidence,
+    Mutation,
+    Pagination,
+    PaginationRequest,
+    PaginationResponse,
+    ReasonDecl,
+    Registry,
+    ScopeDecl,
+)
+from xcompleteness.runtime.expressions import (
+    ExpressionError,
+    parse_condition,
+    parse_expression,
+    parse_pointer,
+)
 
 __all__ = [
     "DEFAULT_EVIDENCE_TTL_SECONDS",
     "DEFAULT_LINK_NEXT",
     "DEFAULT_NATIVE_ITEMS",
-    "NOT_A_LISTING",
     "OperationRef",
-    "canonical_dict",
     "duration_seconds",
     "normalize",
     "not_a_listing",
     "operation_ref",
 ]
 
+_T = TypeVar("_T")
 
 DEFAULT_NATIVE_ITEMS = DEFAULT_ITEMS
 """Where a native service's envelope keeps the items (DESIGN.md section 4)."""
@@ -87,13 +105,10 @@ def operation_ref(op: Operation) -> OperationRef:
     )
 
 
-NOT_A_LISTING = "none"
-"""``kind: none`` (with ``why``): a recorded "this is not a listing"; no contract is built."""
-
-
 def not_a_listing(decl: Any) -> bool:
-    """The declaration says ``kind: none``: the one answer to "is this recorded as not a
-    listing?" (check, the rules, generate and the audit all ask it)."""
+    """The raw declaration says ``kind: none`` (``runtime.codes.NOT_A_LISTING``): the answer for
+    readers that hold no contract yet (the rules on an invalid declaration, generate, the audit);
+    a built contract answers it itself (:attr:`Contract.not_a_listing`)."""
     return isinstance(decl, Mapping) and decl.get("kind") == NOT_A_LISTING
 
 
@@ -116,55 +131,60 @@ def duration_seconds(value: Any) -> int | float | None:
 
 
 def normalize(
-    decl: Mapping[str, Any], *, op: OperationRef, registry: Registry | RuntimeRegistry
+    decl: Mapping[str, Any],
+    *,
+    op: OperationRef,
+    registry: Registry,
+    defaults: Mapping[str, Any] | None = None,
 ) -> Contract:
-    """The canonical contract (docs/internals.md) of one ``x-completeness`` declaration.
+    """The typed contract (docs/internals.md) of one ``x-completeness`` declaration, in one pass.
 
-    ``registry`` is the document's code registry (``vocabulary.load_registry``) or its runtime
-    form; each reason's default continuation and origin come from
-    :meth:`xcompleteness.runtime.contract.Registry.continuation_for` / ``origin_for``.
+    ``defaults`` (the document's ``x-completeness-defaults``) is merged first
+    (:func:`effective_declaration`); each reason's default continuation and origin come from
+    ``registry`` (:meth:`Registry.continuation_for` / ``origin_for``). Every expression,
+    pointer and ``when`` is parsed here as ``Contract.from_dict`` parses it with
+    ``strict=False`` (tests/vocab/test_contract.py pins that the two agree field by field).
     """
-    runtime = registry if isinstance(registry, RuntimeRegistry) else registry.runtime
-    return Contract.from_dict(canonical_dict(decl, op=op, registry=runtime), strict=False)
-
-
-def canonical_dict(
-    decl: Mapping[str, Any], *, op: OperationRef, registry: RuntimeRegistry
-) -> dict[str, Any]:
-    """The canonical dict of one declaration (what ``Contract.from_dict`` reads)."""
-    kind = _str(decl.get("kind"))
+    decl = effective_declaration(decl, defaults)
+    kind: Any = _str(decl.get("kind"))  # None only on a declaration the schema rejects (XC042)
     mode = _str(decl.get("mode")) or "native"
     listing = kind in LISTING_KINDS
-    is_mutation = kind == "mutation"
-    return {
-        "operation_id": op.operation_id,
-        "method": op.method,
-        "path": op.path,
-        "pointer": op.declaration_pointer,
-        "kind": kind,
-        "mode": mode,
-        "scope": _scope(decl.get("scope")),
-        "items": _items(decl.get("items"), listing=listing, mode=mode),
-        "id": _str(decl.get("id")),
-        "pagination": _pagination(decl.get("pagination"), listing=listing, mode=mode),
-        "reasons": [_reason(r, registry) for r in _list(decl.get("reasons"))],
-        "warnings": [w for w in _list(decl.get("warnings")) if isinstance(w, str)],
-        "deadline": _deadline(decl.get("deadline")),
-        "evidence": None if is_mutation else _listing_evidence(decl.get("evidence")),
-        "mutation": _mutation(decl) if is_mutation else None,
-        "omitted_fields": _loc(decl.get("omitted-fields")),
-        "destructive": decl.get("destructive") is True,
-    }
+    items = _items(decl.get("items"), listing=listing, mode=mode)
+    id_text = _str(decl.get("id"))
+    omitted = _loc(decl.get("omitted-fields"))
+    operation_id: Any = op.operation_id  # None only where XC101 reports it
+    return Contract(
+        operation_id=operation_id,
+        method=op.method,
+        path=op.path,
+        pointer=op.declaration_pointer,
+        kind=kind,
+        mode=mode,
+        scope=_scope(decl.get("scope")),
+        items=items,
+        id=id_text,
+        pagination=_pagination(decl.get("pagination"), listing=listing, mode=mode),
+        reasons=tuple(_reason(r, registry) for r in _list(decl.get("reasons"))),
+        warnings=tuple(w for w in _list(decl.get("warnings")) if isinstance(w, str)),
+        deadline=_deadline(decl.get("deadline")),
+        evidence=None if kind == "mutation" else _listing_evidence(decl.get("evidence")),
+        mutation=_mutation(decl) if kind == "mutation" else None,
+        omitted_fields=omitted,
+        destructive=decl.get("destructive") is True,
+        items_expr=_parsed(parse_expression, items),
+        id_pointer=_parsed(parse_pointer, id_text),
+        omitted_fields_expr=_parsed(parse_expression, omitted),
+    )
 
 
-def _scope(raw: Any) -> dict[str, Any]:
+def _scope(raw: Any) -> ScopeDecl:
     scope = raw if isinstance(raw, Mapping) else {}
-    return {
-        "resource": _str(scope.get("resource")),
-        "visibility": _str(scope.get("visibility")),
-        "snapshot": _str(scope.get("snapshot")) or "none",
-        "covers": _str(scope.get("covers")),
-    }
+    return ScopeDecl(
+        resource=_str(scope.get("resource")),
+        visibility=_str(scope.get("visibility")),
+        snapshot=_str(scope.get("snapshot")) or "none",
+        covers=_str(scope.get("covers")),
+    )
 
 
 def _items(raw: Any, *, listing: bool, mode: str) -> str | None:
@@ -173,56 +193,65 @@ def _items(raw: Any, *, listing: bool, mode: str) -> str | None:
     return DEFAULT_NATIVE_ITEMS if listing and mode == "native" else None
 
 
-def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
+def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
     if not listing or not isinstance(raw, Mapping):
         return None
     style = _str(raw.get("style"))
     if style in (None, "none"):
         return None
-    request = raw.get("request") if isinstance(raw.get("request"), Mapping) else {}
-    response = raw.get("response") if isinstance(raw.get("response"), Mapping) else {}
+    request = _mapping(raw.get("request"))
+    response = _mapping(raw.get("response"))
     next_raw = response.get("next")
     next_expr = _loc(next_raw)
-    last_item = next_raw.get("last-item") if isinstance(next_raw, Mapping) else None
-    if next_expr is None and last_item is None:
+    last_raw = next_raw.get("last-item") if isinstance(next_raw, Mapping) else None
+    last_item = _str(last_raw)
+    if next_expr is None and last_raw is None:
         if style == "link-header":
             next_expr = DEFAULT_LINK_NEXT
         elif style == "cursor" and mode == "native":
             next_expr = DEFAULT_NATIVE_NEXT
+    total, pages, last = (_loc(response.get(k)) for k in ("total", "pages", "last"))
     max_size = raw.get("max-page-size")
-    return {
-        "style": style,
-        "request": {k: _str(request.get(k)) for k in ("cursor", "size", "offset", "page")},
-        "response": {
-            "next": next_expr,
-            "next_last_item": _str(last_item),
-            "total": _loc(response.get("total")),
-            "pages": _loc(response.get("pages")),
-            "last": _loc(response.get("last")),
-        },
-        "max_page_size": (
+    return Pagination(
+        style=style,
+        request=PaginationRequest(
+            **{k: _str(request.get(k)) for k in ("cursor", "size", "offset", "page")}
+        ),
+        response=PaginationResponse(
+            next=next_expr,
+            next_last_item=last_item,
+            total=total,
+            pages=pages,
+            last=last,
+            next_expr=_parsed(parse_expression, next_expr),
+            next_last_item_pointer=_parsed(parse_pointer, last_item),
+            total_expr=_parsed(parse_expression, total),
+            pages_expr=_parsed(parse_expression, pages),
+            last_expr=_parsed(parse_expression, last),
+        ),
+        max_page_size=(
             max_size if isinstance(max_size, int) and not isinstance(max_size, bool) else None
         ),
-        "ordering": _str(raw.get("ordering")),
-        "cursor": _cursor_contract(raw.get("cursor"), numbered=style in ("offset", "page")),
-        "end": _str(raw.get("end")),
-    }
+        ordering=_str(raw.get("ordering")),
+        cursor=_cursor_rules(raw.get("cursor"), numbered=style in ("offset", "page")),
+        end=_str(raw.get("end")),
+    )
 
 
-def _cursor_contract(raw: Any, *, numbered: bool = False) -> dict[str, Any] | None:
+def _cursor_rules(raw: Any, *, numbered: bool = False) -> CursorRules | None:
     """The cursor contract; for offset and page styles (a client continuation, no server
     cursor to expire) only ``snapshot`` and ``invalidated-by`` apply, so no expiry default."""
     if not isinstance(raw, Mapping):
         return None
-    return {
-        "snapshot": _str(raw.get("snapshot")) or "live",
-        "ttl_seconds": duration_seconds(raw.get("ttl")),
-        "invalidated_by": [v for v in _list(raw.get("invalidated-by")) if isinstance(v, str)],
-        "on_expiry": _str(raw.get("on-expiry")) or (None if numbered else "error"),
-    }
+    return CursorRules(
+        snapshot=_str(raw.get("snapshot")) or "live",
+        ttl_seconds=duration_seconds(raw.get("ttl")),
+        invalidated_by=tuple(v for v in _list(raw.get("invalidated-by")) if isinstance(v, str)),
+        on_expiry=_str(raw.get("on-expiry")) or (None if numbered else "error"),
+    )
 
 
-def _reason(raw: Any, registry: RuntimeRegistry) -> dict[str, Any]:
+def _reason(raw: Any, registry: Registry) -> ReasonDecl:
     if isinstance(raw, Mapping):
         code = _str(raw.get("code")) or ""
         when = raw.get("when")
@@ -234,49 +263,67 @@ def _reason(raw: Any, registry: RuntimeRegistry) -> dict[str, Any]:
         }
     else:
         code, when, override, details = str(raw), None, None, {}
-    return {
-        "code": code,
-        "when": when,
-        "details": details,
-        "continuation": override or registry.continuation_for(code),
-        "origin": registry.origin_for(code),
-    }
+    return ReasonDecl(
+        code=code,
+        when=None if when is None else _parsed(parse_condition, when),
+        details=details,
+        continuation=override or registry.continuation_for(code),
+        origin=registry.origin_for(code),
+        when_raw=when,
+    )
 
 
-def _deadline(raw: Any) -> dict[str, Any] | None:
+def _deadline(raw: Any) -> Deadline | None:
     if not isinstance(raw, Mapping):
         return None
-    return {
-        "param": _str(raw.get("param")),
-        "unit": _str(raw.get("unit")) or "ms",
-        "default": _num(raw.get("default")),
-        "max": _num(raw.get("max")),
-    }
+    return Deadline(
+        param=_str(raw.get("param")),
+        unit=_str(raw.get("unit")) or "ms",
+        default=_num(raw.get("default")),
+        max=_num(raw.get("max")),
+    )
 
 
-def _listing_evidence(raw: Any) -> dict[str, Any] | None:
+def _listing_evidence(raw: Any) -> Evidence | None:
     if not isinstance(raw, Mapping):
         return None
     mint = raw.get("mint") is True
     ttl = duration_seconds(raw.get("ttl"))
-    return {
-        "mint": mint,
-        "ttl_seconds": (ttl if ttl is not None else DEFAULT_EVIDENCE_TTL_SECONDS) if mint else ttl,
-    }
+    if mint and ttl is None:
+        ttl = DEFAULT_EVIDENCE_TTL_SECONDS
+    return Evidence(mint=mint, ttl_seconds=ttl)
 
 
-def _mutation(decl: Mapping[str, Any]) -> dict[str, Any]:
-    evidence = decl.get("evidence") if isinstance(decl.get("evidence"), Mapping) else {}
-    recheck = decl.get("recheck") if isinstance(decl.get("recheck"), Mapping) else {}
-    return {
-        "from": _str(evidence.get("from")),
-        "ids": _loc(evidence.get("ids")),
-        "token": _loc(evidence.get("token")),
-        "void_on_warnings": [
+def _mutation(decl: Mapping[str, Any]) -> Mutation:
+    evidence = _mapping(decl.get("evidence"))
+    recheck = _mapping(decl.get("recheck"))
+    ids, token = _loc(evidence.get("ids")), _loc(evidence.get("token"))
+    return Mutation(
+        from_=_str(evidence.get("from")),
+        ids=ids,
+        token=token,
+        void_on_warnings=tuple(
             w for w in _list(evidence.get("void-on-warnings")) if isinstance(w, str)
-        ],
-        "recheck_each_target": _str(recheck.get("each-target")),
-    }
+        ),
+        recheck_each_target=_str(recheck.get("each-target")),
+        ids_expr=_parsed(parse_expression, ids),
+        token_expr=_parsed(parse_expression, token),
+    )
+
+
+def _parsed(parse: Callable[[Any], _T], text: Any) -> _T | None:
+    """``parse(text)``, or None when there is no text or it does not parse (the rules report it
+    as XC108): what ``Contract.from_dict(..., strict=False)`` keeps beside the text."""
+    if text is None:
+        return None
+    try:
+        return parse(text)
+    except ExpressionError:
+        return None
+
+
+def _mapping(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def _str(value: Any) -> str | None:

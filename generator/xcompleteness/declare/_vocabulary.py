@@ -41,9 +41,9 @@ import datetime as _dt
 import difflib
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from collections.abc import Iterator, Mapping
+from dataclasses import replace
+from functools import cache
 from typing import Any, Protocol
 
 import jsonschema
@@ -54,19 +54,15 @@ from xcompleteness.declare._defaults import document_defaults, effective_declara
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
-from xcompleteness.runtime.codes import CONTINUATION_KINDS
-from xcompleteness.runtime.contract import CodeEntry
-from xcompleteness.runtime.contract import Registry as RuntimeRegistry
+from xcompleteness.runtime.contract import CodeEntry, Registry
 
 __all__ = [
     "CODES",
     "CODES_FILE",
-    "CodeInfo",
     "DECLARATION_SCHEMA",
     "MAX_DEPTH",
     "REGISTRY_KEY",
     "REGISTRY_SCHEMA",
-    "Registry",
     "line_for",
     "load_registry",
     "standard_registry",
@@ -145,141 +141,34 @@ class _SourceLike(Protocol):
 # The registry
 
 
-@dataclass(frozen=True)
-class CodeInfo:
-    """One reason or warning code: standard (``spec_ext/codes.json``) or custom (registered)."""
-
-    code: str
-    description: str
-    details: Mapping[str, Any]
-    """A JSON Schema (2020-12) for the code's details as they appear on the wire."""
-    continuation: str | None
-    """Default continuation kind (reasons only; ``None`` for warnings)."""
-    origin: str
-    """``server`` or ``client``."""
-    standard: bool
-    owner: str | None = None
-    review_by: _dt.date | None = None
-
-    def entry(self, *, reason: bool) -> CodeEntry:
-        """This code as the runtime reads it (the ``_contracts.json`` entry, typed); a reason's
-        continuation and every origin are already filled in when the registry is read."""
-        return CodeEntry(
-            code=self.code,
-            details=_plain(self.details),
-            continuation=self.continuation if reason else None,
-            origin=self.origin,
-            description=self.description or "",
-            standard=self.standard,
-        )
-
-    def to_canonical(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "description": self.description,
-            "details": _plain(self.details),
-            "origin": self.origin,
-            "standard": self.standard,
-        }
-        if self.continuation is not None:
-            out["continuation"] = self.continuation
-        return out
-
-
-@dataclass(frozen=True)
-class Registry:
-    """The codes one document may use: the standard set plus its ``x-completeness-registry``."""
-
-    reasons: Mapping[str, CodeInfo]
-    warnings: Mapping[str, CodeInfo]
-    continuations: tuple[str, ...]
-    field_omissions: tuple[str, ...]
-    decisions: tuple[str, ...]
-    errors: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
-
-    def reason(self, code: str) -> CodeInfo | None:
-        return self.reasons.get(code)
-
-    @cached_property
-    def runtime(self) -> RuntimeRegistry:
-        """This registry as the runtime reads it (``_contracts.json``'s ``registry``): where
-        ``normalize`` gets each reason's default continuation and origin, and the IR each
-        code's origin. Built from the typed entries, not through the canonical dict."""
-        return RuntimeRegistry(
-            reasons={c: i.entry(reason=True) for c, i in sorted(self.reasons.items())},
-            warnings={c: i.entry(reason=False) for c, i in sorted(self.warnings.items())},
-            field_omissions=tuple(self.field_omissions),
-            continuations=tuple(self.continuations) or CONTINUATION_KINDS,
-        )
-
-    def warning(self, code: str) -> CodeInfo | None:
-        return self.warnings.get(code)
-
-    @property
-    def client_codes(self) -> tuple[str, ...]:
-        return tuple(sorted(c for c, info in self.reasons.items() if info.origin == "client"))
-
-    @property
-    def custom_codes(self) -> tuple[CodeInfo, ...]:
-        custom = [*self.reasons.values(), *self.warnings.values()]
-        return tuple(sorted((i for i in custom if not i.standard), key=lambda i: i.code))
-
-    def to_canonical(self, used: Iterable[str] | None = None) -> dict[str, Any]:
-        """The registry as written beside the contracts (docs/internals.md).
-
-        With ``used``, only those reason/warning codes plus every client code are kept, so a
-        generated package carries what it can meet and nothing else.
-        """
-        client_warnings = {c for c, i in self.warnings.items() if i.origin == "client"}
-        keep = None if used is None else set(used) | set(self.client_codes) | client_warnings
-        return {
-            "reasons": {
-                c: i.to_canonical()
-                for c, i in sorted(self.reasons.items())
-                if keep is None or c in keep
-            },
-            "warnings": {
-                c: i.to_canonical()
-                for c, i in sorted(self.warnings.items())
-                if keep is None or c in keep
-            },
-            "field_omissions": list(self.field_omissions),
-            "continuations": list(self.continuations),
-        }
-
-
 @cache
 def standard_registry() -> Registry:
     """The standard codes of DESIGN.md section 3.4, read from ``spec_ext/codes.json``."""
     data = load_json(CODES_FILE)
     reasons = {
-        code: CodeInfo(
+        code: CodeEntry(
             code=code,
             description=entry["description"],
             details=entry["details"],
             continuation=entry["continuation"],
             origin=entry["origin"],
-            standard=True,
         )
         for code, entry in data["reasons"].items()
     }
     warnings = {
-        code: CodeInfo(
+        code: CodeEntry(
             code=code,
             description=entry["description"],
             details=entry["details"],
-            continuation=None,
             origin=entry.get("origin", "server"),
-            standard=True,
         )
         for code, entry in data["warnings"].items()
     }
     return Registry(
         reasons=reasons,
         warnings=warnings,
-        continuations=tuple(data["continuations"]),
         field_omissions=tuple(data["field_omissions"]),
-        decisions=tuple(data["decisions"]),
-        errors=data["errors"],
+        continuations=tuple(data["continuations"]),
     )
 
 
@@ -307,24 +196,17 @@ def load_registry(document: Any) -> Registry:
             description = entry.get("description")
             if not isinstance(description, str):
                 continue
-            target[code] = CodeInfo(
+            target[code] = CodeEntry(
                 code=code,
                 description=description,
-                details=_details_schema(entry.get("details")),
+                details=_plain(_details_schema(entry.get("details"))),
                 continuation=_str_or(entry.get("continuation"), "none") if is_reason else None,
                 origin=_str_or(entry.get("origin"), "server") if is_reason else "server",
                 standard=False,
                 owner=entry.get("owner") if isinstance(entry.get("owner"), str) else None,
                 review_by=_as_date(entry.get("review-by")),
             )
-    return Registry(
-        reasons=reasons,
-        warnings=warnings,
-        continuations=std.continuations,
-        field_omissions=std.field_omissions,
-        decisions=std.decisions,
-        errors=std.errors,
-    )
+    return replace(std, reasons=reasons, warnings=warnings)
 
 
 def _details_schema(value: Any) -> Mapping[str, Any]:
@@ -573,7 +455,7 @@ def _deadline_diagnostics(doc: _SourceLike, decl: Any, pointer: str) -> Iterator
         )
 
 
-def _known_details_hint(info: CodeInfo) -> str:
+def _known_details_hint(info: CodeEntry) -> str:
     props = info.details.get("properties")
     names = sorted(props) if isinstance(props, Mapping) else []
     if not names:

@@ -7,8 +7,9 @@ a stable interface for the model, server, client and tool emitters — add field
 ``SpecIR``
     ``package`` (package folder name), ``title``, ``version``, ``source`` (spec file name used in
     diagnostics), ``document`` (the input spec after overlays; treat as read-only), ``contracts``
-    (operationId -> canonical contract, see docs/internals.md), ``registry`` (the registry dict
-    written to ``_contracts.json``: only used codes + client codes), ``operations`` (sorted by
+    (operationId -> canonical contract, see docs/internals.md), ``registry`` (the document's
+    :class:`xcompleteness.runtime.contract.Registry`; ``_contracts.json`` carries its used codes
+    + client codes), ``operations`` (sorted by
     path, then method), ``model_schemas`` (class name -> JSON Schema of every item/body model the
     declarations reach, ``$ref``s rewritten to ``#/components/schemas/<ClassName>``, or to a
     place inside one: ``.../<ClassName>/properties/x``; each schema copied once: ir/_schemas.py),
@@ -56,7 +57,6 @@ from typing import Any
 from pydantic import BaseModel
 
 from xcompleteness import document
-from xcompleteness.declare import Registry as VocabularyRegistry
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
@@ -65,7 +65,7 @@ from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, too
 from xcompleteness.ir._schemas import ModelSchemas
 from xcompleteness.load import Limits
 from xcompleteness.runtime.codes import LISTING_KINDS
-from xcompleteness.runtime.contract import Contract, ReasonDecl
+from xcompleteness.runtime.contract import Contract, ReasonDecl, Registry
 from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 
@@ -187,7 +187,7 @@ class SpecIR:
     source: str
     document: Mapping[str, Any]
     contracts: Mapping[str, Contract]
-    registry: Mapping[str, Any]
+    registry: Registry
     operations: tuple[OperationIR, ...]
     model_schemas: Mapping[str, Mapping[str, Any]]
     reason_codes: tuple[CodeIR, ...]
@@ -273,9 +273,7 @@ class _Builder:
         lines = getattr(check_result.doc, "lines", None)
         self.lines: Mapping[str, int] = lines if lines is not None else {}
         self.contracts: Mapping[str, Contract] = check_result.contracts
-        registry: VocabularyRegistry = check_result.registry
-        self.registry = registry.to_canonical()
-        self.codes_registry = registry.runtime
+        self.registry: Registry = check_result.registry
         self.package = package
         self.diags: list[Diagnostic] = []
         self.ops_names = NameRegistry("the operations of the package", self.file)
@@ -319,9 +317,7 @@ class _Builder:
         (filled by ``normalize`` from the registry), a warning's origin the registry's."""
         key = (kind, code)
         if key not in self.codes:
-            entries = (
-                self.codes_registry.reasons if kind == "reasons" else self.codes_registry.warnings
-            )
+            entries = self.registry.reasons if kind == "reasons" else self.registry.warnings
             found = entries.get(code)
             details = (found.details if found is not None else None) or {
                 "type": "object",
@@ -346,9 +342,7 @@ class _Builder:
                 detail_fields=self.fields_of(details, f"code {code}"),
                 continuation=entry.continuation if entry is not None else "none",
                 origin=(
-                    entry.origin
-                    if entry is not None
-                    else self.codes_registry.warning_origin_for(code)
+                    entry.origin if entry is not None else self.registry.warning_origin_for(code)
                 ),
                 description=found.description if found is not None else "",
                 standard=model is not None,

@@ -13,14 +13,13 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from xcompleteness.declare import Registry
 from xcompleteness.detect import patch_action
 from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
 from xcompleteness.rules._locations import Found, schema_lookup
-from xcompleteness.runtime.contract import Contract
+from xcompleteness.runtime.contract import Contract, Registry
 from xcompleteness.runtime.expressions import Expression, ExpressionError, parse_expression
 
 __all__ = ["RuleContext"]

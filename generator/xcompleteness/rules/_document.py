@@ -6,13 +6,14 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterator
 
-from xcompleteness.declare import Registry, not_a_listing
+from xcompleteness.declare import not_a_listing
 from xcompleteness.detect import undeclared_listings
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import RULES
 from xcompleteness.rules._context import RuleContext
+from xcompleteness.runtime.contract import Registry
 
 __all__ = ["DocumentRules", "review_dates"]
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import datetime as _dt
 from collections.abc import Iterator, Mapping
 
-from xcompleteness.declare import Registry
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.load import SourceDoc
 from xcompleteness.rules._catalog import ENVELOPE_FIELDS, RULES
@@ -31,7 +30,7 @@ from xcompleteness.rules._document import DocumentRules, review_dates
 from xcompleteness.rules._fields import FieldRules
 from xcompleteness.rules._mutations import MutationRules
 from xcompleteness.rules._pagination import PaginationRules
-from xcompleteness.runtime.contract import Contract
+from xcompleteness.runtime.contract import Contract, Registry
 from xcompleteness.runtime.expressions import Expression
 
 __all__ = ["ENVELOPE_FIELDS", "RULES", "run_rules"]

@@ -24,6 +24,7 @@ __all__ = [
     "CONTINUATION_KINDS",
     "ERROR_STATUS",
     "LISTING_KINDS",
+    "NOT_A_LISTING",
     "REASON_CODES",
     "STANDARD_CONTINUATIONS",
     "STANDARD_ORIGINS",
@@ -91,3 +92,5 @@ ERROR_STATUS: Final[Mapping[str, int]] = MappingProxyType(
 
 LISTING_KINDS: Final = frozenset({"collection", "search", "aggregate"})
 """Declaration kinds that list items (walked page by page); the others are single calls."""
+NOT_A_LISTING: Final = "none"
+"""``kind: none`` (with ``why``): a recorded "this is not a listing"; nothing is generated."""

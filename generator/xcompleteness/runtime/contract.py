@@ -1,23 +1,27 @@
 """The canonical contract as frozen dataclasses, read from a package's ``_contracts.json``.
 
-``xcompleteness.declare.normalize`` writes the canonical contract (docs/internals.md) as plain
-JSON; the runtime reads it back through :meth:`Contract.from_dict`, which checks the shape once and
-parses every expression and ``when`` condition up front so a page costs no parsing. Attribute names
-equal the canonical keys (raw expression text is kept under the same name, the parsed form beside
-it as ``*_expr``), so code that reads the dict with ``obj.get(key)`` or ``getattr(obj, key)`` works
-on either form. ``mutation.from`` is spelled ``from_`` here (``from`` is a Python keyword).
+The generator builds each :class:`Contract` directly from its ``x-completeness`` declaration
+(``xcompleteness.declare.normalize``) and writes ``_contracts.json`` from :meth:`Contract.to_dict`
+(docs/internals.md). The runtime reads it back through :meth:`Contract.from_dict`, the one
+loader, which checks the shape once and parses every expression and ``when`` condition up front
+so a page costs no parsing. Attribute names equal the canonical keys (raw expression text is kept
+under the same name, the parsed form beside it as ``*_expr``), so code that reads the dict with
+``obj.get(key)`` or ``getattr(obj, key)`` works on either form. ``mutation.from`` is spelled
+``from_`` here (``from`` is a Python keyword).
 
 The JSON is data a package ships, possibly edited by hand; anything malformed raises
 :class:`ContractError` naming the JSON path, never a bare ``KeyError``.
 
 :meth:`Contract.to_dict` is the exact inverse of ``from_dict`` on canonical dicts (every key
-present, in the documented order): the generator builds each contract through ``from_dict``
-(``xcompleteness.declare.normalize``) and writes ``_contracts.json`` from ``to_dict``. The
-generator reads contracts that ``check`` has not yet judged, so it builds them with
-``strict=False``: an expression or ``when`` that does not parse is kept as text with no parsed
-form (the rules report it as XC108) instead of raising.
+present, in the documented order), and ``from_dict(c.to_dict(), strict=False)`` equals the
+generator's contract ``c``, parsed forms included. ``strict=False`` keeps an expression or
+``when`` that does not parse as text with no parsed form (the rules report it as XC108) instead
+of raising.
 
-A reason's continuation and origin are worked out in one place, :class:`Registry`
+The codes are one :class:`Registry` for the generator and the runtime: the generator builds it
+from ``spec_ext/codes.json`` and the document's ``x-completeness-registry`` and writes the codes
+a package uses with :meth:`Registry.to_dict`; the runtime reads them back with
+:meth:`Registry.from_dict`. A reason's continuation and origin are worked out there alone
 (``continuation_for``, ``origin_for``): ``normalize`` fills each declared reason from the
 document's registry, and :meth:`Contract.continuation_of` answers for codes the declaration does
 not list (the client's own codes) from the standard one.
@@ -28,6 +32,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +41,7 @@ from .codes import (
     CLIENT_WARNING_CODES,
     CONTINUATION_KINDS,
     LISTING_KINDS,
+    NOT_A_LISTING,
     STANDARD_CONTINUATIONS,
     STANDARD_ORIGINS,
     WARNING_ORIGINS,
@@ -391,6 +397,11 @@ class Contract:
         return self.kind in LISTING_KINDS
 
     @property
+    def not_a_listing(self) -> bool:
+        """``kind: none``: recorded as not a listing (no operation is generated for it)."""
+        return self.kind == NOT_A_LISTING
+
+    @property
     def is_mutation(self) -> bool:
         return self.kind == "mutation"
 
@@ -644,7 +655,13 @@ def _mutation(r: _Reader | None) -> Mutation | None:
 
 @dataclass(frozen=True)
 class CodeEntry:
-    """One reason or warning code: details schema, default continuation, origin."""
+    """One reason or warning code: details schema, default continuation, origin.
+
+    ``owner`` and ``review_by`` are what a document's ``x-completeness-registry`` says about a
+    custom code (who answers for it, when to look at it again: rule XC119); the generator reads
+    them, ``_contracts.json`` does not carry them (:meth:`to_dict`), so a package's runtime never
+    sees them.
+    """
 
     code: str
     details: Mapping[str, Any] = field(default_factory=dict, hash=False)
@@ -652,6 +669,20 @@ class CodeEntry:
     origin: str = "server"
     description: str = ""
     standard: bool = True
+    owner: str | None = field(default=None, compare=False)
+    review_by: date | None = field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as ``_contracts.json`` holds it (the inverse of the registry's reader)."""
+        out: dict[str, Any] = {
+            "description": self.description,
+            "details": dict(self.details),
+            "origin": self.origin,
+            "standard": self.standard,
+        }
+        if self.continuation is not None:
+            out["continuation"] = self.continuation
+        return out
 
 
 def _code_entries(raw: Any, path: str, *, reasons: bool) -> dict[str, CodeEntry]:
@@ -687,7 +718,14 @@ def _names_of(raw: Any, path: str) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Registry:
-    """The codes a package can meet: reason codes -> details schema, continuation kind, origin."""
+    """The codes a document may use, or a package can meet: reason and warning codes -> details
+    schema, continuation kind, origin.
+
+    The one registry class: the generator builds it from ``spec_ext/codes.json`` and the
+    document's ``x-completeness-registry`` (``xcompleteness.declare.load_registry``), writes it
+    into ``_contracts.json`` with :meth:`to_dict`, and the runtime reads it back with
+    :meth:`from_dict`. The empty registry knows the standard continuations and origins alone.
+    """
 
     reasons: Mapping[str, CodeEntry] = field(default_factory=dict, hash=False)
     warnings: Mapping[str, CodeEntry] = field(default_factory=dict, hash=False)
@@ -706,6 +744,45 @@ class Registry:
             continuations=_names_of(data.get("continuations"), r.at("continuations"))
             or CONTINUATION_KINDS,
         )
+
+    def reason(self, code: str) -> CodeEntry | None:
+        return self.reasons.get(code)
+
+    def warning(self, code: str) -> CodeEntry | None:
+        return self.warnings.get(code)
+
+    @property
+    def custom_codes(self) -> tuple[CodeEntry, ...]:
+        """The registered (non-standard) reason and warning codes, by code."""
+        custom = [*self.reasons.values(), *self.warnings.values()]
+        return tuple(sorted((e for e in custom if not e.standard), key=lambda e: e.code))
+
+    def to_dict(self, used: Iterable[str] | None = None) -> dict[str, Any]:
+        """The registry as ``_contracts.json`` holds it: the inverse of :meth:`from_dict`.
+
+        With ``used``, only those reason and warning codes plus every client code are kept, so
+        a generated package carries what it can meet and nothing else.
+        """
+        keep = None
+        if used is not None:
+            client = {
+                c
+                for c, e in (*self.reasons.items(), *self.warnings.items())
+                if e.origin == "client"
+            }
+            keep = set(used) | client
+        return {
+            "reasons": {
+                c: e.to_dict() for c, e in sorted(self.reasons.items()) if keep is None or c in keep
+            },
+            "warnings": {
+                c: e.to_dict()
+                for c, e in sorted(self.warnings.items())
+                if keep is None or c in keep
+            },
+            "field_omissions": list(self.field_omissions),
+            "continuations": list(self.continuations),
+        }
 
     def continuation_for(self, code: str) -> str:
         """Default continuation kind of a reason code ("none" for a code nobody declared).

@@ -47,6 +47,7 @@ from .walk_drivers import (
 )
 from .walk_results import (
     MAX_ITEM_WARNINGS,
+    VIOLATION_KINDS,
     ApiError,
     CollectResult,
     FetchRefused,
@@ -57,6 +58,7 @@ from .walk_results import (
     PageResponse,
     ResultNotReady,
     StreamResult,
+    ViolationKind,
     WalkFailed,
     next_link_target,
 )
@@ -65,6 +67,7 @@ __all__ = [
     "CLIENT_CODES",
     "CLIENT_WARNING_CODES",
     "MAX_ITEM_WARNINGS",
+    "VIOLATION_KINDS",
     "ApiError",
     "AsyncItemStream",
     "AsyncPageStream",
@@ -84,6 +87,7 @@ __all__ = [
     "Reason",
     "ResultNotReady",
     "StreamResult",
+    "ViolationKind",
     "WalkFailed",
     "Walker",
     "Warning",

@@ -58,6 +58,7 @@ from .walk_results import (
     PageRequest,
     PageResponse,
     StreamResult,
+    ViolationKind,
     _key,
     _reason,
     _Violation,
@@ -109,6 +110,7 @@ class _Core(_PageReader):
         self.total: Any = None
         self.evidence: Any = None
         self.stop_continuation: Continuation | None = None
+        self.violation: ViolationKind | None = None  # which rule ended the walk, if one did
         self.finished = False
         self.retries = 0
         self.seen: set[str] = set()
@@ -270,12 +272,12 @@ class _Core(_PageReader):
         try:
             return self._feed(response)
         except _Violation as exc:
-            self._violation(exc.what)
+            self._violation(exc.what, exc.kind)
             return _Step()
 
     def refused(self, what: str) -> None:
         """The fetcher refused to send the request: a violation, never a silent end."""
-        self._violation(what)
+        self._violation(what, "refused")
 
     def timed_out(self) -> bool:
         """A request timed out: True (and the walk ends on its deadline) if the deadline passed."""
@@ -302,8 +304,10 @@ class _Core(_PageReader):
         self.finished = True
         return None
 
-    def _violation(self, what: str) -> None:
+    def _violation(self, what: str, kind: ViolationKind = "broken_page") -> None:
         self._add(_reason(CONTRACT_VIOLATION, "client", {"what": what}))
+        if self.violation is None:
+            self.violation = kind
         self.stop_continuation = Continuation(kind="none")
         self.finished = True
 
@@ -447,7 +451,7 @@ class _Core(_PageReader):
             self._violation("more pages are signalled but there is nothing to continue from")
             return
         if nxt in self.seen or nxt == self._position():
-            self._violation(f"repeated cursor {nxt!r}")
+            self._violation(f"repeated cursor {nxt!r}", "repeated_cursor")
             return
         position = self._position()
         if position is not None:

@@ -30,6 +30,7 @@ from .walk_results import (
     PageResponse,
     ResultNotReady,
     StreamResult,
+    ViolationKind,
     WalkFailed,
 )
 
@@ -287,6 +288,12 @@ class PageStream(_StreamBase):
         self._core = core
         self._it = walker._pages(core)
 
+    @property
+    def violation(self) -> ViolationKind | None:
+        """Which rule a CONTRACT_VIOLATION that ended the walk broke (``VIOLATION_KINDS``),
+        as data; None when the walk did not end on one."""
+        return self._core.violation
+
     def __iter__(self) -> PageStream:
         return self
 
@@ -325,6 +332,12 @@ class AsyncPageStream(_StreamBase):
     def __init__(self, walker: AsyncWalker, core: _Core) -> None:
         self._core = core
         self._it = walker._pages(core)
+
+    @property
+    def violation(self) -> ViolationKind | None:
+        """Which rule a CONTRACT_VIOLATION that ended the walk broke (``VIOLATION_KINDS``),
+        as data; None when the walk did not end on one."""
+        return self._core.violation
 
     def __aiter__(self) -> AsyncPageStream:
         return self

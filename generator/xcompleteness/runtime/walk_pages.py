@@ -128,7 +128,7 @@ class _PageReader:
     def _items(self, view: ResponseView) -> list[Any]:
         raw = self.plan.items.evaluate(response=view)
         if raw is MISSING or not isinstance(raw, list):
-            raise _Violation("the items location does not hold a list")
+            raise _Violation("the items location does not hold a list", "items_not_a_list")
         return raw
 
     def _typed(self, raw_items: list[Any]) -> tuple[list[Any], list[Warning]]:
@@ -251,7 +251,7 @@ class _PageReader:
             raise _Violation("'complete' disagrees with 'incomplete_reasons'")
         warnings = self._warnings(body.get("warnings"))
         if not isinstance(self.plan.items.evaluate(response=ResponseView(200, {}, body)), list):
-            raise _Violation("the items location does not hold a list")
+            raise _Violation("the items location does not hold a list", "items_not_a_list")
         return reasons, warnings
 
     def _warnings(self, raw: Any) -> list[Warning]:

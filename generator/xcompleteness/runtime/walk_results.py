@@ -14,7 +14,7 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from .envelope import Continuation, Reason, Warning, make_reason, make_warning
 from .expressions import ResponseView
@@ -40,6 +40,14 @@ NEXT_STYLES = frozenset({"cursor", *URL_STYLES})
 MAX_ITEM_WARNINGS = 20
 """At most this many ITEM_SCHEMA_MISMATCH warnings per walk, one per item; the last one then
 counts the further mismatched items in its ``more`` detail (every item is kept regardless)."""
+
+ViolationKind = Literal["broken_page", "items_not_a_list", "refused", "repeated_cursor"]
+"""Which rule a CONTRACT_VIOLATION broke, as data (its ``what`` is for people and may be
+reworded): ``repeated_cursor`` (a cursor or next link the walk already used: following it would
+loop), ``items_not_a_list`` (the items location does not hold a list), ``refused`` (the fetcher
+would not send the next request, e.g. a next link to another origin), ``broken_page`` (any other
+rule a page broke). ``PageStream.violation`` holds it once the walk ended on one."""
+VIOLATION_KINDS: tuple[ViolationKind, ...] = get_args(ViolationKind)
 
 
 # --------------------------------------------------------------------------- values
@@ -245,9 +253,10 @@ class CollectResult(StreamResult):
 
 
 class _Violation(Exception):
-    def __init__(self, what: str) -> None:
+    def __init__(self, what: str, kind: ViolationKind = "broken_page") -> None:
         super().__init__(what)
         self.what = what
+        self.kind = kind
 
 
 class WalkFailed(RuntimeError):

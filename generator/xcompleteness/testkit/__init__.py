@@ -13,11 +13,12 @@ from xcompleteness.testkit._mock import (
     serve,
 )
 from xcompleteness.testkit._replay import Replay
-from xcompleteness.testkit._verify import Verifier, redact_url
+from xcompleteness.testkit._verify import VIOLATION_CODES, Verifier, redact_url
 
 __all__ = [
     "MockApi",
     "Replay",
+    "VIOLATION_CODES",
     "Verifier",
     "listen",
     "make_app",

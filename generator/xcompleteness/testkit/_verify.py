@@ -53,6 +53,7 @@ from xcompleteness.runtime.walk import (
     Page,
     PageRequest,
     StreamResult,
+    ViolationKind,
     Walker,
 )
 from xcompleteness.runtime.walk_results import (
@@ -64,7 +65,16 @@ from xcompleteness.runtime.walk_results import (
 )
 from xcompleteness.testkit._verify_envelope import envelope_findings
 
-__all__ = ["SMALL_PAGE", "Verifier", "Walk"]
+__all__ = ["SMALL_PAGE", "VIOLATION_CODES", "Verifier", "Walk"]
+
+VIOLATION_CODES: Mapping[ViolationKind, str] = {
+    "broken_page": "XC710",
+    "items_not_a_list": "XC718",
+    "refused": "XC715",
+    "repeated_cursor": "XC713",
+}
+"""The finding for each kind of contract violation the walk core ends a walk on
+(``runtime.walk.VIOLATION_KINDS``; tests/testkit/test_verify.py pins that every kind has one)."""
 
 
 def redact_url(url: str) -> str:
@@ -280,7 +290,8 @@ class Verifier:
         self._ids(contract, walk, pages)
         if failed:
             return walk
-        self._ending(contract, walk, stream.result, recorder, found=len(self.diagnostics) > before)
+        found = len(self.diagnostics) > before
+        self._ending(contract, walk, stream.result, stream.violation, recorder, found=found)
         return walk
 
     def _ids(self, contract: Contract, walk: Walk, pages: list[Page]) -> None:
@@ -312,11 +323,13 @@ class Verifier:
         contract: Contract,
         walk: Walk,
         result: StreamResult,
+        kind: ViolationKind | None,
         recorder: _Recorder,
         *,
         found: bool,
     ) -> None:
-        """How the walk core ended the walk, as a finding where it is one."""
+        """How the walk core ended the walk, as a finding where it is one; a contract
+        violation is mapped by its ``kind`` (:data:`VIOLATION_CODES`), never by its wording."""
         codes = {r.code: r for r in result.reasons}
         walk.complete = result.complete
         if CLIENT_PAGE_LIMIT in codes or CLIENT_DEADLINE_EXCEEDED in codes:
@@ -348,24 +361,25 @@ class Verifier:
         violation = codes.get(CONTRACT_VIOLATION)
         if violation is not None:
             what = str(violation.details.get("what") or "")
-            if recorder.refused is not None:
+            kind = kind or "broken_page"
+            code = VIOLATION_CODES[kind]
+            if kind == "refused":
                 self.report(
                     contract,
-                    "XC715",
-                    f"the next link of page {walk.pages} was refused: {recorder.refused}",
+                    code,
+                    f"the next link of page {walk.pages} was refused: {recorder.refused or what}",
                     "next links must stay on the API's scheme, host, port and base path, "
                     "without userinfo",
                 )
-            elif what.startswith("repeated cursor"):
+            elif kind == "repeated_cursor":
                 self.report(
                     contract,
-                    "XC713",
+                    code,
                     f"the continuation of page {walk.pages} was already used in this walk: "
                     "a client following it would loop",
                     "every page must hand out a new cursor or link",
                 )
             elif not found:
-                code = "XC718" if "items location" in what else "XC710"
                 self.report(contract, code, f"page {walk.pages}: {what}")
             return
         if CURSOR_EXPIRED in codes:

@@ -236,7 +236,7 @@ def _copy_for_edit(document: Mapping[str, Any], operations: Any) -> dict[str, An
 def augment(spec: SpecIR) -> dict[str, Any]:
     doc: dict[str, Any] = _copy_for_edit(spec.document, spec.operations)
     schemas = _Schemas(doc)
-    omissions = sorted(spec.registry.get("field_omissions") or [])
+    omissions = sorted(spec.registry.field_omissions)
     for op in spec.operations:
         op_obj = doc["paths"][op.path][op.method]
         status = op.success_status

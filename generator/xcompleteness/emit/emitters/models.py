@@ -119,7 +119,7 @@ def _frozenset(codes: Iterable[str]) -> str:
 
 
 def _omissions(spec: SpecIR) -> list[str]:
-    raw = spec.registry.get("field_omissions") or []
+    raw = spec.registry.field_omissions
     return sorted(str(x) for x in raw)
 
 

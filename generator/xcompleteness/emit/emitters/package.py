@@ -18,25 +18,13 @@ __all__ = ["contracts_document", "emit"]
 
 
 def contracts_document(spec: SpecIR) -> dict[str, Any]:
-    used_reasons = {c.code for c in spec.reason_codes}
-    used_warnings = {c.code for c in spec.warning_codes}
-    registry: dict[str, Any] = {}
-    for key, value in spec.registry.items():
-        if key in ("reasons", "warnings") and isinstance(value, dict):
-            used = used_reasons if key == "reasons" else used_warnings
-            registry[key] = {
-                code: entry
-                for code, entry in value.items()
-                if code in used or (isinstance(entry, dict) and entry.get("origin") == "client")
-            }
-        else:
-            registry[key] = value
+    used = [c.code for c in (*spec.reason_codes, *spec.warning_codes)]
     return {
         "contracts": {
             op.operation_id: spec.contracts[op.operation_id].to_dict() for op in spec.operations
         },
         "package": spec.package,
-        "registry": registry,
+        "registry": spec.registry.to_dict(used),
         "title": spec.title,
         "version": spec.version,
     }
