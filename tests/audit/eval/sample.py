@@ -222,6 +222,13 @@ FORCED: dict[str, dict[str, str]] = {
     "contract-p": {
         "GET /users/me": "identity read",
     },
+    "influxdata": {
+        "GET /me": "identity read",
+        "GET /health": "health read (a checks array inside one object)",
+        "POST /query/analyze": "analyze (parse-like) answering an errors array",
+        "GET /tasks/{taskID}/logs": "an event log",
+        "GET /tasks": "after-id paging with a links object",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
