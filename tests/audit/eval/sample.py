@@ -229,6 +229,13 @@ FORCED: dict[str, dict[str, str]] = {
         "GET /tasks/{taskID}/logs": "an event log",
         "GET /tasks": "after-id paging with a links object",
     },
+    "trello": {
+        "GET /search": "the main search (per-model limits, cards_page)",
+        "GET /search/members": "a member search",
+        "GET /boards/{idBoard}/actions": "an activity feed (before/since/page)",
+        "GET /members/{idMember}": "identity read (idMember may be 'me')",
+        "GET /members/{idMember}/notifications": "a notification feed",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
