@@ -236,6 +236,13 @@ FORCED: dict[str, dict[str, str]] = {
         "GET /members/{idMember}": "identity read (idMember may be 'me')",
         "GET /members/{idMember}/notifications": "a notification feed",
     },
+    "linode": {
+        "GET /account/events": "an event feed (page/page_size, pages/results)",
+        "GET /profile": "identity read",
+        "GET /account": "account info read",
+        "GET /linode/instances": "the main resource list (PaginationEnvelope)",
+        "GET /profile/grants": "a grants read holding arrays per resource type",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
