@@ -243,6 +243,13 @@ FORCED: dict[str, dict[str, str]] = {
         "GET /linode/instances": "the main resource list (PaginationEnvelope)",
         "GET /profile/grants": "a grants read holding arrays per resource type",
     },
+    "files": {
+        "GET /history": "the site's action history: cursor in a response header",
+        "GET /folders/{path}": "a folder listing addressed by path",
+        "GET /api_key": "identity read (the current API key)",
+        "GET /site": "site info read",
+        "GET /file_actions/metadata/{path}": "lookup by path",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
