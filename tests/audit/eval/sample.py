@@ -250,6 +250,14 @@ FORCED: dict[str, dict[str, str]] = {
         "GET /site": "site info read",
         "GET /file_actions/metadata/{path}": "lookup by path",
     },
+    "peertube": {
+        "GET /api/v1/search/videos": "the main search (start/count, total)",
+        "GET /api/v1/users/me": "identity read",
+        "GET /api/v1/users/me/notifications": "a notification feed",
+        "GET /api/v1/config/about": "info read",
+        "GET /api/v1/server/stats": "instance stats (an aggregate read)",
+        "GET /api/v1/users/me/video-playlists/videos-exist": "an existence check",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
