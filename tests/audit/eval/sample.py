@@ -258,6 +258,14 @@ FORCED: dict[str, dict[str, str]] = {
         "GET /api/v1/server/stats": "instance stats (an aggregate read)",
         "GET /api/v1/users/me/video-playlists/videos-exist": "an existence check",
     },
+    "dracoon": {
+        "GET /v4/nodes/search": "the main search (offset/limit, range.total)",
+        "GET /v4/eventlog/events": "an event log",
+        "GET /v4/user/account": "identity read",
+        "GET /v4/public/system/info": "system info read",
+        "GET /v4/auth/ping": "ping",
+        "GET /v4/auth/reset_password/{token}": "validate (a token check)",
+    },
 }
 
 _METHODS = ("get", "put", "post", "delete", "patch")
@@ -535,9 +543,7 @@ def draw_order() -> list[str]:
             by_provider.setdefault(provider(rel), []).append(rel)
     providers = sorted(by_provider)
     random.Random(HELDOUT_SEED).shuffle(providers)
-    return [
-        random.Random(f"{HELDOUT_SEED}:{p}").choice(sorted(by_provider[p])) for p in providers
-    ]
+    return [random.Random(f"{HELDOUT_SEED}:{p}").choice(sorted(by_provider[p])) for p in providers]
 
 
 def draw_heldout() -> dict[str, str]:
