@@ -6,9 +6,9 @@
 * (corpus) every citation resolves in the spec and its quote is there; the labelled operations
   are exactly the ones sample.py draws from the spec;
 * (corpus) the scorer runs audit through the public CLI on every API and **records** the figures
-  (per API and per half; printed, and in the junit properties) and asserts them: no false
-  listing on either half, silent wrong values no more than docs/audit.md reports, fewer missed
-  listings than the baseline.
+  (per API and per half; printed, and in the junit properties) and asserts them as a ratchet:
+  false listings, silent wrong values and missed listings no more than docs/audit.md reports;
+* (corpus) the held-out half is what the seeded draw of sample.py gives (no API picked by hand).
 
 Run the corpus part with ``make test-corpus PYTEST_ARGS=tests/audit/eval`` or
 ``.venv/bin/python -m pytest -m corpus tests/audit/eval``.
@@ -48,7 +48,14 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    assert len(split["tuning"]) == len(split["heldout"]) >= 7
+    # Round 2: round 1's 14 APIs (its retired held-out half included) are tuning; 7 fresh held out.
+    assert split["tuning"] == sorted(split["round1"]["tuning"] + split["retired_heldout"]["apis"])
+    assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
+    assert len(split["tuning"]) == 14 and len(split["heldout"]) == sample.HELDOUT_SIZE == 7
+    assert not set(split["tuning"]) & set(split["heldout"])
+    held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
+    assert len(held_providers) == 7, "one held-out API per provider"
+    assert not held_providers & {sample.provider(split["specs"][a]) for a in split["tuning"]}
     found = {(f.parent.name, f.stem) for f in FILES}
     wanted = {(h, api) for h in ("tuning", "heldout") for api in split[h]}
     assert found == wanted
@@ -95,6 +102,13 @@ def test_citations_resolve_and_labels_cover_the_drawn_sample(path: Path) -> None
 
 
 @pytest.mark.corpus
+def test_the_heldout_half_is_what_the_seeded_draw_gives() -> None:
+    # The rule (sample.py draw_heldout, split.yaml heldout_draw) recomputed from the spec cache
+    # and this repository's history: no API was picked by hand.
+    assert sample.draw_heldout() == sample.HELDOUT
+
+
+@pytest.mark.corpus
 def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None:
     score = _module("xc_eval_score", "score.py")
     report = score.main(["--half", "all", "--json", str(tmp_path / "eval.json")])
@@ -106,12 +120,13 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         for key, value in tot["values"].items():
             record_property(f"{half}.values.{key}", value)
         record_property(f"{half}.silent_wrong", tot["values"]["wrong"])
-    # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. False
-    # listings are at 0; the silent wrong values left (docs/audit.md names the tuning one and
-    # counts the held-out ones) are a ratchet: never more, and fewer listings missed than the
-    # baseline on main (tuning 6, held-out 10; README.md).
+    # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
+    # below are a ratchet measured on main at 185fc64 when round 2 was drawn (README.md,
+    # docs/audit.md): never more false listings, silent wrong values or missed listings than
+    # that. Tuning is round 1's 14 APIs; held-out is round 2's fresh seven, scored once after
+    # their labels were committed (its false listings are not 0 yet: the ratchet records them).
     totals = report["totals"]
-    for half, most_wrong, baseline_missed in (("tuning", 1, 6), ("heldout", 3, 10)):
-        assert totals[half]["false_listings"] == 0, half
+    for half, most_false, most_wrong, most_missed in (("tuning", 0, 4, 11), ("heldout", 4, 2, 17)):
+        assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["values"]["wrong"] <= most_wrong, half
-        assert totals[half]["missed"] < baseline_missed, half
+        assert totals[half]["missed"] <= most_missed, half
