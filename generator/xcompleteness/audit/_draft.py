@@ -81,6 +81,12 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     decl["scope"] = {"resource": resource_name(f.path)}
     if "snapshot" not in scope_defaults:
         decl["scope"]["snapshot"] = "none"
+    if f.kind_doubt:
+        todos.append(
+            f"kind: {f.kind_doubt}; if the result is every object matching a query (rather than "
+            "every object of the resource in scope), set kind: search and say whether it stops "
+            "at a cap (RESULT_LIMIT_REACHED)"
+        )
     if f.imported is not None:
         return _imported_declaration(f, decl, todos)
     if f.items is not None:
@@ -214,6 +220,13 @@ def _pagination(
 ) -> dict | None:
     size = {"size": f.request["size"]} if "size" in f.request else {}
     if f.style == "link-header":
+        if f.style_doubt:
+            todos.append(
+                f"pagination: {f.style_doubt}; confirm the pages are linked by the Link "
+                "header's rel=next (style link-header), then add the header to the success "
+                "response: `xcompleteness audit SPEC --overlay THIS --emit-overlay PATCH` "
+                "drafts it"
+            )
         reasons.append(_more({"present": "$response.link.next"}))
         out: dict[str, Any] = {"style": "link-header"}
         if size:

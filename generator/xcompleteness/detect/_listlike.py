@@ -36,6 +36,7 @@ from typing import Any
 from xcompleteness.declare import not_a_listing
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
+from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
@@ -123,6 +124,10 @@ class Finding:
     """How the last page shows the next token: ``absent``, ``empty`` or ``either``."""
     caps: tuple[tuple[int, str, str], ...] = ()
     """Documented caps on the listing's reach: (N, where, sentence)."""
+    style_doubt: str | None = None
+    """Why the drafted pagination style needs confirming (it is said only in prose)."""
+    kind_doubt: str | None = None
+    """Why the drafted kind may be another (a collection whose prose says "search")."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -153,6 +158,8 @@ class Finding:
             "id_alternatives": list(self.id_alternatives),
             "cursor_end": self.cursor_end,
             "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
+            "style_doubt": self.style_doubt,
+            "kind_doubt": self.kind_doubt,
         }
 
 
@@ -309,6 +316,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         else _Shape()
     )
     signals = list(shape.signals) + _header_signals(headers, walker)
+    style_doubt = _described_link_header(op, ref, signals)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
@@ -374,7 +382,46 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(_cap_texts(op, ref.parameters, roles))),
+        style_doubt=style_doubt if style == "link-header" else None,
+        kind_doubt=_kind_doubt(kind, op, ref.parameters),
     )
+
+
+def _prose_texts(op: dict[str, Any], params: tuple[Located, ...]) -> list[tuple[str, str]]:
+    """(pointer, text) of the operation's summary and description and its query parameters'
+    descriptions."""
+    out = [(k, op[k]) for k in ("summary", "description") if isinstance(op.get(k), str)]
+    for p, ptr in params:
+        if p.get("in") == "query" and isinstance(p.get("description"), str):
+            out.append((f"parameter {p['name']}", p["description"]))
+    return out
+
+
+def _described_link_header(
+    op: dict[str, Any], ref: OperationRef, signals: list[Signal]
+) -> str | None:
+    """Pagination through a ``Link`` header said only in prose (no response declares one):
+    adds the signal, and returns the sentence (the draft asks to confirm it)."""
+    if any(s.kind == "link_header" for s in signals):
+        return None
+    for where, text in _prose_texts(op, ref.parameters):
+        said = prose.link_header_sentence([text])
+        if said is not None:
+            signals.append(Signal("link_header", "Link", "$response.link.next", ref.pointer))
+            return f"no response declares a Link header, but the {where} says {said!r}"
+    return None
+
+
+def _kind_doubt(kind: str, op: dict[str, Any], params: tuple[Located, ...]) -> str | None:
+    """Why a drafted collection may be a search: its prose (the operation's or a query
+    parameter's description) says "search" while its path and operationId do not."""
+    if kind != "collection":
+        return None
+    for where, text in _prose_texts(op, params):
+        said = prose.search_sentence([text])
+        if said is not None:
+            return f"the {where} says {said!r}"
+    return None
 
 
 def _cap_texts(
@@ -543,12 +590,14 @@ def _param_roles(params: tuple[Located, ...], walker: SchemaWalker) -> dict[str,
     sizes: list[str] = []
     cursors: list[str] = []
     for p, ptr in params:
-        if p.get("in") != "query":
-            continue
+        if p.get("in") != "query" or prose.reserved(p.get("description")):
+            continue  # a parameter the API keeps for itself is never a position the walk sets
         name = p["name"]
         key = sig.fold(name)
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
+        elif key not in sig.PAGING_PARAMS and prose.describes_cursor(p.get("description")):
+            cursors.append(name)  # "a pagination cursor" whatever its name (``batch_token``)
         elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
             role = "offset" if key in sig.OFFSET_PARAMS else "page"
             kind = _position_kind(p, ptr, walker, role)

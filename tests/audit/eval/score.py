@@ -233,7 +233,7 @@ def compare(label: dict[str, Any], decl: dict[str, Any]) -> dict[str, tuple[str,
             out[field] = ("right" if same else "wrong", got, want, None)
 
     if "kind" in label:
-        judge("kind", decl.get("kind"), label["kind"], set())
+        judge("kind", decl.get("kind"), label["kind"], {"kind"})
     if "items" in label:
         judge("items", decl.get("items"), f"{BODY}{label['items']}", {"items"})
     if "id" in label:
