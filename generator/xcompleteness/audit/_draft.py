@@ -223,9 +223,8 @@ def _pagination(
         if f.style_doubt:
             todos.append(
                 f"pagination: {f.style_doubt}; confirm the pages are linked by the Link "
-                "header's rel=next (style link-header), then add the header to the success "
-                "response: `xcompleteness audit SPEC --overlay THIS --emit-overlay PATCH` "
-                "drafts it"
+                "header's rel=next (style link-header) and keep the schema patch action of "
+                "this overlay that adds the header to the success response"
             )
         reasons.append(_more({"present": "$response.link.next"}))
         out: dict[str, Any] = {"style": "link-header"}
@@ -274,12 +273,16 @@ def _pagination(
         elif total is not None:
             out["response"] = {"total": total.expression}
         if "response" not in out and when is None:
+            # nothing but an empty page can show the end: the walk ends there and says so
+            # (END_INFERRED); a person confirms there is no total, page count or flag
             todos.append(
                 f"pagination: {f.style} parameter {f.request[f.style]} found but nothing in the "
-                "response tells whether more pages exist; declare pagination (style "
-                f"{f.style}) with response.total, or a MORE_PAGES_AVAILABLE reason with a when"
+                "response tells whether more pages exist (no total, page count or 'more' flag), "
+                f"so the draft (style {f.style}) ends the walk on an empty page (end: "
+                "empty-page, reported as END_INFERRED); confirm, or replace end with "
+                "response.total or a MORE_PAGES_AVAILABLE when if the API gives one"
             )
-            return None  # a walk that cannot see the end would stop after one page
+            out["end"] = "empty-page"
         reasons.append(_more(when))
         return out
     if f.style == "none":
@@ -287,10 +290,10 @@ def _pagination(
         if "size" in f.request:  # a page size asks for pages: never closed by a default
             todos.append(
                 f"pagination: a page-size parameter {f.request['size']} but no position "
-                "parameter was found; declare how the next page is asked for (style offset, "
-                "page, cursor or next-url), or confirm one response holds every item and "
-                f"declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the cap on "
-                f"{f.request['size']}"
+                "parameter was found; confirm one response holds every item the request asks "
+                f"for (style none) and declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the "
+                f"cap on {f.request['size']}, or, if the API pages by a parameter or link the "
+                "spec does not show, declare that walk instead"
             )
         elif total is not None:  # a total beside the items hints at pages the spec does not name
             todos.append(

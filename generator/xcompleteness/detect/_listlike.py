@@ -1046,9 +1046,13 @@ def _style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str,
         # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
         # total (@odata.count) is only sent on request, so an offset walk could not see its end
         return "next-url", request
-    if "cursor" in roles and not (
-        "next_token" not in kinds and "offset" in roles and "total" in kinds
-    ):  # a cursor nothing feeds loses to an offset whose end a total shows (Box's marker)
+    fed = "next_token" in kinds or (
+        "has_more" in kinds and sig.fold(roles.get("cursor", "")) in sig.ITEM_ID_CURSORS
+    )
+    if "cursor" in roles and not (not fed and ("offset" in roles or "page" in roles)):
+        # a cursor nothing feeds (no next token; not an item id beside a 'more' flag) loses to
+        # a numeric offset or page (Box's marker beside offset+total, Mastodon's max_id
+        # beside the search's offset)
         request["cursor"] = roles["cursor"]
         return "cursor", request
     if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token
