@@ -307,10 +307,17 @@ def _pagination(
                 "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
             )
         return {"style": "none"}
+    if f.style_doubt:  # a cursor sent in the request body: no declaration can say it yet
+        todos.append(
+            f"pagination: {f.style_doubt}; x-completeness declares query-parameter cursors "
+            "only, so this walk cannot be declared yet: replace this declaration with "
+            "{kind: none, why: 'paged by a request-body cursor'}"
+        )
+        return None
     seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"
     todos.append(
         f"pagination: style not recognised (response shows {seen}); "
-        "declare how to get the next page"
+        "declare how to get the next page, or style none if one response holds every item"
     )
     return None
 

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from xcompleteness.declare import not_a_listing
+from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
 from xcompleteness.detect import _prose as prose
@@ -308,7 +309,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
-    listy = ref.method == "get" and "list" in sig.words(op_id or "")
+    # ... and so does one whose summary or description opens "Gets a list of ...".
+    listy = ref.method == "get" and (
+        "list" in sig.words(op_id or "")
+        or prose.first_sentence_lists(op[k] for k in ("summary", "description") if _text(op, k))
+    )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
     shape = (
         _body_shape(body, walker, ref.path, positioned, listy, cursor_keys, examples)
@@ -317,6 +322,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     )
     signals = list(shape.signals) + _header_signals(headers, walker)
     style_doubt = _described_link_header(op, ref, signals)
+    tokens = [(s.name, s.expression) for s in signals if s.kind == "next_token"]
+    fed = None  # a read by POST that pages its array through a cursor in the request body
+    if ref.method == "post" and shape.items is not None:
+        fed = body_paging.body_cursor(op, ref.pointer, walker, tokens)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
@@ -332,6 +341,14 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
+    if not why and searchy and "query" in roles:
+        nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
+        if nested:  # a search that requires its query text answers its matches, however nested
+            why.append(f"search with a required query and arrays in its response ({nested})")
+    if not why and body is None and status is not None and listy:
+        why.append("described as a list; the response declares no schema")
+    if fed is not None:
+        why.append(f"request body cursor {fed[0]} fed by {fed[1]}")
     queries = {p["name"] for p, _ in ref.parameters if p.get("in") == "query"}
     imported = pagination_imports.read(op, queries)
     if imported is not None and not _import_fits(imported, body, walker):
@@ -343,7 +360,9 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     stream = _stream(op, walker, ref.pointer, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
-    if imported is None and _not_a_listing(ref, shape, strong, positioned, searchy, signals):
+    if imported is None and fed is None and _not_a_listing(
+        ref, shape, strong, positioned, searchy, signals
+    ):
         return None
     paged = positioned or any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
     if imported is None and not paged and _single_object(ref, shape, op_id):
@@ -356,6 +375,8 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         kind = "aggregate"  # one computed report, not pages of records
     _cursor_fed_by_token(roles, signals, ref.parameters)
     style, request = _style(roles, signals)
+    if body is None and style == "none":
+        style = "unknown"  # no response schema: nothing shows whether or how it pages
     if imported is not None:
         style, request = imported.style, dict(imported.request)
         if imported.items is not None and imported.items != shape.items:
@@ -382,9 +403,26 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(_cap_texts(op, ref.parameters, roles))),
-        style_doubt=style_doubt if style == "link-header" else None,
+        style_doubt=_style_doubt(style, style_doubt, fed),
         kind_doubt=_kind_doubt(kind, op, ref.parameters),
     )
+
+
+def _text(op: dict[str, Any], key: str) -> bool:
+    return isinstance(op.get(key), str)
+
+
+def _style_doubt(style: str, link_prose: str | None, fed: tuple[str, str] | None) -> str | None:
+    """Why the drafted style needs a person: a Link header said only in prose, or a cursor
+    sent in the request body (which the vocabulary cannot declare yet)."""
+    if style == "link-header":
+        return link_prose
+    if style == "unknown" and fed is not None:
+        return (
+            f"the next page is asked for with the request body field {fed[0]} (fed by "
+            f"{fed[1]})"
+        )
+    return None
 
 
 def _prose_texts(op: dict[str, Any], params: tuple[Located, ...]) -> list[tuple[str, str]]:
@@ -780,6 +818,7 @@ def _body_shape(
         resource_like=resource_like,
         positioned=positioned,
         listy=listy,
+        noun=sig.fold(_last_literal(path)),
     )
     if found is None and not resource_like:
         for name, (sub, sptr) in props.items():
@@ -822,6 +861,7 @@ def _wrapped_array(
     resource_like: bool,
     positioned: bool,
     listy: bool = False,
+    noun: str = "",
 ) -> tuple[str, Located | None] | None:
     """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
 
@@ -866,6 +906,8 @@ def _wrapped_array(
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
         chosen = arrays[0]
+    elif len(arrays) == 1 and listy and noun and sig.fold(arrays[0]).endswith(noun):
+        chosen = arrays[0]  # "Gets a list of brands": GET /brands answers {brands: [...], ...}
     if chosen is None:
         return None
     sub, sptr = props[chosen]
@@ -874,6 +916,12 @@ def _wrapped_array(
 
 def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
     return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
+
+
+def _last_literal(path: str) -> str:
+    """The last path segment that is no parameter, less a file suffix (``Messages.json``)."""
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    return literal[-1].rsplit(".", 1)[0] if literal else ""
 
 
 def _last_word(path: str) -> str:

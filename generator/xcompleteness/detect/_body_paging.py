@@ -1,0 +1,66 @@
+"""Listings that the shape of a request body or the lack of a response schema reveals.
+
+* ``body_cursor``: a POST (or other non-GET) that sends a cursor-named field in its JSON request
+  body and gets the next one back in its response (Square's ``batch-retrieve-*``: ``cursor`` in,
+  ``cursor`` out; Box's metadata query: ``marker`` in, ``next_marker`` out) pages a listing,
+  whatever its name. The vocabulary declares query-parameter cursors only, so the draft says so.
+* ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
+  answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.diagnostics import pointer_join
+
+__all__ = ["body_cursor", "nested_arrays"]
+
+
+def _request_schema(op: dict[str, Any], pointer: str, walker: SchemaWalker) -> Located | None:
+    body, bptr = walker.deref(op.get("requestBody"), pointer_join(pointer, "requestBody"))
+    content = body.get("content") if isinstance(body, dict) else None
+    if not isinstance(content, dict):
+        return None
+    for media, entry in content.items():
+        if "json" in str(media) and isinstance(entry, dict) and "schema" in entry:
+            return walker.deref(entry["schema"], pointer_join(bptr, "content", media, "schema"))
+    return None
+
+
+def body_cursor(
+    op: dict[str, Any], pointer: str, walker: SchemaWalker, next_tokens: list[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """(request body field, response expression) of a cursor the response feeds back into the
+    request body, or None. ``next_tokens``: (field name, expression) of the response's next
+    tokens."""
+    schema = _request_schema(op, pointer, walker)
+    if schema is None or not next_tokens:
+        return None
+    for name in walker.properties(*schema):
+        key = sig.fold(name)
+        if key not in sig.CURSOR_PARAMS or key == sig.AMBIGUOUS_NEXT:
+            continue  # ``next`` in a body is as often a value (a next build number) as a cursor
+        for token, expression in next_tokens:
+            if sig.fold(token) in (key, "next" + key):
+                return name, expression
+    return None
+
+
+def nested_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
+    """Relative pointers of the non-meta arrays one object down in the response body."""
+    if body is None:
+        return []
+    out = []
+    for name, (sub, sptr) in walker.properties(*walker.deref(*body)).items():
+        if sig.fold(name) in sig.META_NAMES or "object" not in walker.types(sub, sptr):
+            continue
+        for inner, (isub, iptr) in walker.properties(sub, sptr).items():
+            folded = sig.fold(inner)
+            if folded in sig.META_NAMES or sig.is_meta_array(folded):
+                continue
+            if walker.is_array(isub, iptr):
+                out.append(pointer_join("", name, inner))
+    return out
