@@ -341,9 +341,34 @@ def _signal_reasons(
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
     for n, where, text in f.caps:
+        status = _ERROR_STATUS.search(text)
+        if status is not None:  # the cap is answered with an error: the walk can see it
+            code = int(status.group(0))
+            reasons.append(
+                {
+                    "code": "RESULT_LIMIT_REACHED",
+                    "limit": n,
+                    "when": {"equals": ["$statusCode", code]},
+                }
+            )
+            todos.append(
+                f"limit: the {where} says {text!r}; the draft maps a {code} answer to "
+                f"RESULT_LIMIT_REACHED (limit {n}, continuation narrow_query): confirm, or "
+                f"delete that reason if this listing also answers {code} for other mistakes "
+                "(a bad filter would then read as the cap)"
+            )
+            continue
+        total = f.signal("total")
+        shows = (
+            f"when: {{gte: [{total.expression}, {n}]}}"
+            if total is not None
+            else "a when on a response field that shows it"
+        )
         todos.append(
             f"limit: the {where} says {text!r}; if the listing stops there, add {{code: "
-            f"RESULT_LIMIT_REACHED, limit: {n}}} with the condition that shows it"
+            f"RESULT_LIMIT_REACHED, limit: {n}}} with {shows}; if no response field shows "
+            f"it, say the cap in scope.covers (e.g. 'the first {n} results'), never with "
+            "when: always"
         )
     total = f.signal("total")
     limit = drafts.get("search-limit")
@@ -364,6 +389,10 @@ def _signal_reasons(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
             f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
         )
+
+
+_ERROR_STATUS = re.compile(r"\b4\d\d\b")
+"""An HTTP client-error status named in a cap's sentence ("rejected with a 400 response")."""
 
 
 def _truncated_todo(s: Signal) -> str:

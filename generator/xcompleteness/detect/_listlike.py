@@ -402,7 +402,9 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         items_doubt=shape.items_doubt,
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
-        caps=tuple(evidence.documented_caps(_cap_texts(op, ref.parameters, roles))),
+        caps=tuple(
+            evidence.documented_caps(_cap_texts(op, ref.parameters, roles), unpaged=not paged)
+        ),
         style_doubt=_style_doubt(style, style_doubt, fed),
         kind_doubt=_kind_doubt(kind, op, ref.parameters),
     )
