@@ -13,8 +13,8 @@ open questions as ``topic: text``) and compares it with the labels (labels.py de
 * every labelled value of a found listing is **right**, **todo** (its topic has an open x-todo
   entry), **absent** (the draft does not state it) or **wrong** -- a silent wrong value: stated
   without a TODO of its topic and different from the label. Fields map to the draft as in
-  tests/audit/test_corpus_drafts.py's ``_wrong_values``: kind; items (``$response.body#P``, topic
-  items); id (topic id); style, request.cursor/offset/page/size, response.next/total/pages (topic
+  tests/audit/test_corpus_drafts.py's ``_wrong_values``: kind (topic kind); items
+  (``$response.body#P``, topic items); id (topic id); style, request.cursor/offset/page/size, response.next/total/pages (topic
   pagination); cap -> a RESULT_LIMIT_REACHED reason's limit (topic limit); end -> what the
   draft's MORE_PAGES_AVAILABLE reason says (topics pagination and signal): ``{present: E}`` is
   next-absent, ``{not-equals: [E, ""]}`` next-empty (both together satisfy either),
