@@ -247,3 +247,11 @@ def test_a_cap_answered_with_a_400_is_drafted_as_a_reason_under_a_todo() -> None
 def test_a_page_size_cap_on_an_unpaged_search_is_its_cap() -> None:
     [todo] = _todos(_prose("GET /tools/search"), "limit")
     assert "limit: 200" in todo and "scope.covers" in todo
+
+
+def test_a_count_of_one_page_or_an_estimate_is_no_total_to_end_an_offset_walk_on() -> None:
+    for key in ("GET /bolts", "GET /nuts"):
+        decl = _prose(key)
+        assert PROSE_FOUND[key].signal("total") is None, key
+        assert "response" not in decl["pagination"] and decl["pagination"]["end"] == "empty-page"
+        assert _todos(decl, "pagination"), key

@@ -1036,8 +1036,14 @@ def _body_signals(
 def _typed_signal(
     kind: str, name: str, rel: str, sub: Any, sptr: str, walker: SchemaWalker
 ) -> Signal | None:
-    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``)."""
+    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``).
+
+    A count whose description says it counts one page ("the number of results in this
+    response") or only estimates ("approximate") is no total: an offset walk ending on it would
+    stop early and call the result complete."""
     types = walker.types(sub, sptr)
+    if kind == "total" and prose.not_a_total(_description(sub, sptr, walker)):
+        return None
     if kind in _BOOL_KINDS and types and "boolean" not in types:
         return None
     if kind == "shards":
@@ -1057,6 +1063,12 @@ def _typed_signal(
     if kind == "next_link" and types and "string" not in types:
         return None  # a next URL is a string; a number there is a page number, not a link
     return Signal(kind, name, _body_expr(rel), sptr)
+
+
+def _description(sub: Any, sptr: str, walker: SchemaWalker) -> str | None:
+    node, _ = walker.deref(sub, sptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return text if isinstance(text, str) else None
 
 
 def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> bool:

@@ -12,6 +12,8 @@ identifiers are not prose) and answer narrow questions:
   when no response declares one (Mastodon: "Use HTTP `Link` header for pagination");
 * ``search_sentence``: the sentence whose prose says "search" (not inside a link target, a path
   or an identifier such as ``SearchCatalogObjects``): a collection that may be a search;
+* ``not_a_total``: a count described as counting one page or response ("the number of results
+  in this response", "on the page") or as an estimate ("approximate"), not every item;
 * ``first_sentence_lists``: a summary or description that says the operation returns a list
   ("Gets a list of brands", "Returns a paginated list of commits").
 """
@@ -25,6 +27,7 @@ __all__ = [
     "describes_cursor",
     "first_sentence_lists",
     "link_header_sentence",
+    "not_a_total",
     "reserved",
     "search_sentence",
     "sentences",
@@ -119,3 +122,23 @@ def first_sentence_lists(texts: Iterable[str]) -> bool:
         if first and _LISTS.search(first):
             return True
     return False
+
+
+_ONE_PAGE = re.compile(
+    r"\b(?:in|on|of) (?:this|the|the current|a single|each) (?:page|response|batch|chunk|result set)\b"
+    r"|\b(?:items|results|records|entries|objects) (?:returned|included) (?:in|on)\b"
+    r"|\bnumber of (?:items|results|records|entries) returned\b",
+    re.IGNORECASE,
+)
+_ESTIMATE = re.compile(r"\b(?:approximate(?:ly)?|estimated?|estimation|roughly|at least)\b", re.I)
+_ALL = re.compile(r"\b(?:total|all|across|every|whole|entire|matching)\b", re.IGNORECASE)
+
+
+def not_a_total(description: str | None) -> bool:
+    """The count counts one page (and never says "total"/"all"), or only estimates."""
+    if not isinstance(description, str):
+        return False
+    text = _plain(description)
+    if _ESTIMATE.search(text):
+        return True
+    return bool(_ONE_PAGE.search(text)) and not _ALL.search(text)
