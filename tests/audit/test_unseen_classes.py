@@ -255,3 +255,23 @@ def test_a_count_of_one_page_or_an_estimate_is_no_total_to_end_an_offset_walk_on
         assert PROSE_FOUND[key].signal("total") is None, key
         assert "response" not in decl["pagination"] and decl["pagination"]["end"] == "empty-page"
         assert _todos(decl, "pagination"), key
+
+
+def test_an_array_only_an_example_shows_is_drafted_with_a_todo_and_its_schema_patch(
+    tmp_path: Path,
+) -> None:
+    decl = _prose("GET /benches.listClamps")
+    assert decl["items"] == "$response.body#/clamp_ids"
+    [todo] = _todos(decl, "items")
+    assert "only an example shows" in todo
+    draft = tmp_path / "draft.yaml"
+    assert api.audit(PROSE_SPEC, emit_overlay=draft).report is not None
+    overlay = yaml.safe_load(draft.read_text("utf-8"))
+    patched = [a for a in overlay["actions"] if "clamp_ids" in str(a["update"].get("properties"))]
+    assert len(patched) == 1 and patched[0]["update"]["properties"]["clamp_ids"]["type"] == "array"
+    assert {d.code for d in api.check(PROSE_SPEC, [draft]).diagnostics} == {"XC900"}
+
+
+def test_a_listed_array_named_by_the_end_of_the_path_noun_is_the_items() -> None:
+    # "List the tool cards": `cards` under /toolCards, beside metadata fields
+    assert PROSE_FOUND["GET /benches/{bench_id}/metadata/toolCards"].items == "$response.body#/cards"

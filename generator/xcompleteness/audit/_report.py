@@ -206,8 +206,8 @@ def _evidence_patches(
     header said only in a description), and the schema lacks."""
     out: list[dict[str, Any]] = []
     for f in report.undeclared:
-        if f.pointer not in report.recorded and not f.style_doubt:
-            continue
+        if f.pointer not in report.recorded and not (f.style_doubt or f.items_doubt):
+            continue  # patch_action drafts only what the schema lacks
         decl = report.draft(f)
         at = pointer_join(f.pointer, "x-completeness")
         for expr, role, where in declared_locations(decl, at):

@@ -4,6 +4,8 @@
   body and gets the next one back in its response (Square's ``batch-retrieve-*``: ``cursor`` in,
   ``cursor`` out; Box's metadata query: ``marker`` in, ``next_marker`` out) pages a listing,
   whatever its name. The vocabulary declares query-parameter cursors only, so the draft says so.
+* ``example_arrays``: top-level arrays an example shows that the schema does not declare
+  (Slack's "brief OK" schemas with ``{ok, group_ids: [...]}`` in the example);
 * ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
   answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
 """
@@ -16,7 +18,7 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
 
-__all__ = ["body_cursor", "nested_arrays"]
+__all__ = ["body_cursor", "example_arrays", "nested_arrays"]
 
 
 def _request_schema(op: dict[str, Any], pointer: str, walker: SchemaWalker) -> Located | None:
@@ -64,3 +66,20 @@ def nested_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
             if walker.is_array(isub, iptr):
                 out.append(pointer_join("", name, inner))
     return out
+
+
+def example_arrays(examples: list[Any], props: dict[str, Located], walker: SchemaWalker) -> list[str]:
+    """Names of the top-level arrays the examples show where the schema declares no array."""
+    if any(walker.is_array(*located) for located in props.values()):
+        return []
+    names: list[str] = []
+    for example in examples:
+        if not isinstance(example, dict):
+            continue
+        for name, value in example.items():
+            folded = sig.fold(str(name))
+            if folded in sig.META_NAMES or sig.is_meta_array(folded):
+                continue
+            if isinstance(value, list) and name not in names:
+                names.append(str(name))
+    return names

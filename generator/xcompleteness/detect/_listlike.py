@@ -846,6 +846,15 @@ def _body_shape(
         if at is not None:
             _check_items(shape, at, rel, walker, examples)
         skip = rel
+    elif listy and not shape.containers:
+        shown = body_paging.example_arrays(examples, props, walker)
+        if len(shown) == 1:  # the schema under-describes; its own example shows the list
+            rel = pointer_join("", shown[0])
+            shape.items, shape.why = _body_expr(rel), f"an example shows an array at {rel}"
+            shape.items_doubt = (
+                f"only an example shows an array at {rel}; the response schema does not declare "
+                "it (this overlay's schema patch adds it)"
+            )
     shape.signals = _body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
     token = next((s for s in shape.signals if s.kind == "next_token"), None)
     if token is not None:
@@ -908,12 +917,20 @@ def _wrapped_array(
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
         chosen = arrays[0]
-    elif len(arrays) == 1 and listy and noun and sig.fold(arrays[0]).endswith(noun):
+    elif len(arrays) == 1 and listy and _named_alike(sig.fold(arrays[0]), noun):
         chosen = arrays[0]  # "Gets a list of brands": GET /brands answers {brands: [...], ...}
     if chosen is None:
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _named_alike(array: str, noun: str) -> bool:
+    """The array is named after the path's noun (``envelopeDocuments`` under ``/documents``,
+    ``cards`` under ``/skillCards``)."""
+    if len(array) < 4 or len(noun) < 4:
+        return False
+    return array.endswith(noun) or noun.endswith(array)
 
 
 def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
