@@ -81,7 +81,12 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     decl["scope"] = {"resource": resource_name(f.path)}
     if "snapshot" not in scope_defaults:
         decl["scope"]["snapshot"] = "none"
-    if f.kind_doubt:
+    if f.kind_doubt and f.kind == "aggregate":
+        todos.append(
+            f"kind: {f.kind_doubt}; if each item is a record (not a computed summary), set "
+            "kind: collection"
+        )
+    elif f.kind_doubt:
         todos.append(
             f"kind: {f.kind_doubt}; if the result is every object matching a query (rather than "
             "every object of the resource in scope), set kind: search and say whether it stops "

@@ -406,7 +406,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
             evidence.documented_caps(_cap_texts(op, ref.parameters, roles), unpaged=not paged)
         ),
         style_doubt=_style_doubt(style, style_doubt, fed),
-        kind_doubt=_kind_doubt(kind, op, ref.parameters),
+        kind_doubt=_kind_doubt(kind, op, ref.parameters) or _aggregate_doubt(kind, shape, paged),
     )
 
 
@@ -450,6 +450,17 @@ def _described_link_header(
             signals.append(Signal("link_header", "Link", "$response.link.next", ref.pointer))
             return f"no response declares a Link header, but the {where} says {said!r}"
     return None
+
+
+def _aggregate_doubt(kind: str, shape: _Shape, paged: bool) -> str | None:
+    """An aggregate named so by its path or operationId (``stats``, ``facets``...) that pages an
+    array of records like a list may be a collection of those records."""
+    if kind != "aggregate" or shape.aggregate or not paged or shape.items is None:
+        return None
+    return (
+        "the path or operationId names a summary (stats, aggregates...) but the operation "
+        "pages an array"
+    )
 
 
 def _kind_doubt(kind: str, op: dict[str, Any], params: tuple[Located, ...]) -> str | None:
