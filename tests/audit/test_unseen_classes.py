@@ -274,7 +274,8 @@ def test_an_array_only_an_example_shows_is_drafted_with_a_todo_and_its_schema_pa
 
 def test_a_listed_array_named_by_the_end_of_the_path_noun_is_the_items() -> None:
     # "List the tool cards": `cards` under /toolCards, beside metadata fields
-    assert PROSE_FOUND["GET /benches/{bench_id}/metadata/toolCards"].items == "$response.body#/cards"
+    f = PROSE_FOUND["GET /benches/{bench_id}/metadata/toolCards"]
+    assert f.items == "$response.body#/cards"
 
 
 def test_an_aggregate_named_by_its_path_that_pages_records_asks_its_kind() -> None:

@@ -68,7 +68,9 @@ def nested_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
     return out
 
 
-def example_arrays(examples: list[Any], props: dict[str, Located], walker: SchemaWalker) -> list[str]:
+def example_arrays(
+    examples: list[Any], props: dict[str, Located], walker: SchemaWalker
+) -> list[str]:
     """Names of the top-level arrays the examples show where the schema declares no array."""
     if any(walker.is_array(*located) for located in props.values()):
         return []

@@ -360,8 +360,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     stream = _stream(op, walker, ref.pointer, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
-    if imported is None and fed is None and _not_a_listing(
-        ref, shape, strong, positioned, searchy, signals
+    if (
+        imported is None
+        and fed is None
+        and _not_a_listing(ref, shape, strong, positioned, searchy, signals)
     ):
         return None
     paged = positioned or any(s.kind in _PAGING_KINDS or s.kind == "total" for s in signals)
@@ -420,18 +422,15 @@ def _style_doubt(style: str, link_prose: str | None, fed: tuple[str, str] | None
     if style == "link-header":
         return link_prose
     if style == "unknown" and fed is not None:
-        return (
-            f"the next page is asked for with the request body field {fed[0]} (fed by "
-            f"{fed[1]})"
-        )
+        return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
     return None
 
 
 def _prose_texts(op: dict[str, Any], params: tuple[Located, ...]) -> list[tuple[str, str]]:
-    """(pointer, text) of the operation's summary and description and its query parameters'
+    """(where, text) of the operation's summary and description and its query parameters'
     descriptions."""
     out = [(k, op[k]) for k in ("summary", "description") if isinstance(op.get(k), str)]
-    for p, ptr in params:
+    for p, _ in params:
         if p.get("in") == "query" and isinstance(p.get("description"), str):
             out.append((f"parameter {p['name']}", p["description"]))
     return out

@@ -52,8 +52,8 @@ def sentences(text: str) -> Iterator[str]:
 
 
 _RESERVED = re.compile(
-    r"^(?:this (?:parameter|field) is )?(?:reserved\b|internal (?:parameter|use)\b|for internal use\b"
-    r"|do not use\b|not for (?:public|external) use\b|undocumented\b)",
+    r"^(?:this (?:parameter|field) is )?(?:reserved\b|internal (?:parameter|use)\b"
+    r"|for internal use\b|do not use\b|not for (?:public|external) use\b|undocumented\b)",
     re.IGNORECASE,
 )
 
@@ -125,7 +125,8 @@ def first_sentence_lists(texts: Iterable[str]) -> bool:
 
 
 _ONE_PAGE = re.compile(
-    r"\b(?:in|on|of) (?:this|the|the current|a single|each) (?:page|response|batch|chunk|result set)\b"
+    r"\b(?:in|on|of) (?:this|the|the current|a single|each) "
+    r"(?:page|response|batch|chunk|result set)\b"
     r"|\b(?:items|results|records|entries|objects) (?:returned|included) (?:in|on)\b"
     r"|\bnumber of (?:items|results|records|entries) returned\b",
     re.IGNORECASE,
