@@ -16,12 +16,13 @@ open questions as ``topic: text``) and compares it with the labels (labels.py de
   tests/audit/test_corpus_drafts.py's ``_wrong_values``: kind (topic kind); items
   (``$response.body#P``, topic items); id (topic id); style, request.cursor/offset/page/size,
   response.next/total/pages (topic pagination); cap -> a RESULT_LIMIT_REACHED reason's limit
-  (topic limit); end -> what the draft's MORE_PAGES_AVAILABLE reason says (topics pagination
-  and signal): ``{present: E}`` is next-absent, ``{not-equals: [E, ""]}`` next-empty (both together satisfy either),
-  ``{equals: [E, true]}`` a more-flag, ``{equals: [E, false]}`` a last-flag, no ``when`` the
-  style's default (a next token or link for cursor/next-url/link-header, the total or page count
-  for offset/page). A drafted end that contradicts the label is wrong; an end the vocabulary
-  cannot express yet (empty-page, short-page, unknown) is counted as absent, never wrong.
+  (topic limit); end -> what the draft's MORE_PAGES_AVAILABLE reason says (topics pagination and
+  signal): ``{present: E}`` is next-absent, ``{not-equals: [E, ""]}`` next-empty (both together
+  satisfy either), ``{equals: [E, true]}`` a more-flag, ``{equals: [E, false]}`` a last-flag, no
+  ``when`` the style's default (a next token or link for cursor/next-url/link-header, the total or
+  page count for offset/page). A drafted end that contradicts the label is wrong; an end the
+  vocabulary cannot express yet (empty-page, short-page, unknown) is counted as absent, never
+  wrong.
 * a label may ``accept`` other pagination declarations that walk the API as well; each listing
   is scored against the variant that fits the draft best.
 
