@@ -283,3 +283,8 @@ def test_an_aggregate_named_by_its_path_that_pages_records_asks_its_kind() -> No
     assert f.kind == "aggregate"
     [todo] = _todos(_prose("GET /stats/lathes"), "kind")
     assert "kind: collection" in todo
+
+
+def test_several_arrays_named_after_the_path_are_a_listing_whose_items_are_asked() -> None:
+    decl = _prose("GET /benches/{bench_id}/fixtures")
+    assert decl["items"] == "$response.body#" and _todos(decl, "items")

@@ -6,6 +6,8 @@
   whatever its name. The vocabulary declares query-parameter cursors only, so the draft says so.
 * ``example_arrays``: top-level arrays an example shows that the schema does not declare
   (Slack's "brief OK" schemas with ``{ok, group_ids: [...]}`` in the example);
+* ``arrays_named``: the top-level arrays named after the path's last noun (``GET .../tabs``
+  answering one array per kind of tab: ``signHereTabs``, ``dateTabs``...);
 * ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
   answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
 """
@@ -18,7 +20,7 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
 
-__all__ = ["body_cursor", "example_arrays", "nested_arrays"]
+__all__ = ["arrays_named", "body_cursor", "example_arrays", "nested_arrays"]
 
 
 def _request_schema(op: dict[str, Any], pointer: str, walker: SchemaWalker) -> Located | None:
@@ -85,3 +87,15 @@ def example_arrays(
             if isinstance(value, list) and name not in names:
                 names.append(str(name))
     return names
+
+
+def arrays_named(body: Located | None, walker: SchemaWalker, noun: str) -> list[str]:
+    """Names of the top-level arrays whose name ends with ``noun`` (folded, at least 4 long)."""
+    if body is None or len(noun) < 4:
+        return []
+    props = walker.properties(*walker.deref(*body))
+    return [
+        name
+        for name, located in props.items()
+        if sig.fold(name).endswith(noun) and walker.is_array(*located)
+    ]

@@ -341,6 +341,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
+    if not why and shape.containers and ref.method == "get":
+        named = body_paging.arrays_named(body, walker, sig.fold(_last_literal(ref.path)))
+        if len(named) > 2:  # GET .../tabs answers {signTabs: [...], dateTabs: [...], ...}
+            why.append(f"arrays named after the path ({', '.join(named[:3])}...)")
     if not why and searchy and "query" in roles:
         nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
         if nested:  # a search that requires its query text answers its matches, however nested
