@@ -186,7 +186,8 @@ def test_a_link_header_said_only_in_prose_is_drafted_with_a_todo_and_its_schema_
 def test_a_collection_whose_prose_opens_with_search_asks_its_kind() -> None:
     [todo] = _todos(_prose("GET /tools"), "kind")
     assert "Search for tools" in todo and "kind: search" in todo
-    # a later mention, a path or an identifier is no such evidence
+    # a later mention, a path, an identifier, or a parameter merely using the verb ("ID of the
+    # bench to search") is no such evidence
     assert not _todos(_prose("GET /drills"), "kind")
 
 

@@ -472,7 +472,7 @@ def _kind_doubt(kind: str, op: dict[str, Any], params: tuple[Located, ...]) -> s
     if kind != "collection":
         return None
     for where, text in _prose_texts(op, params):
-        said = prose.search_sentence([text])
+        said = prose.search_sentence([text], parameter=where.startswith("parameter "))
         if said is not None:
             return f"the {where} says {said!r}"
     return None

@@ -97,12 +97,21 @@ _SEARCH = re.compile(r"(?<![\w/{.#-])search(?:es|ed|ing)?(?![\w/}.-]\w)", re.IGN
 _URL = re.compile(r"\S*(?:/|://)\S*")
 
 
-def search_sentence(texts: Iterable[str]) -> str | None:
+_SEARCH_PARAM = re.compile(
+    r"^(?:the |a |free[- ]text )?search\b|\bsearch (?:query|text|terms?|string|criteria|phrase"
+    r"|keywords?)\b|\b(?:for|when) searching\b|\bto search for\b",
+    re.IGNORECASE,
+)
+
+
+def search_sentence(texts: Iterable[str], *, parameter: bool = False) -> str | None:
     """The opening sentence of a text, when its prose says "search" (a later mention is too
-    often an aside: "if searching for unassigned tasks...")."""
+    often an aside: "if searching for unassigned tasks..."). A ``parameter``'s sentence must say
+    the parameter is search text ("Search query", "Query string for searching drives"), not
+    merely use the verb ("ID of the shared drive to search")."""
     for text in texts:
-        first = next(sentences(text), "")
-        if _SEARCH.search(_URL.sub(" ", first)):
+        first = _URL.sub(" ", next(sentences(text), ""))
+        if _SEARCH.search(first) and (not parameter or _SEARCH_PARAM.search(first)):
             return first
     return None
 
