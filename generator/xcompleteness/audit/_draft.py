@@ -195,7 +195,10 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
         decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
         return
     where = f" in {f.items_pointer}" if f.items_pointer else ""
-    todos.append(f"id: no id-like field in the item schema{where}; set id to a unique field")
+    todos.append(
+        f"id: no id-like field in the item schema{where}; set id to a field unique per item, or "
+        "delete this entry if none is (without id, duplicates across pages go unchecked)"
+    )
 
 
 def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
