@@ -271,6 +271,14 @@ def _pagination(
             "request": {"cursor": f.request["cursor"], **size},
             "response": {"next": nxt},
         }
+    if f.style == "page" and f.style_doubt:  # pages counted from 0: the walk would skip one
+        todos.append(
+            f"pagination: {f.style_doubt}; a page walk counts from 1 and would skip the first "
+            "page, and x-completeness cannot say where pages start yet: declare this listing "
+            "{kind: none, why: 'pages are numbered from 0'} (or, if the API also takes an "
+            "offset, declare style offset on it)"
+        )
+        return None
     if f.style in ("offset", "page"):
         out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
         total = f.signal("total")

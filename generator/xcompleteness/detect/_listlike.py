@@ -383,6 +383,8 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     style, request = _style(roles, signals)
     if body is None and style == "none":
         style = "unknown"  # no response schema: nothing shows whether or how it pages
+    if style == "page":
+        style_doubt = _zero_based(request["page"], ref.parameters)
     if imported is not None:
         style, request = imported.style, dict(imported.request)
         if imported.items is not None and imported.items != shape.items:
@@ -420,11 +422,21 @@ def _text(op: dict[str, Any], key: str) -> bool:
     return isinstance(op.get(key), str)
 
 
-def _style_doubt(style: str, link_prose: str | None, fed: tuple[str, str] | None) -> str | None:
-    """Why the drafted style needs a person: a Link header said only in prose, or a cursor
-    sent in the request body (which the vocabulary cannot declare yet)."""
-    if style == "link-header":
-        return link_prose
+def _zero_based(name: str, params: tuple[Located, ...]) -> str | None:
+    """Why a page walk would skip the first page: the page parameter counts from 0."""
+    for p, _ in params:
+        if p["name"] == name and p.get("in") == "query":
+            said = prose.zero_based_sentence(p.get("description"))
+            if said is not None:
+                return f"the parameter {name} counts pages from 0 ({said!r})"
+    return None
+
+
+def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> str | None:
+    """Why the drafted style needs a person: a Link header said only in prose, a page number
+    counted from 0, or a cursor sent in the request body (neither declarable yet)."""
+    if style in ("link-header", "page"):
+        return doubt
     if style == "unknown" and fed is not None:
         return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
     return None

@@ -14,6 +14,8 @@ identifiers are not prose) and answer narrow questions:
   or an identifier such as ``SearchCatalogObjects``): a collection that may be a search;
 * ``not_a_total``: a count described as counting one page or response ("the number of results
   in this response", "on the page") or as an estimate ("approximate"), not every item;
+* ``zero_based_sentence``: a page number that counts from 0 ("zero-based", "starts at 0"): a
+  page walk counts from 1 and would skip the first page;
 * ``first_sentence_lists``: a summary or description that says the operation returns a list
   ("Gets a list of brands", "Returns a paginated list of commits").
 """
@@ -31,6 +33,7 @@ __all__ = [
     "reserved",
     "search_sentence",
     "sentences",
+    "zero_based_sentence",
 ]
 
 
@@ -152,3 +155,17 @@ def not_a_total(description: str | None) -> bool:
     if _ESTIMATE.search(text):
         return True
     return bool(_ONE_PAGE.search(text)) and not _ALL.search(text)
+
+
+_ZERO_BASED = re.compile(
+    r"\b(?:zero|0)[- ](?:based|indexed)\b|\b(?:starts?|starting|begins?|counts?) (?:at|from|with) "
+    r"(?:0|zero)\b|\bfirst page is (?:0|zero)\b",
+    re.IGNORECASE,
+)
+
+
+def zero_based_sentence(description: str | None) -> str | None:
+    """The sentence saying the numbering starts at 0, if any."""
+    if not isinstance(description, str):
+        return None
+    return next((s for s in sentences(description) if _ZERO_BASED.search(s)), None)
