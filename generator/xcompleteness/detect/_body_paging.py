@@ -19,28 +19,24 @@ from typing import Any
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import Operation
 
 __all__ = ["arrays_named", "body_cursor", "example_arrays", "nested_arrays"]
 
 
-def _request_schema(op: dict[str, Any], pointer: str, walker: SchemaWalker) -> Located | None:
-    body, bptr = walker.deref(op.get("requestBody"), pointer_join(pointer, "requestBody"))
-    content = body.get("content") if isinstance(body, dict) else None
-    if not isinstance(content, dict):
-        return None
-    for media, entry in content.items():
-        if "json" in str(media) and isinstance(entry, dict) and "schema" in entry:
-            return walker.deref(entry["schema"], pointer_join(bptr, "content", media, "schema"))
+def _request_schema(op: Operation, walker: SchemaWalker) -> Located | None:
+    for ref in op.request_schemas():
+        return walker.resolve(ref.raw, ref.pointer)
     return None
 
 
 def body_cursor(
-    op: dict[str, Any], pointer: str, walker: SchemaWalker, next_tokens: list[tuple[str, str]]
+    op: Operation, walker: SchemaWalker, next_tokens: list[tuple[str, str]]
 ) -> tuple[str, str] | None:
     """(request body field, response expression) of a cursor the response feeds back into the
     request body, or None. ``next_tokens``: (field name, expression) of the response's next
     tokens."""
-    schema = _request_schema(op, pointer, walker)
+    schema = _request_schema(op, walker)
     if schema is None or not next_tokens:
         return None
     for name in walker.properties(*schema):
@@ -58,7 +54,7 @@ def nested_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
     if body is None:
         return []
     out = []
-    for name, (sub, sptr) in walker.properties(*walker.deref(*body)).items():
+    for name, (sub, sptr) in walker.properties(*walker.resolve(*body)).items():
         if sig.fold(name) in sig.META_NAMES or "object" not in walker.types(sub, sptr):
             continue
         for inner, (isub, iptr) in walker.properties(sub, sptr).items():
@@ -93,7 +89,7 @@ def arrays_named(body: Located | None, walker: SchemaWalker, noun: str) -> list[
     """Names of the top-level arrays whose name ends with ``noun`` (folded, at least 4 long)."""
     if body is None or len(noun) < 4:
         return []
-    props = walker.properties(*walker.deref(*body))
+    props = walker.properties(*walker.resolve(*body))
     return [
         name
         for name, located in props.items()
