@@ -273,10 +273,7 @@ def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> 
     if style in ("link-header", "page"):
         return doubt
     if style == "unknown" and fed is not None:
-        return (
-            f"the next page is asked for with the request body field {fed[0]} (fed by "
-            f"{fed[1]})"
-        )
+        return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
     return None
 
 
