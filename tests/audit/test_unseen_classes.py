@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import yaml
+from xcompleteness import api
 from xcompleteness.audit._draft import draft_declaration
 from xcompleteness.detect._listlike import scan_all
 
@@ -67,7 +68,8 @@ def test_deprecated_key_is_demoted_and_a_documented_cap_is_a_todo() -> None:
     assert decl["id"] == "/accountId"
     assert f.style == "offset"
     assert any("1000" in t for t in _todos(decl, "limit"))
-    assert "pagination" not in decl and _todos(decl, "pagination")  # no total: asked, not closed
+    # no total: the walk ends on an empty page (END_INFERRED), and the draft asks to confirm it
+    assert decl["pagination"]["end"] == "empty-page" and _todos(decl, "pagination")
 
 
 def test_an_event_feed_cursor_is_fed_by_its_next_field() -> None:
@@ -128,3 +130,173 @@ def test_unpaginated_default_never_closes_a_listing_with_a_size_parameter() -> N
     [f], _ = scan_all(spec)
     decl = draft_declaration(f, {"drafts": {"unpaginated": "complete"}})
     assert _todos(decl, "pagination")
+
+
+# -- second round: what a spec says only in prose, in a request body, or not at all -----------
+# specs/unseen_prose.yaml: synthetic shapes (a workshop inventory), one operation per class.
+
+PROSE_SPEC = Path(__file__).parent / "specs" / "unseen_prose.yaml"
+PROSE = yaml.safe_load(PROSE_SPEC.read_text("utf-8"))
+PROSE_FOUND = {f"{f.method.upper()} {f.path}": f for f in scan_all(PROSE)[0]}
+
+
+def _prose(key: str) -> dict:
+    return draft_declaration(PROSE_FOUND[key])
+
+
+def test_a_reserved_parameter_is_never_a_position() -> None:
+    # "Reserved for the vendor." on a parameter named cursor, though the body carries a cursor
+    # to feed it: the walk is the offset's
+    decl = _prose("GET /parts")
+    assert decl["pagination"] == {
+        "style": "offset",
+        "request": {"offset": "start_index", "size": "limit"},
+        "response": {"total": "$response.body#/total_count"},
+    }
+
+
+def test_a_parameter_described_as_a_cursor_is_one_whatever_its_name() -> None:
+    f = PROSE_FOUND["GET /bins"]
+    assert f.style == "cursor" and f.request["cursor"] == "resume"
+    [todo] = _todos(_prose("GET /bins"), "pagination")
+    assert "(style cursor" in todo  # no next cursor in the body: asked, with the right style
+
+
+def test_a_link_header_said_only_in_prose_is_drafted_with_a_todo_and_its_schema_patch(
+    tmp_path: Path,
+) -> None:
+    decl = _prose("GET /shelves")
+    assert decl["pagination"] == {
+        "style": "link-header",
+        "request": {"size": "limit"},
+        "response": {"next": "$response.link.next"},
+    }
+    [todo] = _todos(decl, "pagination")
+    assert "Link header" in todo and "schema patch" in todo
+    # the overlay carries the header patch, so check on spec + draft reports only the TODOs
+    draft = tmp_path / "draft.yaml"
+    result = api.audit(PROSE_SPEC, emit_overlay=draft)
+    assert result.report is not None
+    overlay = yaml.safe_load(draft.read_text("utf-8"))
+    targets = [a["target"] for a in overlay["actions"] if "headers" in a["update"]]
+    assert targets == ["$['paths']['/shelves']['get']['responses']['200']"]
+    assert {d.code for d in api.check(PROSE_SPEC, [draft]).diagnostics} == {"XC900"}
+
+
+def test_a_collection_whose_prose_opens_with_search_asks_its_kind() -> None:
+    [todo] = _todos(_prose("GET /tools"), "kind")
+    assert "Search for tools" in todo and "kind: search" in todo
+    # a later mention, a path, an identifier, or a parameter merely using the verb ("ID of the
+    # bench to search") is no such evidence
+    assert not _todos(_prose("GET /drills"), "kind")
+
+
+def test_a_cursor_nothing_feeds_loses_to_a_numeric_offset_ending_on_an_empty_page() -> None:
+    decl = _prose("GET /orders")
+    assert decl["pagination"] == {
+        "style": "offset",
+        "request": {"offset": "skip", "size": "limit"},
+        "end": "empty-page",
+    }
+    [todo] = _todos(decl, "pagination")
+    assert "end: empty-page" in todo and "END_INFERRED" in todo
+
+
+def test_a_size_only_listing_advises_one_response_and_a_cap_first() -> None:
+    [todo] = _todos(_prose("GET /makers"), "pagination")
+    assert "(style none)" in todo and "RESULT_LIMIT_REACHED" in todo
+
+
+def test_a_summary_saying_a_list_of_finds_the_array_named_after_the_path() -> None:
+    assert PROSE_FOUND["GET /suppliers"].items == "$response.body#/suppliers"
+
+
+def test_a_search_requiring_its_query_is_found_with_nested_matches() -> None:
+    f = PROSE_FOUND["GET /find-parts"]
+    assert f.kind == "search"
+    assert _todos(_prose("GET /find-parts"), "items")  # two arrays: a person chooses
+
+
+def test_a_list_with_no_response_schema_is_found_and_its_paging_asked() -> None:
+    f = PROSE_FOUND["GET /parts/{part_id}/revisions"]
+    decl = draft_declaration(f)
+    assert f.style == "unknown" and "pagination" not in decl
+    assert _todos(decl, "items") and _todos(decl, "pagination")
+
+
+def test_a_post_paged_by_a_request_body_cursor_is_a_listing_that_says_it_cannot_be_declared() -> (
+    None
+):
+    decl = _prose("POST /stock/batch-read")
+    assert decl["items"] == "$response.body#/levels" and "pagination" not in decl
+    [todo] = _todos(decl, "pagination")
+    assert "request body field cursor" in todo and "kind: none" in todo
+    assert "POST /counter/next" not in PROSE_FOUND  # a body `next` is a value, not a cursor
+
+
+def test_a_cap_answered_with_a_400_is_drafted_as_a_reason_under_a_todo() -> None:
+    decl = _prose("GET /invoices")
+    assert {
+        "code": "RESULT_LIMIT_REACHED",
+        "limit": 5000,
+        "when": {"equals": ["$statusCode", 400]},
+    } in decl["reasons"]
+    [todo] = _todos(decl, "limit")
+    assert "rejected with a 400 response" in todo  # the sentence, across its line break
+
+
+def test_a_page_size_cap_on_an_unpaged_search_is_its_cap() -> None:
+    [todo] = _todos(_prose("GET /tools/search"), "limit")
+    assert "limit: 200" in todo and "scope.covers" in todo
+
+
+def test_a_count_of_one_page_or_an_estimate_is_no_total_to_end_an_offset_walk_on() -> None:
+    for key in ("GET /bolts", "GET /nuts"):
+        decl = _prose(key)
+        assert PROSE_FOUND[key].signal("total") is None, key
+        assert "response" not in decl["pagination"] and decl["pagination"]["end"] == "empty-page"
+        assert _todos(decl, "pagination"), key
+
+
+def test_an_array_only_an_example_shows_is_drafted_with_a_todo_and_its_schema_patch(
+    tmp_path: Path,
+) -> None:
+    decl = _prose("GET /benches.listClamps")
+    assert decl["items"] == "$response.body#/clamp_ids"
+    [todo] = _todos(decl, "items")
+    assert "only an example shows" in todo
+    draft = tmp_path / "draft.yaml"
+    assert api.audit(PROSE_SPEC, emit_overlay=draft).report is not None
+    overlay = yaml.safe_load(draft.read_text("utf-8"))
+    patched = [a for a in overlay["actions"] if "clamp_ids" in str(a["update"].get("properties"))]
+    assert len(patched) == 1 and patched[0]["update"]["properties"]["clamp_ids"]["type"] == "array"
+    assert {d.code for d in api.check(PROSE_SPEC, [draft]).diagnostics} == {"XC900"}
+
+
+def test_a_listed_array_named_by_the_end_of_the_path_noun_is_the_items() -> None:
+    # "List the tool cards": `cards` under /toolCards, beside metadata fields
+    f = PROSE_FOUND["GET /benches/{bench_id}/metadata/toolCards"]
+    assert f.items == "$response.body#/cards"
+
+
+def test_an_aggregate_named_by_its_path_that_pages_records_asks_its_kind() -> None:
+    f = PROSE_FOUND["GET /stats/lathes"]
+    assert f.kind == "aggregate"
+    [todo] = _todos(_prose("GET /stats/lathes"), "kind")
+    assert "kind: collection" in todo
+
+
+def test_several_arrays_named_after_the_path_are_a_listing_whose_items_are_asked() -> None:
+    decl = _prose("GET /benches/{bench_id}/fixtures")
+    assert decl["items"] == "$response.body#" and _todos(decl, "items")
+
+
+def test_a_page_number_counted_from_zero_is_never_drafted_as_a_page_walk() -> None:
+    decl = _prose("GET /washers")  # a walk from page 1 would silently skip the first page
+    assert "pagination" not in decl
+    [todo] = _todos(decl, "pagination")
+    assert "counts pages from 0" in todo and "kind: none" in todo
+
+
+def test_an_offset_that_is_a_time_zone_is_no_position() -> None:
+    assert PROSE_FOUND["GET /shifts"].style == "none"

@@ -37,7 +37,9 @@ SAMPLE: dict[str, tuple[str, str] | None] = {  # None: not list-like; else (kind
     "GET /repos/{owner}/{repo}/branches/{branch}/protection/required_pull_request_reviews": None,
     "GET /codes_of_conduct/{key}": None,
     "GET /repos/{owner}/{repo}/actions/permissions/artifact-and-log-retention": None,
-    "GET /repos/{owner}/{repo}/secret-scanning/alerts": ("collection", "cursor"),
+    # page+per_page beside before/after cursors that nothing in the body feeds: the page walk
+    # (with an empty-page end under a TODO) over a cursor walk the draft could not complete
+    "GET /repos/{owner}/{repo}/secret-scanning/alerts": ("collection", "page"),
     "GET /orgs/{org}/members/{username}/copilot": None,
     "GET /repos/{owner}/{repo}/immutable-releases": None,
     "GET /user/codespaces/secrets/{secret_name}/repositories": ("collection", "none"),

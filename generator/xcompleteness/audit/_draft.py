@@ -81,6 +81,17 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     decl["scope"] = {"resource": resource_name(f.path)}
     if "snapshot" not in scope_defaults:
         decl["scope"]["snapshot"] = "none"
+    if f.kind_doubt and f.kind == "aggregate":
+        todos.append(
+            f"kind: {f.kind_doubt}; if each item is a record (not a computed summary), set "
+            "kind: collection"
+        )
+    elif f.kind_doubt:
+        todos.append(
+            f"kind: {f.kind_doubt}; if the result is every object matching a query (rather than "
+            "every object of the resource in scope), set kind: search and say whether it stops "
+            "at a cap (RESULT_LIMIT_REACHED)"
+        )
     if f.imported is not None:
         return _imported_declaration(f, decl, todos)
     if f.items is not None:
@@ -184,7 +195,10 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
         decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
         return
     where = f" in {f.items_pointer}" if f.items_pointer else ""
-    todos.append(f"id: no id-like field in the item schema{where}; set id to a unique field")
+    todos.append(
+        f"id: no id-like field in the item schema{where}; set id to a field unique per item, or "
+        "delete this entry if none is (without id, duplicates across pages go unchecked)"
+    )
 
 
 def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -214,6 +228,12 @@ def _pagination(
 ) -> dict | None:
     size = {"size": f.request["size"]} if "size" in f.request else {}
     if f.style == "link-header":
+        if f.style_doubt:
+            todos.append(
+                f"pagination: {f.style_doubt}; confirm the pages are linked by the Link "
+                "header's rel=next (style link-header) and keep the schema patch action of "
+                "this overlay that adds the header to the success response"
+            )
         reasons.append(_more({"present": "$response.link.next"}))
         out: dict[str, Any] = {"style": "link-header"}
         if size:
@@ -251,6 +271,14 @@ def _pagination(
             "request": {"cursor": f.request["cursor"], **size},
             "response": {"next": nxt},
         }
+    if f.style == "page" and f.style_doubt:  # pages counted from 0: the walk would skip one
+        todos.append(
+            f"pagination: {f.style_doubt}; a page walk counts from 1 and would skip the first "
+            "page, and x-completeness cannot say where pages start yet: declare this listing "
+            "{kind: none, why: 'pages are numbered from 0'} (or, if the API also takes an "
+            "offset, declare style offset on it)"
+        )
+        return None
     if f.style in ("offset", "page"):
         out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
         total = f.signal("total")
@@ -261,12 +289,16 @@ def _pagination(
         elif total is not None:
             out["response"] = {"total": total.expression}
         if "response" not in out and when is None:
+            # nothing but an empty page can show the end: the walk ends there and says so
+            # (END_INFERRED); a person confirms there is no total, page count or flag
             todos.append(
                 f"pagination: {f.style} parameter {f.request[f.style]} found but nothing in the "
-                "response tells whether more pages exist; declare pagination (style "
-                f"{f.style}) with response.total, or a MORE_PAGES_AVAILABLE reason with a when"
+                "response tells whether more pages exist (no total, page count or 'more' flag), "
+                f"so the draft (style {f.style}) ends the walk on an empty page (end: "
+                "empty-page, reported as END_INFERRED); confirm, or replace end with "
+                "response.total or a MORE_PAGES_AVAILABLE when if the API gives one"
             )
-            return None  # a walk that cannot see the end would stop after one page
+            out["end"] = "empty-page"
         reasons.append(_more(when))
         return out
     if f.style == "none":
@@ -274,10 +306,10 @@ def _pagination(
         if "size" in f.request:  # a page size asks for pages: never closed by a default
             todos.append(
                 f"pagination: a page-size parameter {f.request['size']} but no position "
-                "parameter was found; declare how the next page is asked for (style offset, "
-                "page, cursor or next-url), or confirm one response holds every item and "
-                f"declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the cap on "
-                f"{f.request['size']}"
+                "parameter was found; confirm one response holds every item the request asks "
+                f"for (style none) and declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the "
+                f"cap on {f.request['size']}, or, if the API pages by a parameter or link the "
+                "spec does not show, declare that walk instead"
             )
         elif total is not None:  # a total beside the items hints at pages the spec does not name
             todos.append(
@@ -291,10 +323,17 @@ def _pagination(
                 "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
             )
         return {"style": "none"}
+    if f.style_doubt:  # a cursor sent in the request body: no declaration can say it yet
+        todos.append(
+            f"pagination: {f.style_doubt}; x-completeness declares query-parameter cursors "
+            "only, so this walk cannot be declared yet: replace this declaration with "
+            "{kind: none, why: 'paged by a request-body cursor'}"
+        )
+        return None
     seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"
     todos.append(
         f"pagination: style not recognised (response shows {seen}); "
-        "declare how to get the next page"
+        "declare how to get the next page, or style none if one response holds every item"
     )
     return None
 
@@ -318,9 +357,34 @@ def _signal_reasons(
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
     for n, where, text in f.caps:
+        status = _ERROR_STATUS.search(text)
+        if status is not None:  # the cap is answered with an error: the walk can see it
+            code = int(status.group(0))
+            reasons.append(
+                {
+                    "code": "RESULT_LIMIT_REACHED",
+                    "limit": n,
+                    "when": {"equals": ["$statusCode", code]},
+                }
+            )
+            todos.append(
+                f"limit: the {where} says {text!r}; the draft maps a {code} answer to "
+                f"RESULT_LIMIT_REACHED (limit {n}, continuation narrow_query): confirm, or "
+                f"delete that reason if this listing also answers {code} for other mistakes "
+                "(a bad filter would then read as the cap)"
+            )
+            continue
+        total = f.signal("total")
+        shows = (
+            f"when: {{gte: [{total.expression}, {n}]}}"
+            if total is not None
+            else "a when on a response field that shows it"
+        )
         todos.append(
             f"limit: the {where} says {text!r}; if the listing stops there, add {{code: "
-            f"RESULT_LIMIT_REACHED, limit: {n}}} with the condition that shows it"
+            f"RESULT_LIMIT_REACHED, limit: {n}}} with {shows}; if no response field shows "
+            f"it, say the cap in scope.covers (e.g. 'the first {n} results'), never with "
+            "when: always"
         )
     total = f.signal("total")
     limit = drafts.get("search-limit")
@@ -341,6 +405,10 @@ def _signal_reasons(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
             f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
         )
+
+
+_ERROR_STATUS = re.compile(r"\b4\d\d\b")
+"""An HTTP client-error status named in a cap's sentence ("rejected with a 400 response")."""
 
 
 def _truncated_todo(s: Signal) -> str:

@@ -202,11 +202,12 @@ def audit_document(
 def _evidence_patches(
     data: Any, report: AuditReport, ops: Mapping[str, Operation]
 ) -> list[dict[str, Any]]:
-    """Schema patches for locations recorded responses showed and the schema lacks."""
+    """Schema patches for locations recorded responses showed, or the prose states (a Link
+    header said only in a description), and the schema lacks."""
     out: list[dict[str, Any]] = []
     for f in report.undeclared:
-        if f.pointer not in report.recorded:
-            continue
+        if f.pointer not in report.recorded and not (f.style_doubt or f.items_doubt):
+            continue  # patch_action drafts only what the schema lacks
         decl = report.draft(f)
         at = pointer_join(f.pointer, "x-completeness")
         for expr, role, where in declared_locations(decl, at):

@@ -283,7 +283,8 @@ def _link_header(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) ->
     in prose, or not at all) page by the Link header, when the draft has no other walk."""
     pagination = decl.get("pagination")
     if isinstance(pagination, dict) and pagination.get("style") not in ("none", None):
-        return
+        if pagination.get("style") != "link-header":  # one said only in prose is confirmed
+            return
     with_next = [p for p in pages if _NEXT_LINK.search(p.headers.get("link", ""))]
     if not with_next:
         return

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import BOOL_KINDS, Signal, body_expr
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
@@ -69,8 +70,14 @@ def body_signals(
 def _typed_signal(
     kind: str, name: str, rel: str, sub: Any, sptr: str, walker: SchemaWalker
 ) -> Signal | None:
-    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``)."""
+    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``).
+
+    A count whose description says it counts one page ("the number of results in this
+    response") or only estimates ("approximate") is no total: an offset walk ending on it would
+    stop early and call the result complete."""
     types = walker.types(sub, sptr)
+    if kind == "total" and prose.not_a_total(_description(sub, sptr, walker)):
+        return None
     if kind in BOOL_KINDS and types and "boolean" not in types:
         return None
     if kind == "shards":
@@ -90,6 +97,12 @@ def _typed_signal(
     if kind == "next_link" and types and "string" not in types:
         return None  # a next URL is a string; a number there is a page number, not a link
     return Signal(kind, name, body_expr(rel), sptr)
+
+
+def _description(sub: Any, sptr: str, walker: SchemaWalker) -> str | None:
+    node, _ = walker.resolve(sub, sptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return text if isinstance(text, str) else None
 
 
 def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> bool:

@@ -257,17 +257,23 @@ _CAP_NOUNS = frozenset(
 
 
 def _sentences(text: str) -> Iterator[str]:
-    for s in re.split(r"(?<=[.!?])\s+|\n+", text):
+    """Sentences (a line break inside one is wrapping, not an end: "rejected\nwith a 400")."""
+    for s in re.split(r"(?<=[.!?])\s+|\n\s*\n|\n(?=\s*[-*#|])", text):
         if s.strip():
-            yield s.strip()
+            yield " ".join(s.split())
 
 
-def documented_caps(texts: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
+def documented_caps(
+    texts: list[tuple[str, str]], *, unpaged: bool = False
+) -> list[tuple[int, str, str]]:
     """(N, where, sentence) for every cap on a listing's reach stated in ``texts``.
 
     ``texts`` are (where, description) pairs: the operation's summary/description and the
     descriptions of its position parameters (offset, page, cursor) -- a size parameter's own
-    maximum ("maximum of 100") bounds one page, not the listing, and is not passed here.
+    maximum ("maximum of 100") bounds one page, not the listing, and is not passed here. On an
+    ``unpaged`` listing (no position parameter, no paging signal) one page is the whole answer,
+    so a sentence capping the page size caps the listing (Asana's task search: "Page sizes are
+    limited to a maximum of 100 items").
     """
     out: list[tuple[int, str, str]] = []
     for where, text in texts:
@@ -280,7 +286,8 @@ def documented_caps(texts: list[tuple[str, str]]) -> list[tuple[int, str, str]]:
                 about_reach = (
                     what in _CAP_NOUNS or "offset" in low or "400" in low or "error" in low
                 )
-                if n >= 50 and about_reach and "per page" not in low and "page size" not in low:
+                per_page = "per page" in low or "page size" in low
+                if n >= 50 and about_reach and (unpaged or not per_page):
                     out.append((n, where, sentence[:200]))
                     break
     return out

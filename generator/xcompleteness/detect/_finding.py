@@ -88,6 +88,11 @@ class Finding:
     """How the last page shows the next token: ``absent``, ``empty`` or ``either``."""
     caps: tuple[tuple[int, str, str], ...] = ()
     """Documented caps on the listing's reach: (N, where, sentence)."""
+    style_doubt: str | None = None
+    """Why the drafted pagination style needs a person (said only in prose, a page number counted
+    from 0, a cursor sent in the request body)."""
+    kind_doubt: str | None = None
+    """Why the drafted kind may be another (a collection whose prose says "search"...)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -118,6 +123,8 @@ class Finding:
             "id_alternatives": list(self.id_alternatives),
             "cursor_end": self.cursor_end,
             "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
+            "style_doubt": self.style_doubt,
+            "kind_doubt": self.kind_doubt,
         }
 
 

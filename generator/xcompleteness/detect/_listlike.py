@@ -37,8 +37,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
+from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._body_signals import header_signals
 from xcompleteness.detect._finding import (
@@ -66,8 +68,8 @@ from xcompleteness.detect._pagination_params import (
     param_roles,
 )
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
-from xcompleteness.detect._shape import Shape, body_shape
-from xcompleteness.document import pointer_tokens
+from xcompleteness.detect._shape import Shape, body_shape, last_literal
+from xcompleteness.document import Parameter, pointer_tokens
 
 __all__ = [
     "Excluded",
@@ -124,7 +126,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
-    listy = ref.method == "get" and "list" in sig.words(op_id or "")
+    # ... and so does one whose summary or description opens "Gets a list of ...".
+    listy = ref.method == "get" and (
+        "list" in sig.words(op_id or "")
+        or prose.first_sentence_lists(t for t in (op.summary, op.description) if t)
+    )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
     shape = (
         body_shape(body, walker, ref.path, positioned, listy, cursor_keys, examples)
@@ -132,6 +138,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         else Shape()
     )
     signals = list(shape.signals) + header_signals(headers)
+    style_doubt = _described_link_header(ref, signals)
+    tokens = [(s.name, s.expression) for s in signals if s.kind == "next_token"]
+    fed = None  # a read by POST that pages its array through a cursor in the request body
+    if ref.method == "post" and shape.items is not None:
+        fed = body_paging.body_cursor(op, walker, tokens)
     words = sig.words(ref.path) | sig.words(op_id or "")
     searchy = sig.is_search(ref.path, op_id)
     why: list[str] = []
@@ -147,6 +158,18 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         why.append("aggregation fields")
     if not why and shape.containers and "list" in sig.words(op_id or ""):
         why.append("operation named list with " + shape.containers)
+    if not why and shape.containers and ref.method == "get":
+        named = body_paging.arrays_named(body, walker, sig.fold(last_literal(ref.path)))
+        if len(named) > 2:  # GET .../tabs answers {signTabs: [...], dateTabs: [...], ...}
+            why.append(f"arrays named after the path ({', '.join(named[:3])}...)")
+    if not why and searchy and "query" in roles:
+        nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
+        if nested:  # a search that requires its query text answers its matches, however nested
+            why.append(f"search with a required query and arrays in its response ({nested})")
+    if not why and body is None and status is not None and listy:
+        why.append("described as a list; the response declares no schema")
+    if fed is not None:
+        why.append(f"request body cursor {fed[0]} fed by {fed[1]}")
     queries = {p.name for p in ref.parameters if p.location == "query"}
     imported = pagination_imports.read(op.node, queries)
     if imported is not None and not _import_fits(imported, body, walker):
@@ -158,7 +181,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     stream = stream_exclusion(op, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
-    if imported is None and not_listing_after_all(ref, shape, strong, positioned, searchy, signals):
+    if (
+        imported is None
+        and fed is None
+        and not_listing_after_all(ref, shape, strong, positioned, searchy, signals)
+    ):
         return None
     paged = positioned or any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
     if imported is None and not paged and single_object(ref, shape, op_id):
@@ -171,6 +198,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         kind = "aggregate"  # one computed report, not pages of records
     cursor_fed_by_token(roles, signals, ref.parameters)
     style, request = pagination_style(roles, signals)
+    if body is None and style == "none":
+        style = "unknown"  # no response schema: nothing shows whether or how it pages
+    if style == "page":
+        style_doubt = _zero_based(request["page"], ref.parameters)
     if imported is not None:
         style, request = imported.style, dict(imported.request)
         if imported.items is not None and imported.items != shape.items:
@@ -196,8 +227,78 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         items_doubt=shape.items_doubt,
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
-        caps=tuple(evidence.documented_caps(cap_texts(op, roles))),
+        caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
+        style_doubt=_style_doubt(style, style_doubt, fed),
+        kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
     )
+
+
+def _prose_texts(ref: OperationRef) -> list[tuple[str, str]]:
+    """(where, text) of the operation's summary and description and its query parameters'
+    descriptions."""
+    op = ref.view
+    out = [(k, t) for k, t in (("summary", op.summary), ("description", op.description)) if t]
+    for p in ref.parameters:
+        if p.location == "query" and isinstance(p.get("description"), str):
+            out.append((f"parameter {p.name}", p.get("description")))
+    return out
+
+
+def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | None:
+    """Pagination through a ``Link`` header said only in prose (no response declares one):
+    adds the signal, and returns the sentence (the draft asks to confirm it)."""
+    if any(s.kind == "link_header" for s in signals):
+        return None
+    for where, text in _prose_texts(ref):
+        said = prose.link_header_sentence([text])
+        if said is not None:
+            signals.append(Signal("link_header", "Link", "$response.link.next", ref.pointer))
+            return f"no response declares a Link header, but the {where} says {said!r}"
+    return None
+
+
+def _zero_based(name: str, params: tuple[Parameter, ...]) -> str | None:
+    """Why a page walk would skip the first page: the page parameter counts from 0."""
+    for p in params:
+        if p.name == name and p.location == "query":
+            said = prose.zero_based_sentence(p.get("description"))
+            if said is not None:
+                return f"the parameter {name} counts pages from 0 ({said!r})"
+    return None
+
+
+def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> str | None:
+    """Why the drafted style needs a person: a Link header said only in prose, a page number
+    counted from 0, or a cursor sent in the request body (neither declarable yet)."""
+    if style in ("link-header", "page"):
+        return doubt
+    if style == "unknown" and fed is not None:
+        return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
+    return None
+
+
+def _aggregate_doubt(kind: str, shape: Shape, paged: bool) -> str | None:
+    """An aggregate named so by its path or operationId (``stats``, ``facets``...) that pages an
+    array of records like a list may be a collection of those records."""
+    if kind != "aggregate" or shape.aggregate or not paged or shape.items is None:
+        return None
+    return (
+        "the path or operationId names a summary (stats, aggregates...) but the operation "
+        "pages an array"
+    )
+
+
+def _kind_doubt(kind: str, ref: OperationRef) -> str | None:
+    """Why a drafted collection may be a search: its prose (the operation's summary or
+    description, or a query parameter described as search text) says "search" while its path
+    and operationId do not."""
+    if kind != "collection":
+        return None
+    for where, text in _prose_texts(ref):
+        said = prose.search_sentence([text], parameter=where.startswith("parameter "))
+        if said is not None:
+            return f"the {where} says {said!r}"
+    return None
 
 
 def _import_fits(imported: Imported, body: Located | None, walker: SchemaWalker) -> bool:

@@ -3,6 +3,7 @@ query text, and the pagination style the roles and the response's signals make."
 
 from __future__ import annotations
 
+from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import Signal
 from xcompleteness.detect._schema_walk import SchemaWalker
@@ -29,12 +30,14 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
     sizes: list[str] = []
     cursors: list[str] = []
     for p in params:
-        if p.location != "query":
-            continue
+        if p.location != "query" or prose.reserved(p.get("description")):
+            continue  # a parameter the API keeps for itself is never a position the walk sets
         name = p.name
         key = sig.fold(name)
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
+        elif key not in sig.PAGING_PARAMS and prose.describes_cursor(p.get("description")):
+            cursors.append(name)  # "a pagination cursor" whatever its name (``batch_token``)
         elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
             role = "offset" if key in sig.OFFSET_PARAMS else "page"
             kind = _position_kind(p, walker, role)
@@ -116,9 +119,13 @@ def pagination_style(roles: dict[str, str], signals: list[Signal]) -> tuple[str,
         # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
         # total (@odata.count) is only sent on request, so an offset walk could not see its end
         return "next-url", request
-    if "cursor" in roles and not (
-        "next_token" not in kinds and "offset" in roles and "total" in kinds
-    ):  # a cursor nothing feeds loses to an offset whose end a total shows (Box's marker)
+    fed = "next_token" in kinds or (
+        "has_more" in kinds and sig.fold(roles.get("cursor", "")) in sig.ITEM_ID_CURSORS
+    )
+    if "cursor" in roles and not (not fed and ("offset" in roles or "page" in roles)):
+        # a cursor nothing feeds (no next token; not an item id beside a 'more' flag) loses to
+        # a numeric offset or page (Box's marker beside offset+total, Mastodon's max_id
+        # beside the search's offset)
         request["cursor"] = roles["cursor"]
         return "cursor", request
     if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._body_signals import body_signals
@@ -17,6 +18,7 @@ from xcompleteness.document import pointer_tokens
 __all__ = [
     "Shape",
     "body_shape",
+    "last_literal",
     "last_token",
 ]
 
@@ -76,6 +78,7 @@ def body_shape(
         resource_like=resource_like,
         positioned=positioned,
         listy=listy,
+        noun=sig.fold(last_literal(path)),
     )
     if found is None and not resource_like:
         for name, (sub, sptr) in props.items():
@@ -101,6 +104,15 @@ def body_shape(
         if at is not None:
             _check_items(shape, at, rel, walker, examples)
         skip = rel
+    elif listy and not shape.containers:
+        shown = body_paging.example_arrays(examples, props, walker)
+        if len(shown) == 1:  # the schema under-describes; its own example shows the list
+            rel = pointer_join("", shown[0])
+            shape.items, shape.why = body_expr(rel), f"an example shows an array at {rel}"
+            shape.items_doubt = (
+                f"only an example shows an array at {rel}; the response schema does not declare "
+                "it (this overlay's schema patch adds it)"
+            )
     shape.signals = body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
     token = next((s for s in shape.signals if s.kind == "next_token"), None)
     if token is not None:
@@ -118,6 +130,7 @@ def _wrapped_array(
     resource_like: bool,
     positioned: bool,
     listy: bool = False,
+    noun: str = "",
 ) -> tuple[str, Located | None] | None:
     """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
 
@@ -162,10 +175,26 @@ def _wrapped_array(
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
         chosen = arrays[0]
+    elif len(arrays) == 1 and listy and _named_alike(sig.fold(arrays[0]), noun):
+        chosen = arrays[0]  # "Gets a list of brands": GET /brands answers {brands: [...], ...}
     if chosen is None:
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _named_alike(array: str, noun: str) -> bool:
+    """The array is named after the path's noun (``envelopeDocuments`` under ``/documents``,
+    ``cards`` under ``/skillCards``)."""
+    if len(array) < 4 or len(noun) < 4:
+        return False
+    return array.endswith(noun) or noun.endswith(array)
+
+
+def last_literal(path: str) -> str:
+    """The last path segment that is no parameter, less a file suffix (``Messages.json``)."""
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    return literal[-1].rsplit(".", 1)[0] if literal else ""
 
 
 def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:

@@ -389,7 +389,9 @@ AGGREGATE_PREFIXES = (
     "rollup",
 )
 # Words in a parameter's description that make ``start``/``from`` a time window, not a position.
-TIME_WORDS = frozenset({"timestamp", "time", "date", "datetime", "epoch", "unix"})
+TIME_WORDS = frozenset(
+    {"timestamp", "time", "date", "datetime", "epoch", "unix", "timezone", "utc", "gmt"}
+)
 # Media types (or a ``stream=`` media-type parameter) of a response that never ends: Kubernetes
 # ``watch``, server-sent events, newline-delimited JSON. Completeness does not apply to a stream.
 STREAM_MEDIA = frozenset(

@@ -13,15 +13,16 @@ open questions as ``topic: text``) and compares it with the labels (labels.py de
 * every labelled value of a found listing is **right**, **todo** (its topic has an open x-todo
   entry), **absent** (the draft does not state it) or **wrong** -- a silent wrong value: stated
   without a TODO of its topic and different from the label. Fields map to the draft as in
-  tests/audit/test_corpus_drafts.py's ``_wrong_values``: kind; items (``$response.body#P``, topic
-  items); id (topic id); style, request.cursor/offset/page/size, response.next/total/pages (topic
-  pagination); cap -> a RESULT_LIMIT_REACHED reason's limit (topic limit); end -> what the
-  draft's MORE_PAGES_AVAILABLE reason says (topics pagination and signal): ``{present: E}`` is
-  next-absent, ``{not-equals: [E, ""]}`` next-empty (both together satisfy either),
-  ``{equals: [E, true]}`` a more-flag, ``{equals: [E, false]}`` a last-flag, no ``when`` the
-  style's default (a next token or link for cursor/next-url/link-header, the total or page count
-  for offset/page). A drafted end that contradicts the label is wrong; an end the vocabulary
-  cannot express yet (empty-page, short-page, unknown) is counted as absent, never wrong.
+  tests/audit/test_corpus_drafts.py's ``_wrong_values``: kind (topic kind); items
+  (``$response.body#P``, topic items); id (topic id); style, request.cursor/offset/page/size,
+  response.next/total/pages (topic pagination); cap -> a RESULT_LIMIT_REACHED reason's limit
+  (topic limit); end -> what the draft's MORE_PAGES_AVAILABLE reason says (topics pagination and
+  signal): ``{present: E}`` is next-absent, ``{not-equals: [E, ""]}`` next-empty (both together
+  satisfy either), ``{equals: [E, true]}`` a more-flag, ``{equals: [E, false]}`` a last-flag, no
+  ``when`` the style's default (a next token or link for cursor/next-url/link-header, the total or
+  page count for offset/page). A drafted end that contradicts the label is wrong; an end the
+  vocabulary cannot express yet (empty-page, short-page, unknown) is counted as absent, never
+  wrong.
 * a label may ``accept`` other pagination declarations that walk the API as well; each listing
   is scored against the variant that fits the draft best.
 
@@ -233,7 +234,7 @@ def compare(label: dict[str, Any], decl: dict[str, Any]) -> dict[str, tuple[str,
             out[field] = ("right" if same else "wrong", got, want, None)
 
     if "kind" in label:
-        judge("kind", decl.get("kind"), label["kind"], set())
+        judge("kind", decl.get("kind"), label["kind"], {"kind"})
     if "items" in label:
         judge("items", decl.get("items"), f"{BODY}{label['items']}", {"items"})
     if "id" in label:

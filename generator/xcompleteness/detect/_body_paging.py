@@ -1,0 +1,97 @@
+"""Listings that the shape of a request body or the lack of a response schema reveals.
+
+* ``body_cursor``: a POST (or other non-GET) that sends a cursor-named field in its JSON request
+  body and gets the next one back in its response (Square's ``batch-retrieve-*``: ``cursor`` in,
+  ``cursor`` out; Box's metadata query: ``marker`` in, ``next_marker`` out) pages a listing,
+  whatever its name. The vocabulary declares query-parameter cursors only, so the draft says so.
+* ``example_arrays``: top-level arrays an example shows that the schema does not declare
+  (Slack's "brief OK" schemas with ``{ok, group_ids: [...]}`` in the example);
+* ``arrays_named``: the top-level arrays named after the path's last noun (``GET .../tabs``
+  answering one array per kind of tab: ``signHereTabs``, ``dateTabs``...);
+* ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
+  answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import Operation
+
+__all__ = ["arrays_named", "body_cursor", "example_arrays", "nested_arrays"]
+
+
+def _request_schema(op: Operation, walker: SchemaWalker) -> Located | None:
+    for ref in op.request_schemas():
+        return walker.resolve(ref.raw, ref.pointer)
+    return None
+
+
+def body_cursor(
+    op: Operation, walker: SchemaWalker, next_tokens: list[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """(request body field, response expression) of a cursor the response feeds back into the
+    request body, or None. ``next_tokens``: (field name, expression) of the response's next
+    tokens."""
+    schema = _request_schema(op, walker)
+    if schema is None or not next_tokens:
+        return None
+    for name in walker.properties(*schema):
+        key = sig.fold(name)
+        if key not in sig.CURSOR_PARAMS or key == sig.AMBIGUOUS_NEXT:
+            continue  # ``next`` in a body is as often a value (a next build number) as a cursor
+        for token, expression in next_tokens:
+            if sig.fold(token) in (key, "next" + key):
+                return name, expression
+    return None
+
+
+def nested_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
+    """Relative pointers of the non-meta arrays one object down in the response body."""
+    if body is None:
+        return []
+    out = []
+    for name, (sub, sptr) in walker.properties(*walker.resolve(*body)).items():
+        if sig.fold(name) in sig.META_NAMES or "object" not in walker.types(sub, sptr):
+            continue
+        for inner, (isub, iptr) in walker.properties(sub, sptr).items():
+            folded = sig.fold(inner)
+            if folded in sig.META_NAMES or sig.is_meta_array(folded):
+                continue
+            if walker.is_array(isub, iptr):
+                out.append(pointer_join("", name, inner))
+    return out
+
+
+def example_arrays(
+    examples: list[Any], props: dict[str, Located], walker: SchemaWalker
+) -> list[str]:
+    """Names of the top-level arrays the examples show where the schema declares no array."""
+    if any(walker.is_array(*located) for located in props.values()):
+        return []
+    names: list[str] = []
+    for example in examples:
+        if not isinstance(example, dict):
+            continue
+        for name, value in example.items():
+            folded = sig.fold(str(name))
+            if folded in sig.META_NAMES or sig.is_meta_array(folded):
+                continue
+            if isinstance(value, list) and name not in names:
+                names.append(str(name))
+    return names
+
+
+def arrays_named(body: Located | None, walker: SchemaWalker, noun: str) -> list[str]:
+    """Names of the top-level arrays whose name ends with ``noun`` (folded, at least 4 long)."""
+    if body is None or len(noun) < 4:
+        return []
+    props = walker.properties(*walker.resolve(*body))
+    return [
+        name
+        for name, located in props.items()
+        if sig.fold(name).endswith(noun) and walker.is_array(*located)
+    ]

@@ -1,0 +1,171 @@
+"""What a spec's prose says about paging: descriptions read as evidence, never as code.
+
+The list-likeness heuristic reads names and shapes; some APIs say the decisive thing only in
+words. These helpers read the words (markdown links and inline code are reduced to their text,
+identifiers are not prose) and answer narrow questions:
+
+* ``reserved``: a parameter the API keeps for itself ("Reserved for DocuSign", "Internal
+  parameter", "for internal use"): never a paging position the walk would set;
+* ``describes_cursor``: a parameter whose description says it is a pagination cursor or page
+  token, whatever its name (Square v1's ``batch_token``);
+* ``link_header_sentence``: the sentence saying pagination goes through the HTTP ``Link`` header
+  when no response declares one (Mastodon: "Use HTTP `Link` header for pagination");
+* ``search_sentence``: the sentence whose prose says "search" (not inside a link target, a path
+  or an identifier such as ``SearchCatalogObjects``): a collection that may be a search;
+* ``not_a_total``: a count described as counting one page or response ("the number of results
+  in this response", "on the page") or as an estimate ("approximate"), not every item;
+* ``zero_based_sentence``: a page number that counts from 0 ("zero-based", "starts at 0"): a
+  page walk counts from 1 and would skip the first page;
+* ``first_sentence_lists``: a summary or description that says the operation returns a list
+  ("Gets a list of brands", "Returns a paginated list of commits").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+__all__ = [
+    "describes_cursor",
+    "first_sentence_lists",
+    "link_header_sentence",
+    "not_a_total",
+    "reserved",
+    "search_sentence",
+    "sentences",
+    "zero_based_sentence",
+]
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_SPACE = re.compile(r"\s+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\[*_(])")
+
+
+def _plain(text: str) -> str:
+    """Markdown links reduced to their text, inline code marks dropped, whitespace collapsed."""
+    return _SPACE.sub(" ", _LINK.sub(r"\1", text).replace("`", "")).strip()
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The sentences of a description, as plain text."""
+    for part in _SENTENCE.split(_plain(text)):
+        if part.strip():
+            yield part.strip()
+
+
+_RESERVED = re.compile(
+    r"^(?:this (?:parameter|field) is )?(?:reserved\b|internal (?:parameter|use)\b"
+    r"|for internal use\b|do not use\b|not for (?:public|external) use\b|undocumented\b)",
+    re.IGNORECASE,
+)
+
+
+def reserved(description: str | None) -> bool:
+    """The description opens by saying the API keeps the parameter for itself."""
+    if not isinstance(description, str):
+        return False
+    return any(_RESERVED.match(s) for s in sentences(description))
+
+
+_CURSOR_WORDS = re.compile(
+    r"\b(?:pagination|paging|page|continuation) (?:cursor|token|marker)\b"
+    r"|\bcursor\b[^.]{0,60}\bnext (?:set|page|batch)\b"
+    r"|\bnext (?:set|page|batch) of results\b[^.]{0,40}\b(?:cursor|token)\b",
+    re.IGNORECASE,
+)
+
+
+def describes_cursor(description: str | None) -> bool:
+    """The description says the parameter is a pagination cursor or a page token."""
+    return isinstance(description, str) and bool(_CURSOR_WORDS.search(_plain(description)))
+
+
+_LINK_HEADER = re.compile(r"\blink\b (?:response )?headers?\b|\bheaders?\b[^.]{0,20}\blink\b", re.I)
+_PAGING = re.compile(r"\bpaginat|\bnext\b|\bprevious\b|\bpages?\b", re.IGNORECASE)
+
+
+def link_header_sentence(texts: Iterable[str]) -> str | None:
+    """The first sentence saying the pages are linked through the HTTP ``Link`` header."""
+    for text in texts:
+        for s in sentences(text):
+            if _LINK_HEADER.search(s) and _PAGING.search(s):
+                return s
+    return None
+
+
+# "search" as a word of prose: not inside a path (``tasks/search``), an identifier
+# (``SearchCatalogObjects``, ``search_text``) or a URL.
+_SEARCH = re.compile(r"(?<![\w/{.#-])search(?:es|ed|ing)?(?![\w/}.-]\w)", re.IGNORECASE)
+_URL = re.compile(r"\S*(?:/|://)\S*")
+
+
+_SEARCH_PARAM = re.compile(
+    r"^(?:the |a |free[- ]text )?search\b|\bsearch (?:query|text|terms?|string|criteria|phrase"
+    r"|keywords?)\b|\b(?:for|when) searching\b|\bto search for\b",
+    re.IGNORECASE,
+)
+
+
+def search_sentence(texts: Iterable[str], *, parameter: bool = False) -> str | None:
+    """The opening sentence of a text, when its prose says "search" (a later mention is too
+    often an aside: "if searching for unassigned tasks..."). A ``parameter``'s sentence must say
+    the parameter is search text ("Search query", "Query string for searching drives"), not
+    merely use the verb ("ID of the shared drive to search")."""
+    for text in texts:
+        first = _URL.sub(" ", next(sentences(text), ""))
+        if _SEARCH.search(first) and (not parameter or _SEARCH_PARAM.search(first)):
+            return first
+    return None
+
+
+_LISTS = re.compile(
+    r"^(?:(?:gets?|returns?|retrieves?|lists?|fetch(?:es)?|shows?) )?"
+    r"(?:(?:an? |the )?(?:paginated |paged )?list(?:ing)? of\b|all (?:the )?\w+s\b)"
+    r"|^lists? (?:all |the )?\w+",
+    re.IGNORECASE,
+)
+
+
+def first_sentence_lists(texts: Iterable[str]) -> bool:
+    """A summary or description whose first sentence says the operation returns a list."""
+    for text in texts:
+        first = next(sentences(text), "")
+        if first and _LISTS.search(first):
+            return True
+    return False
+
+
+_ONE_PAGE = re.compile(
+    r"\b(?:in|on|of) (?:this|the|the current|a single|each) "
+    r"(?:page|response|batch|chunk|result set)\b"
+    r"|\b(?:items|results|records|entries|objects) (?:returned|included) (?:in|on)\b"
+    r"|\bnumber of (?:items|results|records|entries) returned\b",
+    re.IGNORECASE,
+)
+_ESTIMATE = re.compile(r"\b(?:approximate(?:ly)?|estimated?|estimation|roughly|at least)\b", re.I)
+_ALL = re.compile(r"\b(?:total|all|across|every|whole|entire|matching)\b", re.IGNORECASE)
+
+
+def not_a_total(description: str | None) -> bool:
+    """The count counts one page (and never says "total"/"all"), or only estimates."""
+    if not isinstance(description, str):
+        return False
+    text = _plain(description)
+    if _ESTIMATE.search(text):
+        return True
+    return bool(_ONE_PAGE.search(text)) and not _ALL.search(text)
+
+
+_ZERO_BASED = re.compile(
+    r"\b(?:zero|0)[- ](?:based|indexed)\b|\b(?:starts?|starting|begins?|counts?) (?:at|from|with) "
+    r"(?:0|zero)\b|\bfirst page is (?:0|zero)\b",
+    re.IGNORECASE,
+)
+
+
+def zero_based_sentence(description: str | None) -> str | None:
+    """The sentence saying the numbering starts at 0, if any."""
+    if not isinstance(description, str):
+        return None
+    return next((s for s in sentences(description) if _ZERO_BASED.search(s)), None)
