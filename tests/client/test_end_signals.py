@@ -39,6 +39,8 @@ ISSUES = {
     "project=OTHER": [{"id": f"{20000 + i}", "key": f"O-{i}"} for i in range(2)],
 }
 EVENTS = [{"id": f"ev{i}", "kind": "login"} for i in range(7)]
+OTHER_EVENTS = [{"id": f"out{i}", "kind": "logout"} for i in range(2)]
+API_TOKEN = "api-evidence-token"
 USERS = [{"accountId": f"acc{i}", "displayName": f"User {i}"} for i in range(9)]
 USER_CAP = 4  # startAt above this is answered with 400
 TICKETS = 6
@@ -98,6 +100,17 @@ def make_app(fake: Fake) -> FastAPI:
 
     app.get("/events")(events)
     app.get("/events/short")(events)
+    app.get("/events/minted")(events)
+    app.get("/events/accepted")(events)
+
+    @app.get("/events/bound")
+    def events_by_kind(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        page, count = int(q.get("page") or 1), min(int(q.get("count") or 3), 3)
+        kind = q.get("kind")
+        chosen = [e for e in EVENTS + OTHER_EVENTS if kind is None or e["kind"] == kind]
+        return JSONResponse(chosen[(page - 1) * count : page * count])
 
     def users(request: Request) -> JSONResponse:
         note(request)
@@ -121,6 +134,26 @@ def make_app(fake: Fake) -> FastAPI:
 
     app.get("/tickets")(tickets)
     app.get("/tickets/frozen")(tickets)
+    app.get("/tickets/minted")(tickets)
+
+    @app.get("/native/tickets")
+    def native_tickets(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        offset, limit = int(q.get("cursor") or 0), int(q.get("limit") or 3)
+        page = fake.tickets_page(offset, limit)
+        last = page["last"]
+        return JSONResponse(
+            {
+                "items": page["tickets"],
+                "complete": last,
+                "incomplete_reasons": [] if last else [{"code": "MORE_PAGES_AVAILABLE"}],
+                "next_cursor": None if last else str(offset + limit),
+                "warnings": [],
+                "evidence": API_TOKEN if last else None,
+            }
+        )
+
     return app
 
 
@@ -373,3 +406,155 @@ def test_duplicates_through_the_mcp_tool(pkg, api):
     assert frozen["status"] == "partial" and frozen["evidence"] is None
     assert [r["code"] for r in frozen["completeness"]["reasons"]] == ["DUPLICATE_ITEMS"]
     assert frozen["completeness"]["continuation"]["kind"] == "restart"
+
+
+# -- evidence only from a server-confirmed, undoubted end ------------------------------------
+
+
+def test_an_inferred_end_withholds_the_mcp_evidence_and_says_why(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_events_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["END_INFERRED", "EVIDENCE_WITHHELD"]
+    withheld = env["warnings"][1]
+    assert withheld["details"] == {"because": ["END_INFERRED"]}
+    assert withheld["message"].startswith("evidence withheld: the end was inferred from an empty")
+
+
+def test_a_declared_accept_lets_an_inferred_end_mint(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_events_accepted")
+    assert env["status"] == "complete" and isinstance(env["evidence"], str)
+    assert [w["code"] for w in env["warnings"]] == ["END_INFERRED"]
+
+
+def test_items_seen_twice_withholds_the_mcp_evidence(pkg, api):
+    base, fake = api
+    fake.reset()
+    env = _tool(pkg, base, "list_tickets_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+    assert env["warnings"][1]["details"] == {"because": ["ITEMS_SEEN_TWICE"]}
+    assert "moved under the walk" in env["warnings"][1]["message"]
+    fake.reset()
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]  # nothing filed meanwhile
+    try:
+        clean = _tool(pkg, base, "list_tickets_minted")
+    finally:
+        del fake.tickets_page
+    assert clean["status"] == "complete" and isinstance(clean["evidence"], str)
+    assert clean["warnings"] == []
+
+
+def _no_insert(fake: Fake):
+    def page(offset: int, limit: int) -> dict[str, Any]:
+        with fake.lock:
+            rows = fake.tickets[offset : offset + limit]
+            return {"last": offset + limit >= len(fake.tickets), "tickets": rows}
+
+    return page
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_the_clients_evidence_is_withheld_when_the_listing_moved(pkg, api, walk):
+    """A native listing's own evidence token is not handed out from a doubted walk (the client's
+    ``.evidence``), and is when nothing moved."""
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_native_tickets", limit=3)
+    assert result.complete is True and len(result.items) == 7
+    assert result.evidence is None
+    assert [w.code for w in result.warnings] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+    assert result.warnings[1].details == {"because": ["ITEMS_SEEN_TWICE"]}
+    fake.reset()
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]
+    try:
+        clean = WALKS[walk](pkg, base, "list_native_tickets", limit=3)
+    finally:
+        del fake.tickets_page
+    assert clean.complete is True and clean.evidence == API_TOKEN and clean.warnings == ()
+
+
+def test_the_native_listing_through_the_mcp_tool_withholds_once(pkg, api):
+    base, fake = api
+    fake.reset()
+    env = _tool(pkg, base, "list_native_tickets")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+
+
+# -- a page continuation bound to its filter --------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_page_continuation_resumes_its_own_query_only(pkg, api, walk):
+    base, fake = api
+    first = WALKS[walk](pkg, base, "list_events_by_kind", kind="login", count=3, max_pages=1)
+    assert first.complete is False and first.codes == ["CLIENT_PAGE_LIMIT"]
+    token = first.continuation.cursor
+    rest = WALKS[walk](pkg, base, "list_events_by_kind", kind="login", count=3, continuation=token)
+    assert rest.complete is True
+    assert [e.id for e in first.items + rest.items] == [e["id"] for e in EVENTS]
+    cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
+    for other in ({"kind": "logout", "count": 3}, {"kind": "login", "count": 2}):
+        fake.reset()
+        with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
+            WALKS[walk](pkg, base, "list_events_by_kind", continuation=token, **other)
+        assert fake.log == []  # refused before any request
+
+
+def test_a_page_continuation_of_another_query_is_refused_by_the_mcp_tool(pkg, api):
+    base, fake = api
+    first = _tool(pkg, base, "list_events_by_kind", kind="login", max_pages=1)
+    assert first["status"] == "partial"
+    token = first["completeness"]["continuation"]["cursor"]
+    same = _tool(pkg, base, "list_events_by_kind", kind="login", continuation=token)
+    assert same["status"] == "complete"
+    fake.reset()
+    other = _tool(pkg, base, "list_events_by_kind", kind="logout", continuation=token)
+    assert other["status"] == "error" and other["data"] is None
+    assert other["error"]["code"] == "INVALID_ARGUMENTS"
+    assert "invalidated-by" in other["error"]["message"]
+    assert fake.log == []
+
+
+# -- the set of seen ids is bounded -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_full_set_of_seen_ids_says_duplicate_detection_stopped(pkg, api, walk, monkeypatch):
+    base, fake = api
+    fake.reset()
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+    result = WALKS[walk](pkg, base, "list_tickets", limit=3)
+    # t6, t5 remembered; t4 (read twice) is not: the repeat goes unseen, and the result says so
+    assert [t.id for t in result.items] == ["t6", "t5", "t4", "t4", "t3", "t2", "t1"]
+    assert result.complete is True
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("DUPLICATE_CHECK_STOPPED", {"limit": 2, "after": 2})
+    ]
+    assert "XC_MAX_SEEN_IDS" in result.warnings[0].message
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "3")  # t4 remembered: its repeat is still caught
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_tickets", limit=3)
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("DUPLICATE_CHECK_STOPPED", {"limit": 3, "after": 4}),
+        ("ITEMS_SEEN_TWICE", {"ids": ["t4"], "count": 1}),
+    ]
+
+
+def test_a_stopped_duplicate_check_withholds_the_mcp_evidence(pkg, api, monkeypatch):
+    base, fake = api
+    fake.reset()
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+    env = _tool(pkg, base, "list_tickets_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["DUPLICATE_CHECK_STOPPED", "EVIDENCE_WITHHELD"]
+    assert env["warnings"][1]["details"] == {"because": ["DUPLICATE_CHECK_STOPPED"]}
+
+
+def test_a_bad_seen_ids_bound_is_refused(pkg, api, monkeypatch):
+    base, _ = api
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "none")
+    with pytest.raises(ValueError, match="XC_MAX_SEEN_IDS must be a positive integer"):
+        _sync(pkg, base, "list_tickets", limit=3)

@@ -316,6 +316,24 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         lambda d: _offset_search(d, end="empty-page"),
         {"exit": 0, "diagnostics": []},
     ),
+    # issue 19: evidence.accept opts a listing's evidence into a doubt it can report; listThings
+    # is frozen (a repeated id is DUPLICATE_ITEMS there) and has no end rule
+    "rule_XC145_accept_a_doubt_never_reported": (
+        lambda d: _xc(d, "/things")["evidence"].__setitem__(
+            "accept", ["ITEMS_SEEN_TWICE", "END_INFERRED", "DUPLICATE_CHECK_STOPPED"]
+        ),
+        {
+            "exit": 0,
+            "diagnostics": [
+                ["XC145", LIST + "/evidence/accept/0"],
+                ["XC145", LIST + "/evidence/accept/1"],
+            ],
+        },
+    ),
+    "vocab_evidence_accept_unknown_doubt": (
+        lambda d: _xc(d, "/things")["evidence"].__setitem__("accept", ["STALE_INDEX"]),
+        {"exit": 1, "diagnostics": [["XC043", LIST + "/evidence/accept/0"]]},
+    ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),
         {"exit": 1, "diagnostics": [["XC041", LIST + "/colour"]]},

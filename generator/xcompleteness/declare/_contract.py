@@ -259,10 +259,14 @@ def _listing_evidence(raw: Any) -> dict[str, Any] | None:
         return None
     mint = raw.get("mint") is True
     ttl = duration_seconds(raw.get("ttl"))
-    return {
+    out: dict[str, Any] = {
         "mint": mint,
         "ttl_seconds": (ttl if ttl is not None else DEFAULT_EVIDENCE_TTL_SECONDS) if mint else ttl,
     }
+    accept = [c for c in _list(raw.get("accept")) if isinstance(c, str)]
+    if accept:  # only when declared: the canonical form of every other listing is unchanged
+        out["accept"] = accept
+    return out
 
 
 def _mutation(decl: Mapping[str, Any]) -> dict[str, Any]:

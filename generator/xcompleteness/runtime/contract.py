@@ -325,9 +325,15 @@ class Deadline:
 class Evidence:
     mint: bool = False
     ttl_seconds: float | None = None
+    accept: tuple[str, ...] = ()
+    """Client doubts (END_INFERRED, ITEMS_SEEN_TWICE, DUPLICATE_CHECK_STOPPED) a complete result
+    may carry and still mint evidence; by default each withholds it (EVIDENCE_WITHHELD)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mint": self.mint, "ttl_seconds": self.ttl_seconds}
+        out: dict[str, Any] = {"mint": self.mint, "ttl_seconds": self.ttl_seconds}
+        if self.accept:
+            out["accept"] = list(self.accept)
+        return out
 
 
 @dataclass(frozen=True)
@@ -619,7 +625,11 @@ def _deadline(r: _Reader | None) -> Deadline | None:
 def _evidence(r: _Reader | None) -> Evidence | None:
     if r is None:
         return None
-    return Evidence(mint=bool(r.opt("mint", bool)), ttl_seconds=r.opt("ttl_seconds", _NUMBER))
+    return Evidence(
+        mint=bool(r.opt("mint", bool)),
+        ttl_seconds=r.opt("ttl_seconds", _NUMBER),
+        accept=r.str_list("accept"),
+    )
 
 
 def _mutation(r: _Reader | None) -> Mutation | None:
