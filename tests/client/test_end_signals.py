@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ ISSUES = {
 EVENTS = [{"id": f"ev{i}", "kind": "login"} for i in range(7)]
 OTHER_EVENTS = [{"id": f"out{i}", "kind": "logout"} for i in range(2)]
 API_TOKEN = "api-evidence-token"
+FILES = [{"id": f"f{i}", "amount": 50 * i} for i in range(8)]
+QUERY = {"from": "enterprise.contract", "ancestor_folder_id": "0", "query": "amount >= :value"}
 USERS = [{"accountId": f"acc{i}", "displayName": f"User {i}"} for i in range(9)]
 USER_CAP = 4  # startAt above this is answered with 400
 TICKETS = 6
@@ -57,6 +60,7 @@ class Fake:
     def reset(self) -> None:
         with self.lock:
             self.log.clear()
+            self.bodies: list[dict[str, Any]] = []
             self.tickets = [{"id": f"t{i}", "title": f"ticket {i}"} for i in range(TICKETS, 0, -1)]
             self.inserted = 0
 
@@ -135,6 +139,21 @@ def make_app(fake: Fake) -> FastAPI:
     app.get("/tickets")(tickets)
     app.get("/tickets/frozen")(tickets)
     app.get("/tickets/minted")(tickets)
+
+    @app.post("/metadata_queries/execute_read")
+    async def metadata_query(request: Request) -> JSONResponse:
+        body = await request.json()
+        fake.log.append((request.url.path, request.scope["query_string"].decode()))
+        fake.bodies.append(body)
+        if body.get("from") != "enterprise.contract" or "ancestor_folder_id" not in body:
+            return JSONResponse({"code": "bad_request"}, 400)
+        least = (body.get("query_params") or {}).get("value", 0)
+        chosen = [f for f in FILES if f["amount"] >= least]
+        start, size = int(body.get("marker") or 0), min(int(body.get("limit") or 100), 100)
+        page = {"entries": chosen[start : start + size], "limit": size}
+        if start + size < len(chosen):
+            page["next_marker"] = str(start + size)
+        return JSONResponse(page)
 
     @app.get("/native/tickets")
     def native_tickets(request: Request) -> JSONResponse:
@@ -558,3 +577,99 @@ def test_a_bad_seen_ids_bound_is_refused(pkg, api, monkeypatch):
     monkeypatch.setenv("XC_MAX_SEEN_IDS", "none")
     with pytest.raises(ValueError, match="XC_MAX_SEEN_IDS must be a positive integer"):
         _sync(pkg, base, "list_tickets", limit=3)
+
+
+# -- a request-body cursor (Box's POST metadata query) ----------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_body_cursor_is_walked_in_the_json_body(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](
+        pkg, base, "execute_metadata_query", params=QUERY, query_params={"value": 100}, limit=2
+    )
+    assert result.complete is True and result.reasons == () and result.pages == 3
+    assert [f.id for f in result.items] == ["f2", "f3", "f4", "f5", "f6", "f7"]
+    assert [q for _, q in fake.log] == ["", "", ""]  # nothing in the query string
+    sent = [{k: b.get(k) for k in ("marker", "limit")} for b in fake.bodies]
+    assert sent == [
+        {"marker": None, "limit": 2},
+        {"marker": "2", "limit": 2},
+        {"marker": "4", "limit": 2},
+    ]
+    assert all({**QUERY, "query_params": {"value": 100}}.items() <= b.items() for b in fake.bodies)
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_body_cursor_continuation_resumes_its_own_query_only(pkg, api, walk):
+    base, fake = api
+    ask = {"params": QUERY, "query_params": {"value": 100}, "limit": 2}
+    first = WALKS[walk](pkg, base, "execute_metadata_query", max_pages=1, **ask)
+    assert first.codes == ["CLIENT_PAGE_LIMIT"]
+    fake.reset()
+    rest = WALKS[walk](pkg, base, "execute_metadata_query", continuation=first.continuation, **ask)
+    assert rest.complete is True and [f.id for f in first.items + rest.items] == [
+        f"f{i}" for i in range(2, 8)
+    ]
+    assert fake.bodies[0]["marker"] == "2"  # resumed in the body where the first walk stopped
+    cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
+    fake.reset()
+    with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
+        WALKS[walk](
+            pkg,
+            base,
+            "execute_metadata_query",
+            continuation=first.continuation,
+            **{**ask, "query_params": {"value": 300}},
+        )
+    assert fake.log == []
+
+
+def test_a_body_cursor_through_the_mcp_tool(pkg, api):
+    base, fake = api
+    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
+    host = server_mod.build_host(base, {}, secret=b"s" * 32)
+    (tool,) = [t for t in host.definitions() if t["name"] == "execute_metadata_query"]
+    offered = set(tool["inputSchema"]["properties"])
+    # the query's body fields are offered; the body cursor and size are the walk's
+    assert {"from", "query", "query_params", "ancestor_folder_id"} <= offered
+    assert not {"marker", "limit"} & offered
+    fake.reset()
+    env = _tool(
+        pkg,
+        base,
+        "execute_metadata_query",
+        **{"from": "enterprise.contract"},
+        ancestor_folder_id="0",
+        query="amount >= :value",
+        query_params=json.dumps({"value": 100}),  # an open object: a JSON-encoded argument
+    )
+    assert env["status"] == "complete", env.get("error")
+    assert [f["id"] for f in env["data"]["entries"]] == [f"f{i}" for i in range(2, 8)]
+    assert [b.get("marker") for b in fake.bodies] == [None]  # one page of up to 100
+    assert fake.bodies[0]["from"] == "enterprise.contract"
+    assert fake.bodies[0]["query_params"] == {"value": 100}
+
+
+def test_verify_walks_the_body_paged_search_with_its_body(api):
+    """verify sends a POST search paged in its body (its declaration makes it a read), with the
+    body built from --param values, twice (page sizes 2 and 100); nothing else that is not GET."""
+    from xcompleteness.api import verify
+
+    base, fake = api
+    fake.reset()
+    result = verify(
+        SPEC,
+        base,
+        params={"from": "enterprise.contract", "ancestor_folder_id": "0"},
+        max_pages=10,
+    )
+    (record,) = [o for o in result.operations if o["operation_id"] == "executeMetadataQuery"]
+    assert record["state"] == "ok" and record["findings"] == []
+    walks = [(w["page_size"], w["pages"], w["items"], w["complete"]) for w in record["walks"]]
+    assert walks == [(2, 4, 8, True), (100, 1, 8, True)]
+    sent = [(b.get("marker"), b.get("limit")) for b in fake.bodies]
+    assert sent == [(None, 2), ("2", 2), ("4", 2), ("6", 2), (None, 100)]
+    assert all(b["from"] == "enterprise.contract" for b in fake.bodies)
+    assert {p for p, _ in fake.log} >= {"/metadata_queries/execute_read"}

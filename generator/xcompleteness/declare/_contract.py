@@ -25,7 +25,13 @@ from typing import TYPE_CHECKING, Any
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import DECLARATION_KEY, Operation
 from xcompleteness.runtime.codes import LISTING_KINDS
-from xcompleteness.runtime.contract import DEFAULT_ITEMS, DEFAULT_NATIVE_NEXT, Contract
+from xcompleteness.runtime.contract import (
+    BODY_LOCATION,
+    DEFAULT_ITEMS,
+    DEFAULT_NATIVE_NEXT,
+    Contract,
+    body_property,
+)
 from xcompleteness.runtime.contract import Registry as RuntimeRegistry
 
 if TYPE_CHECKING:
@@ -192,7 +198,7 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
     max_size = raw.get("max-page-size")
     return {
         "style": style,
-        "request": {k: _str(request.get(k)) for k in ("cursor", "size", "offset", "page")},
+        "request": _request(request),
         "response": {
             "next": next_expr,
             "next_last_item": _str(last_item),
@@ -207,6 +213,23 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> dict[str, Any] | None:
         "cursor": _cursor_contract(raw.get("cursor"), numbered=style in ("offset", "page")),
         "end": _str(raw.get("end")),
     }
+
+
+def _request(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The names the walk writes; a role declared ``$request.body#/NAME`` is the body property
+    NAME, listed under ``body`` (a deeper or malformed body location stays as written, for the
+    rules to report)."""
+    out: dict[str, Any] = {}
+    body: list[str] = []
+    for role in ("cursor", "size", "offset", "page"):
+        value = _str(raw.get(role))
+        if value is not None and value.startswith(BODY_LOCATION):
+            value = body_property(value) or value
+            body.append(role)
+        out[role] = value
+    if body:
+        out["body"] = body
+    return out
 
 
 def _cursor_contract(raw: Any, *, numbered: bool = False) -> dict[str, Any] | None:

@@ -156,6 +156,8 @@ class ToolHost:
     def _listing(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         contract = self.contracts[tool.operation]
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
+        # A POST search's body fields (its query); the walk writes the paging ones itself.
+        params.update({k: args[k] for k in tool.body if args.get(k) is not None})
         resumed = args.get("continuation")
         max_pages = args.get("max_pages") or self.default_max_pages
         deadline = args.get("deadline_s")
