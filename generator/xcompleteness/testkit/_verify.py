@@ -2,8 +2,9 @@
 
 For every declared listing served by ``GET``, and every POST search its declaration pages in the
 JSON request body (``request: {cursor: $request.body#/marker}``: a read by its declaration;
-nothing else is ever requested: no mutation, no single read), verify walks the listing twice, with a small page size and with a large one, within
-``--max-pages`` and ``--time-limit``, and checks every page against the declaration:
+nothing else is ever requested: no mutation, no single read), verify walks the listing twice,
+with a small page size and with a large one, within ``--max-pages`` and ``--time-limit``, and
+checks every page against the declaration:
 
 =======  ==========================================================================================
 XC710    an envelope invariant is broken (``complete`` missing or not a boolean, ``complete`` true
