@@ -318,6 +318,14 @@ def _signal_reasons(
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
     for n, where, text in f.caps:
+        status = _cap_status(text, n)
+        if status is not None:  # the sentence says how the API answers the cap
+            todos.append(
+                f"limit: the {where} says {text!r}; if HTTP {status} means the cap there, add "
+                f"{{code: RESULT_LIMIT_REACHED, limit: {n}, when: {{equals: [$statusCode, "
+                f"{status}]}}}} (the walk then ends there with narrow_query instead of an error)"
+            )
+            continue
         todos.append(
             f"limit: the {where} says {text!r}; if the listing stops there, add {{code: "
             f"RESULT_LIMIT_REACHED, limit: {n}}} with the condition that shows it"
@@ -341,6 +349,24 @@ def _signal_reasons(
             f"limit: does the search stop at a fixed number of results? if so add {{code: "
             f"RESULT_LIMIT_REACHED, limit: N, when: {{gt: [{total.expression}, N]}}}}"
         )
+
+
+_CAP_STATUS = re.compile(
+    r"(?:\b(?:returns?|returned|respond(?:s|ed)?(?:\s+with)?|answer(?:s|ed)?(?:\s+with)?"
+    r"|fails?(?:\s+with)?|status(?:\s+code)?|HTTP|with\s+an?)\s+(?:an?\s+)?(?P<a>4\d\d)\b)"
+    r"|(?:\b(?P<b>4\d\d)\s+(?:bad\s+request|error|unprocessable|range\s+not))",
+    re.IGNORECASE,
+)
+
+
+def _cap_status(sentence: str, cap: int) -> int | None:
+    """The HTTP status a documented cap is answered with ("offset above 10000 returns 400" ->
+    400), or None when the sentence names none (a 4xx number that is the cap itself is not)."""
+    for m in _CAP_STATUS.finditer(sentence):
+        status = int(m.group("a") or m.group("b"))
+        if status != cap:
+            return status
+    return None
 
 
 def _truncated_todo(s: Signal) -> str:
