@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation
+from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
@@ -127,15 +127,15 @@ class PaginationRules(RuleContext):
         verdicts = [schema_lookup(self.data, s.raw, (name,)) for s in schemas]
         if Found.FOUND in verdicts or Found.UNKNOWN in verdicts:
             return
-        target = schemas[0].pointer
+        target = _jsonpath(schemas[0].target or schemas[0].pointer)
+        kind = "string" if role == "cursor" else "integer"
         yield self.d(
             where,
             "XC146",
             f"request.{role} is the body property {name!r}, which the JSON request body schema "
             "does not have",
-            f"add {name!r} to the request body schema's properties (an overlay action: update "
-            f"{target} with properties: {{{name}: {{type: "
-            f"{'string' if role == 'cursor' else 'integer'}}}}}), or fix the name",
+            f'fix the name, or describe the property: the overlay action {{target: "{target}", '
+            f'update: {{properties: {{"{name}": {{"type": "{kind}"}}}}}}}} adds it',
         )
 
     def _end_signal(self, c: Contract, at: str) -> Iterator[Diagnostic]:
@@ -237,3 +237,10 @@ class PaginationRules(RuleContext):
                 "the walk reports an expired cursor when the API says so (map its status to "
                 "CURSOR_EXPIRED); it does not time cursors itself",
             )
+
+
+def _jsonpath(pointer: str) -> str:
+    """An RFC 9535 path of name selectors for a JSON pointer (the request body schema's place:
+    no array index on the way)."""
+    tokens = pointer_tokens(pointer) or ()
+    return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)
