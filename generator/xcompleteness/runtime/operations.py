@@ -585,6 +585,8 @@ class _ListingBase:
                 if k in self._body_names and k not in self._request.by_name
             }
             params = {k: v for k, v in params.items() if k not in body}
+            if not body and self._request.method.upper() == "GET":
+                body = None  # a GET whose spec describes a body: none sent unless given
         if req.url is not None:
             # path parameters ride along only to satisfy split(); the next URL already has them
             _, _, headers, _ = self._request.split(
