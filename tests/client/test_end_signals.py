@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,10 @@ ISSUES = {
     "project=OTHER": [{"id": f"{20000 + i}", "key": f"O-{i}"} for i in range(2)],
 }
 EVENTS = [{"id": f"ev{i}", "kind": "login"} for i in range(7)]
+OTHER_EVENTS = [{"id": f"out{i}", "kind": "logout"} for i in range(2)]
+API_TOKEN = "api-evidence-token"
+FILES = [{"id": f"f{i}", "amount": 50 * i} for i in range(8)]
+QUERY = {"from": "enterprise.contract", "ancestor_folder_id": "0", "query": "amount >= :value"}
 USERS = [{"accountId": f"acc{i}", "displayName": f"User {i}"} for i in range(9)]
 USER_CAP = 4  # startAt above this is answered with 400
 TICKETS = 6
@@ -55,6 +60,7 @@ class Fake:
     def reset(self) -> None:
         with self.lock:
             self.log.clear()
+            self.bodies: list[dict[str, Any]] = []
             self.tickets = [{"id": f"t{i}", "title": f"ticket {i}"} for i in range(TICKETS, 0, -1)]
             self.inserted = 0
 
@@ -98,6 +104,17 @@ def make_app(fake: Fake) -> FastAPI:
 
     app.get("/events")(events)
     app.get("/events/short")(events)
+    app.get("/events/minted")(events)
+    app.get("/events/accepted")(events)
+
+    @app.get("/events/bound")
+    def events_by_kind(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        page, count = int(q.get("page") or 1), min(int(q.get("count") or 3), 3)
+        kind = q.get("kind")
+        chosen = [e for e in EVENTS + OTHER_EVENTS if kind is None or e["kind"] == kind]
+        return JSONResponse(chosen[(page - 1) * count : page * count])
 
     def users(request: Request) -> JSONResponse:
         note(request)
@@ -121,6 +138,41 @@ def make_app(fake: Fake) -> FastAPI:
 
     app.get("/tickets")(tickets)
     app.get("/tickets/frozen")(tickets)
+    app.get("/tickets/minted")(tickets)
+
+    @app.post("/metadata_queries/execute_read")
+    async def metadata_query(request: Request) -> JSONResponse:
+        body = await request.json()
+        fake.log.append((request.url.path, request.scope["query_string"].decode()))
+        fake.bodies.append(body)
+        if body.get("from") != "enterprise.contract" or "ancestor_folder_id" not in body:
+            return JSONResponse({"code": "bad_request"}, 400)
+        least = (body.get("query_params") or {}).get("value", 0)
+        chosen = [f for f in FILES if f["amount"] >= least]
+        start, size = int(body.get("marker") or 0), min(int(body.get("limit") or 100), 100)
+        page = {"entries": chosen[start : start + size], "limit": size}
+        if start + size < len(chosen):
+            page["next_marker"] = str(start + size)
+        return JSONResponse(page)
+
+    @app.get("/native/tickets")
+    def native_tickets(request: Request) -> JSONResponse:
+        note(request)
+        q = request.query_params
+        offset, limit = int(q.get("cursor") or 0), int(q.get("limit") or 3)
+        page = fake.tickets_page(offset, limit)
+        last = page["last"]
+        return JSONResponse(
+            {
+                "items": page["tickets"],
+                "complete": last,
+                "incomplete_reasons": [] if last else [{"code": "MORE_PAGES_AVAILABLE"}],
+                "next_cursor": None if last else str(offset + limit),
+                "warnings": [],
+                "evidence": API_TOKEN if last else None,
+            }
+        )
+
     return app
 
 
@@ -373,3 +425,251 @@ def test_duplicates_through_the_mcp_tool(pkg, api):
     assert frozen["status"] == "partial" and frozen["evidence"] is None
     assert [r["code"] for r in frozen["completeness"]["reasons"]] == ["DUPLICATE_ITEMS"]
     assert frozen["completeness"]["continuation"]["kind"] == "restart"
+
+
+# -- evidence only from a server-confirmed, undoubted end ------------------------------------
+
+
+def test_an_inferred_end_withholds_the_mcp_evidence_and_says_why(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_events_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["END_INFERRED", "EVIDENCE_WITHHELD"]
+    withheld = env["warnings"][1]
+    assert withheld["details"] == {"because": ["END_INFERRED"]}
+    assert withheld["message"].startswith("evidence withheld: the end was inferred from an empty")
+
+
+def test_a_declared_accept_lets_an_inferred_end_mint(pkg, api):
+    base, _ = api
+    env = _tool(pkg, base, "list_events_accepted")
+    assert env["status"] == "complete" and isinstance(env["evidence"], str)
+    assert [w["code"] for w in env["warnings"]] == ["END_INFERRED"]
+
+
+def test_items_seen_twice_withholds_the_mcp_evidence(pkg, api):
+    base, fake = api
+    fake.reset()
+    env = _tool(pkg, base, "list_tickets_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+    assert env["warnings"][1]["details"] == {"because": ["ITEMS_SEEN_TWICE"]}
+    assert "moved under the walk" in env["warnings"][1]["message"]
+    fake.reset()
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]  # nothing filed meanwhile
+    try:
+        clean = _tool(pkg, base, "list_tickets_minted")
+    finally:
+        del fake.tickets_page
+    assert clean["status"] == "complete" and isinstance(clean["evidence"], str)
+    assert clean["warnings"] == []
+
+
+def _no_insert(fake: Fake):
+    def page(offset: int, limit: int) -> dict[str, Any]:
+        with fake.lock:
+            rows = fake.tickets[offset : offset + limit]
+            return {"last": offset + limit >= len(fake.tickets), "tickets": rows}
+
+    return page
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_the_clients_evidence_is_withheld_when_the_listing_moved(pkg, api, walk):
+    """A native listing's own evidence token is not handed out from a doubted walk (the client's
+    ``.evidence``), and is when nothing moved."""
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_native_tickets", limit=3)
+    assert result.complete is True and len(result.items) == 7
+    assert result.evidence is None
+    assert [w.code for w in result.warnings] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+    assert result.warnings[1].details == {"because": ["ITEMS_SEEN_TWICE"]}
+    fake.reset()
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]
+    try:
+        clean = WALKS[walk](pkg, base, "list_native_tickets", limit=3)
+    finally:
+        del fake.tickets_page
+    assert clean.complete is True and clean.evidence == API_TOKEN and clean.warnings == ()
+
+
+def test_the_native_listing_through_the_mcp_tool_withholds_once(pkg, api):
+    base, fake = api
+    fake.reset()
+    env = _tool(pkg, base, "list_native_tickets")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["ITEMS_SEEN_TWICE", "EVIDENCE_WITHHELD"]
+
+
+# -- a page continuation bound to its filter --------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_page_continuation_resumes_its_own_query_only(pkg, api, walk):
+    base, fake = api
+    first = WALKS[walk](pkg, base, "list_events_by_kind", kind="login", count=3, max_pages=1)
+    assert first.complete is False and first.codes == ["CLIENT_PAGE_LIMIT"]
+    token = first.continuation.cursor
+    rest = WALKS[walk](pkg, base, "list_events_by_kind", kind="login", count=3, continuation=token)
+    assert rest.complete is True
+    assert [e.id for e in first.items + rest.items] == [e["id"] for e in EVENTS]
+    cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
+    for other in ({"kind": "logout", "count": 3}, {"kind": "login", "count": 2}):
+        fake.reset()
+        with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
+            WALKS[walk](pkg, base, "list_events_by_kind", continuation=token, **other)
+        assert fake.log == []  # refused before any request
+
+
+def test_a_page_continuation_of_another_query_is_refused_by_the_mcp_tool(pkg, api):
+    base, fake = api
+    first = _tool(pkg, base, "list_events_by_kind", kind="login", max_pages=1)
+    assert first["status"] == "partial"
+    token = first["completeness"]["continuation"]["cursor"]
+    same = _tool(pkg, base, "list_events_by_kind", kind="login", continuation=token)
+    assert same["status"] == "complete"
+    fake.reset()
+    other = _tool(pkg, base, "list_events_by_kind", kind="logout", continuation=token)
+    assert other["status"] == "error" and other["data"] is None
+    assert other["error"]["code"] == "INVALID_ARGUMENTS"
+    assert "invalidated-by" in other["error"]["message"]
+    assert fake.log == []
+
+
+# -- the set of seen ids is bounded -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_full_set_of_seen_ids_says_duplicate_detection_stopped(pkg, api, walk, monkeypatch):
+    base, fake = api
+    fake.reset()
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+    result = WALKS[walk](pkg, base, "list_tickets", limit=3)
+    # t6, t5 remembered; t4 (read twice) is not: the repeat goes unseen, and the result says so
+    assert [t.id for t in result.items] == ["t6", "t5", "t4", "t4", "t3", "t2", "t1"]
+    assert result.complete is True
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("DUPLICATE_CHECK_STOPPED", {"limit": 2, "after": 2})
+    ]
+    assert "XC_MAX_SEEN_IDS" in result.warnings[0].message
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "3")  # t4 remembered: its repeat is still caught
+    fake.reset()
+    result = WALKS[walk](pkg, base, "list_tickets", limit=3)
+    assert [(w.code, w.details) for w in result.warnings] == [
+        ("DUPLICATE_CHECK_STOPPED", {"limit": 3, "after": 4}),
+        ("ITEMS_SEEN_TWICE", {"ids": ["t4"], "count": 1}),
+    ]
+
+
+def test_a_stopped_duplicate_check_withholds_the_mcp_evidence(pkg, api, monkeypatch):
+    base, fake = api
+    fake.reset()
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+    env = _tool(pkg, base, "list_tickets_minted")
+    assert env["status"] == "complete" and env["evidence"] is None
+    assert [w["code"] for w in env["warnings"]] == ["DUPLICATE_CHECK_STOPPED", "EVIDENCE_WITHHELD"]
+    assert env["warnings"][1]["details"] == {"because": ["DUPLICATE_CHECK_STOPPED"]}
+
+
+def test_a_bad_seen_ids_bound_is_refused(pkg, api, monkeypatch):
+    base, _ = api
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "none")
+    with pytest.raises(ValueError, match="XC_MAX_SEEN_IDS must be a positive integer"):
+        _sync(pkg, base, "list_tickets", limit=3)
+
+
+# -- a request-body cursor (Box's POST metadata query) ----------------------------------------
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_body_cursor_is_walked_in_the_json_body(pkg, api, walk):
+    base, fake = api
+    fake.reset()
+    result = WALKS[walk](
+        pkg, base, "execute_metadata_query", params=QUERY, query_params={"value": 100}, limit=2
+    )
+    assert result.complete is True and result.reasons == () and result.pages == 3
+    assert [f.id for f in result.items] == ["f2", "f3", "f4", "f5", "f6", "f7"]
+    assert [q for _, q in fake.log] == ["", "", ""]  # nothing in the query string
+    sent = [{k: b.get(k) for k in ("marker", "limit")} for b in fake.bodies]
+    assert sent == [
+        {"marker": None, "limit": 2},
+        {"marker": "2", "limit": 2},
+        {"marker": "4", "limit": 2},
+    ]
+    assert all({**QUERY, "query_params": {"value": 100}}.items() <= b.items() for b in fake.bodies)
+
+
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_body_cursor_continuation_resumes_its_own_query_only(pkg, api, walk):
+    base, fake = api
+    ask = {"params": QUERY, "query_params": {"value": 100}, "limit": 2}
+    first = WALKS[walk](pkg, base, "execute_metadata_query", max_pages=1, **ask)
+    assert first.codes == ["CLIENT_PAGE_LIMIT"]
+    fake.reset()
+    rest = WALKS[walk](pkg, base, "execute_metadata_query", continuation=first.continuation, **ask)
+    assert rest.complete is True and [f.id for f in first.items + rest.items] == [
+        f"f{i}" for i in range(2, 8)
+    ]
+    assert fake.bodies[0]["marker"] == "2"  # resumed in the body where the first walk stopped
+    cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
+    fake.reset()
+    with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
+        WALKS[walk](
+            pkg,
+            base,
+            "execute_metadata_query",
+            continuation=first.continuation,
+            **{**ask, "query_params": {"value": 300}},
+        )
+    assert fake.log == []
+
+
+def test_a_body_cursor_through_the_mcp_tool(pkg, api):
+    base, fake = api
+    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
+    host = server_mod.build_host(base, {}, secret=b"s" * 32)
+    (tool,) = [t for t in host.definitions() if t["name"] == "execute_metadata_query"]
+    offered = set(tool["inputSchema"]["properties"])
+    # the query's body fields are offered; the body cursor and size are the walk's
+    assert {"from", "query", "query_params", "ancestor_folder_id"} <= offered
+    assert not {"marker", "limit"} & offered
+    fake.reset()
+    env = _tool(
+        pkg,
+        base,
+        "execute_metadata_query",
+        **{"from": "enterprise.contract"},
+        ancestor_folder_id="0",
+        query="amount >= :value",
+        query_params=json.dumps({"value": 100}),  # an open object: a JSON-encoded argument
+    )
+    assert env["status"] == "complete", env.get("error")
+    assert [f["id"] for f in env["data"]["entries"]] == [f"f{i}" for i in range(2, 8)]
+    assert [b.get("marker") for b in fake.bodies] == [None]  # one page of up to 100
+    assert fake.bodies[0]["from"] == "enterprise.contract"
+    assert fake.bodies[0]["query_params"] == {"value": 100}
+
+
+def test_verify_walks_the_body_paged_search_with_its_body(api):
+    """verify sends a POST search paged in its body (its declaration makes it a read), with the
+    body built from --param values, twice (page sizes 2 and 100); nothing else that is not GET."""
+    from xcompleteness.api import verify
+
+    base, fake = api
+    fake.reset()
+    result = verify(
+        SPEC,
+        base,
+        params={"from": "enterprise.contract", "ancestor_folder_id": "0"},
+        max_pages=10,
+    )
+    (record,) = [o for o in result.operations if o["operation_id"] == "executeMetadataQuery"]
+    assert record["state"] == "ok" and record["findings"] == []
+    walks = [(w["page_size"], w["pages"], w["items"], w["complete"]) for w in record["walks"]]
+    assert walks == [(2, 4, 8, True), (100, 1, 8, True)]
+    sent = [(b.get("marker"), b.get("limit")) for b in fake.bodies]
+    assert sent == [(None, 2), ("2", 2), ("4", 2), ("6", 2), (None, 100)]
+    assert all(b["from"] == "enterprise.contract" for b in fake.bodies)
+    assert {p for p, _ in fake.log} >= {"/metadata_queries/execute_read"}

@@ -48,6 +48,22 @@ def _adapter_cursor(d: dict[str, Any], cursor: dict[str, Any]) -> None:
     }
 
 
+def _body_search(d: dict[str, Any], size: str) -> None:
+    """The search with a JSON request body that has ``q`` and ``per_page``, its page size
+    declared at ``size`` (issue 19: paging in the request body)."""
+    _op(d, "/search")["requestBody"] = {
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"q": {"type": "string"}, "per_page": {"type": "integer"}},
+                }
+            }
+        }
+    }
+    _xc(d, "/search")["pagination"]["request"] = {"size": size}
+
+
 def _offset_search(d: dict[str, Any], **pagination: Any) -> None:
     """The adapter search paged by offset (Jira's startAt), with extra pagination keys
     (issue 19: the end signals of an offset walk)."""
@@ -314,6 +330,43 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
     ),
     "ok_offset_empty_page_end": (
         lambda d: _offset_search(d, end="empty-page"),
+        {"exit": 0, "diagnostics": []},
+    ),
+    # issue 19: evidence.accept opts a listing's evidence into a doubt it can report; listThings
+    # is frozen (a repeated id is DUPLICATE_ITEMS there) and has no end rule
+    "rule_XC145_accept_a_doubt_never_reported": (
+        lambda d: _xc(d, "/things")["evidence"].__setitem__(
+            "accept", ["ITEMS_SEEN_TWICE", "END_INFERRED", "DUPLICATE_CHECK_STOPPED"]
+        ),
+        {
+            "exit": 0,
+            "diagnostics": [
+                ["XC145", LIST + "/evidence/accept/0"],
+                ["XC145", LIST + "/evidence/accept/1"],
+            ],
+        },
+    ),
+    "vocab_evidence_accept_unknown_doubt": (
+        lambda d: _xc(d, "/things")["evidence"].__setitem__("accept", ["STALE_INDEX"]),
+        {"exit": 1, "diagnostics": [["XC043", LIST + "/evidence/accept/0"]]},
+    ),
+    # issue 19: a POST search paged in its JSON body ($request.body#/NAME)
+    "rule_XC146_body_size_without_a_body": (
+        lambda d: _xc(d, "/search")["pagination"].__setitem__(
+            "request", {"size": "$request.body#/per_page"}
+        ),
+        {"exit": 1, "diagnostics": [["XC146", SEARCH + "/pagination/request/size"]]},
+    ),
+    "rule_XC146_body_size_not_in_the_body_schema": (
+        lambda d: _body_search(d, "$request.body#/limit"),
+        {"exit": 1, "diagnostics": [["XC146", SEARCH + "/pagination/request/size"]]},
+    ),
+    "vocab_body_location_not_top_level": (
+        lambda d: _body_search(d, "$request.body#/page/size"),
+        {"exit": 1, "diagnostics": [["XC045", SEARCH + "/pagination/request/size"]]},
+    ),
+    "ok_body_size": (
+        lambda d: _body_search(d, "$request.body#/per_page"),
         {"exit": 0, "diagnostics": []},
     ),
     "vocab_unknown_key": (

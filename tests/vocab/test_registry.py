@@ -57,7 +57,13 @@ def test_sets_match_the_design() -> None:
     # issue 10 item 2: the client's own warning (an item kept although it broke its schema)
     client_warnings = {c for c, e in CODES["warnings"].items() if e["origin"] == "client"}
     # issue 19: an end inferred from an empty/short page; the same id twice in a live listing
-    assert client_warnings == {"ITEM_SCHEMA_MISMATCH", "END_INFERRED", "ITEMS_SEEN_TWICE"}
+    assert client_warnings == {
+        "ITEM_SCHEMA_MISMATCH",
+        "END_INFERRED",
+        "ITEMS_SEEN_TWICE",
+        "EVIDENCE_WITHHELD",  # issue 19: evidence kept from an inferred or doubted end
+        "DUPLICATE_CHECK_STOPPED",  # issue 19: the bounded set of seen ids was full
+    }
     assert list(CODES["field_omissions"]) == [
         "NOT_REQUESTED", "FORBIDDEN", "SOURCE_FAILED", "NOT_PRESENT"
     ]  # fmt: skip
@@ -173,7 +179,13 @@ def test_canonical_registry_keeps_used_and_client_codes() -> None:
     reg = load_registry({"x-completeness-registry": REGISTRY})
     out = reg.to_dict(["MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", "STALE_INDEX"])
     assert set(out["reasons"]) == {"MORE_PAGES_AVAILABLE", "SHARD_REBALANCING", *reg.client_codes}
-    client_warnings = {"ITEM_SCHEMA_MISMATCH", "END_INFERRED", "ITEMS_SEEN_TWICE"}
+    client_warnings = {
+        "ITEM_SCHEMA_MISMATCH",
+        "END_INFERRED",
+        "ITEMS_SEEN_TWICE",
+        "EVIDENCE_WITHHELD",
+        "DUPLICATE_CHECK_STOPPED",
+    }
     assert set(out["warnings"]) == {"STALE_INDEX", *client_warnings}  # + client warnings
     assert out["reasons"]["SHARD_REBALANCING"] == {
         "description": "a shard is moving; its rows are skipped until the move ends",

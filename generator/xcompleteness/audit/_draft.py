@@ -357,9 +357,8 @@ def _signal_reasons(
         elif s.kind == "truncated":
             todos.append(_truncated_todo(s))
     for n, where, text in f.caps:
-        status = _ERROR_STATUS.search(text)
-        if status is not None:  # the cap is answered with an error: the walk can see it
-            code = int(status.group(0))
+        code = _cap_status(text, n)
+        if code is not None:  # the sentence says how the API answers the cap: the walk sees it
             reasons.append(
                 {
                     "code": "RESULT_LIMIT_REACHED",
@@ -407,8 +406,22 @@ def _signal_reasons(
         )
 
 
-_ERROR_STATUS = re.compile(r"\b4\d\d\b")
-"""An HTTP client-error status named in a cap's sentence ("rejected with a 400 response")."""
+_CAP_STATUS = re.compile(
+    r"(?:\b(?:returns?|returned|respond(?:s|ed)?(?:\s+with)?|answer(?:s|ed)?(?:\s+with)?"
+    r"|fails?(?:\s+with)?|status(?:\s+code)?|HTTP|with\s+an?)\s+(?:an?\s+)?(?P<a>4\d\d)\b)"
+    r"|(?:\b(?P<b>4\d\d)\s+(?:bad\s+request|error|unprocessable|range\s+not))",
+    re.IGNORECASE,
+)
+
+
+def _cap_status(sentence: str, cap: int) -> int | None:
+    """The HTTP status a documented cap is answered with ("offset above 10000 returns 400" ->
+    400), or None when the sentence names none (a 4xx number that is the cap itself is not)."""
+    for m in _CAP_STATUS.finditer(sentence):
+        status = int(m.group("a") or m.group("b"))
+        if status != cap:
+            return status
+    return None
 
 
 def _truncated_todo(s: Signal) -> str:

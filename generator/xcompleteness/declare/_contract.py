@@ -29,6 +29,7 @@ from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import DECLARATION_KEY, Operation
 from xcompleteness.runtime.codes import LISTING_KINDS, NOT_A_LISTING
 from xcompleteness.runtime.contract import (
+    BODY_LOCATION,
     DEFAULT_ITEMS,
     DEFAULT_NATIVE_NEXT,
     Contract,
@@ -42,6 +43,7 @@ from xcompleteness.runtime.contract import (
     ReasonDecl,
     Registry,
     ScopeDecl,
+    body_property,
 )
 from xcompleteness.runtime.expressions import (
     ExpressionError,
@@ -214,9 +216,7 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
     max_size = raw.get("max-page-size")
     return Pagination(
         style=style,
-        request=PaginationRequest(
-            **{k: _str(request.get(k)) for k in ("cursor", "size", "offset", "page")}
-        ),
+        request=_request(request),
         response=PaginationResponse(
             next=next_expr,
             next_last_item=last_item,
@@ -236,6 +236,21 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
         cursor=_cursor_rules(raw.get("cursor"), numbered=style in ("offset", "page")),
         end=_str(raw.get("end")),
     )
+
+
+def _request(raw: Mapping[str, Any]) -> PaginationRequest:
+    """The names the walk writes; a role declared ``$request.body#/NAME`` is the body property
+    NAME, listed under ``body`` (a deeper or malformed body location stays as written, for the
+    rules to report)."""
+    names: dict[str, str | None] = {}
+    body: list[str] = []
+    for role in ("cursor", "size", "offset", "page"):
+        value = _str(raw.get(role))
+        if value is not None and value.startswith(BODY_LOCATION):
+            value = body_property(value) or value
+            body.append(role)
+        names[role] = value
+    return PaginationRequest(**names, body=tuple(body))
 
 
 def _cursor_rules(raw: Any, *, numbered: bool = False) -> CursorRules | None:
@@ -291,7 +306,8 @@ def _listing_evidence(raw: Any) -> Evidence | None:
     ttl = duration_seconds(raw.get("ttl"))
     if mint and ttl is None:
         ttl = DEFAULT_EVIDENCE_TTL_SECONDS
-    return Evidence(mint=mint, ttl_seconds=ttl)
+    accept = tuple(c for c in _list(raw.get("accept")) if isinstance(c, str))
+    return Evidence(mint=mint, ttl_seconds=ttl, accept=accept)
 
 
 def _mutation(decl: Mapping[str, Any]) -> Mutation:

@@ -51,6 +51,11 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC142": (E, "end: short-page without request.size and max-page-size"),
     "XC143": (E, "response.last is not a boolean in the response schema"),
     "XC144": (W, "a listing reason declared when: always: complete: true is unreachable"),
+    "XC145": (W, "evidence.accept names a doubt the listing never reports, or it mints nothing"),
+    "XC146": (
+        E,
+        "a pagination request role in the body names no property of the JSON request body",
+    ),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

@@ -1,6 +1,6 @@
 """Mutation and evidence rules: evidence ``from`` a declared listing that mints evidence (XC116,
 XC117), void-on-warnings codes (XC111), ids/token request locations (XC122) and recheck
-each-target (XC118).
+each-target (XC118), a listing's ``evidence.accept`` that can have no effect (XC145).
 """
 
 from __future__ import annotations
@@ -16,6 +16,50 @@ __all__ = ["MutationRules"]
 
 
 class MutationRules(RuleContext):
+    def _evidence_accept(self, c: Contract, at: str) -> Iterator[Diagnostic]:
+        """``evidence.accept`` opts a listing's evidence into a doubt the walk reports; naming a
+        doubt this listing can never report (or on a listing that mints nothing) is a mistake
+        worth a warning: the declaration says something the walk will not do."""
+        ev = c.evidence
+        if ev is None or not ev.accept:
+            return
+        where = pointer_join(at, "evidence", "accept")
+        sources = {m.evidence_from for m in self.contracts.values() if m.evidence_from}
+        if not ev.mint and c.operation_id not in sources:
+            yield self.d(
+                where,
+                "XC145",
+                "evidence.accept on a listing that mints no evidence has no effect",
+                "declare mint: true, or remove accept",
+            )
+            return
+        pg = c.pagination
+        cursor = pg.cursor if pg is not None else None
+        frozen = cursor is not None and cursor.snapshot == "frozen"
+        cannot = {
+            "END_INFERRED": None
+            if pg is not None and pg.end
+            else "the walk infers an end only under pagination.end",
+            "ITEMS_SEEN_TWICE": "a listing without an id cannot see an id twice"
+            if not c.id
+            else (
+                "under a frozen cursor a repeated id is DUPLICATE_ITEMS (not complete), "
+                "never ITEMS_SEEN_TWICE"
+                if frozen
+                else None
+            ),
+            "DUPLICATE_CHECK_STOPPED": None if c.id else "a listing without an id tracks no ids",
+        }
+        for i, code in enumerate(ev.accept):
+            why = cannot.get(code)
+            if why:
+                yield self.d(
+                    pointer_join(where, i),
+                    "XC145",
+                    f"evidence.accept names {code}, which this listing never reports: {why}",
+                    f"remove {code} from accept",
+                )
+
     def _mutation(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         m = c.mutation
         if m is None:

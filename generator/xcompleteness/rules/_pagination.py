@@ -2,7 +2,8 @@
 locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115),
 what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
-that is not a boolean).
+that is not a boolean), and a role paged in the request body (XC146: the body schema must have
+the property).
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation
+from xcompleteness.document import Operation, pointer_tokens
 from xcompleteness.rules._context import RuleContext
-from xcompleteness.rules._locations import schema_types_at
+from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
 from xcompleteness.runtime.expressions import Expression
 
@@ -65,7 +66,11 @@ class PaginationRules(RuleContext):
             yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
         params = [(p.location, p.name) for p in operation.parameters]
         for key, name in pg.request.to_dict().items():
-            if name and not any(n == name and loc in ("query", "header") for loc, n in params):
+            if name and key in pg.request.body:
+                yield from self._body_paging(
+                    operation, key, name, pointer_join(pat, "request", key)
+                )
+            elif name and not any(n == name and loc in ("query", "header") for loc, n in params):
                 yield self.d(
                     pointer_join(pat, "request", key),
                     "XC121",
@@ -102,6 +107,36 @@ class PaginationRules(RuleContext):
                 "XC105",
                 "last-item",
             )
+
+    def _body_paging(
+        self, operation: Operation, role: str, name: str, where: str
+    ) -> Iterator[Diagnostic]:
+        """XC146: a role paged in the request body (``$request.body#/NAME``) needs a JSON
+        request body whose schema has the top-level property NAME."""
+        schemas = operation.request_schemas()
+        if not schemas:
+            yield self.d(
+                where,
+                "XC146",
+                f"request.{role} is the body property {name!r}, but the operation has no JSON "
+                "request body",
+                "declare requestBody with an application/json object schema that has the "
+                f"property {name!r}, or name a query parameter",
+            )
+            return
+        verdicts = [schema_lookup(self.data, s.raw, (name,)) for s in schemas]
+        if Found.FOUND in verdicts or Found.UNKNOWN in verdicts:
+            return
+        target = _jsonpath(schemas[0].target or schemas[0].pointer)
+        kind = "string" if role == "cursor" else "integer"
+        yield self.d(
+            where,
+            "XC146",
+            f"request.{role} is the body property {name!r}, which the JSON request body schema "
+            "does not have",
+            f'fix the name, or describe the property: the overlay action {{target: "{target}", '
+            f'update: {{properties: {{"{name}": {{"type": "{kind}"}}}}}}}} adds it',
+        )
 
     def _end_signal(self, c: Contract, at: str) -> Iterator[Diagnostic]:
         """An adapter walk must know where the listing ends (XC141); a short page is short only
@@ -202,3 +237,10 @@ class PaginationRules(RuleContext):
                 "the walk reports an expired cursor when the API says so (map its status to "
                 "CURSOR_EXPIRED); it does not time cursors itself",
             )
+
+
+def _jsonpath(pointer: str) -> str:
+    """An RFC 9535 path of name selectors for a JSON pointer (the request body schema's place:
+    no array index on the way)."""
+    tokens = pointer_tokens(pointer) or ()
+    return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)

@@ -72,6 +72,7 @@ class _Context(DocumentRules, CodeRules, FieldRules, PaginationRules, MutationRu
         yield from self._when(c, operation, at)
         yield from self._deadline(c, operation, at)
         yield from self._mutation(c, operation, at)
+        yield from self._evidence_accept(c, at)
         if c.omitted_fields:
             expr = self._expr(c.omitted_fields, pointer_join(at, "omitted-fields"), "response")
             if isinstance(expr, Expression) and expr.source == "response.body":

@@ -70,6 +70,8 @@ WARNING_ORIGINS: Final[Mapping[str, str]] = MappingProxyType(
         "ITEM_SCHEMA_MISMATCH": "client",
         "END_INFERRED": "client",
         "ITEMS_SEEN_TWICE": "client",
+        "EVIDENCE_WITHHELD": "client",
+        "DUPLICATE_CHECK_STOPPED": "client",
     }
 )
 CLIENT_WARNING_CODES: Final = frozenset(c for c, o in WARNING_ORIGINS.items() if o == "client")

@@ -73,6 +73,8 @@ __all__ = [
     "Mutation",
     "Pagination",
     "PaginationRequest",
+    "BODY_LOCATION",
+    "body_property",
     "PaginationResponse",
     "ReasonDecl",
     "STANDARD_REGISTRY",
@@ -212,17 +214,44 @@ class ScopeDecl:
         return {k: v for k, v in self.to_dict().items() if v is not None}
 
 
+BODY_LOCATION = "$request.body#/"
+"""How ``pagination.request`` places a role in the JSON request body: ``$request.body#/NAME``."""
+
+
+def body_property(value: Any) -> str | None:
+    """``$request.body#/marker`` -> ``marker`` (a top-level property of the JSON request body);
+    None for anything else (a query parameter name, a deeper or malformed pointer)."""
+    if not isinstance(value, str) or not value.startswith(BODY_LOCATION):
+        return None
+    try:
+        tokens = parse_pointer(value[len(BODY_LOCATION) - 1 :])
+    except ExpressionError:
+        return None
+    return tokens[0] if len(tokens) == 1 and tokens[0] else None
+
+
 @dataclass(frozen=True)
 class PaginationRequest:
-    """Query parameter names the walk writes (cursor, page size, offset, page number)."""
+    """Names the walk writes (cursor, page size, offset, page number): query parameters, or, for
+    the roles listed in ``body``, top-level properties of the JSON request body (a POST search
+    paged by ``marker`` in its body: ``request: {cursor: $request.body#/marker}``)."""
 
     cursor: str | None = None
     size: str | None = None
     offset: str | None = None
     page: str | None = None
+    body: tuple[str, ...] = ()  # roles (cursor, size, offset, page) whose name is a body property
 
     def to_dict(self) -> dict[str, Any]:
+        """The four names (the body roles are :attr:`body`; :meth:`Pagination.to_dict` adds
+        them beside)."""
         return {"cursor": self.cursor, "size": self.size, "offset": self.offset, "page": self.page}
+
+    @property
+    def body_names(self) -> frozenset[str]:
+        """The body properties the walk writes itself (empty for a query-paged listing)."""
+        names = self.to_dict()
+        return frozenset(str(names[r]) for r in self.body if names.get(r))
 
 
 @dataclass(frozen=True)
@@ -281,7 +310,10 @@ class Pagination:
     def to_dict(self) -> dict[str, Any]:
         return {
             "style": self.style,
-            "request": self.request.to_dict(),
+            "request": {
+                **self.request.to_dict(),
+                **({"body": list(self.request.body)} if self.request.body else {}),
+            },
             "response": self.response.to_dict(),
             "max_page_size": self.max_page_size,
             "ordering": self.ordering,
@@ -331,9 +363,15 @@ class Deadline:
 class Evidence:
     mint: bool = False
     ttl_seconds: float | None = None
+    accept: tuple[str, ...] = ()
+    """Client doubts (END_INFERRED, ITEMS_SEEN_TWICE, DUPLICATE_CHECK_STOPPED) a complete result
+    may carry and still mint evidence; by default each withholds it (EVIDENCE_WITHHELD)."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mint": self.mint, "ttl_seconds": self.ttl_seconds}
+        out: dict[str, Any] = {"mint": self.mint, "ttl_seconds": self.ttl_seconds}
+        if self.accept:
+            out["accept"] = list(self.accept)
+        return out
 
 
 @dataclass(frozen=True)
@@ -545,6 +583,7 @@ def _pagination(r: _Reader | None) -> Pagination | None:
             size=req.opt("size", str),
             offset=req.opt("offset", str),
             page=req.opt("page", str),
+            body=req.str_list("body"),
         )
     response = PaginationResponse()
     if resp is not None:
@@ -630,7 +669,11 @@ def _deadline(r: _Reader | None) -> Deadline | None:
 def _evidence(r: _Reader | None) -> Evidence | None:
     if r is None:
         return None
-    return Evidence(mint=bool(r.opt("mint", bool)), ttl_seconds=r.opt("ttl_seconds", _NUMBER))
+    return Evidence(
+        mint=bool(r.opt("mint", bool)),
+        ttl_seconds=r.opt("ttl_seconds", _NUMBER),
+        accept=r.str_list("accept"),
+    )
 
 
 def _mutation(r: _Reader | None) -> Mutation | None:

@@ -302,6 +302,25 @@ class ItemsSeenTwice(_TypedWarning):
     count: int = Field(ge=1)
 
 
+class EvidenceWithheld(_TypedWarning):
+    """A client warning: a complete result carries no evidence because its end was inferred or
+    doubted (``because``: END_INFERRED, ITEMS_SEEN_TWICE, DUPLICATE_CHECK_STOPPED)."""
+
+    code: Literal["EVIDENCE_WITHHELD"] = "EVIDENCE_WITHHELD"
+    because: list[Literal["END_INFERRED", "ITEMS_SEEN_TWICE", "DUPLICATE_CHECK_STOPPED"]] = Field(
+        min_length=1
+    )
+
+
+class DuplicateCheckStopped(_TypedWarning):
+    """A client warning: the walk stopped remembering ids (``limit`` distinct ids, after
+    ``after`` items); an id repeated later is not detected."""
+
+    code: Literal["DUPLICATE_CHECK_STOPPED"] = "DUPLICATE_CHECK_STOPPED"
+    limit: int = Field(ge=1)
+    after: int = Field(ge=0)
+
+
 STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
     cls.model_fields["code"].default: cls
     for cls in (
@@ -311,6 +330,8 @@ STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
         ItemSchemaMismatch,
         EndInferred,
         ItemsSeenTwice,
+        EvidenceWithheld,
+        DuplicateCheckStopped,
     )
 }
 

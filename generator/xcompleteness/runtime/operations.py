@@ -495,12 +495,19 @@ class _ListingBase:
         contract: Contract | Mapping[str, Any],
         *,
         parameters: Sequence[Param] = (),
+        body_fields: Sequence[tuple[str, str]] = (),
         envelope_model: Any = None,
         item_model: Any = None,
     ) -> None:
         self._client = client
         self._contract = contract = as_contract(contract)
         self._request = _Request(str(contract.method), str(contract.path), parameters)
+        # A POST search sends its JSON body on every page: the caller's fields, plus the ones the
+        # walk writes itself when the declaration pages in the body ($request.body#/marker).
+        self._body = {py: name for py, name in body_fields}
+        paging = contract.pagination
+        walk_body = paging.request.body_names if paging is not None else frozenset()
+        self._body_names = frozenset(self._body.values()) | walk_body
         self._envelope_model = envelope_model
         self._item_model = item_model
         self._native = contract.mode == "native"
@@ -539,7 +546,11 @@ class _ListingBase:
         more: Mapping[str, Any],
         deadline: float | None,
     ) -> dict[str, Any]:
+        body: dict[str, Any] = {}
+        if self._body_names:
+            typed, params, more = (self._take_body(s, body) for s in (typed, params or {}, more))
         values = self._request.spec_params(typed, params, more)
+        values.update(body)  # by their body names; _target moves them into the JSON body
         dl = self._deadline_param
         if deadline is not None and dl is not None and dl.param and dl.param not in values:
             # Tell the server how long it has, so it can stop early and say so (a reason),
@@ -550,21 +561,45 @@ class _ListingBase:
             values[dl.param] = int(budget) if dl.unit == "ms" else budget
         return values
 
-    def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, str]]:
+    def _take_body(self, source: Mapping[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """Move the body fields of ``source`` (by Python or body name) into ``body``; a
+        parameter of the same name stays a parameter (as for :class:`Call`)."""
+        kept: dict[str, Any] = {}
+        for key, value in source.items():
+            named = key in self._body or key in self._body_names
+            if named and key not in self._request.by_python and key not in self._request.by_name:
+                if value is not None:
+                    body[self._body.get(key, key)] = _plain(value)
+            else:
+                kept[key] = value
+        return kept
+
+    def _target(self, req: PageRequest) -> tuple[httpx.URL, dict[str, str], Any]:
+        """(URL, headers, JSON body or None) of one page request."""
+        params: Mapping[str, Any] = self._budget(req)
+        body = None
+        if self._body_names:
+            body = {
+                k: v
+                for k, v in params.items()
+                if k in self._body_names and k not in self._request.by_name
+            }
+            params = {k: v for k, v in params.items() if k not in body}
+            if not body and self._request.method.upper() == "GET":
+                body = None  # a GET whose spec describes a body: none sent unless given
         if req.url is not None:
             # path parameters ride along only to satisfy split(); the next URL already has them
             _, _, headers, _ = self._request.split(
-                {k: v for k, v in req.params.items() if self._is_header(k) or self._is_path(k)}
+                {k: v for k, v in params.items() if self._is_header(k) or self._is_path(k)}
             )
-            return self._client.same_origin(req.url), headers
-        params = self._budget(req)
+            return self._client.same_origin(req.url), headers, body
         if self._request.query_only:
             query = self._request.query(params)
-            return _with_query(self._client.url(self._request.path), query), {}
+            return _with_query(self._client.url(self._request.path), query), {}, body
         path, query, headers, rest = self._request.split(params)
         if rest:  # the walk's own cursor/offset/page/size parameters are query ones
             query = "&".join(q for q in (query, self._request.query(rest)) if q)
-        return _with_query(self._client.url(path), query), headers
+        return _with_query(self._client.url(path), query), headers, body
 
     def _budget(self, req: PageRequest) -> Mapping[str, Any]:
         """Cap the declared server time-budget parameter at what is left of the walk's deadline.
@@ -622,10 +657,10 @@ class Listing(_ListingBase):
         self._sync_client = client
 
     def _fetch(self, req: PageRequest) -> ResponseView:
-        url, headers = self._target(req)
+        url, headers, body = self._target(req)
         try:
             return self._sync_client.send(
-                self._request.method, url, headers=headers, timeout=req.timeout
+                self._request.method, url, headers=headers, json=body, timeout=req.timeout
             )
         except httpx.TimeoutException as exc:
             if req.timeout is None:
@@ -681,10 +716,10 @@ class AsyncListing(_ListingBase):
         self._async_client = client
 
     async def _fetch(self, req: PageRequest) -> ResponseView:
-        url, headers = self._target(req)
+        url, headers, body = self._target(req)
         try:
             return await self._async_client.send(
-                self._request.method, url, headers=headers, timeout=req.timeout
+                self._request.method, url, headers=headers, json=body, timeout=req.timeout
             )
         except httpx.TimeoutException as exc:
             if req.timeout is None:

@@ -36,6 +36,7 @@ from .recheck import (
 )
 from .tool_result import api_error, error_result, single_result, tool_result
 from .validation import validate
+from .walk_results import evidence_doubts
 
 __all__ = ["LISTING_KINDS", "ToolHost"]
 
@@ -155,6 +156,8 @@ class ToolHost:
     def _listing(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         contract = self.contracts[tool.operation]
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
+        # A POST search's body fields (its query); the walk writes the paging ones itself.
+        params.update({k: args[k] for k in tool.body if args.get(k) is not None})
         resumed = args.get("continuation")
         max_pages = args.get("max_pages") or self.default_max_pages
         deadline = args.get("deadline_s")
@@ -172,7 +175,7 @@ class ToolHost:
         key = _resource_key(scope.get("resource"))
         env = tool_result(result, resource_key=key, scope=scope)
         mints = contract.mints_evidence or tool.operation in self._evidence_sources
-        if env["status"] == "complete" and mints and resumed is None:
+        if env["status"] == "complete" and mints and resumed is None and _undoubted(env, contract):
             tokens = contract.id_pointer if contract.id and contract.id_pointer else ("id",)
             ids = [id_at(i, tokens) for i in env["data"][key]]
             if all(i is not None for i in ids) and len(ids) <= MAX_EVIDENCE_IDS:
@@ -297,6 +300,20 @@ class ToolHost:
         omitted = self.contracts[tool.operation].omitted_fields
         response = getattr(self.client, tool.client_attr)(params=params)
         return single_result("item", response, omitted_fields=omitted)
+
+
+def _undoubted(env: dict[str, Any], contract: Contract) -> bool:
+    """True when a complete listing may carry evidence: its end was confirmed by the API and
+    not doubted (no END_INFERRED, ITEMS_SEEN_TWICE or DUPLICATE_CHECK_STOPPED the declaration's
+    ``evidence.accept`` leaves out). Otherwise the envelope says why (EVIDENCE_WITHHELD)."""
+    warnings = env["warnings"]
+    accept = contract.evidence.accept if contract.evidence is not None else ()
+    doubt = evidence_doubts(((w["code"], w["details"]) for w in warnings), accept)
+    if doubt is None:
+        return True
+    if not any(w["code"] == doubt.code for w in warnings):  # the client may have said it already
+        warnings.append({"code": doubt.code, "message": doubt.message, "details": doubt.details})
+    return False
 
 
 def _api_mints(contract: Contract) -> bool:

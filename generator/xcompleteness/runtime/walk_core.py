@@ -43,11 +43,13 @@ from .walk_results import (
     CLIENT_PAGE_LIMIT,
     CONTRACT_VIOLATION,
     CURSOR_EXPIRED,
+    DUPLICATE_CHECK_STOPPED,
     DUPLICATE_ITEMS,
     HTTP_ERROR,
     ITEMS_SEEN_TWICE,
     MAX_DUPLICATE_IDS,
     MAX_ITEM_WARNINGS,
+    MAX_SEEN_IDS_ENV,
     MORE,
     RATE_LIMITED,
     SNAPSHOT_CHANGED,
@@ -63,6 +65,8 @@ from .walk_results import (
     _reason,
     _Violation,
     _warning,
+    evidence_doubts,
+    max_seen_ids,
 )
 
 _MAX_RETRIES_PER_PAGE = 3
@@ -123,6 +127,7 @@ class _Core(_PageReader):
         self.before: int | None = 0
         self.inferred_end: str | None = None  # set by the page reader (pagination.end)
         self.ids_seen: set[Any] = set()  # ids of the items read (a declared ``id``)
+        self.max_seen_ids = max_seen_ids() if plan.id_pointer is not None else 0
         self.duplicate_ids: list[str] = []
         self.duplicates = 0
         self.page_size = self._page_size()
@@ -475,7 +480,7 @@ class _Core(_PageReader):
         if pointer is None:
             return
         seen, top = self.ids_seen, pointer[0] if len(pointer) == 1 else None
-        for raw in raw_items:
+        for index, raw in enumerate(raw_items):
             if top is not None and isinstance(raw, dict):  # the common ``/id``: one lookup
                 value = raw.get(top)
             else:
@@ -486,12 +491,29 @@ class _Core(_PageReader):
                 value if isinstance(value, (str, int, float)) else json.dumps(value, sort_keys=True)
             )
             if key not in seen:
-                seen.add(key)
+                if len(seen) < self.max_seen_ids:
+                    seen.add(key)
+                elif (DUPLICATE_CHECK_STOPPED, "") not in self.warnings:
+                    self._seen_ids_full(index)
                 continue
             self.duplicates += 1
             named = key if isinstance(key, str) else json.dumps(key)
             if named not in self.duplicate_ids and len(self.duplicate_ids) < MAX_DUPLICATE_IDS:
                 self.duplicate_ids.append(named)
+
+    def _seen_ids_full(self, index: int) -> None:
+        """The set of seen ids is bounded (``XC_MAX_SEEN_IDS``): once full, ids read later are
+        not remembered, and the result says so (DUPLICATE_CHECK_STOPPED) instead of growing
+        without bound or going quiet."""
+        limit, after = self.max_seen_ids, self.item_count + index
+        message = (
+            f"duplicate detection stopped: the walk remembers at most {limit} distinct ids "
+            f"({MAX_SEEN_IDS_ENV}); a repeat of an id read after item {after} is not detected"
+        )
+        details = {"limit": limit, "after": after}
+        self.warnings[(DUPLICATE_CHECK_STOPPED, "")] = _warning(
+            DUPLICATE_CHECK_STOPPED, details, message
+        )
 
     def _duplicates(self) -> None:
         """Duplicates are not completeness: under a frozen snapshot the walk is not complete
@@ -518,6 +540,15 @@ class _Core(_PageReader):
         reasons = tuple(self.reasons.values())
         complete = not reasons
         continuation = None if complete else self._continuation(reasons)
+        warnings = tuple(self.warnings.values())
+        evidence = self.evidence if complete else None
+        if evidence is not None:
+            # An inferred or doubted end never carries the API's evidence token.
+            doubt = evidence_doubts(
+                ((w.code, w.details) for w in warnings), self.plan.evidence_accept
+            )
+            if doubt is not None:
+                evidence, warnings = None, (*warnings, doubt)
         common = {
             "complete": complete,
             "reasons": reasons,
@@ -525,8 +556,8 @@ class _Core(_PageReader):
             "snapshot": self.snapshot,
             "pages": self.pages,
             "item_count": self.item_count,
-            "warnings": tuple(self.warnings.values()),
-            "evidence": self.evidence if complete else None,
+            "warnings": warnings,
+            "evidence": evidence,
         }
         if items is None:
             return StreamResult(**common)

@@ -58,6 +58,7 @@ class _Plan:
     max_page_size: int | None = None
     frozen: bool = False  # the cursor contract promises one snapshot for the whole listing
     id_pointer: tuple[str, ...] | None = None
+    evidence_accept: tuple[str, ...] = ()  # doubts that still mint evidence (evidence.accept)
 
     @classmethod
     def from_contract(cls, contract: Contract | Mapping[str, Any]) -> _Plan:
@@ -91,6 +92,7 @@ class _Plan:
             max_page_size=pag.max_page_size if pag is not None else None,
             frozen=cursor_rules is not None and cursor_rules.snapshot == "frozen",
             id_pointer=c.id_pointer,
+            evidence_accept=c.evidence.accept if c.evidence is not None else (),
         )
         plan._check()
         return plan

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
+import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
@@ -31,6 +32,15 @@ HTTP_ERROR = "HTTP_ERROR"
 DUPLICATE_ITEMS = "DUPLICATE_ITEMS"
 END_INFERRED = "END_INFERRED"
 ITEMS_SEEN_TWICE = "ITEMS_SEEN_TWICE"
+EVIDENCE_WITHHELD = "EVIDENCE_WITHHELD"
+DUPLICATE_CHECK_STOPPED = "DUPLICATE_CHECK_STOPPED"
+DOUBTS = (END_INFERRED, ITEMS_SEEN_TWICE, DUPLICATE_CHECK_STOPPED)
+"""Client warnings of a complete result whose end the walk inferred or doubts: such a result
+mints no evidence unless the listing's ``evidence.accept`` names every one it carries."""
+MAX_SEEN_IDS_ENV = "XC_MAX_SEEN_IDS"
+DEFAULT_MAX_SEEN_IDS = 100_000
+"""How many distinct ids one walk remembers to detect duplicates (``XC_MAX_SEEN_IDS`` overrides
+it); past it the walk warns DUPLICATE_CHECK_STOPPED instead of growing without bound."""
 MAX_DUPLICATE_IDS = 20
 """At most this many duplicate ids are named in DUPLICATE_ITEMS / ITEMS_SEEN_TWICE details."""
 URL_STYLES = frozenset({"link-header", "next-url"})
@@ -294,3 +304,52 @@ def _describe(reason: Reason) -> str:
     if reason.message:
         text += f": {reason.message}"
     return text
+
+
+def max_seen_ids() -> int:
+    """The bound on one walk's set of seen ids: ``XC_MAX_SEEN_IDS`` or
+    :data:`DEFAULT_MAX_SEEN_IDS` (a value that is not a positive integer is a ValueError)."""
+    raw = os.environ.get(MAX_SEEN_IDS_ENV)
+    if raw is None or not raw.strip():
+        return DEFAULT_MAX_SEEN_IDS
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise ValueError(f"{MAX_SEEN_IDS_ENV} must be a positive integer, got {raw!r}")
+    return value
+
+
+_DOUBT_TEXT = {
+    END_INFERRED: "the end was inferred from {end}, not confirmed by the API",
+    ITEMS_SEEN_TWICE: "the listing moved under the walk (an id was read twice), so items may "
+    "have been skipped",
+    DUPLICATE_CHECK_STOPPED: "duplicate detection stopped before the end",
+}
+
+
+def evidence_doubts(
+    warnings: Iterable[tuple[str, Mapping[str, Any]]], accept: Iterable[str]
+) -> Warning | None:
+    """The EVIDENCE_WITHHELD warning of a complete result, or None when it may carry evidence.
+
+    ``warnings`` are the result's (code, details); a doubt (:data:`DOUBTS`) the listing's
+    ``evidence.accept`` does not name withholds the evidence. The one rule for the client's
+    ``.evidence`` (the API's token) and the MCP server's own tokens.
+    """
+    found = dict(warnings)
+    accepted = set(accept)
+    because = [c for c in DOUBTS if c in found and c not in accepted]
+    if not because:
+        return None
+    end = found.get(END_INFERRED) or {}
+    page = {"empty-page": "an empty page", "short-page": "a short page"}.get(
+        str(end.get("end")), "an empty or short page"
+    )
+    texts = [_DOUBT_TEXT[c].format(end=page) for c in because]
+    message = (
+        f"evidence withheld: {'; '.join(texts)}. A destructive action needs a server-confirmed "
+        "end (a declaration may opt in with evidence.accept)"
+    )
+    return _warning(EVIDENCE_WITHHELD, {"because": because}, message)

@@ -1,8 +1,10 @@
 """``xcompleteness verify``: drive a live API read-only and report where it breaks its contract.
 
-For every declared listing served by ``GET`` (nothing else is ever requested: no mutation, no
-single read), verify walks the listing twice, with a small page size and with a large one, within
-``--max-pages`` and ``--time-limit``, and checks every page against the declaration:
+For every declared listing served by ``GET``, and every POST search its declaration pages in the
+JSON request body (``request: {cursor: $request.body#/marker}``: a read by its declaration;
+nothing else is ever requested: no mutation, no single read), verify walks the listing twice,
+with a small page size and with a large one, within ``--max-pages`` and ``--time-limit``, and
+checks every page against the declaration:
 
 =======  ==========================================================================================
 XC710    an envelope invariant is broken (``complete`` missing or not a boolean, ``complete`` true
@@ -35,6 +37,7 @@ The command is :func:`xcompleteness.api.verify` and its formatting in :mod:`xcom
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -150,11 +153,12 @@ class Verifier:
         for op_id, contract in sorted(self.result.contracts.items()):
             if not contract.is_listing:
                 continue
-            if str(contract.method).lower() != "get":
+            if str(contract.method).lower() != "get" and not _body_paged(contract):
                 self.report(
                     contract,
                     "XC720",
-                    "skipped: verify only sends GET requests",
+                    "skipped: verify only sends GET requests (and POST searches paged in their "
+                    "JSON body)",
                     severity=Severity.INFO,
                 )
                 self.operations.append(_record(op_id, "skipped", "not GET"))
@@ -164,6 +168,8 @@ class Verifier:
 
     def verify_listing(self, op_id: str, contract: Contract) -> None:
         path, query, missing = self._request(contract)
+        body, missing_body = self._body(contract)
+        missing += missing_body
         if missing:
             self.report(
                 contract,
@@ -179,7 +185,7 @@ class Verifier:
         biggest = (pagination.max_page_size if pagination else None) or 100
         sizes: list[int | None] = [SMALL_PAGE, int(biggest)] if size_param else [None]
         before = len(self.diagnostics)
-        walks = [self.walk(contract, path, query, size) for size in sizes]
+        walks = [self.walk(contract, path, query, size, body) for size in sizes]
         done = [w for w in walks if w.finished and w.complete]
         if len(done) == 2 and set(done[0].ids) != set(done[1].ids):
             self._different_items(contract, done[0], done[1])
@@ -258,8 +264,47 @@ class Verifier:
 
     # -- one walk ----------------------------------------------------------------------------
 
+    def _body(self, contract: Contract) -> tuple[dict[str, Any] | None, list[str]]:
+        """The JSON body of a POST search paged in its body: ``--param NAME=VALUE`` for each
+        top-level property (a value that parses as JSON is sent as that JSON), else the
+        property's example or default; a required property without one is missing. The walk
+        writes the paging properties itself."""
+        if not _body_paged(contract):
+            return None, []
+        op = self.result.doc.views.at(str(contract.path), str(contract.method))
+        schemas = op.request_schemas() if op is not None else ()
+        schema = schemas[0].schema if schemas else None
+        schema = schema if isinstance(schema, Mapping) else {}
+        props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        required = set(schema.get("required") or ()) if isinstance(schema, Mapping) else set()
+        owned = contract.pagination.request.body_names if contract.pagination else frozenset()
+        body: dict[str, Any] = {}
+        missing: list[str] = []
+        for name, sub in props.items():
+            if name in owned:
+                continue
+            value: Any = self.params.get(name)
+            if value is not None:
+                try:
+                    value = json.loads(value)
+                except ValueError:
+                    pass  # a plain string
+            else:
+                value = _example({}, sub if isinstance(sub, Mapping) else {})
+            if value is None:
+                if name in required:
+                    missing.append(name)
+                continue
+            body[name] = value
+        return body, missing
+
     def walk(
-        self, contract: Contract, path: str, query: Mapping[str, Any], size: int | None
+        self,
+        contract: Contract,
+        path: str,
+        query: Mapping[str, Any],
+        size: int | None,
+        body: Mapping[str, Any] | None = None,
     ) -> Walk:
         """One walk, driven by the walk core a generated client runs (so a page means the same
         thing here as in the client, its MCP tools and the tests); every answer is recorded
@@ -270,7 +315,7 @@ class Verifier:
         params = dict(query)
         if size is not None and request.size:
             params[request.size] = size
-        recorder = _Recorder(self, path)
+        recorder = _Recorder(self, path, str(contract.method), body, request.body_names)
         left = self.time_limit - (time.monotonic() - self.started)
         limits = Limits(max_pages=self.max_pages, deadline=max(left, 0.001))
         stream = Walker(contract, recorder).iter_pages(params, limits)
@@ -386,13 +431,22 @@ class Verifier:
             return  # the server ended the walk's cursor: nothing more to compare
         walk.finished = True
 
-    def get(self, url: Any, params: Mapping[str, Any] | None, timeout: float | None) -> Any:
-        """One GET; an API that cannot be reached is unusable input (XC722), a request cut off
-        by the walk's own deadline is the walk's to report (XC719)."""
+    def get(
+        self,
+        url: Any,
+        params: Mapping[str, Any] | None,
+        timeout: float | None,
+        *,
+        method: str = "GET",
+        body: Mapping[str, Any] | None = None,
+    ) -> Any:
+        """One GET (or a body-paged search's POST); an API that cannot be reached is unusable
+        input (XC722), a request cut off by the walk's own deadline is the walk's to report
+        (XC719)."""
         import httpx
 
         try:
-            return self.client.send("GET", url, params=params or None, timeout=timeout)
+            return self.client.send(method, url, params=params or None, json=body, timeout=timeout)
         except httpx.TimeoutException as exc:
             if timeout is not None:
                 raise FetchTimedOut(exc) from exc
@@ -447,15 +501,32 @@ class _Recorder:
     ``BaseClient`` (so a next link, relative or absolute, is followed, or refused, exactly as a
     generated client does), every answer kept for the checks."""
 
-    def __init__(self, verifier: Verifier, path: str) -> None:
+    def __init__(
+        self,
+        verifier: Verifier,
+        path: str,
+        method: str = "GET",
+        body: Mapping[str, Any] | None = None,
+        body_names: frozenset[str] = frozenset(),
+    ) -> None:
         self.verifier = verifier
         self.path = path
+        self.method = method.upper()
+        self.body = body
+        self.body_names = body_names
         self.answers: list[ResponseView] = []
         self.refused: str | None = None
 
     def __call__(self, request: PageRequest) -> ResponseView:
         client = self.verifier.client
         params: Mapping[str, Any] | None = request.params
+        body = None
+        if self.body is not None:  # a POST search: the walk's paging names go in the body
+            body = {
+                **self.body,
+                **{k: v for k, v in request.params.items() if k in self.body_names},
+            }
+            params = {k: v for k, v in request.params.items() if k not in self.body_names}
         if request.url is not None:
             try:
                 url = client.same_origin(request.url)
@@ -465,9 +536,20 @@ class _Recorder:
             params = None  # the next link carries its own query
         else:
             url = client.url(self.path)
-        answer = self.verifier.get(url, params, request.timeout)
+        answer = self.verifier.get(url, params, request.timeout, method=self.method, body=body)
         self.answers.append(answer)
         return answer
+
+
+def _body_paged(contract: Contract) -> bool:
+    """A POST search paged in its JSON body (``$request.body#/marker``): a read by its
+    declaration, so verify walks it (no other non-GET operation is ever sent)."""
+    pagination = contract.pagination
+    return (
+        str(contract.method).lower() == "post"
+        and pagination is not None
+        and bool(pagination.request.body)
+    )
 
 
 def _record(op_id: str, state: str, why: str | None) -> dict[str, Any]:

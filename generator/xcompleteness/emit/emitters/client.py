@@ -141,7 +141,9 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
                 p.default_serialisation,
             )
         )
-    if op.is_mutation or not op.is_listing:
+    # Body fields are keywords of every operation with a JSON object body: a mutation's fields,
+    # and a POST search's (its query in the body, maybe its cursor: pagination.request).
+    if op.body_fields:
         for f in op.body_fields:
             py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")
             out.append(Arg(py, f.name, "body", f.type_hint))

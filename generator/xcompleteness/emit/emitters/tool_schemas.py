@@ -306,7 +306,7 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
 
     for param in tool_parameters(op):
         add(argument_name(param.py_name), param.schema, param.required, param.description)
-    if op.is_mutation:
+    if op.is_mutation or op.is_listing:
         for fld in tool_body_fields(op):
             add(argument_name(fld.py_name), fld.schema, fld.required, fld.description)
     if needs_evidence(op):
@@ -324,7 +324,8 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
 
 def spec_names(op: Any) -> dict[str, str]:
     """Argument name -> spec name, for the arguments whose names differ (the server's map)."""
-    fields = [*tool_parameters(op), *(tool_body_fields(op) if op.is_mutation else ())]
+    body = tool_body_fields(op) if op.is_mutation or op.is_listing else ()
+    fields = [*tool_parameters(op), *body]
     names = {argument_name(f.py_name): f.name for f in fields}
     return {arg: name for arg, name in names.items() if arg != name}
 
@@ -349,7 +350,10 @@ def managed_params(op: Any) -> set[str]:
     contract = op.contract
     out: set[str] = set()
     if contract.pagination is not None:
-        out.update(v for v in contract.pagination.request.to_dict().values() if v is not None)
+        request = contract.pagination.request
+        out.update(
+            v for k, v in request.to_dict().items() if v is not None and k not in request.body
+        )
     if contract.deadline is not None and contract.deadline.param is not None:
         out.add(contract.deadline.param)
     if op.is_listing:
@@ -389,9 +393,12 @@ def target_ids_field(op: Any) -> str | None:
 
 
 def tool_body_fields(op: Any) -> list[Any]:
-    """Body fields the model supplies: all but the API evidence token, which the server fills."""
-    hidden = evidence_token_field(op)
-    return [f for f in op.body_fields if f.name != hidden]
+    """Body fields the model supplies: a mutation's, all but the API evidence token (the server
+    fills it); a listing's, all but the ones the walk writes (``$request.body#/marker``)."""
+    hidden: set[str | None] = {evidence_token_field(op)}
+    if op.is_listing and op.contract.pagination is not None:
+        hidden |= op.contract.pagination.request.body_names
+    return [f for f in op.body_fields if f.name not in hidden]
 
 
 # --------------------------------------------------------------------------- tool result
