@@ -6,7 +6,8 @@ package's first call, for a command a client never runs. Importing httpx while `
 marked unavailable makes httpx take its own branch for a missing command-line client; the mark
 is removed straight after, and ``httpx.main`` is pointed at a function that imports the real
 command when it is called, so ``httpx.main()`` and ``import httpx._main`` behave as before.
-When httpx is already imported, it is used as it is.
+When httpx is already imported, it is used as it is. (While that one import runs, another
+thread importing ``httpx._main`` itself would find it missing.)
 """
 
 from __future__ import annotations
