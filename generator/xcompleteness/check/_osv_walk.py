@@ -28,7 +28,7 @@ sample of real specs (tests/check/test_validate*.py, tests/corpus/test_validate_
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 from openapi_spec_validator.validation.exceptions import (
@@ -62,9 +62,10 @@ class Found(NamedTuple):
     message: str
 
 
-def local_refs_only(data: Any) -> bool:
-    """True when every ``$ref`` string is a plain local pointer (``#/...``, no ``%``)."""
-    for _, ref in iter_refs(data):
+def local_refs_only(data: Any, refs: Iterable[tuple[str, str]] | None = None) -> bool:
+    """True when every ``$ref`` string is a plain local pointer (``#/...``, no ``%``); ``refs``
+    lists them when known (``SourceDoc.refs``), else ``data`` is walked for them."""
+    for _, ref in iter_refs(data) if refs is None else refs:
         if not ref.startswith("#/") or "%" in ref:
             return False
     return True
@@ -358,16 +359,23 @@ def _unresolved(param: str, name: str, url: str) -> str:
     ).message
 
 
-def walk_errors(data: dict[str, Any], version: str, validator: Any) -> list[Found]:
+def walk_errors(
+    data: dict[str, Any],
+    version: str,
+    validator: Any,
+    refs: Iterable[tuple[str, str]] | None = None,
+) -> list[Found]:
     """Every error of the stock keyword walk, or :class:`Undecided` (see the module doc).
 
     ``validator`` is the (located, sped-up) stock spec validator instance for ``data``; its
     keyword registry supplies the meta-check and the ``default`` check, its ``schema_path`` the
-    paths those stock calls need. The structural check runs first, as in the stock validator;
-    any error there is left to the stock walk (a malformed document is where the two could part).
+    paths those stock calls need. ``refs``: every ``$ref`` of ``data`` when the loader listed
+    them already (else they are looked up here). The structural check runs first, as in the
+    stock validator; any error there is left to the stock walk (a malformed document is where
+    the two could part).
     """
     try:
-        if type(data) is not dict or not local_refs_only(data):
+        if type(data) is not dict or not local_refs_only(data, refs):
             raise Undecided("external or escaped $ref")
         for _ in validator.schema_validator.iter_errors(data):
             raise Undecided("the document has structural errors")

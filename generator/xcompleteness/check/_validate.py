@@ -146,7 +146,7 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
     try:
         if speedup:
             try:  # the keyword walk over the plain dict; the stock walk where it declines
-                _collect(doc, walk_errors(doc.data, version, cls(spec_path)), out)
+                _collect(doc, walk_errors(doc.data, version, cls(spec_path), doc.refs), out)
                 return out
             except Undecided:
                 out.clear()

@@ -54,5 +54,5 @@ def load_document(
             doc.diag(d.pointer, MIXED_ENUM, d.message, hint=d.hint, severity=d.severity)
             for d in mixed_enum_notes(doc.origin, enums, None)
         )
-        doc = replace(doc, diagnostics=kept + fresh)
+        doc = replace(doc, diagnostics=kept + fresh, refs=tuple(refs))
     return with_ref_policy(doc, refs, allow_external_refs=allow_external_refs, limits=limits)

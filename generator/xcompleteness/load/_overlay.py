@@ -27,8 +27,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import jsonpath
-
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
 from xcompleteness.load._limits import TOO_LARGE, Limits
 from xcompleteness.load._parse import load_data
@@ -51,7 +49,20 @@ BAD_TARGET = "XC022"
 BAD_UPDATE = "XC023"
 BAD_REMOVE = "XC024"
 
-_ENV = jsonpath.JSONPathEnvironment(strict=True)
+_ENV: Any = None
+
+
+def _jsonpath() -> tuple[Any, Any]:
+    """python-jsonpath and its strict environment, imported when an overlay is first applied
+    (``check`` and ``generate`` without overlays never pay for the import)."""
+    global _ENV
+    import jsonpath
+
+    if _ENV is None:
+        _ENV = jsonpath.JSONPathEnvironment(strict=True)
+    return jsonpath, _ENV
+
+
 _ACTION_KEYS = {"target", "description", "update", "remove"}
 
 
@@ -233,8 +244,9 @@ def _apply_action(
 ) -> Any:
     at = f"/actions/{index}"
     target = action["target"]
+    jsonpath, env = _jsonpath()
     try:
-        matches = list(_ENV.finditer(target, data))
+        matches = list(env.finditer(target, data))
     except jsonpath.JSONPathError as exc:
         ov.error(
             at + "/target",

@@ -63,6 +63,10 @@ class SourceDoc:
     diagnostics: tuple[Diagnostic, ...] = ()
     sources: tuple[Path, ...] = ()
     """Other files the document's refs pull in (``--allow-external-refs``), resolved."""
+    refs: tuple[tuple[str, str], ...] | None = field(default=None, compare=False, repr=False)
+    """Every string ``$ref`` of ``data`` as ``(pointer of its object, value)``, as the loader's one
+    walk found them (saves check another walk of a large document); None when not collected.
+    A document with other ``data`` must not carry them over."""
 
     @cached_property
     def views(self) -> DocumentViews:
@@ -110,7 +114,10 @@ def read_spec(
     refs: list[tuple[str, str]] = []
     data, lines, notes = load_data(p, origin, limits, refs_out=refs)
     require_openapi(data, origin, lines)
-    return SourceDoc(path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes)), refs
+    doc = SourceDoc(
+        path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes), refs=tuple(refs)
+    )
+    return doc, refs
 
 
 def with_ref_policy(
@@ -135,6 +142,7 @@ def with_ref_policy(
         doc.origins,
         doc.diagnostics + tuple(ref_notes),
         tuple(files),
+        doc.refs,
     )
 
 

@@ -125,7 +125,7 @@ class Reason(BaseModel):
     Programs branch on ``code`` only, never on ``message``.
     """
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     code: str = Field(min_length=1)
     origin: Origin = "server"
@@ -139,7 +139,7 @@ class Reason(BaseModel):
 
 
 class _Typed(Reason):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class MorePagesAvailable(_Typed):
@@ -244,7 +244,7 @@ STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
 class Warning(BaseModel):  # noqa: A001 - the vocabulary's name; never the builtin in this module
     """A fact about the result that does not change ``complete`` (invariant 5)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     code: str = Field(min_length=1)
     message: str | None = None
@@ -256,7 +256,7 @@ class Warning(BaseModel):  # noqa: A001 - the vocabulary's name; never the built
 
 
 class _TypedWarning(Warning):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class StaleIndex(_TypedWarning):
@@ -446,7 +446,7 @@ _CONTINUATION_FIELDS: Mapping[str, frozenset[str]] = {
 class Continuation(BaseModel):
     """How to make a partial result more complete; only the fields of its ``kind`` are set."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
     kind: ContinuationKind
     cursor: str | None = Field(default=None, min_length=1)
@@ -475,7 +475,7 @@ class Continuation(BaseModel):
 class Scope(BaseModel):
     """What "complete" covers: resource, visibility rule and the snapshot the page was read at."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     resource: str | None = None
     visibility: str | None = None
@@ -484,7 +484,7 @@ class Scope(BaseModel):
 
 
 class Page(BaseModel):
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     returned: int = Field(ge=0)
     requested_size: int | None = Field(default=None, ge=0)
@@ -494,7 +494,7 @@ class Page(BaseModel):
 class Work(BaseModel):
     """How much of the planned work was done (e.g. shards answered out of shards asked)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="allow", frozen=True)
 
     sources_planned: int | None = Field(default=None, ge=0)
     sources_completed: int | None = Field(default=None, ge=0)
@@ -508,7 +508,7 @@ class Work(BaseModel):
 class Envelope(BaseModel):
     """One page of a collection, search or aggregate result with its completeness (DESIGN §4)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(defer_build=True, frozen=True)
 
     declared_reasons: ClassVar[frozenset[str] | None] = None
     """Reason codes this operation may return; None (the base class) accepts any code."""

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import httpx
-
+from .httpx_lean import httpx
 from .plain import get, plain
 from .recheck import OMISSION_REASONS, field_gaps
 

@@ -14,8 +14,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
-
 from ._runtime.contract import Contract, load_contracts
 from ._runtime.operations import (
     DEFAULT_TIMEOUT,
@@ -33,6 +31,8 @@ from ._runtime.walk import (
 )
 
 if TYPE_CHECKING:
+    import httpx
+
     from ._ops.archive_service_accounts import (
         ArchiveServiceAccountsOperation,
         AsyncArchiveServiceAccountsOperation,
