@@ -70,6 +70,9 @@ class Generation:
     """:func:`summary` of the run that computed a cached result."""
     sources: tuple[Path, ...] = ()
     """Other files the spec's (and overlays') refs pulled in (``allow_external_refs``)."""
+    views: Any = None
+    """The checked document's typed views (``SourceDoc.views``), kept so :func:`summary` does
+    not parse the operations again."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
