@@ -116,3 +116,58 @@ def test_undeclared_listings_maps_pointers_to_reasons() -> None:
     found = undeclared_listings(SPEC)
     assert len(found) == len(EXPECTED["findings"])
     assert found["/paths/~1repos/get"] == "array response; page parameter page; signal Link"
+
+
+def test_ref_path_items_are_scanned_where_they_lead_and_broken_ones_skipped() -> None:
+    """A listing behind a local ``$ref`` path item is found at its ``/paths`` pointer, read
+    through the typed views (its ``$ref`` response's header and schema pointers name where the
+    chain led); a dangling or cyclic path-item ``$ref`` is skipped, never raised."""
+    page = {
+        "type": "object",
+        "properties": {
+            "data": {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}},
+            "has_more": {"type": "boolean"},
+        },
+    }
+    doc = {
+        "openapi": "3.0.3",
+        "paths": {
+            "/things": {"$ref": "#/components/x-paths/Things"},
+            "/gone": {"$ref": "#/components/x-paths/Gone"},
+            "/loop": {"$ref": "#/components/x-paths/Loop"},
+        },
+        "components": {
+            "x-paths": {
+                "Things": {
+                    "parameters": [{"name": "after", "in": "query", "schema": {"type": "string"}}],
+                    "get": {
+                        "operationId": "listThings",
+                        "responses": {"200": {"$ref": "#/components/responses/Page"}},
+                    },
+                },
+                "Loop": {"$ref": "#/components/x-paths/Loop"},
+            },
+            "responses": {
+                "Page": {
+                    "description": "ok",
+                    "headers": {"Link": {"schema": {"type": "string"}}},
+                    "content": {"application/json": {"schema": page}},
+                }
+            },
+            "schemas": {"Thing": {"type": "object", "properties": {"id": {"type": "string"}}}},
+        },
+    }
+    (found,) = scan(doc)
+    assert (found.pointer, found.operation_id, found.items, found.id) == (
+        "/paths/~1things/get",
+        "listThings",
+        "$response.body#/data",
+        "/id",
+    )
+    assert found.style == "link-header" and "cursor parameter after" in found.why
+    pointers = {s.kind: s.pointer for s in found.signals}
+    assert pointers == {
+        "has_more": "/components/responses/Page/content/application~1json/schema"
+        "/properties/has_more",
+        "link_header": "/components/responses/Page/headers/Link",
+    }

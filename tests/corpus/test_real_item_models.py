@@ -56,7 +56,7 @@ def _is_model(cls: Any) -> bool:
 
 def models_schema(walker: SchemaWalker, cls: Any, schema: Any) -> bool:
     """True when ``cls`` is the model generated from ``schema`` (by its shape)."""
-    node, _ = walker.deref(schema, "")
+    node, _ = walker.resolve(schema, "")
     for combinator in ("anyOf", "oneOf"):
         if isinstance(node.get(combinator), list) and not node.get("properties"):
             if not (_is_model(cls) and issubclass(cls, pydantic.RootModel)):
@@ -76,7 +76,7 @@ def declared_items(walker: SchemaWalker, doc: dict, contract: Contract) -> Any:
     """The schema the declaration's ``items`` points at, or None when it is not an array."""
     op = doc["paths"][contract.path][contract.method]
     status = next(s for s in sorted(map(str, op["responses"])) if s.startswith("2"))
-    response, _ = walker.deref(op["responses"][status], "")
+    response, _ = walker.resolve(op["responses"][status], "")
     node = (response.get("content") or {}).get("application/json", {}).get("schema")
     for token in [t for t in contract.items_body_pointer.split("/") if t]:
         if node is None:

@@ -47,24 +47,31 @@ def test_every_resolver_reads_a_percent_encoded_ref_the_same_way() -> None:
     assert document.follow_refs(DOC, {"$ref": "#/components/schemas/Alias"}) == (True, target)
     assert document.deref(DOC, node) is target
     assert document.deref_mapping(DOC, node) is target
-    assert SchemaWalker(DOC).deref(node, "/x")[0] is target
+    assert SchemaWalker(DOC).resolve(node, "/x") == (target, "/components/schemas/A B")
+    assert document.deref_at(DOC, {"$ref": "#/components/schemas/Alias"}, "/x") == (
+        target,
+        "/components/schemas/A B",
+    )
+    assert document.deref_at(DOC, {"type": "string"}, "/x") == ({"type": "string"}, "/x")
     assert document.follow_refs(DOC, {"$ref": "#/list/0"}) == (True, {"x": 1})
     # a cycle, a dangling and an external ref resolve to nothing, everywhere
     for bad in ("#/components/schemas/Loop", "#/components/schemas/Nope", "x.yaml#/a"):
         assert document.follow_refs(DOC, {"$ref": bad}) == (False, None)
         assert document.deref(DOC, {"$ref": bad}) is None
         assert document.deref_mapping(DOC, {"$ref": bad}) == {}
+        assert document.deref_at(DOC, {"$ref": bad}, "/x") is None
+        assert SchemaWalker(DOC).resolve({"$ref": bad}, "/x") == ({}, "/x")
 
 
-# The audit's schema walker (detect/) still has its own ``deref`` (it returns the pointer it
-# reached as well); it moves onto the views with the audit's own conversion.
-_OWN_DEREF_ALLOWED = {"detect/_schema_walk.py"}
-_OWN_SPLIT_ALLOWED = {"detect/_listlike.py"}
+# How a module would split an RFC 6901 pointer on its own: unescaping tokens, or cutting the
+# leading "/" off the pieces of a split (``rel.split("/")[1:]``).
+_SPLITTERS = ('.replace("~1", "/")', ".replace('~1', '/')", 'split("/")[1:]')
 
 
 def test_one_deref_and_one_pointer_splitter_in_the_generator() -> None:
     """Nothing outside document/ (and the runtime, which cannot import it) follows ``$ref``
-    chains or unescapes RFC 6901 tokens on its own, and nothing slices a component name off a
+    chains or splits and unescapes RFC 6901 pointers on its own -- detect/ (the audit's
+    schema walker and list-likeness scan) included -- and nothing slices a component name off a
     ``#/components/schemas/`` string."""
     package = ROOT / "generator" / "xcompleteness"
     derefs, splits = [], []
@@ -73,9 +80,9 @@ def test_one_deref_and_one_pointer_splitter_in_the_generator() -> None:
         if rel.startswith(("document/", "runtime/")):
             continue
         text = path.read_text(encoding="utf-8")
-        if ("def deref(" in text or "def _deref(" in text) and rel not in _OWN_DEREF_ALLOWED:
+        if "def deref(" in text or "def _deref(" in text:
             derefs.append(rel)
-        if '.replace("~1", "/")' in text and rel not in _OWN_SPLIT_ALLOWED:
+        if any(splitter in text for splitter in _SPLITTERS):
             splits.append(rel)
         if "len(REF_PREFIX)" in text or 'removeprefix("#/components/schemas/")' in text:
             splits.append(rel)

@@ -271,36 +271,48 @@ def test_iter_operations_order_and_pointers() -> None:
 
 
 def test_one_http_methods_table_and_one_operation_iterator() -> None:
-    """check (document.iter_operations) and the audit (listlike.iter_operations) visit the same
-    operations in the same order; a $ref path item is followed only by the audit's walker."""
+    """check (document.iter_operations), the typed views and the audit (detect) visit the same
+    operations in the same order; a local $ref path item is followed by all of them, a broken
+    one (dangling, cyclic, external) is skipped by all of them, without a traceback."""
     import ast
     from pathlib import Path
 
-    from xcompleteness.detect import _listlike as listlike
-    from xcompleteness.detect._schema_walk import SchemaWalker
+    from xcompleteness.detect import operation_ids, scan_all
     from xcompleteness.document import _operations as operations
+    from xcompleteness.document import views
 
     doc = {
         "paths": {
             "/a/{id}": {"get": {}, "delete": {}, "parameters": [{"name": "id", "in": "path"}]},
             "/b": {"trace": {}, "post": {"operationId": "b"}},
             "/r": {"$ref": "#/components/pathItems/R"},
+            "/gone": {"$ref": "#/components/pathItems/Gone"},
+            "/loop": {"$ref": "#/components/pathItems/Loop"},
+            "/far": {"$ref": "other.yaml#/R"},
+            "/s": {"$ref": "#/components/pathItems/S"},
         },
-        "components": {"pathItems": {"R": {"head": {}}}},
+        "components": {
+            "pathItems": {
+                "R": {"head": {}},
+                "Loop": {"$ref": "#/components/pathItems/Loop"},
+                "S": {"$ref": "#/components/pathItems/R"},
+            }
+        },
     }
     check_rows = [(p, m, ptr) for p, m, _, ptr in iter_operations(doc)]
-    audit_rows = [
-        (r.path, r.method, r.pointer) for r in listlike.iter_operations(doc, SchemaWalker(doc))
-    ]
+    view_rows = [(o.path, o.method, o.pointer) for o in views(doc).operations]
     assert check_rows == [
         ("/a/{id}", "get", "/paths/~1a~1{id}/get"),
         ("/a/{id}", "delete", "/paths/~1a~1{id}/delete"),
         ("/b", "post", "/paths/~1b/post"),
         ("/b", "trace", "/paths/~1b/trace"),
+        ("/r", "head", "/paths/~1r/head"),
+        ("/s", "head", "/paths/~1s/head"),
     ]
-    assert audit_rows == [*check_rows, ("/r", "head", "/paths/~1r/head")]
-    walker = SchemaWalker(doc)
-    assert [p for p, _, _, _ in iter_operations(doc, walker.deref)][-1] == "/r"
+    assert view_rows == check_rows
+    assert operation_ids(doc) == ["", "", "b", "", "", ""]
+    found, excluded = scan_all(doc)
+    assert (found, excluded) == ([], [])
 
     # No other generator module spells the methods tuple again.
     methods = set(operations.HTTP_METHODS)

@@ -82,7 +82,7 @@ def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[d
     defaults = document.get(DEFAULTS_KEY) if isinstance(document, dict) else None
     mode = defaults.get("mode") if isinstance(defaults, dict) else None
     for view in (parsed or views(document)).operations:
-        op, pointer, decl = view.node, view.pointer, view.declaration
+        pointer, decl = view.pointer, view.declaration
         if not isinstance(decl, dict) or not_a_listing(decl):
             continue
         if decl.get("mode", mode) != "adapter":
@@ -93,7 +93,7 @@ def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[d
         # says "string", a `present` test says nothing about the type)
         uses = sorted(declared_locations(decl, at), key=lambda u: _RANK.index(u[1]))
         for expr, role, where in uses:
-            action = patch_action(document, op, pointer, expr, role, where)
+            action = patch_action(document, view, expr, role, where)
             if action is None:
                 continue
             key = json.dumps([action["target"], _names(action["update"])])

@@ -32,7 +32,7 @@ from xcompleteness.audit._responses import EVIDENCE_KEY, assign
 from xcompleteness.declare import document_defaults
 from xcompleteness.detect import Excluded, Finding, operation_ids, patch_action, scan_all
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
-from xcompleteness.document import views
+from xcompleteness.document import Operation, views
 from xcompleteness.load import RecordedPage
 
 __all__ = ["AuditReport", "audit_document", "write_draft"]
@@ -178,8 +178,8 @@ def audit_document(
     ``responses`` are recorded pages (``load_recorded``) to cross-check the drafts against."""
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
-    findings, excluded = scan_all(data)
     parsed = views(data)
+    findings, excluded = scan_all(parsed)
     recorded: dict[str, list[RecordedPage]] = {}
     if responses:
         ops = [(op.method, op.path, op.pointer, op.operation_id) for op in parsed.operations]
@@ -187,20 +187,20 @@ def audit_document(
     report = AuditReport(
         origin,
         title if isinstance(title, str) and title else "this API",
-        operation_ids(data),
+        operation_ids(parsed),
         findings,
         excluded,
         document_defaults(data),
         schema_patches(data, parsed),
         recorded,
     )
-    ops = {op.pointer: op.node for op in parsed.operations}
+    ops = {op.pointer: op for op in parsed.operations}
     report.patches[:0] = _evidence_patches(data, report, ops)
     return report
 
 
 def _evidence_patches(
-    data: Any, report: AuditReport, ops: Mapping[str, Any]
+    data: Any, report: AuditReport, ops: Mapping[str, Operation]
 ) -> list[dict[str, Any]]:
     """Schema patches for locations recorded responses showed and the schema lacks."""
     out: list[dict[str, Any]] = []
@@ -210,7 +210,7 @@ def _evidence_patches(
         decl = report.draft(f)
         at = pointer_join(f.pointer, "x-completeness")
         for expr, role, where in declared_locations(decl, at):
-            action = patch_action(data, ops.get(f.pointer), f.pointer, expr, role, where)
+            action = patch_action(data, ops.get(f.pointer), expr, role, where)
             if action is not None and action["target"] not in {a["target"] for a in out}:
                 out.append(action)
     return out

@@ -95,7 +95,7 @@ _DEPRECATED = re.compile(r"\bdeprecated\b|no longer (?:available|supported|used)
 
 
 def _deprecated(node: Any, ptr: str, walker: SchemaWalker) -> bool:
-    node, _ = walker.deref(node, ptr)
+    node, _ = walker.resolve(node, ptr)
     if not isinstance(node, dict):
         return False
     text = node.get("description")
@@ -170,7 +170,7 @@ _UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)
 
 
 def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:
-    node, _ = walker.deref(node, ptr)
+    node, _ = walker.resolve(node, ptr)
     text = node.get("description") if isinstance(node, dict) else None
     return isinstance(text, str) and bool(_UNIQUE.search(text))
 
@@ -195,7 +195,7 @@ def cursor_end(
 ) -> str:
     """How the last page shows the next cursor at ``rel``: ``absent`` (missing or null),
     ``empty`` (the empty string) or ``either`` (the spec does not settle it)."""
-    schema, _ = walker.deref(*node)
+    schema, _ = walker.resolve(*node)
     text = schema.get("description") if isinstance(schema, dict) else None
     text = text if isinstance(text, str) else ""
     if any(value_at(ex, rel) == "" for ex in examples) or (
@@ -204,7 +204,7 @@ def cursor_end(
         return "empty"
     required = False
     if container is not None:
-        parent, _ = walker.deref(*container)
+        parent, _ = walker.resolve(*container)
         req = parent.get("required") if isinstance(parent, dict) else None
         required = isinstance(req, list) and name in req
     nullable = isinstance(schema, dict) and (

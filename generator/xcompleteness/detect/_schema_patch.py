@@ -18,7 +18,7 @@ from typing import Any
 
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import pointer_tokens
+from xcompleteness.document import Operation, pointer_tokens
 
 __all__ = ["BODY", "LINK", "ROLE_TYPES", "jsonpath", "missing_at", "patch_action", "success_schema"]
 
@@ -39,24 +39,21 @@ LINK = "$response.link."
 
 
 def _header_action(
-    document: Any, operation: Any, op_pointer: str, expression: str, drafted_from: str
+    document: Any, operation: Operation | None, expression: str, drafted_from: str
 ) -> dict[str, Any] | None:
     """Add a header (``Link`` for ``$response.link.*``) to the first 2xx response."""
     name = "Link" if expression.startswith(LINK) else expression[len("$response.header.") :]
-    responses = operation.get("responses") if isinstance(operation, dict) else None
-    if not isinstance(responses, dict) or not name:
+    if operation is None or not operation.responses or not name:
         return None
-    walker = SchemaWalker(document)
-    codes = sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: c != "200")
-    if not codes:
+    success = sorted(
+        (r for r in operation.responses if r.status[:1] == "2"), key=lambda r: r.status != "200"
+    )
+    if not success:
         return None
-    for code, raw in responses.items():  # declared on any response: check is satisfied
-        node, _ = walker.deref(raw, pointer_join(op_pointer, "responses", str(code)))
-        headers = node.get("headers") if isinstance(node, dict) else None
-        if isinstance(headers, dict) and name.lower() in {str(h).lower() for h in headers}:
+    for response in operation.responses:  # declared on any response: check is satisfied
+        if name.lower() in {h.lower() for h in response.headers}:
             return None
-    key = next(k for k in responses if str(k) == codes[0])
-    resp, rptr = walker.deref(responses[key], pointer_join(op_pointer, "responses", codes[0]))
+    rptr = success[0].target
     return {
         "target": jsonpath(document, rptr),
         "description": f"schema patch: add the {name} header (read by {drafted_from})",
@@ -77,19 +74,18 @@ def _header_action(
     }
 
 
-def success_schema(operation: Any, op_pointer: str, walker: SchemaWalker) -> Located | None:
+def success_schema(operation: Operation | None) -> Located | None:
     """The first 2xx JSON response schema of an operation, with its pointer."""
-    responses = operation.get("responses") if isinstance(operation, dict) else None
-    if not isinstance(responses, dict):
+    if operation is None:
         return None
-    for code in sorted((str(c) for c in responses if str(c)[:1] == "2"), key=lambda c: c != "200"):
-        resp, rptr = walker.deref(responses[code], pointer_join(op_pointer, "responses", code))
-        content = resp.get("content") if isinstance(resp, dict) else None
-        if not isinstance(content, dict):
-            continue
-        for media, entry in content.items():
-            if "json" in str(media) and isinstance(entry, dict) and "schema" in entry:
-                return entry["schema"], pointer_join(rptr, "content", media, "schema")
+    success = sorted(
+        (r for r in operation.responses if r.status[:1] == "2"), key=lambda r: r.status != "200"
+    )
+    for response in success:
+        for media in response.content:
+            if "json" in media.name and media.schema is not None:
+                schema = media.schema.raw
+                return schema, pointer_join(response.target, "content", media.name, "schema")
     return None
 
 
@@ -98,13 +94,13 @@ def missing_at(
 ) -> tuple[str, list[str]] | None:
     """(pointer of the deepest object schema on the way, the names missing below it), or None
     when the location exists or cannot be judged (an array step, a free-form object)."""
-    node, at = walker.deref(*schema)
+    node, at = walker.resolve(*schema)
     for i, token in enumerate(tokens):
         if not isinstance(node, dict) or node == {}:
             return None  # no schema to judge (a dangling ref, a free-form value)
         props = walker.properties(node, at)
         if token in props:
-            node, at = walker.deref(*props[token])
+            node, at = walker.resolve(*props[token])
             continue
         if walker.is_array(node, at) or isinstance(node.get("additionalProperties"), dict):
             return None  # an index into an array, or a map: not a missing property
@@ -132,8 +128,7 @@ def jsonpath(document: Any, pointer: str) -> str:
 
 def patch_action(
     document: Any,
-    operation: Any,
-    op_pointer: str,
+    operation: Operation | None,
     expression: str,
     role: str,
     drafted_from: str,
@@ -142,11 +137,11 @@ def patch_action(
     schema (or the header it reads to the success response), or None when the spec has it (or
     cannot say)."""
     if isinstance(expression, str) and expression.startswith(("$response.header.", LINK)):
-        return _header_action(document, operation, op_pointer, expression, drafted_from)
+        return _header_action(document, operation, expression, drafted_from)
     if not isinstance(expression, str) or not expression.startswith(BODY):
         return None
     walker = SchemaWalker(document)
-    schema = success_schema(operation, op_pointer, walker)
+    schema = success_schema(operation)
     if schema is None:
         return None
     tokens = pointer_tokens(expression[len(BODY) :])

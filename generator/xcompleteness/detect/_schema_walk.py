@@ -1,11 +1,13 @@
-"""Schema walking for ``listlike``: local ``$ref`` resolution and merged properties, cycle-safe.
+"""Schema walking for the list-likeness scan: local ``$ref`` resolution and merged properties,
+cycle-safe.
 
 Audit reads response schemas of specs it has never seen (GitHub's ~10 MB description, thousands
-of real APIs). Every helper here is bounded: ``$ref`` chains stop on a cycle or after a fixed hop
-count,
-combinator nesting (``allOf``/``anyOf``/``oneOf``) is depth-limited, and lookups are cached per
-reference so a spec with 1,000 operations sharing a few schemas stays fast. External references
-(other files, URLs) are never followed: audit reports what the document itself says.
+of real APIs). Every helper here is bounded: ``$ref`` chains are followed by the one resolver
+(:func:`xcompleteness.document.deref_at`: a cycle, a dangling or an external reference yields
+nothing), combinator nesting (``allOf``/``anyOf``/``oneOf``) is depth-limited, and resolutions
+are cached per reference so a spec with 1,000 operations sharing a few schemas stays fast.
+External references (other files, URLs) are never followed: audit reports what the document
+itself says.
 """
 
 from __future__ import annotations
@@ -13,12 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import ref_pointer, resolve_pointer
+from xcompleteness.document import deref_at
 
 __all__ = ["Located", "SchemaWalker"]
 
 
-_MAX_REF_HOPS = 64
 _MAX_DEPTH = 8
 _MISSING = object()
 
@@ -40,40 +41,25 @@ class SchemaWalker:
 
     # -- references -------------------------------------------------------------------------
 
-    def lookup(self, ref: str) -> Located | None:
-        """The node a local reference (``#/a/b``) names, or None when it names nothing."""
-        if ref in self._cache:
-            return self._cache[ref]
-        found: Located | None = None
-        pointer = ref_pointer(ref)
-        if pointer is not None:
-            ok, node = resolve_pointer(self._doc, pointer)
-            if ok:
-                found = (node, pointer)
-        self._cache[ref] = found
-        return found
-
-    def deref(self, node: Any, pointer: str) -> Located:
-        """Follow a chain of local ``$ref``s; a cycle, a dangling or external ref yields ``{}``."""
-        seen: set[str] = set()
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if ref in seen or len(seen) >= _MAX_REF_HOPS:
-                return {}, pointer
-            seen.add(ref)
-            target = self.lookup(ref)
-            if target is None:
-                return {}, pointer
-            node, pointer = target
-        return node, pointer
+    def resolve(self, node: Any, pointer: str) -> Located:
+        """``(node, pointer)`` with its chain of local ``$ref``s followed by the one resolver
+        (:func:`xcompleteness.document.deref_at`), cached per reference text; a cycle, a dangling
+        or an external reference yields a fresh ``{}`` at ``pointer``."""
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            return node, pointer
+        ref = node["$ref"]
+        if ref not in self._cache:
+            self._cache[ref] = deref_at(self._doc, node, pointer)
+        found = self._cache[ref]
+        return found if found is not None else ({}, pointer)
 
     # -- shapes -----------------------------------------------------------------------------
 
     def types(self, node: Any, pointer: str = "", depth: int = 0) -> set[str]:
         """Every JSON type a schema may have (combinators included), ``{}`` when it says none."""
-        node, pointer = self.deref(node, pointer)
+        node, pointer = self.resolve(node, pointer)
         if not isinstance(node, dict) or not node or depth > _MAX_DEPTH:
-            return set()  # (an empty dict may be deref's fresh stand-in: never cached by id)
+            return set()  # (an empty dict may be resolve's fresh stand-in: never cached by id)
         key = (id(node), depth)
         cached = self._types.get(key)
         if cached is None:
@@ -105,7 +91,7 @@ class SchemaWalker:
 
     def array_items(self, node: Any, pointer: str, depth: int = 0) -> Located | None:
         """The ``items`` schema of an array schema (looking through combinators)."""
-        node, pointer = self.deref(node, pointer)
+        node, pointer = self.resolve(node, pointer)
         if not isinstance(node, dict) or depth > _MAX_DEPTH:
             return None
         if "items" in node and isinstance(node["items"], (dict, bool)):
@@ -121,7 +107,7 @@ class SchemaWalker:
 
     def properties(self, node: Any, pointer: str = "", depth: int = 0) -> dict[str, Located]:
         """Property name -> (schema, pointer), merged over ``allOf``/``anyOf``/``oneOf``."""
-        node, pointer = self.deref(node, pointer)
+        node, pointer = self.resolve(node, pointer)
         if not isinstance(node, dict) or not node or depth > _MAX_DEPTH:
             return {}
         key = (id(node), pointer, depth)

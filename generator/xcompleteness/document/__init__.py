@@ -6,13 +6,13 @@ May import: the base modules.
 
 from xcompleteness.document._operations import (
     HTTP_METHODS,
-    Deref,
     iter_operations,
     iter_path_items,
 )
 from xcompleteness.document._refs import (
     MAX_REF_HOPS,
     deref,
+    deref_at,
     deref_mapping,
     follow_refs,
     iter_refs,
@@ -38,7 +38,6 @@ from xcompleteness.document._views import (
 __all__ = [
     "DECLARATION_KEY",
     "DEFAULTS_KEY",
-    "Deref",
     "DocumentViews",
     "HTTP_METHODS",
     "MAX_REF_HOPS",
@@ -49,6 +48,7 @@ __all__ = [
     "Response",
     "SchemaRef",
     "deref",
+    "deref_at",
     "deref_mapping",
     "follow_refs",
     "iter_operations",

@@ -14,6 +14,7 @@ from urllib.parse import unquote
 __all__ = [
     "MAX_REF_HOPS",
     "deref",
+    "deref_at",
     "deref_mapping",
     "follow_refs",
     "iter_refs",
@@ -76,16 +77,33 @@ def resolve_ref(data: Any, ref: Any) -> tuple[bool, Any]:
     return resolve_pointer(data, pointer)
 
 
+def deref_at(
+    data: Any, node: Any, pointer: str = "", limit: int = MAX_REF_HOPS
+) -> tuple[Any, str] | None:
+    """``(node, pointer)`` with the chain of local ``$ref``s from ``node`` (written at
+    ``pointer``) followed: the node at the end of the chain and the decoded JSON pointer where it
+    sits (``pointer`` itself for a node without ``$ref``). None when a ``$ref`` on the way is
+    external or dangling or the chain is longer than ``limit`` (a cycle). The one ``$ref``
+    follower: :func:`follow_refs`, :func:`deref` and the audit's schema walker read through it.
+    """
+    for _ in range(limit + 1):
+        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+            return node, pointer
+        target = ref_pointer(node["$ref"])
+        if target is None:
+            return None
+        found, node = resolve_pointer(data, target)
+        if not found:
+            return None
+        pointer = target
+    return None
+
+
 def follow_refs(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> tuple[bool, Any]:
     """Follow a chain of local ``$ref``s from ``node``; ``(False, None)`` when one is external or
     dangling or the chain is longer than ``limit`` (a cycle). A node without ``$ref`` is found."""
-    for _ in range(limit + 1):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
-            return True, node
-        found, node = resolve_ref(data, node["$ref"])
-        if not found:
-            return False, None
-    return False, None
+    located = deref_at(data, node, "", limit)
+    return (False, None) if located is None else (True, located[0])
 
 
 def deref(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> Any:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document._operations import iter_operations
-from xcompleteness.document._refs import deref, ref_component, ref_pointer
+from xcompleteness.document._operations import HTTP_METHODS, iter_path_items
+from xcompleteness.document._refs import deref, deref_at, ref_component, ref_pointer
 
 __all__ = [
     "DECLARATION_KEY",
@@ -80,11 +80,13 @@ class SchemaRef:
 
 @dataclass(frozen=True)
 class MediaType:
-    """One ``content`` entry: its media type name and its schema (if any)."""
+    """One ``content`` entry: its media type name, its schema (if any) and the object itself
+    (``node``: its ``example`` and ``examples``)."""
 
     name: str
     pointer: str
     schema: SchemaRef | None
+    node: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def is_json(self) -> bool:
@@ -102,7 +104,7 @@ def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaTyp
             continue
         where = pointer_join(pointer, "content", name)
         schema = _schema(data, entry, where)
-        out.append(MediaType(name=str(name), pointer=where, schema=schema))
+        out.append(MediaType(name=str(name), pointer=where, schema=schema, node=entry))
     return tuple(out)
 
 
@@ -186,6 +188,10 @@ class Response(_Bodied):
     headers: tuple[str, ...]
     resolved: bool = True
     """False when the response is a ``$ref`` that does not resolve (then ``node`` is empty)."""
+    ref: str | None = None
+    """The ``$ref`` text when the response is written as a reference."""
+    target: str = ""
+    """The JSON pointer of ``node``: where the ``$ref`` chain led, else ``pointer``."""
 
     @property
     def success(self) -> bool:
@@ -301,10 +307,12 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
         return ()
     out = []
     for status, raw in raws.items():
-        node = deref(data, raw)
+        pointer = pointer_join(op_ptr, "responses", status)
+        located = deref_at(data, raw, pointer)
+        node, target = located if located is not None else (None, pointer)
         resolved = isinstance(node, Mapping)
         node = node if resolved else {}
-        pointer = pointer_join(op_ptr, "responses", status)
+        ref = raw.get("$ref") if isinstance(raw, Mapping) else None
         headers = node.get("headers")
         out.append(
             Response(
@@ -314,6 +322,8 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
                 node=node,
                 headers=tuple(str(h) for h in headers) if isinstance(headers, Mapping) else (),
                 resolved=resolved,
+                ref=ref if isinstance(ref, str) else None,
+                target=target,
             )
         )
     return tuple(out)
@@ -327,11 +337,15 @@ def _request_body(data: Any, op: Mapping[str, Any], op_ptr: str) -> RequestBody 
     return RequestBody(content=_content(data, node, pointer), pointer=pointer, node=node)
 
 
-def _operation(data: Any, path: str, method: str, op: Mapping[str, Any], op_ptr: str) -> Operation:
-    item_ptr = op_ptr.rsplit("/", 1)[0]
-    paths = data.get("paths") if isinstance(data, Mapping) else None
-    path_item = paths.get(path) if isinstance(paths, Mapping) else None
-    path_item = path_item if isinstance(path_item, Mapping) else {}
+def _operation(
+    data: Any,
+    path: str,
+    method: str,
+    op: Mapping[str, Any],
+    path_item: Mapping[str, Any],
+    item_ptr: str,
+) -> Operation:
+    op_ptr = pointer_join(item_ptr, method)
     op_id = op.get("operationId")
     return Operation(
         path=path,
@@ -349,7 +363,8 @@ def _operation(data: Any, path: str, method: str, op: Mapping[str, Any], op_ptr:
 
 @dataclass(frozen=True)
 class DocumentViews:
-    """Every operation of one document, in the order of :func:`iter_operations`."""
+    """Every operation of one document, in the order of :func:`iter_operations` (``$ref`` path
+    items followed)."""
 
     data: Any
     operations: tuple[Operation, ...]
@@ -389,8 +404,10 @@ def views(document: Any) -> DocumentViews:
     """
     data = getattr(document, "data", document)
     operations = tuple(
-        _operation(data, path, method, op, pointer)
-        for path, method, op, pointer in iter_operations(data)
+        _operation(data, path, method, item[method], item, item_ptr)
+        for path, item, item_ptr in iter_path_items(data)
+        for method in HTTP_METHODS
+        if isinstance(item.get(method), dict)
     )
     by_id: dict[str, Operation] = {}
     for op in operations:

@@ -215,7 +215,7 @@ def _patch_hint(data: Any, operation: Operation, where: str, expr: str, code: st
         role = "total"
     elif where.endswith("/next"):
         role = "next"
-    action = patch_action(data, operation.node, operation.pointer, expr, role, where)
+    action = patch_action(data, operation, expr, role, where)
     if action is None:
         return plain
     update = json.dumps(_bare(action["update"]["properties"]), sort_keys=True)

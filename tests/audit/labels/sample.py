@@ -57,13 +57,13 @@ def main(name: str) -> None:
                 print(f"  {key}: {' '.join(str(op[key]).split())[:400]}")
         params = list(data["paths"][path].get("parameters", [])) + list(op.get("parameters", []))
         for p in params:
-            p, _ = walker.deref(p, "")
+            p, _ = walker.resolve(p, "")
             if isinstance(p, dict) and p.get("in") == "query":
                 schema = p.get("schema", {})
                 desc = " ".join(str(p.get("description", "")).split())[:160]
                 print(f"  ?{p['name']} ({schema.get('type')}): {desc}")
         resp = (op.get("responses") or {}).get("200") or {}
-        resp, _ = walker.deref(resp, "")
+        resp, _ = walker.resolve(resp, "")
         content = resp.get("content", {}) if isinstance(resp, dict) else {}
         media = next(iter(content), None)
         print(f"  media: {list(content)}")

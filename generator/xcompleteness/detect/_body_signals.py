@@ -1,0 +1,112 @@
+"""Native completeness signals in a response: body fields (``has_more``, next tokens and links,
+totals...) whose schema type fits their kind, and headers (``Link``, totals)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._finding import BOOL_KINDS, Signal, body_expr
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.diagnostics import pointer_join
+
+__all__ = [
+    "body_signals",
+    "header_signals",
+]
+
+
+def header_signals(headers: list[tuple[str, str]]) -> list[Signal]:
+    out: list[Signal] = []
+    for name, ptr in headers:
+        kind = sig.SIGNAL_HEADERS.get(sig.fold(name))
+        if kind == "link_header":
+            out.append(Signal(kind, name, "$response.link.next", ptr))
+        elif kind is not None:
+            out.append(Signal(kind, name, f"$response.header.{name}", ptr))
+    return out
+
+
+def body_signals(
+    props: dict[str, Located],
+    walker: SchemaWalker,
+    base: str,
+    skip: str | None,
+    depth: int,
+    cursor_keys: set[str] | frozenset[str] = frozenset(),
+) -> list[Signal]:
+    out: list[Signal] = []
+    for name, (sub, sptr) in props.items():
+        rel = pointer_join(base, name)
+        if rel == skip:
+            continue
+        key = sig.fold(name)
+        kind = sig.SIGNAL_FIELDS.get(key)
+        if kind is None and any(key == "next" + c for c in cursor_keys):
+            kind = "next_token"  # ``next_stream_position`` for ``stream_position``
+        if kind is None and sig.is_next_link_name(key):
+            kind = "next_link"  # ``next_page_uri``, ``nextUri``, ``next_page_link``
+        if key == sig.AMBIGUOUS_NEXT:
+            kind = (
+                "next_link"
+                if _is_url(sub, sptr, walker) or "link" in base.lower()
+                else "next_token"
+            )
+        elif kind == "next_token" and key.startswith("next") and _is_url(sub, sptr, walker, True):
+            kind = "next_link"  # Jira's ``nextPage``: a URI, not a token
+        if kind is not None:
+            signal = _typed_signal(kind, name, rel, sub, sptr, walker)
+            if signal is not None:
+                out.append(signal)
+                continue
+        if depth < 2 and key in sig.CONTAINERS and "object" in walker.types(sub, sptr):
+            inner = walker.properties(sub, sptr)
+            out.extend(body_signals(inner, walker, rel, skip, depth + 1, cursor_keys))
+    return out
+
+
+def _typed_signal(
+    kind: str, name: str, rel: str, sub: Any, sptr: str, walker: SchemaWalker
+) -> Signal | None:
+    """A signal when the field's type fits its kind (a ``total`` object reads its ``value``)."""
+    types = walker.types(sub, sptr)
+    if kind in BOOL_KINDS and types and "boolean" not in types:
+        return None
+    if kind == "shards":
+        failed = walker.properties(sub, sptr).get("failed")
+        return Signal(kind, name, body_expr(rel + "/failed"), failed[1]) if failed else None
+    if (
+        kind in ("total", "total_pages", "remaining")
+        and types
+        and not types & {"integer", "number"}
+    ):
+        value = walker.properties(sub, sptr).get("value")  # Elasticsearch {value, relation}
+        if kind == "total" and value is not None:
+            return Signal(kind, name, body_expr(rel + "/value"), value[1])
+        return None
+    if kind in ("next_token", "next_link") and types and not types & {"string", "integer"}:
+        return None
+    if kind == "next_link" and types and "string" not in types:
+        return None  # a next URL is a string; a number there is a page number, not a link
+    return Signal(kind, name, body_expr(rel), sptr)
+
+
+def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> bool:
+    """A URL by its format, by an example that is one, or by a description that says so
+    (Spotify's ``next``: "URL to the next page of items"); ``strict``: format or example only."""
+    node, _ = walker.resolve(sub, sptr)
+    if not isinstance(node, dict):
+        return False
+    if node.get("format") in ("uri", "url", "uri-reference"):
+        return True
+    example = node.get("example")
+    if isinstance(example, str) and example.startswith(("http://", "https://", "/")):
+        return True
+    if strict:
+        return False
+    description = node.get("description")
+    return isinstance(description, str) and bool(_URL_WORDS.search(description))
+
+
+_URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)

@@ -1,0 +1,94 @@
+"""What a path and an operation name say: one report, one object read or checked, a mutation not
+named like a listing, a single read under ``{param}``."""
+
+from __future__ import annotations
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._finding import PAGING_KINDS, Signal
+from xcompleteness.detect._operation_facts import OperationRef
+from xcompleteness.detect._shape import Shape, last_token
+
+__all__ = [
+    "named_report",
+    "not_listing_after_all",
+    "single_object",
+]
+
+
+def named_report(path: str) -> bool:
+    """``/Reports/BalanceSheet``: a literal segment under a ``reports`` segment names one
+    report (``/Reports`` itself lists them)."""
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
+
+
+def single_object(ref: OperationRef, shape: Shape, op_id: str | None) -> bool:
+    """An unpaged operation that reads, checks or computes one object (issue 19's false listings).
+
+    * an example shows an object where the schema's items array would be (Slack's ``*.info``
+      types the object as ``{items: ...}``);
+    * the operation is named for a single-object verb (``parse``, ``sanitise``, ``validate``,
+      ``identity``, ``info``, ``lookupBy...``, ``license``);
+    * the path names one thing and the body wraps it in the plural (``/Organisation`` answered
+      as ``{Organisations: [...]}``).
+    """
+    if shape.items_contradicted:
+        return True
+    op_words = sig.word_list(op_id or "")
+    if op_words and op_words[0] in ("get", "post", "put"):
+        op_words = op_words[1:]
+    last = ref.path.rstrip("/").rsplit("/", 1)[-1]
+    path_words = sig.word_list(last) if "{" not in last else []
+    ends = set(op_words[:1] + op_words[-1:] + path_words[-1:])
+    if ends & sig.SINGLE_OBJECT_WORDS:
+        return True
+    if "lookup" in op_words + path_words and "by" in op_words + path_words:
+        return True
+    if shape.items and shape.items != "$response.body#" and path_words:
+        array = last_token(shape.items.partition("#")[2])
+        noun = sig.fold(last)
+        if sig.fold(array) in (noun + "s", noun + "es") and not noun.endswith("s"):
+            return True
+    return False
+
+
+def not_listing_after_all(
+    ref: OperationRef,
+    shape: Shape,
+    strong: list[Signal],
+    positioned: bool,
+    searchy: bool,
+    signals: list[Signal],
+) -> bool:
+    """List-shaped, but not a listing: a mutation not named like one, or a single read."""
+    op_id = ref.view.operation_id
+    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
+        return True
+    if ref.method != "get" and shape.items is None and not strong and not positioned:
+        return True
+    return _single_read(ref.path, shape, signals, positioned)
+
+
+def _single_read(path: str, shape: Shape, signals: list[Signal], positioned: bool) -> bool:
+    """A path ending in ``{param}`` reads one object unless its own top level pages an array.
+
+    Stripe's ``/v1/files/{file}`` nests a list object (``links.has_more``) inside the file,
+    Kubernetes' ``roles/{name}`` carries a ``rules`` array, DigitalOcean's
+    ``/v2/volumes/{volume_id}/actions/{action_id}`` takes stray ``page`` parameters: all single
+    reads. An array body, an array with paging beside it (a position parameter, a paging signal
+    or a total, as on GitHub's git trees with ``truncated``), or an object with several arrays
+    and a position parameter (GitHub's commit with paged ``files``) still makes a listing.
+    """
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not (last.startswith("{") and last.endswith("}")) or shape.items == "$response.body#":
+        return False  # a bare array body is a list wherever it sits
+    if shape.items is None:  # paged parts of one object (GitHub's commit files) stay, with TODOs
+        return not (positioned and shape.containers)
+    paged = any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
+    top = shape.items.count("/") <= 1  # a position pages the body's own array, not a nested one
+    return not ((positioned and top) or paged)
+
+
+def _listy_name(op_id: str | None, path: str) -> bool:
+    last = path.rstrip("/").rsplit("/", 1)[-1].lower()
+    return last in ("list", "_list", "batch_get") or (op_id or "").lower().startswith("list")

@@ -1,0 +1,191 @@
+"""What an operation says beyond its body's shape, read from the typed document views: the
+operations the scan visits (``$ref`` path items followed), a ``kind: none`` declaration, streams,
+the success response (status, body schema, headers, examples) and the texts a cap may sit in."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from xcompleteness.declare import not_a_listing
+from xcompleteness.detect import _evidence as evidence
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.detect._shape import Shape
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import DocumentViews, Operation, Parameter, Response, views
+
+__all__ = [
+    "OperationRef",
+    "cap_texts",
+    "declared_none_reason",
+    "document_views",
+    "iter_operations",
+    "operation_ids",
+    "stream_exclusion",
+    "success_response",
+]
+
+
+@dataclass(frozen=True)
+class OperationRef:
+    """One operation view as the heuristic reads it (``view.parameters`` merged path-level and
+    operation-level, ``view.node`` the operation object)."""
+
+    view: Operation
+
+    @property
+    def method(self) -> str:
+        return self.view.method
+
+    @property
+    def path(self) -> str:
+        return self.view.path
+
+    @property
+    def pointer(self) -> str:
+        return self.view.pointer
+
+    @property
+    def operation(self) -> Mapping[str, Any]:
+        return self.view.node
+
+    @property
+    def parameters(self) -> tuple[Parameter, ...]:
+        return self.view.parameters
+
+
+def document_views(document: Any) -> DocumentViews:
+    """The typed views of ``document``: a loaded ``SourceDoc``'s own, else parsed from the data."""
+    if isinstance(document, DocumentViews):
+        return document
+    kept = getattr(document, "views", None)
+    return kept if isinstance(kept, DocumentViews) else views(document)
+
+
+def iter_operations(document: Any) -> Iterator[OperationRef]:
+    """Every operation of the document's views (:func:`xcompleteness.document.views`: ``$ref``
+    path items followed), so the audit visits the operations check does, in the same order."""
+    for op in document_views(document).operations:
+        yield OperationRef(op)
+
+
+def operation_ids(document: Any) -> list[str]:
+    """One entry per operation: its operationId, or "" when it has none."""
+    return [op.operation_id or "" for op in document_views(document).operations]
+
+
+def declared_none_reason(op: Operation) -> str | None:
+    """The recorded reason of ``x-completeness: {kind: none, why: ...}``, else None."""
+    decl = op.declaration
+    if isinstance(decl, dict) and not_a_listing(decl):
+        why = decl.get("why")
+        return why if isinstance(why, str) and why.strip() else "(no reason given)"
+    return None
+
+
+def _stream_media(op: Operation) -> str | None:
+    """The first streaming media type among the success responses, if any."""
+    produces = op.node.get("produces")  # Swagger 2.0
+    produced = [n for n in produces if isinstance(n, str)] if isinstance(produces, list) else []
+    for response in op.responses:
+        if response.status[:1] != "2":
+            continue
+        for name in [m.name for m in response.content] + produced:
+            base, _, params = name.partition(";")
+            if base.strip().lower() in sig.STREAM_MEDIA or "stream=" in params.replace(" ", ""):
+                return name
+    return None
+
+
+def stream_exclusion(op: Operation, shape: Shape) -> str | None:
+    """Why the operation is a stream (excluded), or None.
+
+    Kubernetes marks watches with ``x-kubernetes-action: watch|watchlist``; elsewhere a success
+    response whose media types include a stream (``;stream=watch``, ``text/event-stream``...)
+    and whose JSON body has no items array is a stream. A list whose media types *also* offer a
+    stream (Kubernetes lists take ``?watch=true``) stays a listing.
+    """
+    action = op.node.get("x-kubernetes-action")
+    media = _stream_media(op)
+    if isinstance(action, str) and action in sig.STREAM_ACTIONS:
+        return (
+            f"streaming response (x-kubernetes-action: {action}"
+            + (f", {media}" if media else "")
+            + "): a watch never ends, so completeness does not apply"
+        )
+    if media is not None and shape.items is None:
+        return f"streaming response ({media}): a stream never ends, so completeness does not apply"
+    return None
+
+
+# -- responses ----------------------------------------------------------------------------------
+
+
+def success_response(
+    op: Operation, walker: SchemaWalker
+) -> tuple[str | None, Located | None, list[tuple[str, str]], list[Any]]:
+    """(status, body schema, headers (name, pointer), examples) of the operation's first 2xx
+    response with a body."""
+    codes = sorted(
+        (r for r in op.responses if r.status[:1] == "2"),
+        key=lambda r: (r.status != "200", r.status),
+    )
+    first: tuple[str | None, Located | None, list[tuple[str, str]], list[Any]] = (
+        None,
+        None,
+        [],
+        [],
+    )
+    for resp in codes:
+        if not resp.resolved and resp.ref is None:
+            continue  # not a response object (the validator reports it)
+        headers = [(h, pointer_join(resp.target, "headers", h)) for h in resp.headers]
+        schema = _media_schema(resp)
+        if schema is not None:
+            return resp.status, schema, headers, _examples(resp, schema, walker)
+        if first[0] is None:
+            first = (resp.status, None, headers, [])
+    return first
+
+
+def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any]:
+    """The response's example bodies: the media object's, else the schema's own ``example``."""
+    out: list[Any] = []
+    for media in resp.content:
+        out.extend(evidence.example_values(media.node))
+    if "examples" in resp.node:
+        out.extend(evidence.example_values(resp.node["examples"]))
+    if not out:
+        node, _ = walker.resolve(*schema)
+        out.extend(evidence.example_values(node if isinstance(node, dict) else None))
+    return out
+
+
+def _media_schema(resp: Response) -> Located | None:
+    """The body schema: ``application/json`` first, then any JSON, then the first media type."""
+    if resp.content:
+        chosen = next(
+            (m for m in resp.content if m.name.split(";")[0].strip() == "application/json"), None
+        )
+        chosen = (
+            chosen or next((m for m in resp.content if "json" in m.name), None) or resp.content[0]
+        )
+        if chosen.schema is None:
+            return None
+        return chosen.schema.raw, pointer_join(resp.target, "content", chosen.name, "schema")
+    if "schema" in resp.node:  # Swagger 2.0 shape, harmless to understand
+        return resp.node["schema"], pointer_join(resp.target, "schema")
+    return None
+
+
+def cap_texts(op: Operation, roles: dict[str, str]) -> list[tuple[str, str]]:
+    """The descriptions a documented cap may sit in: the operation's, its position parameters'."""
+    out = [(k, op.node[k]) for k in ("summary", "description") if isinstance(op.node.get(k), str)]
+    positions = {roles[r] for r in ("offset", "page", "cursor", "page_token") if r in roles}
+    for p in op.parameters:
+        text = p.get("description")
+        if p.name in positions and isinstance(text, str):
+            out.append((f"parameter {p.name}", text))
+    return out

@@ -1,0 +1,135 @@
+"""Pagination parameters: which query parameter is the cursor, offset, page, page token, size or
+query text, and the pagination style the roles and the response's signals make."""
+
+from __future__ import annotations
+
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._finding import Signal
+from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.document import Parameter
+
+__all__ = [
+    "cursor_fed_by_token",
+    "pagination_style",
+    "param_roles",
+]
+
+
+# -- parameters ---------------------------------------------------------------------------------
+
+
+def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str, str]:
+    """Pagination role -> query parameter name (first match wins; size by preference order).
+
+    An offset or page parameter must be a number: a text ``page`` is a token (Stripe's search
+    ``page`` is the ``next_page`` of the previous response; role ``page_token``), and a time
+    (``start`` described as a timestamp, or formatted as a date) is a filter, not a position.
+    """
+    roles: dict[str, str] = {}
+    sizes: list[str] = []
+    cursors: list[str] = []
+    for p in params:
+        if p.location != "query":
+            continue
+        name = p.name
+        key = sig.fold(name)
+        if key in sig.CURSOR_PARAMS:
+            cursors.append(name)
+        elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
+            role = "offset" if key in sig.OFFSET_PARAMS else "page"
+            kind = _position_kind(p, walker, role)
+            if kind == "number":
+                roles.setdefault(role, name)
+            elif kind == "text" and role == "page":
+                roles.setdefault("page_token", name)
+            elif kind == "text" and not _numeric_text(p):
+                cursors.append(name)  # a text offset is an opaque token (Asana's ``offset``)
+            elif kind == "text":
+                roles.setdefault(role, name)  # a string offset described as a number
+        elif key in sig.SIZE_PARAMS:
+            sizes.append(name)
+    if cursors:  # forward cursors first: ``after`` over ``before``
+        roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
+    queries = [(p, sig.fold(p.name)) for p in params if p.location == "query"]
+    if any(p.get("required") is True and key in sig.QUERY_PARAMS for p, key in queries):
+        roles["query"] = next(p.name for p, key in queries if key in sig.QUERY_PARAMS)
+    if sizes:
+        order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
+        roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
+    return roles
+
+
+def _numeric_text(p: Parameter) -> bool:
+    """A string-typed offset is a position unless its description says it is a token the API
+    returns (Asana's "offset token"): a string ``start_position`` still counts items."""
+    text = p.get("description") if isinstance(p.get("description"), str) else ""
+    return not (sig.words(text) & {"token", "opaque"})
+
+
+def _position_kind(p: Parameter, walker: SchemaWalker, role: str) -> str:
+    """``number`` (a position), ``text`` (a token, or unknown) or ``time`` (a window)."""
+    # Swagger 2.0 puts type and format on the parameter itself
+    schema = p.schema.raw if p.schema is not None else p.node
+    ptr = p.pointer
+    node, _ = walker.resolve(schema, ptr)
+    fmt = node.get("format") if isinstance(node, dict) else None
+    text = p.get("description") if isinstance(p.get("description"), str) else ""
+    timed = role == "offset" and bool(sig.words(text) & sig.TIME_WORDS)
+    if fmt in ("date", "date-time", "time") or timed:
+        return "time"
+    types = walker.types(schema, ptr)
+    if not types or types & {"integer", "number"}:
+        return "number"
+    return "text"
+
+
+def cursor_fed_by_token(
+    roles: dict[str, str], signals: list[Signal], params: tuple[Parameter, ...]
+) -> None:
+    """The cursor parameter the response's next token names (``next_page_token`` feeds
+    ``page_token`` or ``next_page_token``) wins over other cursor-like parameters."""
+    token = next((s for s in signals if s.kind == "next_token"), None)
+    if token is None or "cursor" not in roles:
+        return
+    key = sig.fold(token.name)
+    wanted = {key, key.removeprefix("next")}
+    for p in params:
+        if p.location == "query" and sig.fold(p.name) in wanted:
+            roles["cursor"] = p.name
+            return
+
+
+# -- pagination style ---------------------------------------------------------------------------
+
+
+def pagination_style(roles: dict[str, str], signals: list[Signal]) -> tuple[str, dict[str, str]]:
+    kinds = {s.kind for s in signals}
+    request = {k: v for k, v in roles.items() if k == "size"}
+    if "link_header" in kinds:
+        request.update({k: roles[k] for k in ("page",) if k in roles})
+        return "link-header", request
+    token_walk = "next_token" in kinds and "cursor" in roles  # a token and where to send it
+    if not token_walk and any(
+        s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+    ):
+        # Azure nextLink, OData @odata.nextLink, Spotify next: the URL already carries the
+        # position ($skiptoken, $skip, page), so following it beats rebuilding it; an OData
+        # total (@odata.count) is only sent on request, so an offset walk could not see its end
+        return "next-url", request
+    if "cursor" in roles and not (
+        "next_token" not in kinds and "offset" in roles and "total" in kinds
+    ):  # a cursor nothing feeds loses to an offset whose end a total shows (Box's marker)
+        request["cursor"] = roles["cursor"]
+        return "cursor", request
+    if "page_token" in roles and "next_token" in kinds:  # a text page fed from a next token
+        request["cursor"] = roles["page_token"]
+        return "cursor", request
+    if "offset" in roles:
+        request["offset"] = roles["offset"]
+        return "offset", request
+    if "page" in roles:
+        request["page"] = roles["page"]
+        return "page", request
+    if "page_token" in roles or kinds & {"next_link", "next_token", "has_more", "total_pages"}:
+        return "unknown", request
+    return "none", request

@@ -1,0 +1,247 @@
+"""Where the items sit in a success body: an array body, an object wrapping an array (possibly one
+container down), the item's id and fields, and whether the items location really is an array."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from xcompleteness.detect import _evidence as evidence
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._body_signals import body_signals
+from xcompleteness.detect._finding import FLAG_KINDS, Signal, body_expr
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import pointer_tokens
+
+__all__ = [
+    "Shape",
+    "body_shape",
+    "last_token",
+]
+
+
+# -- body shape ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Shape:
+    items: str | None = None
+    items_pointer: str | None = None
+    id: str | None = None
+    why: str = ""
+    signals: list[Signal] = field(default_factory=list)
+    aggregate: bool = False
+    containers: str = ""  # "several arrays" / "a map": list-shaped but no single items location
+    item_fields: tuple[str, ...] = ()  # property names of one item
+    items_contradicted: bool = False  # an example shows a non-array at the items location
+    items_doubt: str | None = None
+    id_alternatives: tuple[str, ...] = ()
+    cursor_end: str | None = None
+
+
+def body_shape(
+    body: Located,
+    walker: SchemaWalker,
+    path: str,
+    positioned: bool,
+    listy: bool = False,
+    cursor_keys: set[str] | frozenset[str] = frozenset(),
+    examples: list[Any] | None = None,
+) -> Shape:
+    schema, ptr = walker.resolve(*body)
+    shape = Shape()
+    examples = examples or []
+    if walker.is_array(schema, ptr) and not walker.properties(schema, ptr):
+        shape.items, shape.why = "$response.body#", "array response"
+        item = walker.array_items(schema, ptr)
+        shape.items_pointer = item[1] if item else None
+        _item_facts(shape, item, walker, [_last_word(path)])
+        _check_items(shape, (schema, ptr), "", walker, examples)
+        return shape
+    props = walker.properties(schema, ptr)
+    if not props:
+        node, _ = walker.resolve(schema, ptr)
+        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
+            shape.containers = "a map response"
+        return shape
+    if sum(1 for s, p in props.values() if walker.is_array(s, p)) > 1:
+        shape.containers = "several arrays in the response"
+    resource_like = "id" in props and path.rstrip("/").endswith("}")
+    found = _wrapped_array(
+        props,
+        walker,
+        "",
+        strict_meta=False,
+        resource_like=resource_like,
+        positioned=positioned,
+        listy=listy,
+    )
+    if found is None and not resource_like:
+        for name, (sub, sptr) in props.items():
+            if sig.fold(name) in sig.CONTAINERS and "object" in walker.types(sub, sptr):
+                inner = walker.properties(sub, sptr)
+                found = _wrapped_array(
+                    inner,
+                    walker,
+                    pointer_join("", name),
+                    strict_meta=True,
+                    resource_like=False,
+                    positioned=positioned,
+                )
+                if found is not None:
+                    break
+    skip = None
+    if found is not None:
+        rel, item = found
+        shape.items, shape.why = body_expr(rel), f"object wrapping an array at {rel}"
+        shape.items_pointer = item[1] if item else None
+        _item_facts(shape, item, walker, [last_token(rel), _last_word(path)])
+        at = _located_at(schema, ptr, rel, walker)
+        if at is not None:
+            _check_items(shape, at, rel, walker, examples)
+        skip = rel
+    shape.signals = body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
+    token = next((s for s in shape.signals if s.kind == "next_token"), None)
+    if token is not None:
+        shape.cursor_end = _token_end(schema, ptr, token, walker, examples)
+    shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
+    return shape
+
+
+def _wrapped_array(
+    props: dict[str, Located],
+    walker: SchemaWalker,
+    base: str,
+    *,
+    strict_meta: bool,
+    resource_like: bool,
+    positioned: bool,
+    listy: bool = False,
+) -> tuple[str, Located | None] | None:
+    """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
+
+    A request that takes a page position (``positioned``) pages *something*: then the object's only
+    array is the items whatever else sits beside it (GitHub's ``{total_seats, seats}``).
+    """
+    # ``errors``, ``warnings``, ``links``... are arrays about the response, never its items.
+    arrays = [
+        n
+        for n, (s, p) in props.items()
+        if walker.is_array(s, p)
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
+    ]
+    if not arrays and len(props) == 1:  # ``{errors: [...]}`` alone *is* the result
+        arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
+    if not arrays:
+        return None
+    named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
+    # A completeness flag beside the only array says the array is a (possibly cut) result set:
+    # GitHub's git trees carry ``truncated`` beside ``tree``.
+    # So does a total beside it (``{group_name, total_count, group_members}``); a bare ``count``
+    # is too often a figure of its own (GitHub's traffic ``{count, uniques, views}``).
+    flagged = any(
+        sig.SIGNAL_FIELDS.get(sig.fold(n)) in FLAG_KINDS
+        or (sig.SIGNAL_FIELDS.get(sig.fold(n)) == "total" and sig.fold(n) != "count")
+        for n in props
+    )
+    others = [
+        n
+        for n in props
+        if n not in arrays
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
+        and sig.fold(n) not in sig.OFFSET_PARAMS | sig.SIZE_PARAMS
+    ]
+    chosen: str | None = None
+    loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
+    if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
+        chosen = named[0]
+    elif len(arrays) == 1 and (not others or positioned or flagged):
+        chosen = arrays[0]
+    elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
+        chosen = arrays[0]
+    if chosen is None:
+        return None
+    sub, sptr = props[chosen]
+    return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _field_names(item: Located | None, walker: SchemaWalker) -> tuple[str, ...]:
+    return tuple(n for n in walker.properties(*item) if isinstance(n, str)) if item else ()
+
+
+def last_token(pointer: str) -> str:
+    """The last (unescaped) token of a JSON pointer, "" for the whole document."""
+    tokens = pointer_tokens(pointer)
+    return tokens[-1] if tokens else ""
+
+
+def _last_word(path: str) -> str:
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    words = sig.word_list(literal[-1]) if literal else []
+    return words[-1] if words else ""
+
+
+def _item_facts(shape: Shape, item: Located | None, walker: SchemaWalker, names: list[str]) -> None:
+    shape.item_fields = _field_names(item, walker)
+    if item is None:
+        return
+    props = walker.properties(*item)
+    chosen, others = evidence.item_id(props, walker, [sig.word_list(n)[-1] for n in names if n])
+    if chosen is not None:
+        shape.id, shape.id_alternatives = pointer_join("", chosen), others
+        return
+    meta = props.get("metadata")
+    if meta is not None and "uid" in walker.properties(*meta):  # Kubernetes objects
+        shape.id = "/metadata/uid"
+
+
+def _located_at(schema: Any, ptr: str, rel: str, walker: SchemaWalker) -> Located | None:
+    node: Located = (schema, ptr)
+    for token in pointer_tokens(rel) or ():
+        props = walker.properties(*node)
+        if token not in props:
+            return None
+        node = walker.resolve(*props[token])
+    return node
+
+
+def _check_items(
+    shape: Shape, at: Located, rel: str, walker: SchemaWalker, examples: list[Any]
+) -> None:
+    """Is the items location an array? An example showing something else settles "no"; a schema
+    that only implies it (``items`` with no ``type: array``) and no example showing an array
+    leaves a doubt for the draft to ask about."""
+    where = rel or "the body"
+    if evidence.example_contradicts_array(examples, rel):
+        shape.items_contradicted = True
+        shape.items_doubt = f"an example shows an object, not an array, at {where}"
+        return
+    node, _ = walker.resolve(*at)
+    declared = node.get("type") if isinstance(node, dict) else None
+    explicit = declared == "array" or (isinstance(declared, list) and "array" in declared)
+    if not explicit and not evidence.example_shows_array(examples, rel):
+        shape.items_doubt = (
+            f"the schema at {where} has 'items' but no 'type: array' and no example shows an array"
+        )
+
+
+def _token_end(
+    schema: Any, ptr: str, token: Signal, walker: SchemaWalker, examples: list[Any]
+) -> str | None:
+    rel = token.expression.partition("#")[2]
+    parts = pointer_tokens(rel) or ()
+    if not parts:
+        return None
+    container: Located | None = (schema, ptr)
+    for name in parts[:-1]:
+        props = walker.properties(*container)
+        if name not in props:
+            return None
+        container = walker.resolve(*props[name])
+    props = walker.properties(*container)
+    if parts[-1] not in props:
+        return None
+    return evidence.cursor_end(container, parts[-1], props[parts[-1]], walker, examples, rel)
