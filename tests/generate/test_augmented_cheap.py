@@ -59,3 +59,11 @@ def test_augment_leaves_the_input_alone_and_matches_a_deep_copy(monkeypatch) -> 
     untouched = set(ir.document["paths"]) - {op.path for op in ir.operations}
     for path in untouched:
         assert cheap["paths"][path] is ir.document["paths"][path]
+
+
+def test_ascii_escapes_match_the_standard_library_through_orjson() -> None:
+    # the tool definitions are written with ensure_ascii: orjson writes them, escaped afterwards
+    value = {"é😀\x7f": ["\u2028\ufeff\U0010ffff", "plain", "tab\t\x00"], "k": {"\xe9": 1.5}}
+    assert _same_either_way(value)
+    expected = json.dumps(value, indent=2, sort_keys=True, default=None)
+    assert dumps_indented(value, ensure_ascii=True, default=None) == expected

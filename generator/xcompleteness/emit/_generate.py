@@ -70,6 +70,9 @@ class Generation:
     """:func:`summary` of the run that computed a cached result."""
     sources: tuple[Path, ...] = ()
     """Other files the spec's (and overlays') refs pulled in (``allow_external_refs``)."""
+    views: Any = None
+    """The checked document's typed views (``SourceDoc.views``), kept so :func:`summary` does
+    not parse the operations again."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
@@ -181,6 +184,7 @@ def generate_from_check(
         ir=ir,
         package=name,
         sources=tuple(getattr(result.doc, "sources", ())),
+        views=result.doc.views if result.doc.data is ir.document else None,
     )
 
 
@@ -342,6 +346,8 @@ def summary(gen: Generation) -> str:
     if gen.ir is None:
         cached = "; reused the result of an identical earlier run (cache; --no-cache regenerates)"
         return gen.summary_text + (cached if gen.cached else "")
+    if gen.summary_text:  # computed once by generate(); the IR and diagnostics do not change
+        return gen.summary_text
     from collections import Counter
 
     from xcompleteness.declare import not_a_listing
@@ -351,7 +357,7 @@ def summary(gen: Generation) -> str:
     made = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) or "none"
     total = skipped_none = undeclared = 0
     names: list[str] = []
-    for op in views(gen.ir.document).operations:
+    for op in (gen.views or views(gen.ir.document)).operations:
         total += 1
         if not_a_listing(op.declaration):
             skipped_none += 1

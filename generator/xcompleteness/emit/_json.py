@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 __all__ = ["dumps_indented"]
@@ -55,6 +56,22 @@ def _same_either_way(value: Any) -> bool:
     return True
 
 
+_NOT_ASCII = re.compile("[^\x00-\x7e]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 | (code >> 10):04x}\\u{0xDC00 | (code & 0x3FF):04x}"
+
+
+def _ascii(text: str) -> str:
+    """``json.dumps(ensure_ascii=True)``'s escapes applied to orjson's output."""
+    return text if text.isascii() and "\x7f" not in text else _NOT_ASCII.sub(_escape, text)
+
+
 def dumps_indented(value: Any, *, ensure_ascii: bool = False, default: Any = str) -> str:
     """``json.dumps(value, indent=2, sort_keys=True, ensure_ascii=..., default=...)``."""
     if orjson is not None and _same_either_way(value):
@@ -62,7 +79,9 @@ def dumps_indented(value: Any, *, ensure_ascii: bool = False, default: Any = str
             data = orjson.dumps(value, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS)
         except (TypeError, ValueError):  # orjson.JSONEncodeError is a TypeError
             data = None
-        # ensure_ascii escapes everything outside " " to "~" (DEL too); orjson only controls
-        if data is not None and (not ensure_ascii or (data.isascii() and b"\x7f" not in data)):
-            return data.decode()
+        if data is not None:
+            text = data.decode()
+            # ensure_ascii escapes everything outside " " to "~" (DEL too); orjson escapes only
+            # the controls, so the rest (which can only sit inside strings) is escaped here
+            return _ascii(text) if ensure_ascii else text
     return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=ensure_ascii, default=default)
