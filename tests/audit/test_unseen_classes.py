@@ -224,13 +224,18 @@ def test_a_list_with_no_response_schema_is_found_and_its_paging_asked() -> None:
     assert _todos(decl, "items") and _todos(decl, "pagination")
 
 
-def test_a_post_paged_by_a_request_body_cursor_is_a_listing_that_says_it_cannot_be_declared() -> (
-    None
-):
+def test_a_post_paged_by_a_request_body_cursor_is_drafted_as_a_body_cursor_under_a_todo() -> None:
     decl = _prose("POST /stock/batch-read")
-    assert decl["items"] == "$response.body#/levels" and "pagination" not in decl
+    assert decl["items"] == "$response.body#/levels"
+    pagination = decl["pagination"]
+    assert pagination["style"] == "cursor"
+    assert pagination["request"] == {"cursor": "$request.body#/cursor"}
+    nxt = pagination["response"]["next"]
+    assert nxt.startswith("$response.body#/")
+    more = [r for r in decl["reasons"] if r["code"] == "MORE_PAGES_AVAILABLE"]
+    assert more and more[0]["when"] == {"all": [{"present": nxt}, {"not-equals": [nxt, ""]}]}
     [todo] = _todos(decl, "pagination")
-    assert "request body field cursor" in todo and "kind: none" in todo
+    assert "request body field cursor" in todo and "kind: none" not in todo
     assert "POST /counter/next" not in PROSE_FOUND  # a body `next` is a value, not a cursor
 
 

@@ -248,6 +248,21 @@ def _pagination(
             out["request"] = size
         out["response"] = {"next": link.expression}
         return out
+    if f.style == "cursor" and f.body_next is not None:  # a POST paged in its request body
+        nxt = f.body_next
+        todos.append(
+            f"pagination: {f.style_doubt}; drafted as a cursor sent in the request body "
+            f"({f.request['cursor']}, see 'Paging in the request body' in docs/vocabulary.md): "
+            "confirm the field, add the page-size field as request.size if there is one, and "
+            f"confirm how the last page shows {nxt} (the draft ends on a missing, null or empty "
+            "one)"
+        )
+        reasons.append(_more({"all": [{"present": nxt}, {"not-equals": [nxt, ""]}]}))
+        return {
+            "style": "cursor",
+            "request": {"cursor": f.request["cursor"]},
+            "response": {"next": nxt},
+        }
     if f.style == "cursor":
         token = f.signal("next_token")
         if token is not None:
@@ -323,13 +338,6 @@ def _pagination(
                 "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
             )
         return {"style": "none"}
-    if f.style_doubt:  # a cursor sent in the request body: no declaration can say it yet
-        todos.append(
-            f"pagination: {f.style_doubt}; x-completeness declares query-parameter cursors "
-            "only, so this walk cannot be declared yet: replace this declaration with "
-            "{kind: none, why: 'paged by a request-body cursor'}"
-        )
-        return None
     seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"
     todos.append(
         f"pagination: style not recognised (response shows {seen}); "

@@ -91,6 +91,9 @@ class Finding:
     style_doubt: str | None = None
     """Why the drafted pagination style needs a person (said only in prose, a page number counted
     from 0, a cursor sent in the request body)."""
+    body_next: str | None = None
+    """For a cursor sent in the request body (``request.cursor`` is ``$request.body#/NAME``): the
+    response expression that feeds it."""
     kind_doubt: str | None = None
     """Why the drafted kind may be another (a collection whose prose says "search"...)."""
 

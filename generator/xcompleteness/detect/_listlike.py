@@ -70,6 +70,7 @@ from xcompleteness.detect._pagination_params import (
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.detect._shape import Shape, body_shape, last_literal
 from xcompleteness.document import Parameter, pointer_tokens
+from xcompleteness.runtime.contract import BODY_LOCATION
 
 __all__ = [
     "Excluded",
@@ -202,6 +203,8 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         style = "unknown"  # no response schema: nothing shows whether or how it pages
     if style == "page":
         style_doubt = _zero_based(request["page"], ref.parameters)
+    if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
+        style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
     if imported is not None:
         style, request = imported.style, dict(imported.request)
         if imported.items is not None and imported.items != shape.items:
@@ -229,6 +232,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
         style_doubt=_style_doubt(style, style_doubt, fed),
+        body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
     )
 
@@ -269,10 +273,10 @@ def _zero_based(name: str, params: tuple[Parameter, ...]) -> str | None:
 
 def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> str | None:
     """Why the drafted style needs a person: a Link header said only in prose, a page number
-    counted from 0, or a cursor sent in the request body (neither declarable yet)."""
+    counted from 0, or a cursor sent in the request body (drafted, to be confirmed)."""
     if style in ("link-header", "page"):
         return doubt
-    if style == "unknown" and fed is not None:
+    if style == "cursor" and fed is not None:
         return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
     return None
 
