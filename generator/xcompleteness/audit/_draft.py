@@ -208,6 +208,12 @@ def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
     return reason
 
 
+def _cursor_present(expression: str) -> dict[str, Any]:
+    """Another page, for a cursor whose last page may be missing, null or "" (the walk ends on
+    any of them)."""
+    return {"all": [{"present": expression}, {"not-equals": [expression, ""]}]}
+
+
 def _more_when(f: Finding) -> dict[str, Any] | None:
     """The native condition for "there is another page", from the strongest signal seen."""
     has_more = f.signal("has_more")
@@ -217,7 +223,7 @@ def _more_when(f: Finding) -> dict[str, Any] | None:
     if token is not None and token.kind == "next_token" and f.cursor_end != "absent":
         # a cursor the schema always sends (or one the spec does not settle) may be "" on the
         # last page: the walk ends on a missing, null or empty cursor, whichever the API sends
-        return {"all": [{"present": token.expression}, {"not-equals": [token.expression, ""]}]}
+        return _cursor_present(token.expression)
     if token is not None:
         return {"present": token.expression}
     return None
@@ -257,7 +263,7 @@ def _pagination(
             f"confirm how the last page shows {nxt} (the draft ends on a missing, null or empty "
             "one)"
         )
-        reasons.append(_more({"all": [{"present": nxt}, {"not-equals": [nxt, ""]}]}))
+        reasons.append(_more(_cursor_present(nxt)))
         return {
             "style": "cursor",
             "request": {"cursor": f.request["cursor"]},
