@@ -92,6 +92,12 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
             "every object of the resource in scope), set kind: search and say whether it stops "
             "at a cap (RESULT_LIMIT_REACHED)"
         )
+    if f.listing_doubt:
+        todos.append(
+            f"kind: {f.listing_doubt}; if the operation returns one object (or a fixed set), it "
+            "is no listing: replace this declaration by {kind: none, why: ...}; else confirm "
+            f"kind: {f.kind} and add the array of results to the response schema"
+        )
     if f.imported is not None:
         return _imported_declaration(f, decl, todos)
     if f.items is not None:
@@ -249,6 +255,11 @@ def _pagination(
     if f.style == "next-url":
         link = next(s for s in f.signals if s.kind == "next_link")
         reasons.append(_more({"present": link.expression}))
+        if f.style_doubt:
+            todos.append(
+                f"pagination: {f.style_doubt}; if one response holds every item, declare style "
+                f"none; else keep style next-url on {link.expression}"
+            )
         out = {"style": "next-url"}
         if size:
             out["request"] = size
@@ -297,7 +308,8 @@ def _pagination(
             f"pagination: {f.style_doubt}; a page walk counts from 1 and would skip the first "
             "page, and x-completeness cannot say where pages start yet: declare this listing "
             "{kind: none, why: 'pages are numbered from 0'} (or, if the API also takes an "
-            "offset, declare style offset on it)"
+            "offset, declare style offset on it; if its first page is 1 after all, declare style "
+            f"page with request.page {f.request['page']})"
         )
         return None
     if f.style in ("offset", "page"):

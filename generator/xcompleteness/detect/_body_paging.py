@@ -8,6 +8,8 @@
   (Slack's "brief OK" schemas with ``{ok, group_ids: [...]}`` in the example);
 * ``arrays_named``: the top-level arrays named after the path's last noun (``GET .../tabs``
   answering one array per kind of tab: ``signHereTabs``, ``dateTabs``...);
+* ``same_item_arrays``: a body made only of two or more arrays of one named item schema (Mastodon's
+  status context ``{ancestors: [Status], descendants: [Status]}``): one listing in named parts;
 * ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
   answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
 """
@@ -21,7 +23,7 @@ from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import Operation
 
-__all__ = ["arrays_named", "body_cursor", "example_arrays", "nested_arrays"]
+__all__ = ["arrays_named", "body_cursor", "example_arrays", "nested_arrays", "same_item_arrays"]
 
 
 def _request_schema(op: Operation, walker: SchemaWalker) -> Located | None:
@@ -95,3 +97,21 @@ def arrays_named(body: Located | None, walker: SchemaWalker, noun: str) -> list[
         for name, located in props.items()
         if sig.fold(name).endswith(noun) and walker.is_array(*located)
     ]
+
+
+def same_item_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
+    """Names of the top-level arrays when the body holds nothing else and they are at least two
+    arrays of one and the same referenced object schema (the parts of one listing), else []."""
+    if body is None:
+        return []
+    props = walker.properties(*walker.resolve(*body))
+    items: set[int] = set()
+    for located in props.values():
+        item = walker.array_items(*located) if walker.is_array(*located) else None
+        if item is None or not isinstance(item[0], dict) or "$ref" not in item[0]:
+            return []
+        node, at = walker.resolve(*item)
+        if not walker.properties(node, at):
+            return []
+        items.add(id(node))
+    return sorted(props) if len(props) > 1 and len(items) == 1 else []

@@ -96,6 +96,9 @@ class Finding:
     response expression that feeds it."""
     kind_doubt: str | None = None
     """Why the drafted kind may be another (a collection whose prose says "search"...)."""
+    listing_doubt: str | None = None
+    """Why the operation may not be a listing at all: no response schema shows an array, only its
+    name, prose or parameters say it lists (the draft asks, never states it)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -128,6 +131,7 @@ class Finding:
             "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
             "style_doubt": self.style_doubt,
             "kind_doubt": self.kind_doubt,
+            "listing_doubt": self.listing_doubt,
         }
 
 

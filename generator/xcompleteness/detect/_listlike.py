@@ -163,6 +163,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         named = body_paging.arrays_named(body, walker, sig.fold(last_literal(ref.path)))
         if len(named) > 2:  # GET .../tabs answers {signTabs: [...], dateTabs: [...], ...}
             why.append(f"arrays named after the path ({', '.join(named[:3])}...)")
+    if not why and shape.containers and ref.method == "get":
+        parts = body_paging.same_item_arrays(body, walker)
+        if parts:  # GET .../context answers {ancestors: [Status], descendants: [Status]}
+            why.append(f"arrays of one item schema in named parts ({', '.join(parts)})")
     if not why and searchy and "query" in roles:
         nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
         if nested:  # a search that requires its query text answers its matches, however nested
@@ -231,10 +235,30 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
-        style_doubt=_style_doubt(style, style_doubt, fed),
+        style_doubt=_style_doubt(style, style_doubt, fed, request, imported is None, signals),
         body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
+        listing_doubt=None
+        if imported is not None or fed is not None
+        else _arrayless(body, shape, walker, why),
     )
+
+
+def _arrayless(
+    body: Located | None, shape: Shape, walker: SchemaWalker, why: list[str]
+) -> str | None:
+    """Why a finding may be no listing at all: no response schema shows an array (none at the
+    top, in named parts or one object down), so only its name, prose, parameters or paging
+    signals say it lists. A spec with no response schemas at all names single reads and lists
+    alike (``getBoardsMembersByIdBoard`` beside ``getBoardsByIdBoard``): only a person can tell."""
+    if body is not None and (
+        shape.items is not None or shape.containers or body_paging.nested_arrays(body, walker)
+    ):
+        return None
+    said = "; ".join(why)
+    if body is None:
+        return f"the response declares no schema, so no array of results is shown ({said})"
+    return f"the response schema holds no array of results ({said})"
 
 
 def _prose_texts(ref: OperationRef) -> list[tuple[str, str]]:
@@ -262,22 +286,63 @@ def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | No
 
 
 def _zero_based(name: str, params: tuple[Parameter, ...]) -> str | None:
-    """Why a page walk would skip the first page: the page parameter counts from 0."""
+    """Why a page walk would skip the first page: the page parameter counts from 0, said in its
+    description ("zero-based") or by its schema (``default: 0``, ``minimum: 0``, an example 0)
+    unless the schema says a page starts at 1 (``default: 1`` or ``minimum: 1``)."""
     for p in params:
-        if p.name == name and p.location == "query":
-            said = prose.zero_based_sentence(p.get("description"))
-            if said is not None:
-                return f"the parameter {name} counts pages from 0 ({said!r})"
+        if p.name != name or p.location != "query":
+            continue
+        said = prose.zero_based_sentence(p.get("description"))
+        if said is not None:
+            return f"the parameter {name} counts pages from 0 ({said!r})"
+        schema = p.schema.schema if p.schema is not None else None
+        facets = {k: v for k, v in p.node.items() if k in _PAGE_FACETS}  # Swagger 2
+        if isinstance(schema, dict):
+            facets.update((k, v) for k, v in schema.items() if k in _PAGE_FACETS)
+        if p.get("example") is not None:
+            facets["example"] = p.get("example")
+        if _is_int(facets.get("default"), 1) or _is_int(facets.get("minimum"), 1):
+            return None
+        for facet in ("default", "minimum", "example"):
+            if _is_int(facets.get(facet), 0):
+                return f"the parameter {name} may count pages from 0 (its {facet} is 0)"
     return None
 
 
-def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> str | None:
+_PAGE_FACETS = ("default", "minimum", "example")
+
+
+def _is_int(value: object, n: int) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == n
+
+
+def _style_doubt(
+    style: str,
+    doubt: str | None,
+    fed: tuple[str, str] | None,
+    request: dict[str, str],
+    native: bool,
+    signals: list[Signal],
+) -> str | None:
     """Why the drafted style needs a person: a Link header said only in prose, a page number
-    counted from 0, or a cursor sent in the request body (drafted, to be confirmed)."""
+    counted from 0, a cursor sent in the request body (drafted, to be confirmed), or a next link
+    inside a links object on an operation that takes no paging parameter."""
     if style in ("link-header", "page"):
         return doubt
     if style == "cursor" and fed is not None:
         return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
+    link = next((s for s in signals if s.kind == "next_link"), None)
+    if style == "next-url" and native and not request and link is not None:
+        # InfluxDB answers ``{labels: [...], links: {self, next, prev}}`` from one shared Links
+        # schema on lists that take no paging parameter at all; a paging envelope's own top-level
+        # ``next`` beside ``page``/``size`` (Bitbucket) pages whatever the parameters say
+        inside = pointer_tokens(link.expression.partition("#")[2]) or ()
+        if len(inside) > 1:
+            return (
+                f"the operation takes no paging parameter (not even a page size) and its next "
+                f"link sits in the {inside[-2]!r} object, which may be a shared links schema "
+                "this operation never fills"
+            )
     return None
 
 

@@ -361,10 +361,12 @@ def score_api(data: dict[str, Any], drafts: dict[str, dict[str, Any]]) -> dict[s
         if label["listing"] is not True:
             res["non_listings"] += 1
             if decl is not None:
+                asked = "kind" in _open_topics(decl)
                 res["false_listings"].append(
                     {"op": key, "drafted": decl.get("kind"), "label": label["listing"],
-                     "items": decl.get("items"),
-                     "class": f"false listing: a non-listing drafted as a {decl.get('kind')}"}
+                     "items": decl.get("items"), "asked": asked,
+                     "class": f"false listing: a non-listing drafted as a {decl.get('kind')}"
+                              + (" under a kind TODO" if asked else "")}
                 )  # fmt: skip
             continue
         res["listings"] += 1
@@ -396,8 +398,8 @@ def score_api(data: dict[str, Any], drafts: dict[str, dict[str, Any]]) -> dict[s
 def _totals(apis: dict[str, dict[str, Any]]) -> dict[str, Any]:
     tot: dict[str, Any] = {
         "apis": len(apis), "listings": 0, "found": 0, "missed": 0, "non_listings": 0,
-        "false_listings": 0, "values": dict.fromkeys(RESULTS, 0), "todos_sample": 0,
-        "drafted_listings": 0, "todos_draft": 0, "errors": 0,
+        "false_listings": 0, "false_silent": 0, "values": dict.fromkeys(RESULTS, 0),
+        "todos_sample": 0, "drafted_listings": 0, "todos_draft": 0, "errors": 0,
         "todo_kinds": dict.fromkeys(TODO_KINDS, 0), "advice_contradicts": 0,
     }  # fmt: skip
     classes: Counter[str] = Counter()
@@ -408,6 +410,7 @@ def _totals(apis: dict[str, dict[str, Any]]) -> dict[str, Any]:
             tot[k] += r.get(k, 0)
         tot["missed"] += len(r.get("missed", []))
         tot["false_listings"] += len(r.get("false_listings", []))
+        tot["false_silent"] += sum(not f.get("asked") for f in r.get("false_listings", []))
         tot["advice_contradicts"] += len(r.get("advice", []))
         for k in RESULTS:
             tot["values"][k] += r.get("values", {}).get(k, 0)
@@ -509,6 +512,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"{half}: {tot['advice_contradicts']} pagination TODO(s) advise a style the label"
             " contradicts (following the advice literally would give a wrong walk)"
+        )
+        print(
+            f"{half}: {tot['false_listings']} false listing(s), {tot['false_silent']} of them"
+            " without a kind TODO asking whether the operation lists"
         )
         print(f"silent wrong values and false listings by class ({half}):")
         for cls, n in tot["silent_wrong_by_class"].items():

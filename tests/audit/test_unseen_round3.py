@@ -1,0 +1,82 @@
+"""Issue 19 §1, round 3: classes found by studying round 2's held-out errors (by class only) and
+the tuning half, on cut-down shapes (specs/unseen_round3.yaml).
+
+* a listing nothing but its name, prose or parameters shows (no response schema, or one without
+  an array) is drafted with a ``kind:`` TODO asking whether it is a listing at all;
+* a listing answered in named parts of one item schema (``{parents: [Plant], cuttings: [Plant]}``)
+  is found, its items location asked;
+* a next link on an operation that takes no paging parameter at all (a shared ``links`` schema)
+  is drafted under a pagination TODO;
+* a page parameter whose schema says it may start at 0 (``default: 0``, ``minimum: 0``) is never
+  drafted as a page walk, which counts from 1.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from xcompleteness.audit._draft import draft_declaration
+from xcompleteness.detect._listlike import scan_all
+
+SPEC = yaml.safe_load((Path(__file__).parent / "specs" / "unseen_round3.yaml").read_text("utf-8"))
+FOUND, _ = scan_all(SPEC)
+BY_PATH = {f.path: f for f in FOUND}
+
+
+def _todos(decl: dict, topic: str) -> list[str]:
+    return [t for t in decl["x-todo"] if t.startswith(topic + ":")]
+
+
+def test_a_listing_no_response_schema_shows_asks_whether_it_is_a_listing() -> None:
+    for path in ("/beds/{bed_id}/plants", "/beds/{bed_id}/waterings"):
+        decl = draft_declaration(BY_PATH[path])
+        [todo] = _todos(decl, "kind")
+        assert "declares no schema" in todo and "kind: none" in todo, path
+        assert _todos(decl, "items"), path
+
+
+def test_a_listing_whose_schema_shows_its_array_is_not_asked_its_kind() -> None:
+    for path in ("/trays", "/plants/{plant_id}/lineage"):
+        assert BY_PATH[path].listing_doubt is None, path
+        assert not _todos(draft_declaration(BY_PATH[path]), "kind"), path
+
+
+def test_arrays_of_one_item_schema_in_named_parts_are_one_listing_with_its_items_asked() -> None:
+    f = BY_PATH["/plants/{plant_id}/lineage"]
+    assert "cuttings, parents" in " ".join(f.why)
+    decl = draft_declaration(f)
+    assert decl["items"] == "$response.body#" and _todos(decl, "items")
+    assert "/plants/{plant_id}/labels" not in BY_PATH  # arrays of strings: one object's fields
+
+
+def test_a_page_number_whose_schema_starts_at_zero_is_never_drafted_as_a_page_walk() -> None:
+    for path, facet in (("/seeds", "default"), ("/pots", "minimum")):
+        decl = draft_declaration(BY_PATH[path])
+        assert "pagination" not in decl, path
+        [todo] = _todos(decl, "pagination")
+        assert f"its {facet} is 0" in todo and "kind: none" in todo, path
+
+
+def test_a_page_number_whose_default_is_one_is_a_page_walk() -> None:
+    decl = draft_declaration(BY_PATH["/trays"])
+    assert decl["pagination"] == {
+        "style": "page",
+        "request": {"page": "page", "size": "per_page"},
+        "response": {"pages": "$response.body#/total_pages"},
+    }
+
+
+def test_a_next_link_on_an_operation_without_paging_parameters_is_asked() -> None:
+    decl = draft_declaration(BY_PATH["/beds/{bed_id}/tags"])
+    assert decl["pagination"]["style"] == "next-url"
+    [todo] = _todos(decl, "pagination")
+    assert "no paging parameter" in todo and "style none" in todo
+    # with a page size the next link pages the listing: no question
+    decl = draft_declaration(BY_PATH["/beds"])
+    assert decl["pagination"] == {
+        "style": "next-url",
+        "request": {"size": "limit"},
+        "response": {"next": "$response.body#/links/next"},
+    }
+    assert not _todos(decl, "pagination")
