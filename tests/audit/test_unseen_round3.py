@@ -7,6 +7,10 @@ the tuning half, on cut-down shapes (specs/unseen_round3.yaml).
   is found, its items location asked;
 * a next link on an operation that takes no paging parameter at all (a shared ``links`` schema)
   is drafted under a pagination TODO;
+* a schema-less GET whose path ends in a plural noun, or a schema-less search taking a query text,
+  is found under that ``kind:`` TODO; a singular one, or one on a resource named "list", is not;
+* a sum of money named ``total`` is no total that makes a single read page; checks named by their
+  verb (analyze, exist) and configuration reads (settings, config) are no listings;
 * a page parameter whose schema says it may start at 0 (``default: 0``, ``minimum: 0``) is never
   drafted as a page walk, which counts from 1.
 """
@@ -80,3 +84,20 @@ def test_a_next_link_on_an_operation_without_paging_parameters_is_asked() -> Non
         "response": {"next": "$response.body#/links/next"},
     }
     assert not _todos(decl, "pagination")
+
+
+def test_a_schema_less_plural_path_or_search_is_found_under_a_kind_todo() -> None:
+    for path in ("/beds/{bed_id}/sprinklers", "/find"):
+        decl = draft_declaration(BY_PATH[path])
+        [todo] = _todos(decl, "kind")
+        assert "declares no schema" in todo, path
+    assert BY_PATH["/find"].kind == "search"
+    assert "/beds/{bed_id}/gardener" not in BY_PATH  # a singular noun: one object
+    assert "/lists/{list_id}/bed" not in BY_PATH  # "list" names a resource here, not a verb
+
+
+def test_single_reads_and_checks_holding_one_array_are_no_listings() -> None:
+    for path in ("/invoices/{invoice_id}", "/query/analyze", "/me/trays/plants-exist"):
+        assert path not in BY_PATH, path
+    assert "/config/settings/auth" not in BY_PATH
+    assert BY_PATH["/threshold_settings"].items == "$response.body#"  # a bare array still lists

@@ -78,6 +78,8 @@ def _typed_signal(
     types = walker.types(sub, sptr)
     if kind == "total" and prose.not_a_total(_description(sub, sptr, walker)):
         return None
+    if kind == "total" and _an_amount(sub, sptr, types, walker):
+        return None
     if kind in BOOL_KINDS and types and "boolean" not in types:
         return None
     if kind == "shards":
@@ -97,6 +99,25 @@ def _typed_signal(
     if kind == "next_link" and types and "string" not in types:
         return None  # a next URL is a string; a number there is a page number, not a link
     return Signal(kind, name, body_expr(rel), sptr)
+
+
+_AMOUNT_WORDS = re.compile(
+    r"\b(?:amount|price|cost|dollars?|euros?|currency|balance|tax(?:es)?)\b", re.IGNORECASE
+)
+
+
+def _an_amount(sub: Any, sptr: str, types: set[str], walker: SchemaWalker) -> bool:
+    """A ``total`` that is a sum of money, not a count of items (Linode's invoice ``total``:
+    "The amount of the Invoice after taxes in US Dollars", a number with example 132.5): a
+    count is an integer, so a non-integer type with a fractional example or an amount-like
+    description is no total to walk to."""
+    if "integer" in types or "number" not in types:
+        return False
+    node, _ = walker.resolve(sub, sptr)
+    example = node.get("example") if isinstance(node, dict) else None
+    if isinstance(example, float) and not example.is_integer():
+        return True
+    return bool(_AMOUNT_WORDS.search(_description(sub, sptr, walker) or ""))
 
 
 def _description(sub: Any, sptr: str, walker: SchemaWalker) -> str | None:

@@ -128,8 +128,10 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
     # ... and so does one whose summary or description opens "Gets a list of ...".
+    # ... unless the API has a resource named "list" (Trello's ``getListsBoardByIdList`` on
+    # ``/lists/{idList}/board`` reads the board of one list).
     listy = ref.method == "get" and (
-        "list" in sig.words(op_id or "")
+        ("list" in sig.words(op_id or "") and not _list_resource(ref.path))
         or prose.first_sentence_lists(t for t in (op.summary, op.description) if t)
     )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
@@ -173,6 +175,12 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
             why.append(f"search with a required query and arrays in its response ({nested})")
     if not why and body is None and status is not None and listy:
         why.append("described as a list; the response declares no schema")
+    if not why and body is None and status is not None and ref.method == "get":
+        plural = _plural_tail(ref.path)
+        if searchy and "query" in roles:
+            why.append("a search taking a query text; the response declares no schema")
+        elif plural is not None:  # GET /boards/{idBoard}/lists with "Success" only
+            why.append(f"the path ends in the plural {plural!r}; the response declares no schema")
     if fed is not None:
         why.append(f"request body cursor {fed[0]} fed by {fed[1]}")
     queries = {p.name for p in ref.parameters if p.location == "query"}
@@ -242,6 +250,33 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why),
     )
+
+
+def _list_resource(path: str) -> bool:
+    """The path names a resource called list (``/lists/{idList}``, ``/cards/{id}/list``)."""
+    return any(sig.fold(seg) in ("list", "lists") for seg in path.split("/") if "{" not in seg)
+
+
+# Words ending in s that name one thing or a computed summary, never a plural resource.
+_NOT_PLURAL = frozenset(
+    {"status", "news", "stats", "statistics", "analytics", "metrics", "details", "settings",
+     "preferences", "access", "address", "alias", "bonus", "canvas", "census", "corpus",
+     "campus", "process", "progress", "success", "class", "business", "series", "species"}
+)  # fmt: skip
+
+
+def _plural_tail(path: str) -> str | None:
+    """The path's last segment when it is a literal plural noun (``/boards/{id}/lists``,
+    ``/members/{id}/savedSearches``): a schema-less GET there most likely lists."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if not last or "{" in last or "." in last:
+        return None
+    tail = (sig.word_list(last) or [""])[-1]
+    if len(tail) < 4 or not tail.endswith("s") or tail.endswith(("ss", "us", "is")):
+        return None
+    if tail in _NOT_PLURAL or tail in sig.SINGLE_OBJECT_WORDS:
+        return None
+    return last
 
 
 def _arrayless(

@@ -42,6 +42,8 @@ def single_object(ref: OperationRef, shape: Shape, op_id: str | None) -> bool:
     ends = set(op_words[:1] + op_words[-1:] + path_words[-1:])
     if ends & sig.SINGLE_OBJECT_WORDS:
         return True
+    if ends & sig.SINGLE_OBJECT_NOUNS and shape.items != "$response.body#":
+        return True
     if "lookup" in op_words + path_words and "by" in op_words + path_words:
         return True
     if shape.items and shape.items != "$response.body#" and path_words:

@@ -29,6 +29,7 @@ __all__ = [
     "SEARCH_WORDS",
     "SIGNAL_FIELDS",
     "SIGNAL_HEADERS",
+    "SINGLE_OBJECT_NOUNS",
     "SINGLE_OBJECT_WORDS",
     "SIZE_ORDER",
     "SIZE_PARAMS",
@@ -478,8 +479,17 @@ SINGLE_OBJECT_WORDS = frozenset(
         "whoami",
         "me",
         "myself",
+        # round 3: checks named by their verb (InfluxDB's ``query/analyze`` answering an errors
+        # array, PeerTube's ``videos-exist``)
+        "analyze",
+        "analyse",
+        "exist",
+        "exists",
     }
 )
+# Nouns naming one configuration object (DRACOON's ``requestAuthConfig`` answering
+# ``{authMethods: [...]}``); a bare array answered there is a list all the same.
+SINGLE_OBJECT_NOUNS = frozenset({"config", "configuration", "settings"})
 # A path or operation naming a report: one computed document when it takes no page position.
 REPORT_WORDS = frozenset({"report", "reports"})
 

