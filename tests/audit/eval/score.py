@@ -9,7 +9,8 @@ For each API of the half, runs ``python -m xcompleteness audit SPEC --emit-overl
 open questions as ``topic: text``) and compares it with the labels (labels.py describes them):
 
 * a labelled listing is **found** when the draft declares its operation, else **missed**; a
-  labelled non-listing (or stream) the draft declares is a **false listing**;
+  labelled non-listing (or stream) the draft declares is a **false listing** (``false_silent``
+  counts those whose draft carries no ``kind:`` TODO asking whether the operation lists);
 * every labelled value of a found listing is **right**, **todo** (its topic has an open x-todo
   entry), **absent** (the draft does not state it) or **wrong** -- a silent wrong value: stated
   without a TODO of its topic and different from the label. Fields map to the draft as in

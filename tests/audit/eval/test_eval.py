@@ -123,14 +123,20 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         for key, value in tot["values"].items():
             record_property(f"{half}.values.{key}", value)
         record_property(f"{half}.silent_wrong", tot["values"]["wrong"])
+        record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
-    # below are a ratchet (README.md, docs/audit.md): never more false listings, silent wrong
-    # values or missed listings than recorded. Tuning (14 APIs) is measured after round 2's
-    # heuristics; held-out is round 2's fresh seven, scored counts-only: on 185fc64 when drawn
-    # (4 false, 2 wrong, 17 missed) and after round 2's heuristics merged (8, 2, 16). Its false
-    # listings rose: recorded as measured, not tuned away (that would spend the half).
+    # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (21 APIs:
+    # rounds 1 and 2) is measured after round 3's heuristics; held-out is round 3's fresh six,
+    # scored counts-only, once on main 87875b0 (3 false, 15 wrong, 9 missed) and once after
+    # round 3's heuristics (3, 14, 8). Its wrong values are recorded as measured, not tuned away
+    # (that would spend the half); README.md names their classes.
     totals = report["totals"]
-    for half, most_false, most_wrong, most_missed in (("tuning", 0, 0, 1), ("heldout", 8, 2, 16)):
+    for half, most_false, most_silent_false, most_wrong, most_missed in (
+        ("tuning", 0, 0, 0, 7),
+        ("heldout", 3, 3, 14, 8),
+    ):
         assert totals[half]["false_listings"] <= most_false, half
+        assert totals[half]["false_silent"] <= most_silent_false, half
         assert totals[half]["values"]["wrong"] <= most_wrong, half
         assert totals[half]["missed"] <= most_missed, half
