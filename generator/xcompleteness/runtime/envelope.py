@@ -37,6 +37,7 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
+    field_serializer,
     field_validator,
     model_serializer,
     model_validator,
@@ -555,6 +556,16 @@ class Envelope(BaseModel):
                 sink.append((index, exc))
                 out.append(item)
         return out
+
+    @field_serializer("items", "warnings", mode="wrap")
+    def _settled_lists(self, value: Any, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        """A page from the client's ``page()`` validates its items when they are first read
+        (``_runtime/page_items.py``); a dump reads them, so they are settled first (iterating
+        the list does it). Plain lists pass straight through. No return annotation on purpose:
+        with one, pydantic would publish it as the fields' serialization schema."""
+        if isinstance(value, list) and type(value) is not list:
+            value = list(value)
+        return handler(value)
 
     @field_validator("incomplete_reasons", mode="before")
     @classmethod

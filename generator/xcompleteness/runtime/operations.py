@@ -28,6 +28,8 @@ from .codes import CLIENT_WARNING_CODES
 from .contract import Contract, as_contract
 from .envelope import ITEM_MISMATCHES
 from .expressions import MISSING, ResponseView
+from .lazy import LazyModel
+from .page_items import deferred_page, items_deferred
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
 from .walk import (
     ApiError,
@@ -532,11 +534,25 @@ class _ListingBase:
                 rest[name] = value
         return keywords, rest
 
-    def _walk_options(self) -> dict[str, Any]:
+    def _item_class(self) -> Any:
+        """The item model (a :class:`.lazy.LazyModel` is imported now)."""
+        model = self._item_model
+        return model.resolve() if isinstance(model, LazyModel) else model
+
+    def _defers(self, strict: bool) -> bool:
+        """Whether ``page()`` validates its items on first read (``_runtime/page_items.py``):
+        with lenient items and a typed envelope and item model. Under ``strict_items`` an item
+        is contract (a mismatch refuses the page), so it is validated before ``page()``
+        returns."""
+        return not strict and self._envelope_model is not None and self._item_model is not None
+
+    def _walk_options(self, defer: bool = False) -> dict[str, Any]:
         if self._native:
             model = self._envelope_model
+            if model is not None and defer:
+                model = items_deferred(model)
             return {"parse_page": model.model_validate if model is not None else None}
-        model = self._item_model
+        model = None if defer else self._item_class()
         return {"parse_item": model.model_validate if model is not None else None}
 
     def _prepare(
@@ -632,8 +648,19 @@ class _ListingBase:
     def _strict(self, strict_items: bool | None) -> bool:
         return self._client.strict_items if strict_items is None else bool(strict_items)
 
-    def _page_model(self, page: Any) -> Any:
-        """The typed page; the client's own warnings (ITEM_SCHEMA_MISMATCH) are added to it."""
+    def _page_model(self, page: Any, defer: bool = False) -> Any:
+        """The typed page; the client's own warnings (ITEM_SCHEMA_MISMATCH) are added to it.
+
+        ``defer``: the walk read the page without typing its items (:meth:`_defers`); the
+        envelope is validated here (adapter mode) or was by the walk (native mode) without its
+        items, which are validated on first read."""
+        if defer:
+            model = self._envelope_model
+            head = page.envelope
+            if not self._native:
+                head = items_deferred(model).model_validate(head)
+            extra = [w for w in page.warnings if w.code in CLIENT_WARNING_CODES]
+            return deferred_page(model, head, head.items, self._item_class, extra)
         if self._native or self._envelope_model is None:
             envelope = page.envelope
         else:
@@ -667,16 +694,17 @@ class Listing(_ListingBase):
                 raise
             raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
-    def _walker(self, strict_items: bool | None) -> Walker:
+    def _walker(self, strict_items: bool | None, defer: bool = False) -> Walker:
         return Walker(
             self._contract,
             self._fetch,
             strict_items=self._strict(strict_items),
-            **self._walk_options(),
+            **self._walk_options(defer),
         )
 
     def _page(self, values: Mapping[str, Any], strict_items: bool | None = None) -> Any:
-        return self._page_model(self._walker(strict_items).page(values))
+        defer = self._defers(self._strict(strict_items))
+        return self._page_model(self._walker(strict_items, defer).page(values), defer)
 
     def _collect(
         self,
@@ -726,16 +754,17 @@ class AsyncListing(_ListingBase):
                 raise
             raise FetchTimedOut(exc) from exc  # the walk decides: its deadline, or a failure
 
-    def _walker(self, strict_items: bool | None) -> AsyncWalker:
+    def _walker(self, strict_items: bool | None, defer: bool = False) -> AsyncWalker:
         return AsyncWalker(
             self._contract,
             self._fetch,
             strict_items=self._strict(strict_items),
-            **self._walk_options(),
+            **self._walk_options(defer),
         )
 
     async def _page(self, values: Mapping[str, Any], strict_items: bool | None = None) -> Any:
-        return self._page_model(await self._walker(strict_items).page(values))
+        defer = self._defers(self._strict(strict_items))
+        return self._page_model(await self._walker(strict_items, defer).page(values), defer)
 
     async def _collect(
         self,

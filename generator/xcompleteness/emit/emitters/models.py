@@ -175,6 +175,11 @@ def operation_models(spec: SpecIR, layout: ItemLayout) -> list[dict[str, Any]]:
         for name in names:
             module, generated = _item_module(spec, layout, name)
             items.append({"module": module, "generated": generated, "name": name})
+        if listing is not None:
+            # The envelope names its item model by where it lives (LazyModel), so importing
+            # the envelope imports no item module: a first page() validates the envelope at
+            # once and the items on first read (runtime/page_items.py).
+            listing["lazy_item"] = next((i for i in items if i["name"] == op.item_model), None)
         out.append(
             {
                 "op": op,

@@ -44,7 +44,7 @@ class ListRepositoriesOperation(Listing):
                 ("page", "page", "query"),
             ),
             envelope_model=models.ListRepositoriesPage,
-            item_model=models.Repository,
+            item_model=models.ITEM_MODEL,
         )
 
     def page(
@@ -203,7 +203,7 @@ class AsyncListRepositoriesOperation(AsyncListing):
                 ("page", "page", "query"),
             ),
             envelope_model=models.ListRepositoriesPage,
-            item_model=models.Repository,
+            item_model=models.ITEM_MODEL,
         )
 
     async def page(

@@ -44,7 +44,7 @@ class SearchRepositoriesOperation(Listing):
                 ("page", "page", "query"),
             ),
             envelope_model=models.SearchRepositoriesPage,
-            item_model=models.Repository,
+            item_model=models.ITEM_MODEL,
         )
 
     def page(
@@ -203,7 +203,7 @@ class AsyncSearchRepositoriesOperation(AsyncListing):
                 ("page", "page", "query"),
             ),
             envelope_model=models.SearchRepositoriesPage,
-            item_model=models.Repository,
+            item_model=models.ITEM_MODEL,
         )
 
     async def page(

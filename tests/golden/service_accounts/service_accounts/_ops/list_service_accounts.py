@@ -44,7 +44,7 @@ class ListServiceAccountsOperation(Listing):
                 ("time_budget_ms", "time_budget_ms", "query"),
             ),
             envelope_model=models.ListServiceAccountsPage,
-            item_model=models.ServiceAccount,
+            item_model=models.ITEM_MODEL,
         )
 
     def page(
@@ -203,7 +203,7 @@ class AsyncListServiceAccountsOperation(AsyncListing):
                 ("time_budget_ms", "time_budget_ms", "query"),
             ),
             envelope_model=models.ListServiceAccountsPage,
-            item_model=models.ServiceAccount,
+            item_model=models.ITEM_MODEL,
         )
 
     async def page(

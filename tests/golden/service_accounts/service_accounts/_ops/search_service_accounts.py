@@ -43,7 +43,7 @@ class SearchServiceAccountsOperation(Listing):
                 ("time_budget_ms", "time_budget_ms", "query"),
             ),
             envelope_model=models.SearchServiceAccountsPage,
-            item_model=models.ServiceAccount,
+            item_model=models.ITEM_MODEL,
         )
 
     def page(
@@ -193,7 +193,7 @@ class AsyncSearchServiceAccountsOperation(AsyncListing):
                 ("time_budget_ms", "time_budget_ms", "query"),
             ),
             envelope_model=models.SearchServiceAccountsPage,
-            item_model=models.ServiceAccount,
+            item_model=models.ITEM_MODEL,
         )
 
     async def page(
