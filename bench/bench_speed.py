@@ -27,6 +27,7 @@ Ratios are ours / peer of the same repetition's medians, wall and CPU. The load 
 printed before and after: on a shared machine the CPU ratios are the steadier figure.
 ``XC_BENCH_REPS`` (default 1) repetitions; ``python bench/run.py speed``. ``XC_BENCH_AFTER=REF``
 measures a commit instead of the working tree as "after" (unpacked the same way).
+``XC_BENCH_ROWS=check,floor,generate,firstpage`` (default all) runs only those groups of rows.
 """
 
 from __future__ import annotations
@@ -73,6 +74,13 @@ with open(f"{base}/resources/schemas/v{version}/schema.json", encoding="utf-8") 
 print(jsonschema_rs.validator_for(meta).is_valid(doc))
 """
 REPS = max(1, int(os.environ.get("XC_BENCH_REPS", "1") or 1))
+ROWS = {r.strip() for r in os.environ.get("XC_BENCH_ROWS", "").split(",") if r.strip()}
+
+
+def _wanted(group: str) -> bool:
+    return not ROWS or group in ROWS
+
+
 TIMEOUT_S = 1800
 
 
@@ -279,13 +287,13 @@ def main() -> str:
     if os.environ.get("XC_BENCH_AFTER"):
         head, after_tree = _base_tree(os.environ["XC_BENCH_AFTER"])
         after = Ours("after", after_tree)
-    redocly = _redocly()
+    redocly = _redocly() if _wanted("check") else None
     specs = _specs()
     overlay, declared = _github_overlay()
     stripe_overlay = ROOT / "examples" / "stripe" / "overlay.full.yaml"
     load_start = _load()
     rows = []
-    for name, spec in specs.items():
+    for name, spec in specs.items() if _wanted("check") else ():
         jobs: list[tuple[str, Any]] = [
             ("before", lambda s=spec: before.check(s)),
             ("after", lambda s=spec: after.check(s)),
@@ -298,22 +306,26 @@ def main() -> str:
         ("after", lambda: after.check(specs["GitHub"])),
         ("peer", lambda: run([sys.executable, "-c", FLOOR, str(specs["GitHub"])])),
     ]
-    rows.append(_interleaved("`check` GitHub vs its floor (json.load + meta-schema check)", floor))
+    if _wanted("floor"):
+        label = "`check` GitHub vs its floor (json.load + meta-schema check)"
+        rows.append(_interleaved(label, floor))
     out = WORK / "generate"
-    for name, spec, ov, package in (
+    generate_rows = (
         (f"GitHub + {declared} listings", specs["GitHub"], overlay, "gh_speed"),
         ("Stripe + 108 listings", specs["Stripe"], stripe_overlay, "stripe_speed"),
-    ):
+    )
+    for name, spec, ov, package in generate_rows if _wanted("generate") else ():
         jobs = [
             ("before", lambda s=spec, o=ov, p=package: before.generate(s, o, out / "b", p)),
             ("after", lambda s=spec, o=ov, p=package: after.generate(s, o, out / "a", p)),
             ("peer", lambda s=spec: _peer_generate(s, out / "peer")),
         ]
         rows.append(_interleaved(f"`generate` {name}", jobs))
-    for case, spec, ov in (
+    page_rows = (
         ("stripe", specs["Stripe"], stripe_overlay),
         ("github", specs["GitHub"], overlay),
-    ):
+    )
+    for case, spec, ov in page_rows if _wanted("firstpage") else ():
         jobs = [
             ("before", lambda c=case, s=spec, o=ov: _first_page(before, c, s, o)),
             ("after", lambda c=case, s=spec, o=ov: _first_page(after, c, s, o)),

@@ -72,6 +72,9 @@ op = client.list_service_accounts
 page = op.page()
 after_call = loaded()
 models_after_call = models_in_memory()
+first_item = page.items[0]
+after_read = loaded()
+models_after_read = models_in_memory()
 same = client.list_service_accounts is op
 from service_accounts.models import SearchServiceAccountsPage
 search_built = bool(SearchServiceAccountsPage.__dict__.get("__pydantic_complete__"))
@@ -85,6 +88,8 @@ print(json.dumps({
     "after_import": after_import,
     "after_call": after_call,
     "models_after_call": models_after_call,
+    "after_read": after_read,
+    "models_after_read": models_after_read,
     "after_search_import": after_search_import,
     "search_built": search_built,
     "same": same,
@@ -125,11 +130,10 @@ def test_one_call_imports_and_builds_only_its_models(tmp_path: Path) -> None:
     assert not [m for m in out["after_import"] if m.removeprefix(pkg).startswith(model_modules)]
     assert out["page_type"] == "ListServiceAccountsPage"
     assert out["item_type"] == "ServiceAccount" and out["item_is_page_item"] is True
-    # exactly the called operation's modules, and the shared item module its items live in
+    # exactly the called operation's modules; its items are validated on first read
+    # (docs/client.md#what-is-validated-when), so no item module yet
     loaded = {m.removeprefix(pkg) for m in out["after_call"]}
     assert {m for m in loaded if m.startswith(model_modules)} == {
-        "_items",
-        "_items._shared_owner",
         "_models",
         "_models.list_service_accounts",
         "_ops",
@@ -139,11 +143,14 @@ def test_one_call_imports_and_builds_only_its_models(tmp_path: Path) -> None:
     in_memory = out["models_after_call"]
     for other in ("SearchServiceAccountsPage", "GetServiceAccountResult", "ShardRebalancingReason"):
         assert other not in in_memory
-    assert in_memory["ListServiceAccountsPage"] is True  # built by the call that used it
-    assert "Owner" in in_memory and "ServiceAccount" in in_memory
+    assert "Owner" not in in_memory and "ServiceAccount" not in in_memory
+    # reading the items imports the shared item module they live in, and builds their model
+    read = {m.removeprefix(pkg) for m in out["after_read"]} - loaded
+    assert {m for m in read if m.startswith(model_modules)} == {"_items", "_items._shared_owner"}
+    assert out["models_after_read"]["ServiceAccount"] is True
     # importing a model does not build it; its own operation's modules come with it, no others
     assert out["search_built"] is False
-    extra = set(out["after_search_import"]) - set(out["after_call"])
+    extra = set(out["after_search_import"]) - set(out["after_read"])
     assert extra == {pkg + "_models.search_service_accounts", pkg + "_codes"}
     assert out["same"] is True and out["op_class"] == "ListServiceAccountsOperation"
 

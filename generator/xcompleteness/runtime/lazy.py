@@ -1,4 +1,6 @@
-"""Tables of models that import each model on first lookup (``models.PAGE_MODELS``).
+"""Models imported when first needed: tables (``models.PAGE_MODELS``), one model named by where it
+lives (:class:`LazyModel`, a listing envelope's item model) and lazy module attributes
+(:func:`lazy_attributes`, the item names a listing's models module re-exports).
 
 Why: a generated package splits its models per operation so that calling one operation imports
 and builds only that operation's models. A plain ``{operationId: model}`` dict would import every

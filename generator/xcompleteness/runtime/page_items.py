@@ -34,7 +34,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from .envelope import Envelope, Warning, item_mismatch_warning
 from .walk_results import MAX_ITEM_WARNINGS
@@ -103,7 +103,7 @@ class _Pending:
             for index, item in enumerate(raw):
                 try:
                     out.append(check(item))
-                except ValidationError as exc:  # kept as received, said in a warning
+                except Exception as exc:  # noqa: BLE001 - as the walk: kept, said in a warning
                     found.append((index, exc))
                     out.append(item)
             warnings = [item_mismatch_warning(i, exc) for i, exc in found[:MAX_ITEM_WARNINGS]]
