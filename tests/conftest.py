@@ -24,6 +24,8 @@ def pytest_configure(config) -> None:
 
     _CACHE_HOME.append(tempfile.mkdtemp(prefix="xc-test-cache-"))
     os.environ["XDG_CACHE_HOME"] = _CACHE_HOME[-1]
+    for name in ("XC_CACHE_DIR", "XC_NO_CACHE"):  # the user's cache settings never apply here
+        os.environ.pop(name, None)
 
 
 def pytest_unconfigure(config) -> None:

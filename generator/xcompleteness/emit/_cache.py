@@ -23,9 +23,10 @@ and a hit requires every one of them unchanged. Runs whose spec has errors are n
 (nothing is generated).
 
 Where: ``$XDG_CACHE_HOME/xcompleteness/generate/`` (``~/.cache/xcompleteness/generate/`` when
-``XDG_CACHE_HOME`` is unset or not absolute), one file per key, created with mode 0700/0600. The
-newest :data:`MAX_ENTRIES` entries are kept (a hit counts as use); older ones are deleted. Nothing
-here uses the network. ``generate --no-cache`` neither reads nor writes the cache.
+``XDG_CACHE_HOME`` is unset or not absolute), or the folder ``XC_CACHE_DIR`` names (an absolute
+path), one file per key, created with mode 0700/0600. The newest :data:`MAX_ENTRIES` entries are
+kept (a hit counts as use); older ones are deleted. Nothing here uses the network.
+``generate --no-cache`` (or ``XC_NO_CACHE=1``) neither reads nor writes any cache.
 
 Safety: the cache folder and every entry must be owned by the current user and writable by
 nobody else (:func:`xcompleteness.safety.private_dir` / :func:`~xcompleteness.safety.private_file`:
@@ -66,6 +67,7 @@ __all__ = [
     "MAX_ENTRY_BYTES",
     "SUFFIX",
     "cache_dir",
+    "disabled",
     "generator_fingerprint",
     "input_key",
     "load",
@@ -114,19 +116,34 @@ class Entry:
 
 
 def cache_dir() -> Path:
-    """``$XDG_CACHE_HOME/xcompleteness/generate`` (XDG Base Directory rules; ~/.cache default)."""
+    """``$XC_CACHE_DIR`` when set to an absolute path, else ``$XDG_CACHE_HOME/xcompleteness/
+    generate`` (XDG Base Directory rules; ~/.cache default)."""
+    own = os.environ.get("XC_CACHE_DIR", "")
+    if own and os.path.isabs(own):
+        return Path(own)
     base = os.environ.get("XDG_CACHE_HOME", "")
     root = Path(base) if base and os.path.isabs(base) else Path.home() / ".cache"
     return root / "xcompleteness" / "generate"
 
 
+def disabled() -> bool:
+    """``XC_NO_CACHE`` set to anything but empty, ``0``, ``false`` or ``no``: no cache at all."""
+    return os.environ.get("XC_NO_CACHE", "").strip().lower() not in ("", "0", "false", "no")
+
+
 def trusted_dir(notes: list[Diagnostic], *, create: bool) -> Path | None:
-    """The cache folder if it may be used (see the module docstring), else None and a note."""
+    """The cache folder if it may be used (see the module docstring), else None and a note.
+
+    The folder and, under ``XDG_CACHE_HOME``, its parent (``xcompleteness/``) must be ours and
+    private; a folder named by ``XC_CACHE_DIR`` is checked alone (its parent may be shared).
+    """
     folder = cache_dir()
     if not create and not folder.exists():
         return None
+    own = os.environ.get("XC_CACHE_DIR", "")
+    checked = (folder,) if own and os.path.isabs(own) else (folder.parent, folder)
     try:
-        for path in (folder.parent, folder):
+        for path in checked:
             notes.extend(private_dir(path, create=create))
     except Untrusted as exc:
         if exc.diagnostic not in notes:

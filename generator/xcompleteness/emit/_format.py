@@ -20,30 +20,45 @@ of one (datamodel-code-generator's ``Field(description="...")`` holds the spec's
 gets that literal rewritten as a parenthesised implicit concatenation of pieces, then formatted
 again: the value is the same constant (checked by comparing the two ASTs; on any difference the
 file is kept as it was). Docstrings are wrapped by :func:`~xcompleteness.emit._escape.py_doc`.
+
+Reuse: formatting is a pure function of a module's text and base name (each is formatted alone),
+ruff's version and settings, Python and this module's source; :func:`format_key` hashes exactly
+those, and inside :func:`format_store` a store (``generate``'s cache folder:
+:mod:`xcompleteness.emit._format_cache`) supplies the output of earlier runs, so only modules
+whose text changed are formatted again.
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import io
 import re
 import subprocess
+import sys
 import tempfile
 import threading
 import tokenize
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
 from pathlib import Path, PurePosixPath
+from typing import Protocol
 
 __all__ = [
     "FIX_RULES",
     "FormatError",
+    "FormatStore",
     "LINE_LENGTH",
     "LINT_RULES",
     "RUFF_SETTINGS",
     "VERBATIM_DIR",
     "format_files",
+    "format_key",
     "format_many",
     "format_source",
+    "format_store",
     "needs_format",
     "split_long_strings",
 ]
@@ -110,8 +125,81 @@ def _read_all(paths: Mapping[PurePosixPath, Path]) -> dict[PurePosixPath, str]:
     return {rel: path.read_bytes().decode("utf-8") for rel, path in paths.items()}
 
 
+class FormatStore(Protocol):
+    """Where :func:`format_many` keeps formatted modules between runs (see :func:`format_store`)."""
+
+    def get(self, key: str) -> str | None: ...
+
+    def put_many(self, items: Mapping[str, str]) -> None: ...
+
+
+_STORE: ContextVar[FormatStore | None] = ContextVar("xc_format_store", default=None)
+
+
+@contextmanager
+def format_store(store: FormatStore | None) -> Iterator[None]:
+    """Let :func:`format_many` reuse and keep formatted modules in ``store`` in the block."""
+    token = _STORE.set(store)
+    try:
+        yield
+    finally:
+        _STORE.reset(token)
+
+
+@cache
+def _salt() -> bytes:
+    """Everything besides a module's name and text that its formatted bytes depend on."""
+    from importlib import metadata
+
+    try:
+        ruff = metadata.version("ruff")
+    except metadata.PackageNotFoundError:
+        ruff = "-"
+    h = hashlib.sha256()
+    for part in (
+        f"ruff {ruff}",
+        f"python {sys.version}",
+        " ".join(RUFF_SETTINGS),
+        FIX_RULES,
+        str(LINE_LENGTH),
+    ):
+        h.update(b"%d:%s" % (len(part), part.encode()))
+    h.update(hashlib.sha256(Path(__file__).read_bytes()).digest())  # the splitting, the steps
+    return h.digest()
+
+
+def format_key(name: str, text: str) -> str:
+    """SHA-256 over what :func:`format_many` makes of module ``text`` named ``name`` (a base
+    name: ``__init__.py`` is linted apart) depends on (:func:`_salt`)."""
+    h = hashlib.sha256(_salt())
+    raw = name.encode("utf-8", "surrogateescape")
+    h.update(b"%d:%s" % (len(raw), raw))
+    h.update(text.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
 def format_many(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str]:
-    """:func:`format_source` for every file of ``sources``, with one ruff run per step."""
+    """:func:`format_source` for every file of ``sources``, with one ruff run per step.
+
+    Inside :func:`format_store`, modules the store holds are taken from it (same bytes: see
+    :func:`format_key`) and the others are formatted and stored.
+    """
+    store = _STORE.get()
+    if store is None or not sources:
+        return _format_fresh(sources)
+    keys = {rel: format_key(rel.name, text) for rel, text in sources.items()}
+    done: dict[PurePosixPath, str] = {}
+    for rel, key in keys.items():
+        hit = store.get(key)
+        if hit is not None:
+            done[rel] = hit
+    fresh = _format_fresh({rel: text for rel, text in sources.items() if rel not in done})
+    store.put_many({keys[rel]: text for rel, text in fresh.items()})
+    done.update(fresh)
+    return {rel: done[rel] for rel in sorted(sources)}
+
+
+def _format_fresh(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str]:
     if not sources:
         return {}
     with tempfile.TemporaryDirectory(prefix="xc-ruff-") as tmp:

@@ -6,10 +6,12 @@ refused (exit 1, with the check diagnostics) when the spec has errors; every dec
 is either generated or reported (``XC605``) — nothing is dropped silently.
 
 A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
-hash of every input), and a run whose item schemas are unchanged reuses the item models
-(:mod:`xcompleteness.emit._model_cache`); ``cache=False`` (``--no-cache``) always runs the
-pipeline. The heavy stages
-(IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays fast.
+hash of every input), a run whose item schemas are unchanged reuses the item models
+(:mod:`xcompleteness.emit._model_cache`), and every module whose unformatted text is unchanged
+reuses its formatted text (:mod:`xcompleteness.emit._format_cache`); ``cache=False``
+(``--no-cache``, or ``XC_NO_CACHE=1`` in the environment) always runs the whole pipeline. The
+heavy stages (IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays
+fast.
 
 The command is :func:`xcompleteness.api.generate` (this pipeline, then :mod:`write`) and its
 formatting in :mod:`xcompleteness.cli`; this module prints nothing.
@@ -210,7 +212,7 @@ def generate(
 
     key = None
     notes: list[Diagnostic] = []
-    if cache:
+    if cache and not gencache.disabled():
         try:
             key = gencache.input_key(
                 spec,
@@ -229,12 +231,19 @@ def generate(
             hit = _from_cache(entry)
             hit.diagnostics.extend(notes)
             return hit
+    from xcompleteness.emit._format import format_store
+    from xcompleteness.emit._format_cache import FormatCache
     from xcompleteness.emit._model_cache import ModelCache
     from xcompleteness.ir import model_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
-    # reasons or pagination): same cache folder and rules, same opt-out (``cache=False``).
-    with model_store(ModelCache() if key is not None else None):
+    # reasons or pagination), and formatted modules across runs where a module's text is
+    # unchanged: same cache folder and rules, same opt-out (``cache=False``).
+    reuse = key is not None
+    with (
+        model_store(ModelCache() if reuse else None),
+        format_store(FormatCache() if reuse else None),
+    ):
         if prevalidate.wanted():
             gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
         else:
