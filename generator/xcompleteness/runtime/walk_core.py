@@ -164,10 +164,12 @@ class _Core(_PageReader):
             self.offset = _position_number(start, plan.req_offset)
             self.params.pop(plan.req_offset, None)
         elif plan.style == "page" and plan.req_page:
-            start = resume if resume is not None else self.params.get(plan.req_page, 1)
+            # Pages are numbered from the declared first page (``first-page``: 0 or 1).
+            start = resume if resume is not None else self.params.get(plan.req_page)
+            start = plan.first_page if start is None else start
             self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
-            if state is None and self.page_no > 1:
+            if state is None and self.page_no > plan.first_page:
                 self.before = None  # a bare page number: how many items precede it is unknown
         elif resume is not None:
             if plan.follows_url and (

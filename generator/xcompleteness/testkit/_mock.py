@@ -303,7 +303,8 @@ class MockApi:
             name = request.get(key)
             if name and str(query.get(name, "")).isdigit():
                 value = int(query[name])
-                offset = value if key == "offset" else max(value - 1, 0) * size
+                first = pagination.first_page  # pages are numbered from it (first-page)
+                offset = value if key == "offset" else max(value - first, 0) * size
                 return {"o": offset, "p": offset // max(size, 1), "n": offset, "s": 1}
         return {"o": 0, "p": 0, "n": 0, "s": 1}
 

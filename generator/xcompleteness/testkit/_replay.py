@@ -196,7 +196,7 @@ class Replay:
                 seen += len(_items(page.body, items_expr))
             return None
         if request is not None and name == request.page and value.isdigit():
-            index = int(value) - 1
+            index = int(value) - pagination.first_page  # pages count from first-page
             return pages[index] if 0 <= index < len(pages) else None
         return None
 
