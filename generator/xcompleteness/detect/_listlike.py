@@ -201,8 +201,9 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     style, request = pagination_style(roles, signals)
     if body is None and style == "none":
         style = "unknown"  # no response schema: nothing shows whether or how it pages
+    first_page = 1
     if style == "page":
-        style_doubt = _zero_based(request["page"], ref.parameters)
+        first_page, style_doubt = _first_page(request["page"], ref.parameters)
     if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
         style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
     if imported is not None:
@@ -232,6 +233,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
         style_doubt=_style_doubt(style, style_doubt, fed),
+        first_page=first_page if style == "page" else 1,
         body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
     )
@@ -261,14 +263,38 @@ def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | No
     return None
 
 
-def _zero_based(name: str, params: tuple[Parameter, ...]) -> str | None:
-    """Why a page walk would skip the first page: the page parameter counts from 0."""
+def _first_page(name: str, params: tuple[Parameter, ...]) -> tuple[int, str | None]:
+    """Where the page parameter's numbering starts, and why that is unsettled (else None).
+
+    0 when its schema says ``minimum: 0`` or ``default: 0`` or its description says it counts
+    from 0 ("zero-based", "starts at 0"); 1 when nothing says 0. Signals that disagree (a
+    ``minimum: 0`` with a ``default: 1``, a "zero-based" page with ``minimum: 1``) leave 1 with
+    the doubt named, for the draft's TODO.
+    """
     for p in params:
-        if p.name == name and p.location == "query":
-            said = prose.zero_based_sentence(p.get("description"))
-            if said is not None:
-                return f"the parameter {name} counts pages from 0 ({said!r})"
-    return None
+        if p.name != name or p.location != "query":
+            continue
+        found = p.schema.schema if p.schema is not None else None
+        schema = found if isinstance(found, dict) else {}
+        zero: list[str] = []
+        one: list[str] = []
+        for key in ("minimum", "default"):
+            value = schema.get(key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                (zero if value == 0 else one if value >= 1 else []).append(f"{key} {value}")
+        said = prose.zero_based_sentence(p.get("description"))
+        if said is not None:
+            zero.append(repr(said))
+        said = prose.one_based_sentence(p.get("description"))
+        if said is not None:
+            one.append(repr(said))
+        if zero and one:
+            return 1, (
+                f"the parameter {name} says both that pages start at 0 ({', '.join(zero)}) "
+                f"and at 1 ({', '.join(one)})"
+            )
+        return (0 if zero else 1), None
+    return 1, None
 
 
 def _style_doubt(style: str, doubt: str | None, fed: tuple[str, str] | None) -> str | None:
