@@ -40,7 +40,11 @@ def _overlay(tmp_path: Path, when: Any, name: str) -> Path:
     declaration = {
         "kind": "search",
         "mode": "adapter",
-        "scope": {"resource": "files", "visibility": "files the token can read", "snapshot": "none"},
+        "scope": {
+            "resource": "files",
+            "visibility": "files the token can read",
+            "snapshot": "none",
+        },
         "items": "$response.body#/entries",
         "id": "/id",
         "pagination": {

@@ -219,7 +219,9 @@ def test_the_mcp_tool_walks_the_native_body_paged_search(pkg, service):
     wanted = [f for f in DOCS if f["size"] >= 20]
     assert _ids(whole["data"]["files"]) == _ids(wanted) and isinstance(whole["evidence"], str)
     sent = files.bodies[before:]
-    assert len(sent) == -(-len(wanted) // DEFAULT_SIZE) and all((b["folder"], b["min_size"]) == ("docs", 20) for b in sent)
+    assert len(sent) == -(-len(wanted) // DEFAULT_SIZE) and all(
+        (b["folder"], b["min_size"]) == ("docs", 20) for b in sent
+    )
     assert "limit" not in sent[0] and sent[0].get("cursor") is None and sent[-1].get("cursor")
 
 

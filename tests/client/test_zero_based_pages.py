@@ -155,7 +155,9 @@ def test_a_zero_based_continuation_resumes_where_it_stopped(pkg, api, walk):
     assert _asked(fake, "/orders") == [1]  # resumed at the second page, numbered 1
     cont = importlib.import_module(f"{PACKAGE}._runtime.walk_continuations")
     with pytest.raises(cont.ContinuationMismatch, match="invalidated-by"):
-        WALKS[walk](pkg, base, "list_orders", status="shipped", size=3, continuation=first.continuation)
+        WALKS[walk](
+            pkg, base, "list_orders", status="shipped", size=3, continuation=first.continuation
+        )
 
 
 def test_a_bare_zero_based_page_number_estimates_what_came_before(pkg, api):

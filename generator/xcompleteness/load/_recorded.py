@@ -13,8 +13,9 @@
 Secrets never leave this module: request headers and cookies are not kept at all, response
 headers that carry credentials (``Set-Cookie``, anything named like auth, token, key, secret,
 session or cookie) are dropped, and a page's ``source`` names the file and entry, never a URL's
-query; the request body is kept only to match requests against, never printed. Files are read under the loading size cap (``XC_MAX_SPEC_BYTES``); unreadable input is a
-located ``XC017`` diagnostic, never a traceback.
+query; the request body is kept only to match requests against, never printed. Files are
+read under the loading size cap (``XC_MAX_SPEC_BYTES``); unreadable input is a located
+``XC017`` diagnostic, never a traceback.
 """
 
 from __future__ import annotations

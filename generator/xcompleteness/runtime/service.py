@@ -201,9 +201,7 @@ class ListingTokens:
         JSON body, its top-level properties but the paging ones (under :data:`BODY_BINDING`)."""
         if body is None:
             return query
-        filters = {
-            k: v for k, v in body.items() if k not in self.body_params and v is not None
-        }
+        filters = {k: v for k, v in body.items() if k not in self.body_params and v is not None}
         text = json.dumps(filters, sort_keys=True, separators=(",", ":"), default=str)
         return {**(query or {}), BODY_BINDING: text}
 
