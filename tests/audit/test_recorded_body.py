@@ -145,6 +145,21 @@ def test_a_wrong_end_is_caught_offline_with_the_codes_of_the_live_run(tmp_path, 
     assert _codes(offline) == _codes(online) == {"XC710"}  # more signalled, no cursor to go on
 
 
+def test_a_cursor_written_under_a_wrong_body_name_is_caught_like_live(tmp_path, live):
+    """A draft that writes the cursor into another body property (``query``): the API ignores
+    it and answers the first page again; the HAR replay (which leaves out a name no recorded
+    request carries) reads the first page again too, and both report the same codes. A folder
+    has no requests, so it cannot tell which name the cursor travels under."""
+    wrong = _overlay(tmp_path, RIGHT_END, "wrong_name")
+    overlay = yaml.safe_load(wrong.read_text("utf-8"))
+    pagination = overlay["actions"][0]["update"]["x-completeness"]["pagination"]
+    pagination["request"]["cursor"] = "$request.body#/query"
+    wrong.write_text(yaml.safe_dump(overlay, sort_keys=False), "utf-8")
+    online = api.verify(SPEC, live, [wrong], params=PARAMS)
+    offline = api.verify(SPEC, "", [wrong], params=PARAMS, recorded=HAR)
+    assert _codes(offline) == _codes(online) == {"XC713", "XC716"}  # loops on page 1
+
+
 def test_secrets_of_the_har_never_reach_the_output(tmp_path):
     raw = HAR.read_text("utf-8")
     assert "box_NEVER_PRINT_ME" in raw and "COOKIE_NEVER_PRINT_ME" in raw

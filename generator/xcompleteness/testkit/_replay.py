@@ -9,7 +9,10 @@ each request is answered with the recorded page it asks for, found from the requ
   (cursor, offset, page) must be absent from the recording too, so the first page is the one
   recorded without a position. A POST search paged in its JSON body (``$request.body#/marker``)
   is matched the same way on the top-level properties of its body (the HAR's ``postData``)
-  next to its query: the cursor the walk writes into the body must be the recorded one;
+  next to its query: the cursor the walk writes into the body must be the recorded one. A
+  parameter or body property that no recorded request of the operation carries is left out of
+  the match (an API ignores a name it does not know), so a draft that writes the cursor under
+  a wrong name reads the first page again, as it would live;
 * a **folder** page (no request recorded) is located by the walk's position: no position is
   the operation's first page; a cursor or next URL is the page after the one that handed it
   out; an offset is the page after the items counted so far; a page number counts pages. A
@@ -143,9 +146,12 @@ class Replay:
         size: str | None,
         positions: list[str],
     ) -> RecordedPage | None:
-        wanted = {k: v for k, v in query.items() if k != size}
-        for page in pages:
-            recorded = {**page.query, **_fields(page.request_body)}
+        sent = [{**p.query, **_fields(p.request_body)} for p in pages]
+        # A name no recorded request carries is one the recording cannot speak for: left out,
+        # as an API ignores a field it does not know (the live run then shows what follows).
+        known = {k for names in sent for k in names}
+        wanted = {k: v for k, v in query.items() if k != size and k in known}
+        for page, recorded in zip(pages, sent, strict=True):
             got = {k: v for k, v in recorded.items() if k != size}
             if any(got.get(k) != v for k, v in wanted.items()):
                 continue
