@@ -296,11 +296,10 @@ def test_several_arrays_named_after_the_path_are_a_listing_whose_items_are_asked
     assert decl["items"] == "$response.body#" and _todos(decl, "items")
 
 
-def test_a_page_number_counted_from_zero_is_never_drafted_as_a_page_walk() -> None:
+def test_a_page_number_counted_from_zero_is_drafted_from_page_zero() -> None:
     decl = _prose("GET /washers")  # a walk from page 1 would silently skip the first page
-    assert "pagination" not in decl
-    [todo] = _todos(decl, "pagination")
-    assert "counts pages from 0" in todo and "kind: none" in todo
+    assert decl["pagination"]["style"] == "page" and decl["pagination"]["first-page"] == 0
+    assert not _todos(decl, "pagination")
 
 
 def test_an_offset_that_is_a_time_zone_is_no_position() -> None:

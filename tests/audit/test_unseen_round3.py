@@ -54,12 +54,13 @@ def test_arrays_of_one_item_schema_in_named_parts_are_one_listing_with_its_items
     assert "/plants/{plant_id}/labels" not in BY_PATH  # arrays of strings: one object's fields
 
 
-def test_a_page_number_whose_schema_starts_at_zero_is_never_drafted_as_a_page_walk() -> None:
-    for path, facet in (("/seeds", "default"), ("/pots", "minimum")):
+def test_a_page_number_whose_schema_starts_at_zero_is_drafted_from_zero() -> None:
+    # a walk from 1 would skip the first page; since first-page the draft says where pages start
+    for path in ("/seeds", "/pots"):
         decl = draft_declaration(BY_PATH[path])
-        assert "pagination" not in decl, path
-        [todo] = _todos(decl, "pagination")
-        assert f"its {facet} is 0" in todo and "kind: none" in todo, path
+        assert decl["pagination"]["style"] == "page", path
+        assert decl["pagination"]["first-page"] == 0, path
+        assert not _todos(decl, "pagination"), path
 
 
 def test_a_page_number_whose_default_is_one_is_a_page_walk() -> None:

@@ -562,6 +562,49 @@ def test_a_full_set_of_seen_ids_says_duplicate_detection_stopped(pkg, api, walk,
     ]
 
 
+@pytest.mark.parametrize("walk", sorted(WALKS))
+def test_a_frozen_listing_whose_duplicate_check_stopped_is_not_complete(
+    pkg, api, walk, monkeypatch
+):
+    """Frozen promises no id twice; a walk that stopped remembering ids cannot confirm it, so
+    it ends with the client reason DUPLICATES_UNCHECKED (items kept, narrow_query), never a
+    complete result; with the bound high enough the same walk is complete."""
+    base, fake = api
+    fake.reset()
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]  # a truly frozen listing
+    try:
+        whole = WALKS[walk](pkg, base, "list_tickets_frozen", limit=3)
+        assert whole.complete is True and whole.warnings == () and len(whole.items) == TICKETS
+        monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+        result = WALKS[walk](pkg, base, "list_tickets_frozen", limit=3)
+    finally:
+        del fake.tickets_page
+    assert [t.id for t in result.items] == [t.id for t in whole.items]  # every item kept
+    assert result.complete is False and result.warnings == ()
+    (reason,) = result.reasons
+    assert (reason.code, reason.origin) == ("DUPLICATES_UNCHECKED", "client")
+    assert reason.details == {"limit": 2, "after": 2}
+    assert "XC_MAX_SEEN_IDS" in reason.message
+    assert result.continuation.kind == "narrow_query"
+
+
+def test_a_frozen_listing_whose_duplicate_check_stopped_is_partial_for_the_mcp_tool(
+    pkg, api, monkeypatch
+):
+    base, fake = api
+    fake.reset()
+    monkeypatch.setenv("XC_MAX_SEEN_IDS", "2")
+    fake.tickets_page = _no_insert(fake)  # type: ignore[method-assign]
+    try:
+        env = _tool(pkg, base, "list_tickets_frozen")
+    finally:
+        del fake.tickets_page
+    assert env["status"] == "partial" and env["evidence"] is None
+    assert [r["code"] for r in env["completeness"]["reasons"]] == ["DUPLICATES_UNCHECKED"]
+    assert env["completeness"]["continuation"]["kind"] == "narrow_query"
+    assert len(env["data"]["tickets"]) == TICKETS
+
+
 def test_a_stopped_duplicate_check_withholds_the_mcp_evidence(pkg, api, monkeypatch):
     base, fake = api
     fake.reset()

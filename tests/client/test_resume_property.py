@@ -25,7 +25,8 @@ from xcompleteness.runtime.walk import (
     encode_continuation,
 )
 
-STYLES = ("cursor", "link-header", "offset", "page", "last-item")
+# page0: pages numbered from 0 (pagination.first-page: 0), ended by the page count
+STYLES = ("cursor", "link-header", "offset", "page", "page0", "last-item")
 BASE = "http://api.test/items"
 
 
@@ -55,6 +56,9 @@ def contract(style: str, *, restricted: bool = False, invalidated_by=()) -> dict
     elif style == "page":
         request["page"] = "page"
         response["total"] = "$response.body#/meta/total"
+    elif style == "page0":
+        request["page"] = "page"
+        response["pages"] = "$response.body#/meta/pages"
     else:  # last-item, Stripe's has_more
         request["cursor"] = "starting_after"
         response["next_last_item"] = "/id"
@@ -74,7 +78,8 @@ def contract(style: str, *, restricted: bool = False, invalidated_by=()) -> dict
         "pagination": {
             "style": "link-header"
             if style == "link-header"
-            else ("cursor" if style in ("cursor", "last-item") else style),
+            else ("cursor" if style in ("cursor", "last-item") else style.replace("page0", "page")),
+            **({"first_page": 0} if style == "page0" else {}),
             "request": request,
             "response": response,
             "max_page_size": None,
@@ -116,13 +121,16 @@ class Fake:
             start = int(params.get("offset", "0"))
         elif style == "page":
             start = (int(params.get("page", "1")) - 1) * size
+        elif style == "page0":
+            start = int(params.get("page", "0")) * size
         else:
             after = params.get("starting_after")
             ids = [i["id"] for i in self.items]
             start = ids.index(after) + 1 if after else 0
         chunk = self.items[start : start + size]
         end = start + len(chunk)
-        body: dict[str, Any] = {"things": chunk, "meta": {"total": len(self.items)}}
+        pages = -(-len(self.items) // size)
+        body: dict[str, Any] = {"things": chunk, "meta": {"total": len(self.items), "pages": pages}}
         headers: dict[str, str] = {}
         if style == "cursor":
             body["next"] = f"c{end}" if end < len(self.items) else None

@@ -42,6 +42,7 @@ CLIENT = {
     "CONTRACT_VIOLATION",
     "HTTP_ERROR",  # issue 19: an unmapped error after pages were read
     "DUPLICATE_ITEMS",  # issue 19: an id read twice although the cursor is declared frozen
+    "DUPLICATES_UNCHECKED",  # issue 19: a frozen walk past the bound on remembered ids
 }
 bounded = st.builds(
     Limits,

@@ -81,6 +81,23 @@ def _offset_search(d: dict[str, Any], **pagination: Any) -> None:
     xc["reasons"][0] = "MORE_PAGES_AVAILABLE"
 
 
+def _page_search(d: dict[str, Any], minimum: int | None, **pagination: Any) -> None:
+    """The adapter search paged by page number, its page parameter's schema ``minimum`` given,
+    with extra pagination keys (issue 19: pages numbered from 0, ``first-page``)."""
+    schema: dict[str, Any] = {"type": "integer"}
+    if minimum is not None:
+        schema["minimum"] = minimum
+    _op(d, "/search")["parameters"].append({"name": "page", "in": "query", "schema": schema})
+    xc = _xc(d, "/search")
+    xc["pagination"] = {
+        "style": "page",
+        "request": {"page": "page", "size": "per_page"},
+        "response": {"total": "$response.body#/total_count"},
+        **pagination,
+    }
+    xc["reasons"][0] = "MORE_PAGES_AVAILABLE"
+
+
 def _add_widgets(d: dict[str, Any]) -> None:
     d["paths"]["/widgets"] = {
         "get": {
@@ -343,6 +360,8 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
             "diagnostics": [
                 ["XC145", LIST + "/evidence/accept/0"],
                 ["XC145", LIST + "/evidence/accept/1"],
+                # frozen: a stopped duplicate check is the reason DUPLICATES_UNCHECKED
+                ["XC145", LIST + "/evidence/accept/2"],
             ],
         },
     ),
@@ -368,6 +387,27 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
     "ok_body_size": (
         lambda d: _body_search(d, "$request.body#/per_page"),
         {"exit": 0, "diagnostics": []},
+    ),
+    # issue 19: pages numbered from 0 (pagination.first-page)
+    "ok_page_first_page_zero": (
+        lambda d: _page_search(d, 0, **{"first-page": 0}),
+        {"exit": 0, "diagnostics": []},
+    ),
+    "rule_XC147_first_page_below_the_parameter_minimum": (
+        lambda d: _page_search(d, 1, **{"first-page": 0}),
+        {"exit": 1, "diagnostics": [["XC147", SEARCH + "/pagination/first-page"]]},
+    ),
+    "rule_XC147_default_first_page_below_the_parameter_minimum": (
+        lambda d: _page_search(d, 2),
+        {"exit": 1, "diagnostics": [["XC147", SEARCH + "/pagination/first-page"]]},
+    ),
+    "vocab_first_page_on_a_cursor_style": (
+        lambda d: _xc(d, "/search")["pagination"].__setitem__("first-page", 0),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/first-page"]]},
+    ),
+    "vocab_first_page_out_of_range": (
+        lambda d: _page_search(d, None, **{"first-page": 2}),
+        {"exit": 1, "diagnostics": [["XC052", SEARCH + "/pagination/first-page"]]},
     ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),

@@ -124,3 +124,19 @@ def test_the_suite_catches_a_walk_that_misses_a_snapshot_change_or_a_repeated_cu
         walk.write_text(original, encoding="utf-8")
     passed = _run_suite(out, "-k", "snapshot_change or repeated_cursor")
     assert passed.returncode == 0 and "4 passed" in passed.stdout, passed.stdout[-3000:]
+
+
+def test_the_generated_suite_passes_on_post_searches_paged_in_their_body(tmp_path):
+    """A listing paged in its JSON request body: the mock reads the cursor and size from the
+    body, and the cases hand the search's required body fields (not the walk's) to the client
+    and the tool (without them the tool refuses the call: the suite would fail)."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "body_paging.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_body", tests=True).files)
+    cases = (out / "tests" / "xc_cases.json").read_text(encoding="utf-8")
+    assert '"folder": "docs"' in cases and '"cursor"' not in cases
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert "test_search_files_cursor_expired_stays_partial" in (
+        out / "tests" / "test_completeness_contract.py"
+    ).read_text(encoding="utf-8")

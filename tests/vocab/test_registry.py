@@ -31,6 +31,8 @@ DESIGN_REASONS = {
     # issue 19: an unmapped HTTP error after pages were read; duplicates under a frozen snapshot
     "HTTP_ERROR": ("next_cursor", "client", ["status", "error"]),
     "DUPLICATE_ITEMS": ("restart", "client", ["ids", "count"]),
+    # a frozen listing walked past the bound on remembered ids cannot confirm its snapshot held
+    "DUPLICATES_UNCHECKED": ("narrow_query", "client", ["limit", "after"]),
 }
 
 
@@ -126,7 +128,7 @@ def test_standard_registry() -> None:
     std = standard_registry()
     assert std.client_codes == {
         "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION",
-        "DUPLICATE_ITEMS", "HTTP_ERROR",
+        "DUPLICATE_ITEMS", "DUPLICATES_UNCHECKED", "HTTP_ERROR",
     }  # fmt: skip
     assert all(i.standard for i in std.reasons.values())
     assert std.custom_codes == ()

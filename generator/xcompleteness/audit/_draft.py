@@ -303,15 +303,12 @@ def _pagination(
             "request": {"cursor": f.request["cursor"], **size},
             "response": {"next": nxt},
         }
-    if f.style == "page" and f.style_doubt:  # pages counted from 0: the walk would skip one
+    if f.style == "page" and f.style_doubt:  # where pages start is stated both ways
         todos.append(
-            f"pagination: {f.style_doubt}; a page walk counts from 1 and would skip the first "
-            "page, and x-completeness cannot say where pages start yet: declare this listing "
-            "{kind: none, why: 'pages are numbered from 0'} (or, if the API also takes an "
-            "offset, declare style offset on it; if its first page is 1 after all, declare style "
-            f"page with request.page {f.request['page']})"
+            f"pagination: {f.style_doubt}; the draft counts pages from 1 (first-page 1): "
+            "confirm with the API which number the first page has, and declare first-page: 0 "
+            "if it is 0 (a walk from 1 would skip that page)"
         )
-        return None
     if f.style in ("offset", "page"):
         out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
         total = f.signal("total")
@@ -332,6 +329,8 @@ def _pagination(
                 "response.total or a MORE_PAGES_AVAILABLE when if the API gives one"
             )
             out["end"] = "empty-page"
+        if f.style == "page" and f.first_page != 1:
+            out["first-page"] = f.first_page  # the spec says pages are numbered from 0
         reasons.append(_more(when))
         return out
     if f.style == "none":

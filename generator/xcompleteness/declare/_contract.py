@@ -235,7 +235,15 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
         ordering=_str(raw.get("ordering")),
         cursor=_cursor_rules(raw.get("cursor"), numbered=style in ("offset", "page")),
         end=_str(raw.get("end")),
+        first_page=_first_page(raw.get("first-page")),
     )
+
+
+def _first_page(raw: Any) -> int:
+    """``first-page`` (a non-negative integer; anything else, reported by the schema, is 1)."""
+    if isinstance(raw, int) and not isinstance(raw, bool) and raw >= 0:
+        return raw
+    return 1
 
 
 def _request(raw: Mapping[str, Any]) -> PaginationRequest:

@@ -89,8 +89,11 @@ class Finding:
     caps: tuple[tuple[int, str, str], ...] = ()
     """Documented caps on the listing's reach: (N, where, sentence)."""
     style_doubt: str | None = None
-    """Why the drafted pagination style needs a person (said only in prose, a page number counted
-    from 0, a cursor sent in the request body)."""
+    """Why the drafted pagination style needs a person (said only in prose, a page number whose
+    start the spec states both ways, a cursor sent in the request body)."""
+    first_page: int = 1
+    """For style page: the number of the first page (0 when the page parameter says pages are
+    numbered from 0: ``minimum: 0``, ``default: 0``, "zero-based")."""
     body_next: str | None = None
     """For a cursor sent in the request body (``request.cursor`` is ``$request.body#/NAME``): the
     response expression that feeds it."""
@@ -130,6 +133,7 @@ class Finding:
             "cursor_end": self.cursor_end,
             "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
             "style_doubt": self.style_doubt,
+            "first_page": self.first_page,
             "kind_doubt": self.kind_doubt,
             "listing_doubt": self.listing_doubt,
         }

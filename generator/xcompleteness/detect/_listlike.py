@@ -213,8 +213,9 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     style, request = pagination_style(roles, signals)
     if body is None and style == "none":
         style = "unknown"  # no response schema: nothing shows whether or how it pages
+    first_page = 1
     if style == "page":
-        style_doubt = _zero_based(request["page"], ref.parameters)
+        first_page, style_doubt = _first_page(request["page"], ref.parameters)
     if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
         style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
     if imported is not None:
@@ -244,6 +245,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
         style_doubt=_style_doubt(style, style_doubt, fed, request, imported is None, signals),
+        first_page=first_page if style == "page" else 1,
         body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
         listing_doubt=None
@@ -320,35 +322,52 @@ def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | No
     return None
 
 
-def _zero_based(name: str, params: tuple[Parameter, ...]) -> str | None:
-    """Why a page walk would skip the first page: the page parameter counts from 0, said in its
-    description ("zero-based") or by its schema (``default: 0``, ``minimum: 0``, an example 0)
-    unless the schema says a page starts at 1 (``default: 1`` or ``minimum: 1``)."""
+def _first_page(name: str, params: tuple[Parameter, ...]) -> tuple[int, str | None]:
+    """Where the page parameter's numbering starts, and why that is unsettled (else None).
+
+    0 when its schema (or a Swagger 2 parameter's own facets) says ``minimum: 0`` or
+    ``default: 0`` or its description says it counts from 0 ("zero-based", "starts at 0"); 1
+    when something says 1 or nothing says anything. Signals that disagree (a ``minimum: 0`` with
+    a ``default: 1``, a "zero-based" page with ``minimum: 1``), or an example 0 alone, leave 1
+    with the doubt named, for the draft's TODO.
+    """
     for p in params:
         if p.name != name or p.location != "query":
             continue
-        said = prose.zero_based_sentence(p.get("description"))
-        if said is not None:
-            return f"the parameter {name} counts pages from 0 ({said!r})"
         schema = p.schema.schema if p.schema is not None else None
         facets = {k: v for k, v in p.node.items() if k in _PAGE_FACETS}  # Swagger 2
         if isinstance(schema, dict):
             facets.update((k, v) for k, v in schema.items() if k in _PAGE_FACETS)
         if p.get("example") is not None:
             facets["example"] = p.get("example")
-        if _is_int(facets.get("default"), 1) or _is_int(facets.get("minimum"), 1):
-            return None
-        for facet in ("default", "minimum", "example"):
-            if _is_int(facets.get(facet), 0):
-                return f"the parameter {name} may count pages from 0 (its {facet} is 0)"
-    return None
+        zero: list[str] = []
+        one: list[str] = []
+        for key in ("minimum", "default"):
+            value = facets.get(key)
+            if _is_number(value):
+                (zero if value == 0 else one if value >= 1 else []).append(f"{key} {value}")
+        said = prose.zero_based_sentence(p.get("description"))
+        if said is not None:
+            zero.append(repr(said))
+        said = prose.one_based_sentence(p.get("description"))
+        if said is not None:
+            one.append(repr(said))
+        if zero and one:
+            return 1, (
+                f"the parameter {name} says both that pages start at 0 ({', '.join(zero)}) "
+                f"and at 1 ({', '.join(one)})"
+            )
+        if not zero and not one and _is_number(facets.get("example")) and facets["example"] == 0:
+            return 1, f"the parameter {name} may count pages from 0 (its example is 0)"
+        return (0 if zero else 1), None
+    return 1, None
 
 
 _PAGE_FACETS = ("default", "minimum", "example")
 
 
-def _is_int(value: object, n: int) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == n
+def _is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _style_doubt(

@@ -164,8 +164,22 @@ _ZERO_BASED = re.compile(
 )
 
 
+_ONE_BASED = re.compile(
+    r"\b(?:one|1)[- ](?:based|indexed)\b|\b(?:starts?|starting|begins?|counts?) (?:at|from|with) "
+    r"(?:1|one)\b|\bfirst page is (?:1|one)\b",
+    re.IGNORECASE,
+)
+
+
 def zero_based_sentence(description: str | None) -> str | None:
     """The sentence saying the numbering starts at 0, if any."""
     if not isinstance(description, str):
         return None
     return next((s for s in sentences(description) if _ZERO_BASED.search(s)), None)
+
+
+def one_based_sentence(description: str | None) -> str | None:
+    """The sentence saying the numbering starts at 1, if any."""
+    if not isinstance(description, str):
+        return None
+    return next((s for s in sentences(description) if _ONE_BASED.search(s)), None)

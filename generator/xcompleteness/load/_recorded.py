@@ -3,8 +3,9 @@
 ``audit --responses`` and ``verify --recorded`` read what a user captured from the real API:
 
 * a **HAR** file (browser devtools, a proxy): every entry with a JSON body becomes a
-  :class:`RecordedPage` with its method, URL path, query parameters, status, response headers
-  and parsed body, in the order recorded;
+  :class:`RecordedPage` with its method, URL path, query parameters, JSON request body (a POST
+  search's ``postData``: its query and maybe its cursor), status, response headers and parsed
+  body, in the order recorded;
 * a **folder** of saved JSON pages: ``<operationId>.<n>.json`` or ``<operationId>/<n>.json``
   (pages of one walk, in natural order of ``n``; a bare ``<operationId>.json`` is one page).
   Such a page knows its operation but not its request.
@@ -12,8 +13,9 @@
 Secrets never leave this module: request headers and cookies are not kept at all, response
 headers that carry credentials (``Set-Cookie``, anything named like auth, token, key, secret,
 session or cookie) are dropped, and a page's ``source`` names the file and entry, never a URL's
-query. Files are read under the loading size cap (``XC_MAX_SPEC_BYTES``); unreadable input is a
-located ``XC017`` diagnostic, never a traceback.
+query; the request body is kept only to match requests against, never printed. Files are
+read under the loading size cap (``XC_MAX_SPEC_BYTES``); unreadable input is a located
+``XC017`` diagnostic, never a traceback.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ class RecordedPage:
     """The request's query parameters (HAR only; used to match, never printed)."""
     headers: dict[str, str] = field(default_factory=dict)
     """Response headers, lower-cased, credentials dropped."""
+    request_body: Any = None
+    """The request's parsed JSON body (HAR ``postData``; used to match, never printed)."""
     operation: str | None = None
     """The operationId a folder page names (folders only)."""
 
@@ -120,9 +124,21 @@ def _har(path: Path, entries: Any) -> list[RecordedPage]:
                 origin=f"{parts.scheme}://{parts.netloc}" if parts.netloc else None,
                 query=dict(parse_qsl(parts.query, keep_blank_values=True)),
                 headers=_safe_headers(response.get("headers")),
+                request_body=_post_data(request.get("postData")),
             )
         )
     return out
+
+
+def _post_data(raw: Any) -> Any:
+    """The JSON request body of a HAR entry (``postData.text``), or None (no body, not JSON)."""
+    text = raw.get("text") if isinstance(raw, dict) else None
+    if not isinstance(text, str) or not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
 
 
 def _safe_headers(raw: Any) -> dict[str, str]:

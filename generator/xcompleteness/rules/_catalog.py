@@ -56,6 +56,7 @@ RULES: dict[str, tuple[Severity, str]] = {
         E,
         "a pagination request role in the body names no property of the JSON request body",
     ),
+    "XC147": (E, "first-page is below the page parameter's minimum (the first request is refused)"),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

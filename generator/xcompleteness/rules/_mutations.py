@@ -48,7 +48,14 @@ class MutationRules(RuleContext):
                 if frozen
                 else None
             ),
-            "DUPLICATE_CHECK_STOPPED": None if c.id else "a listing without an id tracks no ids",
+            "DUPLICATE_CHECK_STOPPED": "a listing without an id tracks no ids"
+            if not c.id
+            else (
+                "under a frozen cursor a stopped duplicate check is DUPLICATES_UNCHECKED (not "
+                "complete), never DUPLICATE_CHECK_STOPPED"
+                if frozen
+                else None
+            ),
         }
         for i, code in enumerate(ev.accept):
             why = cannot.get(code)

@@ -2,8 +2,8 @@
 locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115),
 what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
-that is not a boolean), and a role paged in the request body (XC146: the body schema must have
-the property).
+that is not a boolean), a role paged in the request body (XC146: the body schema must have
+the property), and a first page number the page parameter refuses (XC147).
 """
 
 from __future__ import annotations
@@ -79,6 +79,8 @@ class PaginationRules(RuleContext):
                 )
         if not native:
             yield from self._end_signal(c, pat)
+        if pg.style == "page" and pg.request.page and "page" not in pg.request.body:
+            yield from self._first_page(operation, pg.request.page, pg.first_page, pat)
         resp = pg.response.to_dict()
         for key in ("next", "total", "pages", "last"):
             raw = resp[key]
@@ -107,6 +109,28 @@ class PaginationRules(RuleContext):
                 "XC105",
                 "last-item",
             )
+
+    def _first_page(
+        self, operation: Operation, name: str, first: int, at: str
+    ) -> Iterator[Diagnostic]:
+        """XC147: the walk starts at ``first-page`` (1 unless declared); a page parameter whose
+        schema's ``minimum`` is above it would refuse the walk's very first request (a 0-based
+        page declared on a parameter with ``minimum: 1``)."""
+        for param in operation.parameters:
+            if param.name != name or param.location not in ("query", "header"):
+                continue
+            schema = param.schema.schema if param.schema is not None else None
+            least = schema.get("minimum") if isinstance(schema, dict) else None
+            if isinstance(least, (int, float)) and not isinstance(least, bool) and first < least:
+                yield self.d(
+                    pointer_join(at, "first-page"),
+                    "XC147",
+                    f"first-page is {first}, but the page parameter {name!r} has minimum "
+                    f"{least:g}: the walk's first request would be refused",
+                    f"declare first-page: {int(least)} if pages are numbered from {least:g}, "
+                    f"or fix the parameter's minimum",
+                )
+            return
 
     def _body_paging(
         self, operation: Operation, role: str, name: str, where: str

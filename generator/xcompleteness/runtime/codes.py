@@ -48,6 +48,7 @@ REASON_CODES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
         "CONTRACT_VIOLATION": ("client", "none"),
         "HTTP_ERROR": ("client", "next_cursor"),
         "DUPLICATE_ITEMS": ("client", "restart"),
+        "DUPLICATES_UNCHECKED": ("client", "narrow_query"),
     }
 )
 STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = MappingProxyType(

@@ -306,6 +306,7 @@ class Pagination:
     ordering: str | None = None
     cursor: CursorRules | None = None
     end: str | None = None  # empty-page | short-page: an end the walk infers (END_INFERRED)
+    first_page: int = 1  # style page: the number of the first page (``first-page``; 0 or 1)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -319,6 +320,7 @@ class Pagination:
             "ordering": self.ordering,
             "cursor": None if self.cursor is None else self.cursor.to_dict(),
             "end": self.end,
+            **({"first_page": self.first_page} if self.first_page != 1 else {}),
         }
 
     @property
@@ -621,7 +623,17 @@ def _pagination(r: _Reader | None) -> Pagination | None:
         ordering=r.opt("ordering", str),
         cursor=cursor,
         end=r.opt("end", str),
+        first_page=_first_page(r.opt("first_page", int)),
     )
+
+
+def _first_page(value: int | None) -> int:
+    """The first page number (1 unless declared; a negative one is refused, like the schema)."""
+    if value is None:
+        return 1
+    if value < 0:
+        raise ContractError("first_page must not be negative", "pagination/first_page")
+    return value
 
 
 def _reasons(raw: Any, path: str, strict: bool = True) -> tuple[ReasonDecl, ...]:

@@ -57,6 +57,7 @@ __all__ = [
     "CursorExpired",
     "DefaultScopeApplied",
     "DuplicateItems",
+    "DuplicatesUnchecked",
     "EndInferred",
     "Envelope",
     "HttpError",
@@ -221,6 +222,13 @@ class DuplicateItems(_Typed):
     count: int = Field(ge=1, description="how many items repeated an id already seen")
 
 
+class DuplicatesUnchecked(_Typed):
+    code: Literal["DUPLICATES_UNCHECKED"] = "DUPLICATES_UNCHECKED"
+    origin: Literal["client"] = "client"
+    limit: int = Field(ge=1, description="how many distinct ids the walk remembered")
+    after: int = Field(ge=0, description="how many items had been read when it stopped")
+
+
 STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
     cls.model_fields["code"].default: cls
     for cls in (
@@ -238,6 +246,7 @@ STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
         ContractViolation,
         HttpError,
         DuplicateItems,
+        DuplicatesUnchecked,
     )
 }
 

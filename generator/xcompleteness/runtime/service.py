@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -58,6 +59,7 @@ line too (uvicorn/h11: 16 KiB for the whole head), so much longer cursors in a q
 refused by the server itself before the service sees them."""
 
 __all__ = [
+    "BODY_BINDING",
     "INVALIDATORS",
     "MAX_CURSOR_CHARS",
     "CursorExpiredError",
@@ -120,6 +122,11 @@ def _codes(items: Iterable[Any]) -> list[str]:
 INVALIDATORS = ("filter", "ordering", "authorization", "page-size")
 """The standard ``cursor.invalidated-by`` values (anything else starts with ``x-``)."""
 
+BODY_BINDING = "$request.body"
+"""The key under which a listing paged in its JSON request body binds the body's filter
+fields (canonical JSON of the top-level properties but the paging ones) next to the query
+parameters, so a body field never collides with a query parameter of the same name."""
+
 
 @dataclass(frozen=True)
 class ListingTokens:
@@ -145,6 +152,13 @@ class ListingTokens:
     - ``snapshot_kind`` (``cursor.snapshot``): ``frozen`` cursors must carry the snapshot every
       page reads at (minting without one raises ValueError; reading one without it is
       CURSOR_INVALID); ``live`` cursors may carry none.
+
+    A listing paged in its JSON request body (``pagination.request: {cursor:
+    $request.body#/marker}``, a POST search) names its body paging properties in
+    ``body_params``; every method takes the request's parsed JSON ``body`` beside ``query``: its
+    other top-level properties are the listing's filters and are bound like query parameters
+    (``filter``), the body size property is the one ``page-size`` binds, and
+    :meth:`cursor_in` reads the cursor from wherever the declaration puts it.
     """
 
     signer: TokenSigner
@@ -161,6 +175,35 @@ class ListingTokens:
     """The shape of the position a cursor carries (the JSON Schema subset of
     :mod:`.validation`); a signed cursor whose position does not match is CURSOR_INVALID, so
     the service never reads a malformed position (``None``: any JSON)."""
+    cursor_param: str | None = None
+    """The name the caller sends the cursor under (``pagination.request.cursor``)."""
+    body_params: tuple[str, ...] = ()
+    """Paging names that are top-level properties of the JSON request body, not query
+    parameters (``$request.body#/NAME``): left out of the body's binding like
+    ``paging_params`` are left out of the query's."""
+
+    def cursor_in(
+        self, query: Mapping[str, Any] | None = None, body: Mapping[str, Any] | None = None
+    ) -> Any:
+        """The cursor a request carries (None on a first page): the query parameter, or the
+        JSON body property when the declaration pages in the body. Hand a value that is not
+        None to :meth:`read_cursor` (which refuses anything but a valid string)."""
+        if not self.cursor_param:
+            return None
+        source = body if self.cursor_param in self.body_params else query
+        value = source.get(self.cursor_param) if isinstance(source, Mapping) else None
+        return None if value is None or value == "" else value
+
+    def _bound(
+        self, query: Mapping[str, Any] | None, body: Mapping[str, Any] | None
+    ) -> Mapping[str, Any] | None:
+        """What the filter binding covers: the query parameters and, for a request with a
+        JSON body, its top-level properties but the paging ones (under :data:`BODY_BINDING`)."""
+        if body is None:
+            return query
+        filters = {k: v for k, v in body.items() if k not in self.body_params and v is not None}
+        text = json.dumps(filters, sort_keys=True, separators=(",", ":"), default=str)
+        return {**(query or {}), BODY_BINDING: text}
 
     @property
     def frozen(self) -> bool:
@@ -171,7 +214,10 @@ class ListingTokens:
         return self.invalidated_by is None or "filter" in self.invalidated_by
 
     def _binds(
-        self, query: Mapping[str, Any] | None, invalidators: Mapping[str, Any] | None
+        self,
+        query: Mapping[str, Any] | None,
+        invalidators: Mapping[str, Any] | None,
+        body: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
         """The values of the declared invalidators (besides the filters) for one request."""
         given = dict(invalidators or {})
@@ -182,7 +228,8 @@ class ListingTokens:
             if name in given:
                 out[name] = given[name]
             elif name == "page-size":
-                out[name] = (query or {}).get(self.size_param) if self.size_param else None
+                sized = body if self.size_param in self.body_params else query
+                out[name] = (sized or {}).get(self.size_param) if self.size_param else None
             elif name == "ordering":
                 out[name] = self.ordering
             else:
@@ -202,9 +249,10 @@ class ListingTokens:
         principal: str | None = None,
         snapshot: str | None = None,
         invalidators: Mapping[str, Any] | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> str:
-        """An opaque cursor for ``position`` (any JSON), bound to this listing's query and to
-        the declared invalidators (see the class docstring)."""
+        """An opaque cursor for ``position`` (any JSON), bound to this listing's query (and
+        JSON body filters) and to the declared invalidators (see the class docstring)."""
         if self.frozen and snapshot is None:
             raise ValueError(
                 f"{self.operation} declares cursor.snapshot frozen: a cursor must carry the "
@@ -214,11 +262,11 @@ class ListingTokens:
             operation=self.operation,
             position=position,
             ttl_seconds=self.cursor_ttl_seconds,
-            query=query,
+            query=self._bound(query, body),
             query_exclude=self.paging_params,
             principal=principal,
             snapshot=snapshot,
-            binds=self._binds(query, invalidators),
+            binds=self._binds(query, invalidators, body),
         )
 
     def read_cursor(
@@ -229,6 +277,7 @@ class ListingTokens:
         principal: str | None = None,
         invalidators: Mapping[str, Any] | None = None,
         position_schema: Mapping[str, Any] | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> TokenClaims:
         """The verified claims (``.data`` is the position, ``.snapshot`` the snapshot).
 
@@ -240,7 +289,7 @@ class ListingTokens:
         """
         if not isinstance(cursor, str) or len(cursor) > MAX_CURSOR_CHARS:
             raise CursorInvalidError("the cursor is not valid for this listing", reason="invalid")
-        binds = self._binds(query, invalidators)
+        binds = self._binds(query, invalidators, body)
         try:
             with _typed_token_errors(
                 "the cursor has expired; restart the listing",
@@ -249,7 +298,7 @@ class ListingTokens:
                 claims = self.signer.verify_cursor(
                     cursor,
                     operation=self.operation,
-                    query=query,
+                    query=self._bound(query, body),
                     query_exclude=self.paging_params,
                     principal=principal,
                     check_query=self._checks_filters(),
@@ -291,20 +340,26 @@ class ListingTokens:
         *,
         query: Mapping[str, Any] | None = None,
         principal: str | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> str:
         """A signed snapshot token a client can send back to read at the same snapshot."""
         return self.signer.sign(
             "snapshot",
             operation=self.operation,
             ttl_seconds=self.snapshot_ttl_seconds,
-            query=query,
+            query=self._bound(query, body),
             query_exclude=self.paging_params,
             principal=principal,
             snapshot=snapshot,
         )
 
     def read_snapshot(
-        self, token: str, *, query: Mapping[str, Any] | None = None, principal: str | None = None
+        self,
+        token: str,
+        *,
+        query: Mapping[str, Any] | None = None,
+        principal: str | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> str | None:
         """The snapshot inside a snapshot token (raises CursorInvalid/Expired like a cursor)."""
         with _typed_token_errors("the snapshot has expired", "the snapshot token is not valid"):
@@ -312,7 +367,7 @@ class ListingTokens:
                 token,
                 purpose="snapshot",
                 operation=self.operation,
-                query=query,
+                query=self._bound(query, body),
                 query_exclude=self.paging_params,
                 principal=principal,
             )
@@ -328,6 +383,7 @@ class ListingTokens:
         query: Mapping[str, Any] | None = None,
         principal: str | None = None,
         snapshot: str | None = None,
+        body: Mapping[str, Any] | None = None,
     ) -> str:
         """Evidence over ``ids`` (the whole listing's id set) from a complete ``result``.
 
@@ -344,7 +400,7 @@ class ListingTokens:
             operation=self.operation,
             ids=ids,
             ttl_seconds=self.evidence_ttl_seconds,
-            query=query,
+            query=self._bound(query, body),
             query_exclude=self.paging_params,
             principal=principal,
             snapshot=snapshot,

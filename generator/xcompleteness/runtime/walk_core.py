@@ -45,6 +45,7 @@ from .walk_results import (
     CURSOR_EXPIRED,
     DUPLICATE_CHECK_STOPPED,
     DUPLICATE_ITEMS,
+    DUPLICATES_UNCHECKED,
     HTTP_ERROR,
     ITEMS_SEEN_TWICE,
     MAX_DUPLICATE_IDS,
@@ -163,10 +164,12 @@ class _Core(_PageReader):
             self.offset = _position_number(start, plan.req_offset)
             self.params.pop(plan.req_offset, None)
         elif plan.style == "page" and plan.req_page:
-            start = resume if resume is not None else self.params.get(plan.req_page, 1)
+            # Pages are numbered from the declared first page (``first-page``: 0 or 1).
+            start = resume if resume is not None else self.params.get(plan.req_page)
+            start = plan.first_page if start is None else start
             self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
-            if state is None and self.page_no > 1:
+            if state is None and self.page_no > plan.first_page:
                 self.before = None  # a bare page number: how many items precede it is unknown
         elif resume is not None:
             if plan.follows_url and (
@@ -517,7 +520,21 @@ class _Core(_PageReader):
 
     def _duplicates(self) -> None:
         """Duplicates are not completeness: under a frozen snapshot the walk is not complete
-        (DUPLICATE_ITEMS, restart); a live listing moved under the walk (ITEMS_SEEN_TWICE)."""
+        (DUPLICATE_ITEMS, restart); a live listing moved under the walk (ITEMS_SEEN_TWICE).
+
+        A frozen listing promises no id twice; a walk that stopped remembering ids
+        (DUPLICATE_CHECK_STOPPED) cannot confirm that promise, so under a frozen snapshot the
+        stop is the reason DUPLICATES_UNCHECKED (not complete, narrow_query; the items are
+        kept), never a complete result with a warning. A live listing only warns."""
+        stopped = self.warnings.get((DUPLICATE_CHECK_STOPPED, ""))
+        if stopped is not None and self.plan.frozen:
+            del self.warnings[(DUPLICATE_CHECK_STOPPED, "")]
+            message = (
+                "the listing is declared frozen but the walk stopped checking it for repeated "
+                f"ids after {stopped.details.get('after')} items ({MAX_SEEN_IDS_ENV}): the end "
+                "cannot be confirmed; narrow the query or raise the bound"
+            )
+            self._add(_reason(DUPLICATES_UNCHECKED, "client", dict(stopped.details), message))
         if not self.duplicates:
             return
         details = {"ids": list(self.duplicate_ids), "count": self.duplicates}

@@ -377,12 +377,14 @@ class _PageReader:
             # The position is the count of items before this page, resumed or not.
             return self.offset + returned < self._number(plan.total, view, "total")
         if plan.style == "page":
+            # How many pages precede this one: pages count from the declared first page.
+            index = self.page_no - plan.first_page
             if plan.pages is not None:
-                return self.page_no < self._number(plan.pages, view, "pages")
+                return index + 1 < self._number(plan.pages, view, "pages")
             if self.before is None:
                 # Resumed from a bare page number: assume the earlier pages were as long as
                 # this one (page numbering only works with a fixed page size).
-                self.before = (self.page_no - 1) * returned
+                self.before = index * returned
             read = self.before + self.item_count + returned
             more = read < self._number(plan.total, view, "total")
             if more and not returned:

@@ -59,6 +59,7 @@ class _Plan:
     frozen: bool = False  # the cursor contract promises one snapshot for the whole listing
     id_pointer: tuple[str, ...] | None = None
     evidence_accept: tuple[str, ...] = ()  # doubts that still mint evidence (evidence.accept)
+    first_page: int = 1  # style page: the number of the first page (``first-page``)
 
     @classmethod
     def from_contract(cls, contract: Contract | Mapping[str, Any]) -> _Plan:
@@ -93,6 +94,7 @@ class _Plan:
             frozen=cursor_rules is not None and cursor_rules.snapshot == "frozen",
             id_pointer=c.id_pointer,
             evidence_accept=c.evidence.accept if c.evidence is not None else (),
+            first_page=pag.first_page if pag is not None else 1,
         )
         plan._check()
         return plan

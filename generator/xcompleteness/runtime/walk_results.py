@@ -30,6 +30,7 @@ SNAPSHOT_CHANGED = "SNAPSHOT_CHANGED"
 RATE_LIMITED = "RATE_LIMITED"
 HTTP_ERROR = "HTTP_ERROR"
 DUPLICATE_ITEMS = "DUPLICATE_ITEMS"
+DUPLICATES_UNCHECKED = "DUPLICATES_UNCHECKED"
 END_INFERRED = "END_INFERRED"
 ITEMS_SEEN_TWICE = "ITEMS_SEEN_TWICE"
 EVIDENCE_WITHHELD = "EVIDENCE_WITHHELD"
@@ -40,7 +41,8 @@ mints no evidence unless the listing's ``evidence.accept`` names every one it ca
 MAX_SEEN_IDS_ENV = "XC_MAX_SEEN_IDS"
 DEFAULT_MAX_SEEN_IDS = 100_000
 """How many distinct ids one walk remembers to detect duplicates (``XC_MAX_SEEN_IDS`` overrides
-it); past it the walk warns DUPLICATE_CHECK_STOPPED instead of growing without bound."""
+it); past it the walk warns DUPLICATE_CHECK_STOPPED (a listing declared frozen: the reason
+DUPLICATES_UNCHECKED, not complete) instead of growing without bound."""
 MAX_DUPLICATE_IDS = 20
 """At most this many duplicate ids are named in DUPLICATE_ITEMS / ITEMS_SEEN_TWICE details."""
 URL_STYLES = frozenset({"link-header", "next-url"})

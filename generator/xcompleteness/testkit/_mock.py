@@ -9,6 +9,10 @@ conditions of the reasons the page should carry hold (a ``Link: rel="next"`` hea
 ``incomplete_results``, a ``total_count`` over the cap, 410, 429 with ``Retry-After`` ...). The
 runtime's own condition evaluator double-checks every built response.
 
+A listing paged in its JSON request body (``pagination.request: {cursor:
+$request.body#/marker}``, a POST search) reads its cursor and size from the body's properties,
+exactly as a query-paged one reads its parameters.
+
 Single reads answer an item made from their response schema; mutations answer 200 and are
 recorded (``GET /_mock/calls``), after checking, for a native listing that mints evidence, that
 the API evidence in the body is one the mock minted (else 409 ``EVIDENCE_REJECTED``).
@@ -207,7 +211,7 @@ class MockApi:
             if match and op.method == method.upper():
                 with self._lock:
                     if op.listing:
-                        return self._listing(op, dict(query), base, path)
+                        return self._listing(op, _paging_query(op, query, body), base, path)
                     if op.contract.is_mutation:
                         return self._mutation(op, dict(query), body, match)
                     return self._single(op, match)
@@ -299,7 +303,8 @@ class MockApi:
             name = request.get(key)
             if name and str(query.get(name, "")).isdigit():
                 value = int(query[name])
-                offset = value if key == "offset" else max(value - 1, 0) * size
+                first = pagination.first_page  # pages are numbered from it (first-page)
+                offset = value if key == "offset" else max(value - first, 0) * size
                 return {"o": offset, "p": offset // max(size, 1), "n": offset, "s": 1}
         return {"o": 0, "p": 0, "n": 0, "s": 1}
 
@@ -654,6 +659,20 @@ def _put_items(expr: str, items: list[Any]) -> Any:
         node = node.setdefault(token, {})
     node[tokens[-1]] = list(items)
     return body
+
+
+def _paging_query(op: Operation, query: Mapping[str, Any], body: Any) -> dict[str, Any]:
+    """The request's paging values by name: its query parameters and, for a listing that pages
+    in its JSON request body (``$request.body#/marker``, a POST search), the body properties the
+    walk writes, read exactly as a cursor or size sent in the query would be."""
+    out = dict(query)
+    names = op.pagination.request.body_names
+    if names and isinstance(body, Mapping):
+        for name in names:
+            value = body.get(name)
+            if value is not None and not isinstance(value, (dict, list)):
+                out[name] = _wire(value)
+    return out
 
 
 def _id_of(op: Operation, item: Any) -> Any:

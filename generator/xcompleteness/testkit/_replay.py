@@ -7,10 +7,16 @@ each request is answered with the recorded page it asks for, found from the requ
   the spec's path) and on the query: every parameter the walk sends (but the page size, which
   the walk varies) has the recorded value, and a position parameter the walk does *not* send
   (cursor, offset, page) must be absent from the recording too, so the first page is the one
-  recorded without a position;
+  recorded without a position. A POST search paged in its JSON body (``$request.body#/marker``)
+  is matched the same way on the top-level properties of its body (the HAR's ``postData``)
+  next to its query: the cursor the walk writes into the body must be the recorded one. A
+  parameter or body property that no recorded request of the operation carries is left out of
+  the match (an API ignores a name it does not know), so a draft that writes the cursor under
+  a wrong name reads the first page again, as it would live;
 * a **folder** page (no request recorded) is located by the walk's position: no position is
   the operation's first page; a cursor or next URL is the page after the one that handed it
-  out; an offset is the page after the items counted so far; a page number counts pages.
+  out; an offset is the page after the items counted so far; a page number counts pages. A
+  position the walk writes into the JSON body is read from the body.
 
 A request nothing was recorded for is answered 404 with the error code ``NOT_RECORDED``, which
 the walk reports as ``XC717`` naming it: the walk left the recording (a wrong next location, an
@@ -21,6 +27,7 @@ exactly as it would live.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -80,6 +87,7 @@ class Replay:
         raw = request.url.query
         text = raw.decode() if isinstance(raw, bytes) else str(raw)
         query = dict(parse_qsl(text, keep_blank_values=True))
+        query.update(_fields(_json(request.content)))  # a POST search's body, by property
         op = next((o for o in self.ops if o[0] == method and o[1].fullmatch(path)), None)
         page = None
         if op is not None:
@@ -138,9 +146,13 @@ class Replay:
         size: str | None,
         positions: list[str],
     ) -> RecordedPage | None:
-        wanted = {k: v for k, v in query.items() if k != size}
-        for page in pages:
-            got = {k: v for k, v in page.query.items() if k != size}
+        sent = [{**p.query, **_fields(p.request_body)} for p in pages]
+        # A name no recorded request carries is one the recording cannot speak for: left out,
+        # as an API ignores a field it does not know (the live run then shows what follows).
+        known = {k for names in sent for k in names}
+        wanted = {k: v for k, v in query.items() if k != size and k in known}
+        for page, recorded in zip(pages, sent, strict=True):
+            got = {k: v for k, v in recorded.items() if k != size}
             if any(got.get(k) != v for k, v in wanted.items()):
                 continue
             if any(p in got and p not in wanted for p in positions):
@@ -190,9 +202,31 @@ class Replay:
                 seen += len(_items(page.body, items_expr))
             return None
         if request is not None and name == request.page and value.isdigit():
-            index = int(value) - 1
+            index = int(value) - pagination.first_page  # pages count from first-page
             return pages[index] if 0 <= index < len(pages) else None
         return None
+
+
+def _json(content: Any) -> Any:
+    """A request's JSON body (None for no body or one that is not JSON)."""
+    if not content:
+        return None
+    try:
+        return json.loads(content)
+    except ValueError:
+        return None
+
+
+def _fields(body: Any) -> dict[str, str]:
+    """The top-level properties of a JSON object body as comparable text (a string as itself,
+    anything else as canonical JSON, so ``2`` and ``"2"`` match like query values do)."""
+    if not isinstance(body, dict):
+        return {}
+    return {
+        str(k): v if isinstance(v, str) else json.dumps(v, sort_keys=True, separators=(",", ":"))
+        for k, v in body.items()
+        if v is not None
+    }
 
 
 def _is_later(url: str, pages: list[RecordedPage], nxt: str | None) -> bool:

@@ -52,14 +52,24 @@ def _param_value(schema: Mapping[str, Any]) -> Any:
     return 1 if kind == "integer" else True if kind == "boolean" else "x"
 
 
+def _required_body(op: OperationIR) -> list[Any]:
+    """The required JSON body fields of a listing that sends a body (a POST search), but the
+    ones its walk writes itself (``$request.body#/NAME``)."""
+    paging = op.contract.pagination
+    owned = paging.request.body_names if paging is not None else frozenset()
+    return [f for f in op.body_fields if f.required and f.name not in owned]
+
+
 def _params(op: OperationIR) -> dict[str, Any]:
-    """Required parameters by their spec names (the tool's arguments)."""
-    return {p.name: _param_value(p.schema) for p in op.parameters if p.required}
+    """Required parameters and body fields by their spec names (the tool's arguments)."""
+    fields = [*(p for p in op.parameters if p.required), *_required_body(op)]
+    return {f.name: _param_value(f.schema) for f in fields}
 
 
 def _kwargs(op: OperationIR) -> dict[str, Any]:
     """The same values by their Python names (the client's keyword arguments)."""
-    return {p.py_name: _param_value(p.schema) for p in op.parameters if p.required}
+    fields = [*(p for p in op.parameters if p.required), *_required_body(op)]
+    return {f.py_name: _param_value(f.schema) for f in fields}
 
 
 def _mutations(spec: SpecIR, op: OperationIR) -> list[dict[str, Any]]:

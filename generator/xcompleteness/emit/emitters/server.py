@@ -3,7 +3,9 @@
 The behaviour (cursor/snapshot/evidence tokens, typed errors mapped to 400/409/410) lives once in
 ``_runtime/service.py`` on top of ``_runtime/tokens.py``; this emitter writes only the
 declaration-specific wiring: which operation, which query parameters are paging parameters (left
-out of the query binding), cursor and evidence lifetimes, the cursor contract (what invalidates a
+out of the query binding), where the cursor is sent (a query parameter or a property of the
+JSON request body, whose other properties are then bound as filters), cursor and evidence
+lifetimes, the cursor contract (what invalidates a
 cursor, the size parameter, the declared ordering, frozen or live snapshots), the listing a
 mutation's evidence comes from and the warnings that void it.
 """
@@ -48,7 +50,10 @@ def _tuple(values: Any) -> str:
 def _listing(op: OperationIR) -> Helper:
     pagination = op.contract.pagination
     request = pagination.request if pagination else PaginationRequest()
-    paging = [v for v in request.to_dict().values() if v]
+    # Paging names change between pages of one listing, so they are left out of the query
+    # binding; the ones declared in the JSON request body ($request.body#/NAME) are the body's.
+    body = sorted(request.body_names)
+    paging = [v for v in request.to_dict().values() if v and v not in body]
     cursor = pagination.cursor if pagination else None
     evidence = op.contract.evidence
     evidence_ttl = (
@@ -60,6 +65,10 @@ def _listing(op: OperationIR) -> Helper:
         f"cursor_ttl_seconds={_seconds(cursor_ttl, DEFAULT_CURSOR_TTL)}, "
         f"evidence_ttl_seconds={evidence_ttl}"
     )
+    if request.cursor:
+        args += f", cursor_param={py_str(request.cursor)}"
+    if body:
+        args += f", body_params={_tuple(body)}"
     if pagination is not None and cursor is not None:
         # The cursor contract is enforced by the token helper, not only documented.
         size = request.size

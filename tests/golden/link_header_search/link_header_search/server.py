@@ -2,7 +2,8 @@
 
 Create one ``Service(secret)`` per process (the secret signs cursors, snapshots and evidence; pass
 a list to rotate keys: the first signs, all verify). Each listing has a ``ListingTokens`` helper
-(``mint_cursor`` / ``read_cursor`` / ``mint_snapshot`` / ``mint_evidence`` / ``with_evidence``),
+(``cursor_in`` / ``mint_cursor`` / ``read_cursor`` / ``mint_snapshot`` / ``mint_evidence`` /
+``with_evidence``; a listing paged in its JSON request body passes ``body=`` to each),
 each destructive mutation a ``MutationEvidence`` helper (``verify``). Failures raise
 ``ServiceError`` subclasses carrying ``status`` and ``body()``: 410 CURSOR_EXPIRED, 400
 CURSOR_INVALID, 409 EVIDENCE_REJECTED. Build responses with the envelopes of ``models``

@@ -2,7 +2,8 @@
 
 Create one ``Service(secret)`` per process (the secret signs cursors, snapshots and evidence; pass
 a list to rotate keys: the first signs, all verify). Each listing has a ``ListingTokens`` helper
-(``mint_cursor`` / ``read_cursor`` / ``mint_snapshot`` / ``mint_evidence`` / ``with_evidence``),
+(``cursor_in`` / ``mint_cursor`` / ``read_cursor`` / ``mint_snapshot`` / ``mint_evidence`` /
+``with_evidence``; a listing paged in its JSON request body passes ``body=`` to each),
 each destructive mutation a ``MutationEvidence`` helper (``verify``). Failures raise
 ``ServiceError`` subclasses carrying ``status`` and ``body()``: 410 CURSOR_EXPIRED, 400
 CURSOR_INVALID, 409 EVIDENCE_REJECTED. Build responses with the envelopes of ``models``
@@ -78,6 +79,7 @@ class Service:
             paging_params=("cursor", "limit"),
             cursor_ttl_seconds=900,
             evidence_ttl_seconds=600,
+            cursor_param="cursor",
             invalidated_by=("filter", "ordering", "authorization"),
             size_param="limit",
             ordering="id ascending",
@@ -98,6 +100,7 @@ class Service:
             paging_params=("cursor", "limit"),
             cursor_ttl_seconds=300,
             evidence_ttl_seconds=None,
+            cursor_param="cursor",
             invalidated_by=("filter", "authorization"),
             size_param="limit",
             ordering="relevance descending, then id ascending",

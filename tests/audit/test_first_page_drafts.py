@@ -1,0 +1,61 @@
+"""audit drafts where page numbers start (issue 19: ``pagination.first-page``).
+
+specs/page_base.yaml has one page-numbered listing per way a spec says it: ``minimum: 0``,
+``default: 0``, a description saying the first page is 0, ``minimum: 1``, nothing, and signals
+that disagree. A stated 0 is drafted as ``first-page: 0`` (no TODO); a stated or unstated 1 is
+the default; disagreeing signals keep 1 with a TODO naming both. The drafts check clean but for
+their TODOs (a first-page the parameter refuses would be XC147).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from xcompleteness import api
+
+SPEC = Path(__file__).parent / "specs" / "page_base.yaml"
+
+
+def _drafts(tmp_path: Path) -> dict[str, dict]:
+    out = tmp_path / "draft.yaml"
+    result = api.audit(SPEC, emit_overlay=out)
+    assert result.report is not None, result.diagnostics
+    overlay = yaml.safe_load(out.read_text("utf-8"))
+    return {
+        a["target"].split("'")[1]: a["update"]["x-completeness"]
+        for a in overlay["actions"]
+        if "x-completeness" in a["update"]
+    }
+
+
+def _pagination_todos(decl: dict) -> list[str]:
+    return [t for t in decl.get("x-todo", []) if t.startswith("pagination:")]
+
+
+def test_a_stated_zero_is_drafted_as_first_page_zero(tmp_path):
+    drafts = _drafts(tmp_path)
+    for path in ("/bolts", "/nuts", "/screws"):  # minimum 0, default 0, "starts at 0"
+        decl = drafts[path]
+        assert decl["pagination"]["first-page"] == 0, path
+        assert not _pagination_todos(decl), path
+
+
+def test_a_stated_or_unstated_one_is_the_default(tmp_path):
+    drafts = _drafts(tmp_path)
+    for path in ("/rivets", "/pins"):  # minimum 1 default 1; nothing said
+        decl = drafts[path]
+        assert "first-page" not in decl["pagination"] and not _pagination_todos(decl), path
+
+
+def test_disagreeing_signals_leave_a_todo_naming_both(tmp_path):
+    decl = _drafts(tmp_path)["/dowels"]  # minimum 0 but default 1
+    assert "first-page" not in decl["pagination"]
+    [todo] = _pagination_todos(decl)
+    assert "minimum 0" in todo and "default 1" in todo and "first-page: 0" in todo
+
+
+def test_the_drafts_check_clean_but_for_their_todos(tmp_path):
+    _drafts(tmp_path)
+    result = api.check(SPEC, [tmp_path / "draft.yaml"])
+    assert {d.code for d in result.diagnostics} == {"XC900"}
