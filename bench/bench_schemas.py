@@ -81,14 +81,12 @@ def _interleaved(commands: dict[str, list[str]], env: dict[str, str]) -> dict[st
 
 
 def _draft(spec: Path, dest: Path) -> Path:
-    from xcompleteness.audit._draft import draft_overlay, dump_overlay
+    from xcompleteness.audit._draft import dump_overlay
     from xcompleteness.audit._report import audit_document
     from xcompleteness.load import load_spec
 
     report = audit_document(load_spec(spec).data, origin=str(spec))
-    dest.write_text(
-        dump_overlay(draft_overlay(report.findings, report.title, report.operation_ids)), "utf-8"
-    )
+    dest.write_text(dump_overlay(report.draft_overlay() or {}), "utf-8")
     return dest
 
 

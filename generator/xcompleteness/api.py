@@ -194,19 +194,7 @@ class AuditResult(_Outcome):
     def drafts(self) -> Mapping[str, Any] | None:
         """The draft Overlay 1.0 document declaring every undeclared listing (None: nothing to
         draft). Its declarations carry ``x-completeness-todo`` lists of what is left to decide."""
-        report = self.report
-        if report is None or not (report.undeclared or report.patches):
-            return None
-        from xcompleteness.audit import draft_overlay
-
-        return draft_overlay(
-            report.findings,
-            report.title,
-            report.operation_ids,
-            report.defaults,
-            report.patches,
-            report.recorded,
-        )
+        return None if self.report is None else self.report.draft_overlay()
 
     @property
     def drafts_yaml(self) -> str | None:

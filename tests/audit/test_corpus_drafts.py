@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 from support.paths import EXAMPLES, ROOT
-from xcompleteness.audit._draft import TODO_KEY, draft_declaration, draft_overlay, dump_overlay
+from xcompleteness.audit._draft import TODO_KEY, draft_declaration, dump_overlay
 from xcompleteness.audit._report import AuditReport, audit_document
 from xcompleteness.check._pipeline import check_spec
 from xcompleteness.load import load_spec
@@ -148,10 +148,7 @@ def test_issue_11_named_cases_on_the_real_specs() -> None:
 def test_check_on_spec_defaults_and_draft_reports_only_the_todos(name: str, tmp_path: Path) -> None:
     report = _report(name, defaults=True)
     draft = tmp_path / "draft.yaml"
-    draft.write_text(
-        dump_overlay(draft_overlay(report.findings, name, report.operation_ids, report.defaults)),
-        encoding="utf-8",
-    )
+    draft.write_text(dump_overlay(report.draft_overlay() or {}), encoding="utf-8")
     defaults = EXAMPLES / APIS[name] / "defaults.overlay.yaml"
     result = check_spec(_spec(name), [defaults, draft])
     assert [d for d in result.diagnostics if d.code != "XC900"] == []

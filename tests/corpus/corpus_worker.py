@@ -33,7 +33,7 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
         clock = now
 
     try:
-        from xcompleteness.audit._draft import draft_overlay, dump_overlay, todo_pointers
+        from xcompleteness.audit._draft import dump_overlay
         from xcompleteness.audit._report import audit_document
         from xcompleteness.check._pipeline import check_spec
         from xcompleteness.load import load_spec
@@ -54,14 +54,12 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
         )
         overlays: list[Path] = []
         expected: list[str] = []
-        if report.undeclared:
+        drafted = report.draft_overlay()  # what `audit --emit-overlay` writes, patches included
+        if drafted is not None:
             draft = work / "draft.yaml"
-            draft.write_text(
-                dump_overlay(draft_overlay(report.findings, report.title, report.operation_ids)),
-                "utf-8",
-            )
+            draft.write_text(dump_overlay(drafted), "utf-8")
             overlays.append(draft)
-            expected = todo_pointers(report.findings)
+            expected = report.todo_pointers()
         out["todos"] = len(expected)
         lap("audit")
         stage = "check"

