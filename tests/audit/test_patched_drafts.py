@@ -58,3 +58,34 @@ def test_the_corpus_worker_round_trips_and_generates_such_a_draft(tmp_path: Path
     assert out["crash"] is None
     assert out["draft_issue_codes"] == [] and out["roundtrip_exact"] is True
     assert out["generate"] == "ok" and out["importable"] is True
+
+
+# -- listings behind `$ref` path items ----------------------------------------------------------
+
+REF_SPEC = Path(__file__).parent / "specs" / "ref_path_items.yaml"
+
+
+def test_a_listing_behind_a_ref_path_item_is_drafted_where_it_is_written(tmp_path: Path) -> None:
+    report = audit_document(load_spec(REF_SPEC).data, origin=str(REF_SPEC))
+    drafted = report.draft_overlay()
+    assert drafted is not None
+    targets = [a["target"] for a in drafted["actions"]]
+    pots = "$['components']['x-paths']['Pots']['get']"
+    assert targets == [pots, pots + "['responses']['200']"]  # the declaration, the Link header
+    draft = tmp_path / "draft.yaml"
+    draft.write_text(dump_overlay(drafted), "utf-8")
+    result = check_spec(REF_SPEC, [draft])  # raised XC021 (target matches nothing) before
+    issues = [d for d in result.diagnostics if "/x-completeness" in d.pointer]
+    assert [d.render() for d in issues if d.code != "XC900"] == []
+    assert sorted(d.pointer for d in result.diagnostics if d.code == "XC900") == sorted(
+        report.todo_pointers()
+    )
+
+
+def test_an_operation_reached_through_two_paths_is_excluded_not_drafted() -> None:
+    report = audit_document(load_spec(REF_SPEC).data, origin=str(REF_SPEC))
+    shared = [e for e in report.excluded if e.source == "shared"]
+    assert [e.path for e in shared] == ["/plant-status", "/support/plant-status"]
+    assert "own path item" in shared[0].why
+    assert [f.path for f in report.undeclared] == ["/pots"]
+    assert "reached through several paths" in report.summary()

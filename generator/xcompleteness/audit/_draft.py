@@ -497,8 +497,12 @@ def draft_overlay(
     defaults: Mapping[str, Any] | None = None,
     patches: Iterable[dict[str, Any]] = (),
     recorded: Mapping[str, list[RecordedPage]] | None = None,
+    targets: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """An Overlay 1.0 document declaring every undeclared finding.
+
+    ``targets`` maps a finding's pointer to its Overlay target where the operation is not
+    written at ``/paths/PATH/METHOD`` (a ``$ref`` path item; ``AuditReport.targets``).
 
     ``patches`` are schema patch actions (``audit._patches``) appended after the declarations.
 
@@ -519,7 +523,7 @@ def draft_overlay(
         update["x-completeness"] = decl
         actions.append(
             {
-                "target": operation_target(f.path, f.method),
+                "target": (targets or {}).get(f.pointer) or operation_target(f.path, f.method),
                 "description": f"{label}: {f.kind}, {f.style} pagination"
                 + (f" (from {f.imported.source})" if f.imported else "")
                 + f", {len(decl[TODO_KEY])} TODO(s)",

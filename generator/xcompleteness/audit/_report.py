@@ -30,9 +30,16 @@ from xcompleteness.audit._draft import TODO_KEY, draft_declaration, draft_overla
 from xcompleteness.audit._patches import declared_locations, schema_patches
 from xcompleteness.audit._responses import EVIDENCE_KEY, assign
 from xcompleteness.declare import document_defaults
-from xcompleteness.detect import Excluded, Finding, operation_ids, patch_action, scan_all
+from xcompleteness.detect import (
+    Excluded,
+    Finding,
+    jsonpath,
+    operation_ids,
+    patch_action,
+    scan_all,
+)
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
-from xcompleteness.document import Operation, views
+from xcompleteness.document import DocumentViews, Operation, deref_at, pointer_tokens, views
 from xcompleteness.load import RecordedPage
 
 __all__ = ["AuditReport", "audit_document", "write_draft"]
@@ -51,8 +58,11 @@ class AuditReport:
         defaults: Mapping[str, Any] | None = None,
         patches: list[dict[str, Any]] | None = None,
         recorded: Mapping[str, list[RecordedPage]] | None = None,
+        targets: Mapping[str, str] | None = None,
     ):
         self.origin = origin
+        self.targets = dict(targets or {})
+        """Finding pointer -> Overlay target, for listings behind a ``$ref`` path item."""
         self.recorded = dict(recorded or {})
         """Operation pointer -> its recorded responses (``audit --responses``)."""
         self.patches = list(patches or [])
@@ -87,6 +97,7 @@ class AuditReport:
             self.defaults,
             self.patches,
             self.recorded,
+            self.targets,
         )
 
     def todo_pointers(self) -> list[str]:
@@ -123,8 +134,14 @@ class AuditReport:
             parts.append(f"drafted {adds} schema patch(es) for locations the schema lacks")
         streams = sum(e.source == "stream" for e in self.excluded)
         ignored = sum(e.source == "declared" for e in self.excluded)
+        shared = sum(e.source == "shared" for e in self.excluded)
         if streams:
             parts.append(f"excluded {streams} stream(s) (a stream never ends)")
+        if shared:
+            parts.append(
+                f"excluded {shared} listing view(s) of operations reached through several paths "
+                "(not declarable: the operationId would repeat)"
+            )
         if ignored:
             parts.append(f"excluded {ignored} operation(s) declared kind: none")
         if self.recorded:
@@ -205,6 +222,8 @@ def audit_document(
     title = info.get("title") if isinstance(info, dict) else None
     parsed = views(data)
     findings, excluded = scan_all(parsed)
+    findings, shared, targets = _written_locations(data, parsed, findings)
+    excluded += shared
     recorded: dict[str, list[RecordedPage]] = {}
     if responses:
         ops = [(op.method, op.path, op.pointer, op.operation_id) for op in parsed.operations]
@@ -218,10 +237,59 @@ def audit_document(
         document_defaults(data),
         schema_patches(data, parsed),
         recorded,
+        targets,
     )
     ops = {op.pointer: op for op in parsed.operations}
     report.patches[:0] = _evidence_patches(data, report, ops)
     return report
+
+
+def _written_locations(
+    data: Any, parsed: DocumentViews, findings: list[Finding]
+) -> tuple[list[Finding], list[Excluded], dict[str, str]]:
+    """Where each listing's operation is written, for the draft's Overlay target.
+
+    The views keep a ``$ref`` path item's ``/paths`` pointer, which an Overlay cannot select
+    (XC021: the path item holds only the ``$ref``): such a listing is drafted where its chain of
+    references leads (``targets``: finding pointer -> JSONPath). An operation written once and
+    reached through several paths cannot be declared: a declaration needs an operationId, and
+    one operation under two paths repeats it (XC030, XC102). It is excluded (``shared``), with
+    the way out in its reason, instead of drafted."""
+    paths: dict[str, list[str]] = {}
+    written: dict[str, str] = {}
+    for op in parsed.operations:
+        written[op.pointer] = where = _written_pointer(data, op.pointer)
+        paths.setdefault(where, []).append(op.path)
+    kept: list[Finding] = []
+    shared: list[Excluded] = []
+    targets: dict[str, str] = {}
+    for f in findings:
+        where = written.get(f.pointer, f.pointer)
+        reached = paths.get(where, [])
+        if len(reached) > 1 and not f.declared:
+            why = (
+                f"the operation at {where} is reached through {len(reached)} paths "
+                f"({', '.join(reached)}); a declaration needs an operationId, which one operation "
+                "under several paths repeats: give each path its own path item to declare it"
+            )
+            shared.append(Excluded(f.method, f.path, f.pointer, f.operation_id, "shared", why))
+            continue
+        if where != f.pointer:
+            targets[f.pointer] = jsonpath(data, f.pointer)
+        kept.append(f)
+    return kept, shared, targets
+
+
+def _written_pointer(data: Any, pointer: str) -> str:
+    """``pointer`` (an operation under ``/paths``) where it is written: through a ``$ref`` path
+    item to the node its chain leads to."""
+    tokens = pointer_tokens(pointer) or ()
+    paths = data.get("paths") if isinstance(data, dict) else None
+    if len(tokens) < 2 or tokens[0] != "paths" or not isinstance(paths, dict):
+        return pointer
+    item = pointer_join("", "paths", tokens[1])
+    located = deref_at(data, paths.get(tokens[1]), item)
+    return pointer if located is None else pointer_join(located[1], *tokens[2:])
 
 
 def _evidence_patches(

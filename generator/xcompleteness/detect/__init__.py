@@ -12,7 +12,7 @@ from xcompleteness.detect._listlike import (
     undeclared_listings,
 )
 from xcompleteness.detect._pagination_imports import supported_styles
-from xcompleteness.detect._schema_patch import patch_action
+from xcompleteness.detect._schema_patch import jsonpath, patch_action
 from xcompleteness.detect._schema_walk import SchemaWalker
 from xcompleteness.detect._words import ITEM_ID_CURSORS, PAGING_PARAMS, fold
 
@@ -24,6 +24,7 @@ __all__ = [
     "SchemaWalker",
     "Signal",
     "fold",
+    "jsonpath",
     "operation_ids",
     "patch_action",
     "scan_all",

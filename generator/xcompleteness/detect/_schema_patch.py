@@ -18,7 +18,7 @@ from typing import Any
 
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import Operation, pointer_tokens
+from xcompleteness.document import Operation, deref_at, pointer_tokens
 
 __all__ = ["BODY", "LINK", "ROLE_TYPES", "jsonpath", "missing_at", "patch_action", "success_schema"]
 
@@ -112,10 +112,17 @@ def missing_at(
 
 def jsonpath(document: Any, pointer: str) -> str:
     """An RFC 9535 path selecting what ``pointer`` names in ``document`` (an index only where
-    the node is an array: a response code ``200`` is a name)."""
+    the node is an array: a response code ``200`` is a name). A local ``$ref`` on the way (a
+    ``$ref`` path item: the views keep its ``/paths`` pointer) is followed: an Overlay selects
+    the node where it is written."""
     out = ["$"]
     node = document
-    for token in pointer_tokens(pointer) or ():
+    tokens = list(pointer_tokens(pointer) or ())
+    for i, token in enumerate(tokens):
+        if isinstance(node, dict) and token not in node and isinstance(node.get("$ref"), str):
+            located = deref_at(document, node)
+            if located is not None:  # where the chain leads is written without a $ref
+                return jsonpath(document, pointer_join(located[1], *tokens[i:]))
         if isinstance(node, list) and token.isdigit():
             out.append(f"[{token}]")
             node = node[int(token)] if int(token) < len(node) else None
