@@ -139,7 +139,8 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
 
     parsed = [r for r in results if r.get("parsed")]
     checked = [r for r in parsed if "valid" in r]
-    with_draft = [r for r in checked if r.get("todos")]
+    # a draft check cannot even apply (an input error, exit 2) fails its round trip too
+    with_draft = [r for r in parsed if r.get("todos")]
     generated = [r for r in checked if r.get("generate") == "ok"]
     walls = sorted(r["wall"] for r in results if "wall" in r and not r.get("timeout"))
     return {
@@ -155,6 +156,7 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
         "drafts": len(with_draft),
         "todos": sum(r.get("todos", 0) for r in parsed),
         "roundtrip_exact": sum(1 for r in with_draft if r.get("roundtrip_exact")),
+        "roundtrip_failed": [rel(r["spec"]) for r in with_draft if not r.get("roundtrip_exact")],
         "draft_issue_codes": Counter(c for r in checked for c in r.get("draft_issue_codes", [])),
         "other_warnings": Counter(c for r in checked for c in r.get("other_warning_codes", [])),
         "generate": Counter(r.get("generate", "not reached") for r in checked),
@@ -200,6 +202,7 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         f"{s['drafts']} |",
         f"| drafted declarations with other findings, by code | "
         f"{_counts(s['draft_issue_codes'])} |",
+        f"| check refused spec + draft as input, by code | {_counts(s['check_input_errors'])} |",
         f"| specs with other warnings outside declarations, by code | "
         f"{_counts(s['other_warnings'])} |",
         f"| generate with the draft | {_counts(s['generate'])} |",
@@ -216,6 +219,8 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         lines.append(f"\n- hang: `{spec}`")
     for spec in s["valid_refused"][:20]:
         lines.append(f"\n- valid, refused: `{spec}`")
+    for spec in s["roundtrip_failed"][:20]:
+        lines.append(f"\n- draft not round-tripping: `{spec}`")
     lines.append(END)
     return "\n".join(lines) + "\n"
 
