@@ -81,10 +81,20 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
     decl["scope"] = {"resource": resource_name(f.path)}
     if "snapshot" not in scope_defaults:
         decl["scope"]["snapshot"] = "none"
-    if f.kind_doubt and f.kind == "aggregate":
+    if f.kind_doubt and f.kind_other == "collection" and f.kind == "aggregate":
         todos.append(
             f"kind: {f.kind_doubt}; if each item is a record (not a computed summary), set "
             "kind: collection"
+        )
+    elif f.kind_doubt and f.kind_other == "collection":
+        todos.append(
+            f"kind: {f.kind_doubt}; if the result is every object of the resource in scope "
+            "(no query narrows it), set kind: collection"
+        )
+    elif f.kind_doubt and f.kind_other == "aggregate":
+        todos.append(
+            f"kind: {f.kind_doubt}; if the result is one computed summary (chart points, groups, "
+            "report rows) rather than records of a resource, set kind: aggregate"
         )
     elif f.kind_doubt:
         todos.append(
@@ -93,10 +103,12 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
             "at a cap (RESULT_LIMIT_REACHED)"
         )
     if f.listing_doubt:
+        shown = f.items is not None and not f.items_doubt
         todos.append(
             f"kind: {f.listing_doubt}; if the operation returns one object (or a fixed set), it "
             "is no listing: replace this declaration by {kind: none, why: ...}; else confirm "
-            f"kind: {f.kind} and add the array of results to the response schema"
+            f"kind: {f.kind}"
+            + ("" if shown else " and add the array of results to the response schema")
         )
     if f.imported is not None:
         return _imported_declaration(f, decl, todos)

@@ -99,6 +99,8 @@ class Finding:
     response expression that feeds it."""
     kind_doubt: str | None = None
     """Why the drafted kind may be another (a collection whose prose says "search"...)."""
+    kind_other: str | None = None
+    """The kind ``kind_doubt`` suggests instead (``search``, ``collection``, ``aggregate``)."""
     listing_doubt: str | None = None
     """Why the operation may not be a listing at all: no response schema shows an array, only its
     name, prose or parameters say it lists (the draft asks, never states it)."""
@@ -135,6 +137,7 @@ class Finding:
             "style_doubt": self.style_doubt,
             "first_page": self.first_page,
             "kind_doubt": self.kind_doubt,
+            "kind_other": self.kind_other,
             "listing_doubt": self.listing_doubt,
         }
 

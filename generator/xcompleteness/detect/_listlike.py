@@ -223,6 +223,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         if imported.items is not None and imported.items != shape.items:
             shape.items, shape.id, shape.item_fields = imported.items, None, ()
             shape.items_pointer = None
+    kind_doubt, kind_other = _kind_question(kind, ref, shape, paged, "query" in roles)
     return Finding(
         method=ref.method,
         path=ref.path,
@@ -247,10 +248,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         style_doubt=_style_doubt(style, style_doubt, fed, request, imported is None, signals),
         first_page=first_page if style == "page" else 1,
         body_next=fed[1] if fed is not None and style == "cursor" else None,
-        kind_doubt=_kind_doubt(kind, ref) or _aggregate_doubt(kind, shape, paged),
+        kind_doubt=kind_doubt,
+        kind_other=kind_other,
         listing_doubt=None
         if imported is not None or fed is not None
-        else _arrayless(body, shape, walker, why),
+        else _arrayless(body, shape, walker, why) or _one_object(ref, shape, paged),
     )
 
 
@@ -397,6 +399,56 @@ def _style_doubt(
                 f"link sits in the {inside[-2]!r} object, which may be a shared links schema "
                 "this operation never fills"
             )
+    return None
+
+
+def _kind_question(
+    kind: str, ref: OperationRef, shape: Shape, paged: bool, query_text: bool
+) -> tuple[str | None, str | None]:
+    """(why the drafted kind may be another, that other kind), or (None, None).
+
+    ``kind`` is stated without a question only on strong evidence: a search needs a search word
+    in its path or a parameter taking query text (an operationId alone, FastAPI's
+    ``query_registry_names_..._get``, names a handler, not a search); a collection needs paging
+    or items that carry an identifier (an unpaged array of id-less rows, ``{period, equitypct}``,
+    is as likely one computed series: a chart, a breakdown, a report)."""
+    doubt = _kind_doubt(kind, ref)
+    if doubt is not None:
+        return doubt, "search"
+    doubt = _aggregate_doubt(kind, shape, paged)
+    if doubt is not None:
+        return doubt, "collection"
+    if kind == "search" and not query_text and not sig.is_search(ref.path, None):
+        return (
+            f"only the operationId {ref.view.operation_id!r} names a search or query; no "
+            "parameter takes a query text and the path names none",
+            "collection",
+        )
+    if kind == "collection" and not paged and shape.items is not None and shape.id is None:
+        return (
+            "the operation takes no paging parameter and its items carry no identifier, so it "
+            "may answer one computed series or summary (a chart, a breakdown, a report)",
+            "aggregate",
+        )
+    return None, None
+
+
+def _one_object(ref: OperationRef, shape: Shape, paged: bool) -> str | None:
+    """Why an unpaged array may be one object typed as an array: a bare array answering a path
+    that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID"),
+    or prose that reads one thing ("get next outgoing transaction", "a single", "by ID")."""
+    if paged or ref.method != "get" or shape.items is None:
+        return None
+    last = ref.path.rstrip("/").rsplit("/", 1)[-1]
+    if shape.items == "$response.body#" and last.startswith("{") and last.endswith("}"):
+        return (
+            f"an unpaged array answers a path that ends in the parameter {last}, which usually "
+            "reads one object"
+        )
+    for where, text in _prose_texts(ref)[:2]:
+        said = prose.one_object_sentence(text)
+        if said is not None:
+            return f"the {where} says {said!r}, which reads one object"
     return None
 
 

@@ -8,6 +8,8 @@ identifiers are not prose) and answer narrow questions:
   parameter", "for internal use"): never a paging position the walk would set;
 * ``describes_cursor``: a parameter whose description says it is a pagination cursor or page
   token, whatever its name (Square v1's ``batch_token``);
+* ``one_object_sentence``: a first sentence that reads one thing ("get next outgoing
+  transaction", "a single ...", "... by ID"): an array answered there may be one object;
 * ``link_header_sentence``: the sentence saying pagination goes through the HTTP ``Link`` header
   when no response declares one (Mastodon: "Use HTTP `Link` header for pagination");
 * ``search_sentence``: the sentence whose prose says "search" (not inside a link target, a path
@@ -30,6 +32,7 @@ __all__ = [
     "first_sentence_lists",
     "link_header_sentence",
     "not_a_total",
+    "one_object_sentence",
     "reserved",
     "search_sentence",
     "sentences",
@@ -183,3 +186,21 @@ def one_based_sentence(description: str | None) -> str | None:
     if not isinstance(description, str):
         return None
     return next((s for s in sentences(description) if _ONE_BASED.search(s)), None)
+
+
+_ONE_OBJECT = re.compile(
+    r"(?:\b(?:gets?|fetch(?:es)?|returns?|retrieves?|reads?)\s+(?:the\s+)?|\bthe\s+)next\b"
+    r"(?!\s+(?:pages?|set|batch|chunk|results?|items?|records?|entries)\b)"
+    r"|\ba single\b(?!\s+(?:page|request|response|call|batch)\b)"
+    r"|\bby (?:its |their )?ids?\b",
+    re.IGNORECASE,
+)
+
+
+def one_object_sentence(description: str | None) -> str | None:
+    """The first sentence, when it reads one thing: "get next outgoing transaction", "a single
+    ...", "... by ID" (a read by identifier or of "the next" item, not a listing)."""
+    if not isinstance(description, str):
+        return None
+    first = next(sentences(description), "")
+    return first if first and _ONE_OBJECT.search(first) else None

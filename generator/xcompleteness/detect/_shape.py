@@ -94,6 +94,32 @@ def body_shape(
                 )
                 if found is not None:
                     break
+    wrapper: str | None = None
+    if found is None and not resource_like and len(props) == 1:
+        # an XML-style result element wrapping its one list object (CloudFront's
+        # ``{DistributionIdList: {Marker, NextMarker, IsTruncated, Items: [...]}}``)
+        ((name, (sub, sptr)),) = props.items()
+        if "object" in walker.types(sub, sptr) and not walker.is_array(sub, sptr):
+            found = _wrapped_array(
+                walker.properties(sub, sptr),
+                walker,
+                pointer_join("", name),
+                strict_meta=False,
+                resource_like=False,
+                positioned=positioned,
+                listy=listy,
+            )
+            if found is not None and found[0].count("/") == 2:
+                inner = walker.properties(sub, sptr)
+                skip_name = pointer_tokens(found[0])[-1]
+                meta = [n for n in inner if n != skip_name]
+                if not (
+                    positioned
+                    or listy
+                    or any(sig.SIGNAL_FIELDS.get(sig.fold(n)) is not None for n in meta)
+                ):
+                    found = None  # one object that holds an array, not a list envelope
+            wrapper = name if found is not None else None
     skip = None
     if found is not None:
         rel, item = found
@@ -103,6 +129,10 @@ def body_shape(
         at = _located_at(schema, ptr, rel, walker)
         if at is not None:
             _check_items(shape, at, rel, walker, examples)
+        if shape.items_doubt is None:
+            shape.items_doubt = _rival_arrays(
+                schema, ptr, rel, walker, sig.fold(last_literal(path))
+            )
         skip = rel
     elif listy and not shape.containers:
         shown = body_paging.example_arrays(examples, props, walker)
@@ -114,6 +144,10 @@ def body_shape(
                 "it (this overlay's schema patch adds it)"
             )
     shape.signals = body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
+    if wrapper is not None:  # the list envelope's own fields (``NextMarker``, ``IsTruncated``)
+        inner_props = walker.properties(*props[wrapper])
+        base = pointer_join("", wrapper)
+        shape.signals += body_signals(inner_props, walker, base, skip, 1, cursor_keys)
     token = next((s for s in shape.signals if s.kind == "next_token"), None)
     if token is not None:
         shape.cursor_end = _token_end(schema, ptr, token, walker, examples)
@@ -181,6 +215,48 @@ def _wrapped_array(
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+def _rival_arrays(schema: Any, ptr: str, rel: str, walker: SchemaWalker, noun: str) -> str | None:
+    """Why the chosen array may not be the items: other arrays beside it could be (Monarch's
+    ``{numFound, objects: [string], associations: [Association], compact_associations: [...]}``).
+    Settled without a question only when the chosen array is named after the path's resource,
+    or it holds objects under a conventional items name while every rival holds plain values."""
+    tokens = pointer_tokens(rel) or ()
+    if not tokens:
+        return None
+    parent = (
+        _located_at(schema, ptr, pointer_join("", *tokens[:-1]), walker)
+        if len(tokens) > 1
+        else (schema, ptr)
+    )
+    if parent is None:
+        return None
+    props = walker.properties(*parent)
+    chosen = tokens[-1]
+    rivals = [
+        n
+        for n, (s, p) in props.items()
+        if n != chosen
+        and walker.is_array(s, p)
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
+    ]
+    if not rivals or _named_alike(sig.fold(chosen), noun) or sig.fold(chosen) == noun:
+        return None
+    if (
+        sig.fold(chosen) in sig.ITEM_NAMES
+        and _holds_objects(props[chosen], walker)
+        and not any(_holds_objects(props[n], walker) for n in rivals)
+    ):
+        return None
+    names = ", ".join([chosen, *rivals])
+    return f"the response holds several arrays that could be the results ({names})"
+
+
+def _holds_objects(node: Located, walker: SchemaWalker) -> bool:
+    item = walker.array_items(*node)
+    return item is not None and bool(walker.properties(*item))
 
 
 def _named_alike(array: str, noun: str) -> bool:
