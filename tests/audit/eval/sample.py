@@ -121,10 +121,15 @@ HELDOUT_BASE = "db50f7ca6fd14dc3881245e4d613aa11e0a94cf5"  # main when the draw 
 HELDOUT_SIZE = 6
 MIN_CANDIDATES = 15
 # spec -> why it could not be labelled (the draw then takes the next spec in its order)
-REPLACED: dict[str, str] = {}
+REPLACED: dict[str, str] = {
+    "channel4.com.json": (
+        "its 24 non-listing candidates are all listing feeds (\"Lists all Channel 4 programmes"
+        " ...\") and no other operation is left, so the non-listing walk cannot reach 10"
+    ),
+}
 HELDOUT: dict[str, str] = {
+    "accounting": "codat.io/accounting.json",
     "brex": "brex.io.json",
-    "channel4": "channel4.com.json",
     "magento": "magento.com.json",
     "sell-marketing": "ebay.com/sell-marketing.json",
     "superset": "superset.apache.local/superset.json",
