@@ -522,7 +522,7 @@ def split() -> dict[str, Any]:
     }
 
 
-# -- the round-4 held-out draw (rounds 2's and 3's were the same; needs the spec cache and git) ------
+# -- the round-4 held-out draw (as rounds 2 and 3; needs the spec cache and git) ------------
 
 
 def provider(rel: str) -> str:

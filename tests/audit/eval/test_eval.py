@@ -131,15 +131,17 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
     # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
-    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (21 APIs:
-    # rounds 1 and 2) is measured after round 3's heuristics; held-out is round 3's fresh six,
-    # scored counts-only, once on main 87875b0 (3 false, 15 wrong, 9 missed) and once after
-    # round 3's heuristics (3, 14, 8). Its wrong values are recorded as measured, not tuned away
-    # (that would spend the half); README.md names their classes.
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (27 APIs:
+    # rounds 1 to 3) is measured after round 4's heuristics: its 3 false listings are reads by id
+    # or of "the next" item typed as bare arrays, each drafted under a kind TODO asking whether it
+    # lists. Held-out is round 4's fresh six, scored counts-only once on the branch (3 false, all
+    # under a kind TODO, 1 wrong, 9 missed) and once more after the rebase on main (the same
+    # counts). Its wrong value is recorded as measured, not tuned away (that would spend the
+    # half); README.md names its class.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
-        ("tuning", 0, 0, 0, 7),
-        ("heldout", 3, 3, 14, 8),
+        ("tuning", 3, 0, 0, 11),
+        ("heldout", 3, 0, 1, 9),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
