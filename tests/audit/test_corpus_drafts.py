@@ -34,7 +34,7 @@ LABELS = Path(__file__).parent / "labels"
 APIS = {"stripe.com": "stripe", "kubernetes.io": "kubernetes", "digitalocean.com": "digitalocean"}
 # TODOs per drafted listing (recorded in docs/audit.md): without defaults, and with the example
 # defaults block answered.
-BEFORE = {"stripe.com": 1.09, "kubernetes.io": 1.48, "digitalocean.com": 1.79}
+BEFORE = {"stripe.com": 1.09, "kubernetes.io": 1.72, "digitalocean.com": 1.85}
 AFTER = {"stripe.com": 0.02, "kubernetes.io": 0.0, "digitalocean.com": 0.26}
 
 

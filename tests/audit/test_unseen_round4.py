@@ -55,6 +55,18 @@ def test_an_unpaged_array_of_rows_without_id_asks_whether_it_is_an_aggregate() -
     assert not _todos(draft_declaration(BY_PATH["/cranes"]), "kind")
 
 
+def test_an_id_field_answered_in_the_defaults_settles_the_aggregate_question() -> None:
+    f = BY_PATH["/tides/{tide_id}/bymonths"]
+    field = sorted(f.item_fields)[0]
+    decl = draft_declaration(f, {"drafts": {"id-fields": [field]}})
+    assert decl["id"] == f"/{field}"
+    assert not _todos(decl, "kind")  # records identified by the answered field
+    # an answer naming no field of the item settles nothing: the question stays
+    decl = draft_declaration(f, {"drafts": {"id-fields": ["no_such_field"]}})
+    [todo] = _todos(decl, "kind")
+    assert "set kind: aggregate" in todo
+
+
 def test_a_search_named_only_by_its_operation_id_asks_whether_it_is_a_collection() -> None:
     f = BY_PATH["/v1/pilot/status/all"]
     assert f.kind == "search" and f.kind_other == "collection"

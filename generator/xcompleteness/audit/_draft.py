@@ -92,10 +92,13 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
             "(no query narrows it), set kind: collection"
         )
     elif f.kind_doubt and f.kind_other == "aggregate":
-        todos.append(
-            f"kind: {f.kind_doubt}; if the result is one computed summary (chart points, groups, "
-            "report rows) rather than records of a resource, set kind: aggregate"
-        )
+        # the doubt is that the items carry no identifier; an id-fields answer in the defaults
+        # that names a field of the item settles it (records with an identifier): no question
+        if _defaults_id(f, drafts) is None:
+            todos.append(
+                f"kind: {f.kind_doubt}; if the result is one computed summary (chart points, "
+                "groups, report rows) rather than records of a resource, set kind: aggregate"
+            )
     elif f.kind_doubt:
         todos.append(
             f"kind: {f.kind_doubt}; if the result is every object matching a query (rather than "
@@ -207,8 +210,7 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
                 "set id to the field that is unique per item"
             )
         return
-    answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
-    chosen = next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
+    chosen = _defaults_id(f, drafts)
     if chosen is not None:
         decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
         return
@@ -217,6 +219,12 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
         f"id: no id-like field in the item schema{where}; set id to a field unique per item, or "
         "delete this entry if none is (without id, duplicates across pages go unchecked)"
     )
+
+
+def _defaults_id(f: Finding, drafts: Mapping[str, Any]) -> str | None:
+    """The first ``x-completeness-defaults.drafts.id-fields`` answer that is a field of the item."""
+    answers = drafts.get("id-fields") if isinstance(drafts.get("id-fields"), list) else []
+    return next((n for n in answers if isinstance(n, str) and n in f.item_fields), None)
 
 
 def _more(when: dict[str, Any] | None = None) -> dict[str, Any]:
