@@ -214,3 +214,70 @@ def test_no_cache_writes_no_verdict(inputs, monkeypatch: pytest.MonkeyPatch) -> 
     _drop_whole_run_entries()
     generate(spec, [overlay], "repos")
     assert len(_verdicts()) == 1
+
+
+# -- the parse cache: a spec text known free of duplicate keys is parsed without the hook ---------
+
+
+def _parses() -> list[Path]:
+    folder = gencache.cache_dir()
+    return sorted(folder.glob("*" + vc.PARSE_SUFFIX)) if folder.is_dir() else []
+
+
+def _json_spec(spec: Path, duplicate: bool = False) -> Path:
+    """``spec`` as JSON text; with ``duplicate``, ``info.version`` written twice (XC013)."""
+    text = json.dumps(yaml.safe_load(spec.read_text("utf-8")), indent=1)
+    if duplicate:
+        text = text.replace('"info": {', '"info": {\n  "version": "0",', 1)
+    out = spec.with_suffix(".dup.json" if duplicate else ".json")
+    out.write_text(text, "utf-8")
+    return out
+
+
+def test_a_known_spec_text_gives_the_same_document_and_output(inputs) -> None:
+    spec, overlay = inputs
+    spec = _json_spec(spec)
+    edit = _overlay(overlay, "edit", visibility="edited")
+    generate(spec, [overlay], "repos")
+    assert len(_parses()) == 1
+    edited = generate(spec, [edit], "repos")
+    assert len(_parses()) == 1  # same text, same key
+    plain = generate(spec, [edit], "repos", cache=False)
+    assert edited.files == plain.files
+    assert [d.to_json() for d in edited.diagnostics] == [d.to_json() for d in plain.diagnostics]
+    from xcompleteness.emit._verdict_cache import ParseCache
+    from xcompleteness.load import parse_store
+
+    with parse_store(ParseCache()):
+        known = load_document(spec, [edit])
+    fresh = load_document(spec, [edit])
+    assert (known.data, known.diagnostics, known.refs, dict(known.origins)) == (
+        fresh.data,
+        fresh.diagnostics,
+        fresh.refs,
+        dict(fresh.origins),
+    )
+
+
+def test_duplicate_keys_are_never_recorded_and_a_planted_fact_is_used(inputs) -> None:
+    from xcompleteness.emit._verdict_cache import ParseCache
+    from xcompleteness.load import Limits, parse_store
+    from xcompleteness.load._parse import parse_key
+
+    spec, overlay = inputs
+    dup = _json_spec(spec, duplicate=True)
+    first = generate(dup, [overlay], "repos")
+    assert any(d.code == "XC013" for d in first.diagnostics)
+    assert _parses() == []  # a text with duplicate keys is never recorded
+    _drop_whole_run_entries()
+    assert any(d.code == "XC013" for d in generate(dup, [overlay], "repos").diagnostics)
+    key = parse_key(dup.read_bytes(), Limits.from_env())
+    assert key != parse_key(dup.read_bytes(), Limits(max_depth=Limits.from_env().max_depth - 1))
+    ParseCache().put(key)  # planted: "no duplicate keys" for a text that has one
+    with parse_store(ParseCache()):
+        planted = load_document(dup, [overlay])
+    assert not any(d.code == "XC013" for d in planted.diagnostics)  # the fact was used
+    _parses()[0].write_bytes(b'{"generator": "xcompleteness"}\n' + vc.PARSE_PAYLOAD)
+    with parse_store(ParseCache()):
+        damaged = load_document(dup, [overlay])
+    assert any(d.code == "XC013" for d in damaged.diagnostics)  # a damaged entry is ignored

@@ -237,15 +237,18 @@ def generate(
     from xcompleteness.emit._format import format_store
     from xcompleteness.emit._format_cache import FormatCache
     from xcompleteness.emit._model_cache import ModelCache
-    from xcompleteness.emit._verdict_cache import VerdictCache
+    from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
     from xcompleteness.ir import model_store
+    from xcompleteness.load import parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
     # reasons or pagination), and formatted modules across runs where a module's text is
     # unchanged, and a clean OpenAPI verdict across runs whose documents differ only in
-    # x-completeness values: same cache folder and rules, same opt-out (``cache=False``).
+    # x-completeness values, and the spec text's parse facts (no duplicate keys, depth cap):
+    # same cache folder and rules, same opt-out (``cache=False``).
     reuse = key is not None
     with (
+        parse_store(ParseCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
         format_store(FormatCache() if reuse else None),
         verdict_store(VerdictCache() if reuse else None),

@@ -6,7 +6,7 @@ May import: ``document``, ``diagnostics``, ``resources``.
 from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
 from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
-from xcompleteness.load._parse import load_data
+from xcompleteness.load._parse import load_data, parse_store
 from xcompleteness.load._recorded import RecordedPage, load_recorded
 from xcompleteness.load._source import SourceDoc, load_spec
 
@@ -18,6 +18,7 @@ __all__ = [
     "WORK_BUDGET",
     "apply_overlays",
     "load_data",
+    "parse_store",
     "load_document",
     "load_recorded",
     "load_spec",
