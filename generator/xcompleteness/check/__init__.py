@@ -7,6 +7,7 @@ May import: the stages below it (``document`` to ``rules``), ``runtime``, ``diag
 from typing import Any
 
 from xcompleteness.check import _prevalidate as prevalidate
+from xcompleteness.check import _verdict as verdicts
 from xcompleteness.check._pipeline import CheckResult, check_spec, show_effective, summary
 from xcompleteness.check._verdict import verdict_store
 
@@ -18,6 +19,7 @@ __all__ = [
     "summary",
     "validate_openapi",
     "verdict_store",
+    "verdicts",
 ]
 
 

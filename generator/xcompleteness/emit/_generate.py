@@ -295,7 +295,7 @@ def _two_processes(
     computed speculatively and dropped when the merged diagnostics hold an error
     (:mod:`xcompleteness.check._prevalidate`).
     """
-    from xcompleteness.check import _verdict, check_spec, prevalidate
+    from xcompleteness.check import check_spec, prevalidate, verdicts
 
     background: prevalidate.Validation | None = None
     reused = False
@@ -303,7 +303,7 @@ def _two_processes(
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
-        reused, key = _verdict.known_clean(doc)
+        reused, key = verdicts.known_clean(doc)
         if not reused:  # a clean verdict of this document (up to x-completeness) is stored
             background = prevalidate.Validation(doc)
 
@@ -330,7 +330,7 @@ def _two_processes(
             from xcompleteness.check import validate_openapi
 
             validation = list(validate_openapi(partial.doc))
-        _verdict.record(key, validation)
+        verdicts.record(key, validation)
     full = prevalidate.merge(partial, validation)
     if has_errors(full):
         raise GenerationRefused([d for d in full if d.severity is Severity.ERROR])

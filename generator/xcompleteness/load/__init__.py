@@ -18,8 +18,8 @@ __all__ = [
     "WORK_BUDGET",
     "apply_overlays",
     "load_data",
-    "parse_store",
     "load_document",
     "load_recorded",
     "load_spec",
+    "parse_store",
 ]
