@@ -4,9 +4,12 @@ May import: the stages below it (``document`` to ``rules``), ``runtime``, ``diag
 ``progress``.
 """
 
+from typing import Any
+
 from xcompleteness.check import _prevalidate as prevalidate
+from xcompleteness.check import _verdict as verdicts
 from xcompleteness.check._pipeline import CheckResult, check_spec, show_effective, summary
-from xcompleteness.check._validate import validate_openapi
+from xcompleteness.check._verdict import verdict_store
 
 __all__ = [
     "CheckResult",
@@ -15,4 +18,16 @@ __all__ = [
     "show_effective",
     "summary",
     "validate_openapi",
+    "verdict_store",
+    "verdicts",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # The validator stack (openapi-spec-validator, jsonschema-path, ...) costs about half a
+    # second to import: only a run that validates loads it (a reused verdict never does).
+    if name == "validate_openapi":
+        from xcompleteness.check._validate import validate_openapi
+
+        return validate_openapi
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

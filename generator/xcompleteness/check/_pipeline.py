@@ -23,7 +23,7 @@ from xcompleteness.load import SourceDoc, load_document
 from xcompleteness.progress import stage
 from xcompleteness.runtime.contract import Contract, Registry
 
-__all__ = ["CheckResult", "check_spec", "show_effective", "summary"]
+__all__ = ["CheckResult", "check_spec", "show_effective", "summary", "validated"]
 
 
 def _standard_registry() -> Registry:
@@ -67,15 +67,13 @@ def check_spec(
     doc = load_document(spec, list(overlays), allow_external_refs=allow_external_refs)
     if on_loaded is not None:
         on_loaded(doc)
-    # Imported here: unusable input is reported before the validator stack is even loaded.
-    from xcompleteness.check._validate import validate_openapi
     from xcompleteness.declare import load_registry, validate_declarations
     from xcompleteness.rules import run_rules
 
     diagnostics: list[Diagnostic] = list(doc.diagnostics)
     if validate:
         stage("validating the OpenAPI document")
-        diagnostics.extend(validate_openapi(doc))
+        diagnostics.extend(validated(doc))
     stage("validating declarations")
     vocab = validate_declarations(doc)
     diagnostics.extend(vocab)
@@ -90,6 +88,23 @@ def check_spec(
         contracts=contracts,
         registry=registry,
     )
+
+
+def validated(doc: SourceDoc) -> list[Diagnostic]:
+    """``validate_openapi(doc)``, or ``[]`` when a store holds a clean verdict for a document that
+    differs from ``doc`` at most in ``x-completeness`` values (:mod:`xcompleteness.check._verdict`);
+    a fresh clean verdict is recorded there."""
+    from xcompleteness.check import _verdict
+
+    clean, key = _verdict.known_clean(doc)
+    if clean:
+        return []
+    # Imported here: unusable input (and a reused verdict) never loads the validator stack.
+    from xcompleteness.check._validate import validate_openapi
+
+    found = validate_openapi(doc)
+    _verdict.record(key, found)
+    return found
 
 
 def _contracts(

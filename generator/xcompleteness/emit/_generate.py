@@ -8,7 +8,9 @@ is either generated or reported (``XC605``) — nothing is dropped silently.
 A run on unchanged inputs reuses the previous result from the cache (:mod:`gencache`, keyed by a
 hash of every input), a run whose item schemas are unchanged reuses the item models
 (:mod:`xcompleteness.emit._model_cache`), and every module whose unformatted text is unchanged
-reuses its formatted text (:mod:`xcompleteness.emit._format_cache`); ``cache=False``
+reuses its formatted text (:mod:`xcompleteness.emit._format_cache`), and a document that differs
+from an earlier clean one only in ``x-completeness`` values reuses its OpenAPI validation verdict
+(:mod:`xcompleteness.emit._verdict_cache`, :mod:`xcompleteness.check._verdict`); ``cache=False``
 (``--no-cache``, or ``XC_NO_CACHE=1`` in the environment) always runs the whole pipeline. The
 heavy stages (IR, Jinja2, ruff) are imported only when the pipeline runs, so a cache hit stays
 fast.
@@ -231,18 +233,25 @@ def generate(
             hit = _from_cache(entry)
             hit.diagnostics.extend(notes)
             return hit
+    from xcompleteness.check import verdict_store
     from xcompleteness.emit._format import format_store
     from xcompleteness.emit._format_cache import FormatCache
     from xcompleteness.emit._model_cache import ModelCache
+    from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
     from xcompleteness.ir import model_store
+    from xcompleteness.load import parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
     # reasons or pagination), and formatted modules across runs where a module's text is
-    # unchanged: same cache folder and rules, same opt-out (``cache=False``).
+    # unchanged, and a clean OpenAPI verdict across runs whose documents differ only in
+    # x-completeness values, and the spec text's parse facts (no duplicate keys, depth cap):
+    # same cache folder and rules, same opt-out (``cache=False``).
     reuse = key is not None
     with (
+        parse_store(ParseCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
         format_store(FormatCache() if reuse else None),
+        verdict_store(VerdictCache() if reuse else None),
     ):
         if prevalidate.wanted():
             gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
@@ -286,13 +295,17 @@ def _two_processes(
     computed speculatively and dropped when the merged diagnostics hold an error
     (:mod:`xcompleteness.check._prevalidate`).
     """
-    from xcompleteness.check import check_spec, prevalidate
+    from xcompleteness.check import check_spec, prevalidate, verdicts
 
     background: prevalidate.Validation | None = None
+    reused = False
+    key: str | None = None
 
     def start(doc: Any) -> None:
-        nonlocal background
-        background = prevalidate.Validation(doc)
+        nonlocal background, reused, key
+        reused, key = verdicts.known_clean(doc)
+        if not reused:  # a clean verdict of this document (up to x-completeness) is stored
+            background = prevalidate.Validation(doc)
 
     failure: Exception | None = None
     gen: Generation | None = None
@@ -309,11 +322,15 @@ def _two_processes(
             background.cancel()
         raise
     stage("validating the OpenAPI document")
-    validation = background.result() if background is not None else None
-    if validation is None:  # the child failed: validate here
-        from xcompleteness.check import validate_openapi
+    if reused:
+        validation: list[Diagnostic] | None = []
+    else:
+        validation = background.result() if background is not None else None
+        if validation is None:  # the child failed: validate here
+            from xcompleteness.check import validate_openapi
 
-        validation = list(validate_openapi(partial.doc))
+            validation = list(validate_openapi(partial.doc))
+        verdicts.record(key, validation)
     full = prevalidate.merge(partial, validation)
     if has_errors(full):
         raise GenerationRefused([d for d in full if d.severity is Severity.ERROR])

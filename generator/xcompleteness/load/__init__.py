@@ -6,7 +6,7 @@ May import: ``document``, ``diagnostics``, ``resources``.
 from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
 from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
-from xcompleteness.load._parse import load_data
+from xcompleteness.load._parse import load_data, parse_store
 from xcompleteness.load._recorded import RecordedPage, load_recorded
 from xcompleteness.load._source import SourceDoc, load_spec
 
@@ -21,4 +21,5 @@ __all__ = [
     "load_document",
     "load_recorded",
     "load_spec",
+    "parse_store",
 ]

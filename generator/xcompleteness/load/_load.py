@@ -31,7 +31,7 @@ def load_document(
 ) -> SourceDoc:
     """The spec with its overlays applied, checked as a whole (raises :class:`InputError`)."""
     limits = limits or Limits.from_env()
-    doc, refs = read_spec(spec, limits)
+    doc, refs = read_spec(spec, limits, walk_later=bool(overlays))
     if overlays:
         doc = apply_overlays(doc, list(overlays), limits=limits)
         named = ", ".join(os.fspath(o) for o in overlays)

@@ -106,13 +106,16 @@ def load_spec(
 
 
 def read_spec(
-    path: str | os.PathLike[str], limits: Limits
+    path: str | os.PathLike[str], limits: Limits, *, walk_later: bool = False
 ) -> tuple[SourceDoc, list[tuple[str, str]]]:
-    """Read and parse an OpenAPI document under the caps, and list its refs (no policy yet)."""
+    """Read and parse an OpenAPI document under the caps, and list its refs (no policy yet).
+
+    ``walk_later``: overlays follow and the result is walked again (:func:`load_data`); the refs
+    and mixed-enum notes may then be left out."""
     p = Path(path)
     origin = str(path)
     refs: list[tuple[str, str]] = []
-    data, lines, notes = load_data(p, origin, limits, refs_out=refs)
+    data, lines, notes = load_data(p, origin, limits, refs_out=refs, walk_later=walk_later)
     require_openapi(data, origin, lines)
     doc = SourceDoc(
         path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes), refs=tuple(refs)

@@ -46,7 +46,8 @@ class DocumentRules(RuleContext):
     def undeclared_listings(self) -> Iterator[Diagnostic]:
         # The one list-likeness heuristic, shared with ``audit`` (listlike.py), so that check on a
         # spec plus audit's draft overlay reports exactly the draft's TODOs and nothing else.
-        for pointer, why in sorted(undeclared_listings(self.data).items()):
+        # The loaded document: its typed views are parsed once and shared with the other rules.
+        for pointer, why in sorted(undeclared_listings(self.doc).items()):
             parts = pointer_tokens(pointer) or ()
             method = parts[2].upper() if len(parts) > 2 else "GET"
             path = parts[1] if len(parts) > 1 else "?"
