@@ -97,6 +97,16 @@ def test_a_schema_less_plural_path_or_search_is_found_under_a_kind_todo() -> Non
     assert "/lists/{list_id}/bed" not in BY_PATH  # "list" names a resource here, not a verb
 
 
+def test_a_get_whose_every_success_has_no_content_is_no_listing() -> None:
+    # 204 and 205 carry no body by HTTP's own definition: nothing there can be a list
+    # (GitHub's ``GET /repos/{owner}/{repo}/vulnerability-alerts`` answers 204 or 404)
+    assert "/beds/{bed_id}/sprinkler-alerts" not in BY_PATH
+    # a 200 beside the 204 may still carry the undescribed list: asked, as before
+    decl = draft_declaration(BY_PATH["/beds/{bed_id}/sprinkler-logs"])
+    [todo] = _todos(decl, "kind")
+    assert "declares no schema" in todo
+
+
 def test_single_reads_and_checks_holding_one_array_are_no_listings() -> None:
     for path in ("/invoices/{invoice_id}", "/query/analyze", "/me/trays/plants-exist"):
         assert path not in BY_PATH, path

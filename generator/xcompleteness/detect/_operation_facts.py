@@ -123,13 +123,20 @@ def stream_exclusion(op: Operation, shape: Shape) -> str | None:
 # -- responses ----------------------------------------------------------------------------------
 
 
+NO_CONTENT = frozenset({"204", "205"})  # RFC 9110 §15.3.5, §15.3.6: no content
+
+
 def success_response(
     op: Operation, walker: SchemaWalker
 ) -> tuple[str | None, Located | None, list[tuple[str, str]], list[Any]]:
     """(status, body schema, headers (name, pointer), examples) of the operation's first 2xx
-    response with a body."""
+    response with a body.
+
+    A 204 or 205 carries no body by HTTP's own definition, whatever the spec writes beside it:
+    it is never the response read, so an operation whose every success is one of them has no
+    status here (nothing it answers can be a list)."""
     codes = sorted(
-        (r for r in op.responses if r.status[:1] == "2"),
+        (r for r in op.responses if r.status[:1] == "2" and r.status not in NO_CONTENT),
         key=lambda r: (r.status != "200", r.status),
     )
     first: tuple[str | None, Located | None, list[tuple[str, str]], list[Any]] = (
