@@ -18,20 +18,18 @@ SDK client) walk each to ``complete: true``, and resume a walk from its continua
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import threading
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client as McpClient
 from support.fault_server import serve
 from support.gen import import_generated
 from support.mock_proc import mock_server
+from support.walks import WALKS, call_tools
 
 SPEC = Path(__file__).parent / "specs" / "body_paging.yaml"
 PACKAGE = "client_area_body_paging"
@@ -134,38 +132,8 @@ def mock():
         yield url
 
 
-def _sync(pkg, base: str, attr: str, **kw: Any):
-    with pkg.Client(base) as client:
-        return getattr(client, attr).collect(**kw)
-
-
-def _async(pkg, base: str, attr: str, **kw: Any):
-    async def main():
-        async with pkg.AsyncClient(base) as client:
-            return await getattr(client, attr).collect(**kw)
-
-    return asyncio.run(main())
-
-
-WALKS = {"sync": _sync, "async": _async}
-
-
 def _tools(pkg, base: str, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
-    """tools/call through the generated MCP server by the official SDK client, in order."""
-    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
-    host = server_mod.build_host(base, {}, secret=b"m" * 32)
-    server = server_mod.build_server(host)
-    out: list[dict[str, Any]] = []
-
-    async def main():
-        with anyio.fail_after(60):
-            async with McpClient(server) as client:
-                for name, args in calls:
-                    result = await client.call_tool(name, args)
-                    out.append(result.structured_content)
-
-    anyio.run(main)
-    return out
+    return call_tools(PACKAGE, base, calls, secret=b"m" * 32)
 
 
 # -- a native service on the generated server.py --------------------------------------------

@@ -17,20 +17,18 @@ sync client, the async client and its MCP tool (through the official ``mcp`` SDK
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import json
 import threading
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client as McpClient
 from support.fault_server import serve
 from support.gen import import_generated
+from support.walks import WALKS, call_tools, collect_sync
 from xcompleteness.check._pipeline import check_spec
 
 SPEC = Path(__file__).parent / "specs" / "end_signals.yaml"
@@ -193,37 +191,10 @@ def api():
         yield base, fake
 
 
-def _sync(pkg, base: str, attr: str, **kw: Any):
-    with pkg.Client(base) as client:
-        return getattr(client, attr).collect(**kw)
-
-
-def _async(pkg, base: str, attr: str, **kw: Any):
-    async def main():
-        async with pkg.AsyncClient(base) as client:
-            return await getattr(client, attr).collect(**kw)
-
-    return asyncio.run(main())
-
-
-WALKS = {"sync": _sync, "async": _async}
-
-
 def _tool(pkg, base: str, name: str, **args: Any) -> dict[str, Any]:
     """One tools/call through the generated MCP server, by the official SDK client."""
-    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
-    host = server_mod.build_host(base, {}, secret=b"s" * 32)
-    server = server_mod.build_server(host)
-
-    async def main():
-        with anyio.fail_after(60):
-            async with McpClient(server) as client:
-                listed = {t.name for t in (await client.list_tools()).tools}
-                assert name in listed
-                result = await client.call_tool(name, args)
-                return result.structured_content
-
-    return anyio.run(main)
+    [result] = call_tools(PACKAGE, base, [(name, args)], secret=b"s" * 32)
+    return result
 
 
 def test_the_declarations_check_clean_but_for_the_documented_frozen_warning():
@@ -619,7 +590,7 @@ def test_a_bad_seen_ids_bound_is_refused(pkg, api, monkeypatch):
     base, _ = api
     monkeypatch.setenv("XC_MAX_SEEN_IDS", "none")
     with pytest.raises(ValueError, match="XC_MAX_SEEN_IDS must be a positive integer"):
-        _sync(pkg, base, "list_tickets", limit=3)
+        collect_sync(pkg, base, "list_tickets", limit=3)
 
 
 # -- a request-body cursor (Box's POST metadata query) ----------------------------------------

@@ -10,20 +10,18 @@ walk from its continuation, and ``xcompleteness mock`` serves the same 0-based l
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import threading
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client as McpClient
 from support.fault_server import serve
 from support.gen import import_generated
 from support.mock_proc import mock_server
+from support.walks import WALKS, call_tools, collect_sync
 
 SPEC = Path(__file__).parent / "specs" / "zero_pages.yaml"
 PACKAGE = "client_area_zero_pages"
@@ -82,34 +80,10 @@ def api():
         yield base, fake
 
 
-def _sync(pkg, base: str, attr: str, **kw: Any):
-    with pkg.Client(base) as client:
-        return getattr(client, attr).collect(**kw)
-
-
-def _async(pkg, base: str, attr: str, **kw: Any):
-    async def main():
-        async with pkg.AsyncClient(base) as client:
-            return await getattr(client, attr).collect(**kw)
-
-    return asyncio.run(main())
-
-
-WALKS = {"sync": _sync, "async": _async}
-
-
 def _tool(pkg, base: str, name: str, **args: Any) -> dict[str, Any]:
-    server_mod = importlib.import_module(f"{PACKAGE}.tools.mcp_server")
-    host = server_mod.build_host(base, {}, secret=b"z" * 32)
-    server = server_mod.build_server(host)
-
-    async def main():
-        with anyio.fail_after(60):
-            async with McpClient(server) as client:
-                result = await client.call_tool(name, args)
-                return result.structured_content
-
-    return anyio.run(main)
+    """One tools/call through the generated MCP server, by the official SDK client."""
+    [result] = call_tools(PACKAGE, base, [(name, args)], secret=b"z" * 32)
+    return result
 
 
 def _ids(rows: list[Any]) -> list[str]:
@@ -163,7 +137,7 @@ def test_a_zero_based_continuation_resumes_where_it_stopped(pkg, api, walk):
 def test_a_bare_zero_based_page_number_estimates_what_came_before(pkg, api):
     """Starting at page 1 by hand (the second page) reads the rest, no more."""
     base, _ = api
-    result = _sync(pkg, base, "list_orders", page=1, size=3)
+    result = collect_sync(pkg, base, "list_orders", page=1, size=3)
     assert result.complete is True and _ids(result.items) == _ids(ORDERS[3:])
 
 

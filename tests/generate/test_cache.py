@@ -11,21 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from support.paths import EXAMPLES, TEMPLATES
+from support.paths import TEMPLATES
 from xcompleteness.cli import main
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit._generate import GenerationRefused, generate
-
-EXAMPLE = EXAMPLES / "link_header_search"
-
-
-@pytest.fixture
-def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """A private cache folder and a copy of the example (base spec + overlay) we may edit."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    src = tmp_path / "src"
-    shutil.copytree(EXAMPLE, src)
-    return src / "base.yaml", src / "overlay.yaml"
 
 
 def _tree(out: Path) -> dict[str, bytes]:

@@ -12,38 +12,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import zlib
 from pathlib import Path, PurePosixPath
 
 import pytest
-import yaml
-from support.paths import EXAMPLES
+from support.cache_inputs import edited_overlay
 from xcompleteness.cli import main
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _format_cache as fc
 from xcompleteness.emit._format import format_key, format_many, format_store, needs_format
 from xcompleteness.emit._generate import generate
 
-EXAMPLE = EXAMPLES / "link_header_search"
 MARK = "# reused from the format cache\n"
-
-
-@pytest.fixture
-def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    src = tmp_path / "src"
-    shutil.copytree(EXAMPLE, src)
-    return src / "base.yaml", src / "overlay.yaml"
-
-
-def _edited(overlay: Path, text: str) -> Path:
-    """The overlay plus an action that changes no schema: a whole-run miss, most modules equal."""
-    data = yaml.safe_load(overlay.read_text("utf-8"))
-    data["actions"].append({"target": "$.info", "update": {"description": text}})
-    out = overlay.with_name(f"edited-{hashlib.sha256(text.encode()).hexdigest()[:8]}.yaml")
-    out.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
-    return out
 
 
 def _entries() -> list[Path]:
@@ -83,7 +63,7 @@ def _module(files: dict[PurePosixPath, str]) -> PurePosixPath:
 
 def test_cold_and_warm_runs_give_the_bytes_of_an_uncached_run(inputs, tmp_path: Path) -> None:
     spec, overlay = inputs
-    edit = _edited(overlay, "one")
+    edit = edited_overlay(overlay, "one")
     plain = generate(spec, [edit], "repos", cache=False).files
     assert _entries() == []  # cache=False writes none
     cold = generate(spec, [overlay], "repos")
@@ -118,7 +98,7 @@ def test_a_stored_module_is_what_the_next_run_uses(inputs) -> None:
     entry = _entry_for(first.files[rel])
     key = entry.name.removesuffix(fc.SUFFIX)
     fc.FormatCache().put_many({key: first.files[rel] + MARK})
-    reused = generate(spec, [_edited(overlay, "two")], "repos")
+    reused = generate(spec, [edited_overlay(overlay, "two")], "repos")
     assert not reused.cached and reused.files[rel].endswith(MARK)
     assert generate(spec, [overlay], "repos", cache=False).files[rel] == first.files[rel]
 
@@ -147,10 +127,11 @@ def test_a_damaged_entry_is_ignored_and_rewritten(inputs, damage: str) -> None:
         entry.write_bytes(blob)
         entry.chmod(0o666)
     assert fc.FormatCache().get(key) is None
-    again = generate(spec, [_edited(overlay, damage)], "repos")
+    again = generate(spec, [edited_overlay(overlay, damage)], "repos")
     assert (
         not again.cached
-        and again.files == generate(spec, [_edited(overlay, damage)], "repos", cache=False).files
+        and again.files
+        == generate(spec, [edited_overlay(overlay, damage)], "repos", cache=False).files
     )
     assert MARK not in again.files[rel]
     assert fc.FormatCache().get(key) == first.files[rel]  # rewritten by the fresh run
@@ -170,7 +151,7 @@ def test_a_symlinked_entry_is_not_followed(inputs, tmp_path: Path) -> None:
     entry.unlink()
     entry.symlink_to(outside)
     assert fc.FormatCache().get(key) is None
-    again = generate(spec, [_edited(overlay, "symlink")], "repos")
+    again = generate(spec, [edited_overlay(overlay, "symlink")], "repos")
     assert MARK not in again.files[rel]
     assert outside.read_bytes() == planted  # the write replaced the link, not its target
     assert not entry.is_symlink() and fc.FormatCache().get(key) == first.files[rel]

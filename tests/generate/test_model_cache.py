@@ -13,31 +13,11 @@ import shutil
 from pathlib import Path
 
 import pytest
-import yaml
-from support.paths import EXAMPLES
+from support.cache_inputs import edited_overlay
 from xcompleteness.emit import _model_cache as mc
 from xcompleteness.emit._cache import cache_dir
 from xcompleteness.emit._generate import generate
 from xcompleteness.ir import models_key, sub_document_for
-
-EXAMPLE = EXAMPLES / "link_header_search"
-
-
-@pytest.fixture
-def inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    src = tmp_path / "src"
-    shutil.copytree(EXAMPLE, src)
-    return src / "base.yaml", src / "overlay.yaml"
-
-
-def _edited(overlay: Path, text: str) -> Path:
-    """The overlay plus one action that changes no schema (the API's description)."""
-    data = yaml.safe_load(overlay.read_text("utf-8"))
-    data["actions"].append({"target": "$.info", "update": {"description": text}})
-    out = overlay.with_name(f"edited-{abs(hash(text))}.yaml")
-    out.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
-    return out
 
 
 def _entries() -> list[Path]:
@@ -53,7 +33,7 @@ def test_an_edit_that_changes_no_item_schema_reuses_the_models(inputs) -> None:
     spec, overlay = inputs
     first = generate(spec, [overlay], "repos")
     (entry,) = _entries()
-    fresh = generate(spec, [_edited(overlay, "one")], "repos", cache=False)
+    fresh = generate(spec, [edited_overlay(overlay, "one")], "repos", cache=False)
     assert len(_entries()) == 1  # --no-cache neither reads nor writes it
     # Mark the stored source: the next (edited, so whole-run miss) run uses it.
     key = entry.name.removesuffix(mc.SUFFIX)
@@ -62,7 +42,7 @@ def test_an_edit_that_changes_no_item_schema_reuses_the_models(inputs) -> None:
     assert " = None\n" in value["source"]
     value["source"] = value["source"].replace(" = None\n", " = None  # reused\n", 1)
     mc.ModelCache().put(key, value)
-    reused = generate(spec, [_edited(overlay, "two")], "repos")
+    reused = generate(spec, [edited_overlay(overlay, "two")], "repos")
     assert not reused.cached and "# reused" in _models(reused.files)
     assert "# reused" not in _models(first.files) + _models(fresh.files)
 
@@ -92,7 +72,7 @@ def test_the_key_is_the_item_schemas_and_their_order() -> None:
 def test_damaged_or_hostile_entries_are_ignored(inputs, damage: str) -> None:
     spec, overlay = inputs
     fresh = generate(spec, [overlay], "repos", cache=False)
-    generate(spec, [_edited(overlay, "seed")], "repos")
+    generate(spec, [edited_overlay(overlay, "seed")], "repos")
     (entry,) = _entries()
     key = entry.name.removesuffix(mc.SUFFIX)
     value = dict(mc.ModelCache().get(key) or {})
@@ -114,6 +94,6 @@ def test_damaged_or_hostile_entries_are_ignored(inputs, damage: str) -> None:
         shutil.copy(other, entry)
     elif damage == "writable by others":  # the one ownership guard of the generate cache
         entry.chmod(0o666)
-    again = generate(spec, [_edited(overlay, "again")], "repos")
+    again = generate(spec, [edited_overlay(overlay, "again")], "repos")
     assert "planted" not in _models(again.files)
     assert _models(again.files) == _models(fresh.files)

@@ -11,30 +11,25 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
-from support.paths import EXAMPLES
+from support.cache_inputs import EXAMPLE, cache_inputs
 from xcompleteness.check import _verdict
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _verdict_cache as vc
 from xcompleteness.emit._generate import GenerationRefused, generate
 from xcompleteness.load import load_document
 
-EXAMPLE = EXAMPLES / "link_header_search"
 OP = "$.paths['/orgs/{org}/repos'].get"
 
 
 @pytest.fixture(params=["one process", "two processes"])
 def inputs(request, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     monkeypatch.setenv("XC_JOBS", "1" if request.param == "one process" else "")
-    src = tmp_path / "src"
-    shutil.copytree(EXAMPLE, src)
-    return src / "base.yaml", src / "overlay.yaml"
+    return cache_inputs(tmp_path, monkeypatch)
 
 
 def _overlay(overlay: Path, name: str, *extra: dict[str, Any], visibility: str = "") -> Path:

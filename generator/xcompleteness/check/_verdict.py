@@ -37,15 +37,19 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from functools import cache
-from importlib import metadata
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from xcompleteness.document import HTTP_METHODS
+from xcompleteness.reuse import (
+    FactStore,
+    StoreSlot,
+    hash_sources,
+    known,
+    library_versions,
+    remember,
+)
 
 __all__ = [
     "LIBRARIES",
@@ -74,42 +78,20 @@ _SOURCES = ("_validate.py", "_osv_walk.py", "_osv_speedup.py", "_verdict.py")
 _ENV = ("OPENAPI_SPEC_VALIDATOR_RESOLVED_CACHE_MAXSIZE",)
 
 
-class VerdictStore(Protocol):
-    """Where clean verdicts are kept between runs (``generate``'s cache folder supplies one)."""
+VerdictStore = FactStore
+"""Where clean verdicts are kept between runs (``generate``'s cache folder supplies one)."""
 
-    def get(self, key: str) -> bool: ...
-
-    def put(self, key: str) -> None: ...
-
-
-_STORE: ContextVar[VerdictStore | None] = ContextVar("xc_verdict_store", default=None)
-
-
-@contextmanager
-def verdict_store(store: VerdictStore | None) -> Iterator[None]:
-    """Let :func:`known_clean` and :func:`record` use ``store`` while the block runs."""
-    token = _STORE.set(store)
-    try:
-        yield
-    finally:
-        _STORE.reset(token)
+_SLOT: StoreSlot[VerdictStore] = StoreSlot("xc_verdict_store")
+verdict_store = _SLOT.using
+"""``with verdict_store(store):`` lets :func:`known_clean` and :func:`record` use ``store``."""
 
 
 @cache
 def _fingerprint() -> bytes:
     h = hashlib.sha256()
     h.update(f"xc-verdict 1\npython {sys.version}\n".encode())
-    for name in LIBRARIES:
-        try:
-            version = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            version = "-"
-        h.update(f"{name} {version}\n".encode())
-    here = Path(__file__).resolve().parent
-    for name in _SOURCES:
-        data = (here / name).read_bytes()
-        h.update(b"%d:%s%d:" % (len(name), name.encode(), len(data)))
-        h.update(data)
+    h.update(library_versions(LIBRARIES))
+    hash_sources(h, Path(__file__).resolve().parent, _SOURCES)
     return h.digest()
 
 
@@ -175,24 +157,18 @@ def verdict_key(doc: Any) -> str | None:
 
 def known_clean(doc: Any) -> tuple[bool, str | None]:
     """(a clean verdict is stored for ``doc``, its key); the key is None with no store."""
-    store = _STORE.get()
+    store = _SLOT.current()
     if store is None:
         return False, None
     key = verdict_key(doc)
     if key is None:
         return False, None
-    try:
-        return bool(store.get(key)), key
-    except Exception:  # noqa: BLE001 - a store never fails a run
-        return False, key
+    return known(store, key), key
 
 
 def record(key: str | None, diagnostics: list[Any]) -> None:
     """Remember a clean verdict (``diagnostics`` empty) under ``key``; errors are never kept."""
-    store = _STORE.get()
+    store = _SLOT.current()
     if store is None or key is None or diagnostics:
         return
-    try:
-        store.put(key)
-    except Exception:  # noqa: BLE001 - a store never fails a run
-        return
+    remember(store, key)

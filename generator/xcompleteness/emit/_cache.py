@@ -51,11 +51,11 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib import metadata
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic
+from xcompleteness.reuse import library_versions
 from xcompleteness.safety import Untrusted, emittable, private_dir, private_file
 
 __all__ = [
@@ -175,12 +175,7 @@ def generator_fingerprint() -> str:
 
     h = hashlib.sha256()
     h.update(f"xcompleteness {__version__}\npython {sys.version}\n".encode())
-    for name in LIBRARIES:
-        try:
-            version = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            version = "-"
-        h.update(f"{name} {version}\n".encode())
+    h.update(library_versions(LIBRARIES))
     package = Path(__file__).resolve().parent
     h.update(b"pkg")
     _hash_tree(h, package)

@@ -39,12 +39,12 @@ import sys
 import tempfile
 import threading
 import tokenize
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Protocol
+
+from xcompleteness.reuse import StoreSlot, file_sha256, library_versions
 
 __all__ = [
     "FIX_RULES",
@@ -133,38 +133,25 @@ class FormatStore(Protocol):
     def put_many(self, items: Mapping[str, str]) -> None: ...
 
 
-_STORE: ContextVar[FormatStore | None] = ContextVar("xc_format_store", default=None)
-
-
-@contextmanager
-def format_store(store: FormatStore | None) -> Iterator[None]:
-    """Let :func:`format_many` reuse and keep formatted modules in ``store`` in the block."""
-    token = _STORE.set(store)
-    try:
-        yield
-    finally:
-        _STORE.reset(token)
+_SLOT: StoreSlot[FormatStore] = StoreSlot("xc_format_store")
+format_store = _SLOT.using
+"""``with format_store(store):`` lets :func:`format_many` reuse and keep formatted modules in
+``store``."""
 
 
 @cache
 def _salt() -> bytes:
     """Everything besides a module's name and text that its formatted bytes depend on."""
-    from importlib import metadata
-
-    try:
-        ruff = metadata.version("ruff")
-    except metadata.PackageNotFoundError:
-        ruff = "-"
     h = hashlib.sha256()
     for part in (
-        f"ruff {ruff}",
+        library_versions(["ruff"]).decode(),
         f"python {sys.version}",
         " ".join(RUFF_SETTINGS),
         FIX_RULES,
         str(LINE_LENGTH),
     ):
         h.update(b"%d:%s" % (len(part), part.encode()))
-    h.update(hashlib.sha256(Path(__file__).read_bytes()).digest())  # the splitting, the steps
+    h.update(file_sha256(Path(__file__)))  # the splitting, the steps
     return h.digest()
 
 
@@ -184,7 +171,7 @@ def format_many(sources: Mapping[PurePosixPath, str]) -> dict[PurePosixPath, str
     Inside :func:`format_store`, modules the store holds are taken from it (same bytes: see
     :func:`format_key`) and the others are formatted and stored.
     """
-    store = _STORE.get()
+    store = _SLOT.current()
     if store is None or not sources:
         return _format_fresh(sources)
     keys = {rel: format_key(rel.name, text) for rel, text in sources.items()}

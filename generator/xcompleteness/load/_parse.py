@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
 from xcompleteness.load._limits import (
@@ -35,34 +33,22 @@ from xcompleteness.load._limits import (
 )
 from xcompleteness.load._lines import LazyJsonLines
 from xcompleteness.load._yaml import YamlBuilder
+from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
 
 __all__ = ["ParseStore", "load_data", "parse_key", "parse_store"]
 
 
-class ParseStore(Protocol):
-    """Where "this text parses without duplicate keys within the depth cap" is kept."""
+ParseStore = FactStore
+"""Where "this text parses without duplicate keys within the depth cap" is kept."""
 
-    def get(self, key: str) -> bool: ...
-
-    def put(self, key: str) -> None: ...
-
-
-_STORE: ContextVar[ParseStore | None] = ContextVar("xc_parse_store", default=None)
-
-
-@contextmanager
-def parse_store(store: ParseStore | None) -> Iterator[None]:
-    """Let :func:`load_data` (with ``walk_later``) use ``store`` while the block runs."""
-    token = _STORE.set(store)
-    try:
-        yield
-    finally:
-        _STORE.reset(token)
+_SLOT: StoreSlot[ParseStore] = StoreSlot("xc_parse_store")
+parse_store = _SLOT.using
+"""``with parse_store(store):`` lets :func:`load_data` (with ``walk_later``) use ``store``."""
 
 
 @cache
 def _own_source() -> bytes:
-    return hashlib.sha256(Path(__file__).read_bytes()).digest()
+    return file_sha256(Path(__file__))
 
 
 def parse_key(raw: bytes, limits: Limits) -> str:
@@ -93,11 +79,11 @@ def load_data(
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
         duplicates: list[tuple[dict[str, Any], list[str]]] = []
-        store = _STORE.get() if walk_later else None
+        store = _SLOT.current() if walk_later else None
         key = parse_key(raw, limits) if store is not None else None
-        known = key is not None and _known(store, key)
+        known_text = key is not None and known(store, key)
         try:
-            if known:  # no duplicate keys, within the depth cap: nothing for the hook or walk
+            if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
                 data = json.loads(text)
                 return data, LazyJsonLines(text, data), []
             data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
@@ -129,7 +115,7 @@ def load_data(
                 refs_out.extend(refs)
             notes.extend(mixed_enum_notes(origin, enums or (), lines))
             if store is not None and key is not None and not duplicates:
-                _remember(store, key)
+                remember(store, key)
             return data, lines, notes
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
@@ -145,20 +131,6 @@ def load_data(
         refs_out.extend(_walk(data, origin, limits, enums=enums))
         notes.extend(mixed_enum_notes(origin, enums, lines))
     return data, lines, notes
-
-
-def _known(store: ParseStore, key: str) -> bool:
-    try:
-        return bool(store.get(key))
-    except Exception:  # noqa: BLE001 - a store never fails a run
-        return False
-
-
-def _remember(store: ParseStore, key: str) -> None:
-    try:
-        store.put(key)
-    except Exception:  # noqa: BLE001 - a store never fails a run
-        return
 
 
 def _read_text(path: Path, origin: str, limits: Limits) -> tuple[bytes, str]:

@@ -1,0 +1,102 @@
+"""What every cache of a run shares: a run-scoped store slot, store calls that never fail a run,
+and the parts of a key that say which code and libraries made a fact.
+
+A stage that can reuse a fact (a clean validation verdict, a parse without duplicate keys, a
+formatted module) names its store through a :class:`StoreSlot`: the caller that owns a cache
+folder (``generate``) fills the slot for the length of a block, and the stage reads it with
+:meth:`StoreSlot.current`; no slot is filled by default, so a plain ``check`` touches no disk.
+A store is other people's disk: :func:`known` and :func:`remember` turn any failure of it into
+a miss, never an error. :func:`library_versions` and :func:`hash_sources` are the key parts
+that tie a fact to the code that established it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+__all__ = [
+    "FactStore",
+    "StoreSlot",
+    "file_sha256",
+    "hash_sources",
+    "known",
+    "library_versions",
+    "remember",
+]
+
+S = TypeVar("S")
+
+
+class FactStore(Protocol):
+    """One fixed fact per key ("this document was valid", "this text parsed clean")."""
+
+    def get(self, key: str) -> bool: ...
+
+    def put(self, key: str) -> None: ...
+
+
+class StoreSlot(Generic[S]):
+    """A store for the length of a ``with slot.using(store):`` block (a :class:`ContextVar`,
+    so threads and tasks of other runs never see it)."""
+
+    def __init__(self, name: str) -> None:
+        self._var: ContextVar[S | None] = ContextVar(name, default=None)
+
+    @contextmanager
+    def using(self, store: S | None) -> Iterator[None]:
+        """Let :meth:`current` return ``store`` while the block runs."""
+        token = self._var.set(store)
+        try:
+            yield
+        finally:
+            self._var.reset(token)
+
+    def current(self) -> S | None:
+        return self._var.get()
+
+
+def known(store: FactStore, key: str) -> bool:
+    """``store`` holds the fact under ``key``; a store that fails says no."""
+    try:
+        return bool(store.get(key))
+    except Exception:  # noqa: BLE001 - a store never fails a run
+        return False
+
+
+def remember(store: FactStore, key: str) -> None:
+    """Keep the fact under ``key``; a store that fails keeps nothing."""
+    try:
+        store.put(key)
+    except Exception:  # noqa: BLE001 - a store never fails a run
+        return
+
+
+def library_versions(names: Iterable[str]) -> bytes:
+    """``name version`` lines of the installed distributions (``-`` when one is absent)."""
+    lines = []
+    for name in names:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        lines.append(f"{name} {version}\n")
+    return "".join(lines).encode()
+
+
+def hash_sources(h: Any, folder: Path, names: Iterable[str]) -> None:
+    """Feed ``h`` each named file of ``folder``, length-prefixed (name and bytes)."""
+    for name in names:
+        data = (folder / name).read_bytes()
+        h.update(b"%d:%s%d:" % (len(name), name.encode(), len(data)))
+        h.update(data)
+
+
+def file_sha256(path: Path) -> bytes:
+    """The SHA-256 digest of one file's bytes."""
+    return hashlib.sha256(path.read_bytes()).digest()
