@@ -51,8 +51,11 @@ def _draft(spec: Path, dest: Path, capsys: pytest.CaptureFixture[str]) -> dict[s
     return yaml.safe_load(dest.read_text(encoding="utf-8"))
 
 
+# Spotify: 16 since audit round 4 reads a list envelope wrapped in one element one level down
+# (``GET /browse/new-releases`` answers ``{albums: {items, next, ...}}``, ``GET /me/following``
+# ``{artists: {items, next, cursors}}``: both are listings with a next URL at ``/<element>/next``)
 @pytest.mark.parametrize(
-    ("name", "expected"), [(KEYVAULT, 1), (GRAPHRBAC, 23), ("spotify.com.json", 14)]
+    ("name", "expected"), [(KEYVAULT, 1), (GRAPHRBAC, 23), ("spotify.com.json", 16)]
 )
 def test_audit_drafts_next_url_for_every_listing_with_a_next_link(
     api_dir: Path, name: str, expected: int, tmp_path: Path, capsys

