@@ -25,7 +25,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 import yaml
-from support.gen import import_generated
+from support.gen import generate_and_import
 from support.mock_proc import mock_server
 from support.walks import WALKS, call_tools
 
@@ -45,12 +45,7 @@ def _ids(rows: list[Any]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory):
-    from xcompleteness.emit._generate import generate
-    from xcompleteness.emit._write import write_tree
-
-    out = tmp_path_factory.mktemp("body_paging_urls_gen")
-    write_tree(out, generate(SPEC, (), PACKAGE).files)
-    return import_generated(out, PACKAGE)
+    return generate_and_import(SPEC, tmp_path_factory.mktemp("body_paging_urls_gen"), PACKAGE)
 
 
 @pytest.fixture(scope="module")

@@ -5,17 +5,22 @@ A test walks a loopback fake with an ``httpx.Client`` whose response event hook 
 keeps them), cookies and ``postData`` (the JSON body of a POST search), and the response's status,
 headers and ``content.text``. What ``audit --responses`` and ``verify --recorded`` then read is
 what a user would have captured from the API, not a hand-written file.
+
+:func:`audit_outputs` runs ``audit --responses`` through the CLI in both formats and returns
+everything it printed and wrote, for the tests that assert no secret of a recording leaks.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-__all__ = ["HarRecorder"]
+__all__ = ["HarRecorder", "audit_outputs"]
 
 
 def _pairs(headers: httpx.Headers) -> list[dict[str, str]]:
@@ -94,3 +99,22 @@ class HarRecorder:
         }
         path.write_text(json.dumps(har, indent=1), "utf-8")
         return path
+
+
+def audit_outputs(spec: Path, responses: Path, draft: Path) -> list[str]:
+    """``xcompleteness audit SPEC --responses RESPONSES --emit-overlay DRAFT`` in text and JSON
+    format: the stdout and stderr of each run and the draft each wrote (exit 1 asserted: the
+    undeclared listings were drafted)."""
+    out: list[str] = []
+    for fmt in ("text", "json"):
+        args = ["audit", str(spec), "--responses", str(responses), "--emit-overlay", str(draft)]
+        proc = subprocess.run(
+            [sys.executable, "-m", "xcompleteness", *args, "--force", "--format", fmt],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert proc.returncode == 1, proc.stderr
+        out += [proc.stdout, proc.stderr, draft.read_text("utf-8")]
+    return out
