@@ -26,8 +26,10 @@ import httpx
 import pytest
 import yaml
 from support.gen import generate_and_import
+from support.har import HarRecorder
 from support.mock_proc import mock_server
 from support.walks import WALKS, call_tools
+from xcompleteness import api
 
 SPEC = Path(__file__).parent / "specs" / "body_paging_urls.yaml"
 PACKAGE = "client_area_body_paging_urls"
@@ -130,3 +132,36 @@ def test_a_position_in_the_body_with_a_url_style_is_refused(tmp_path, role, styl
         assert proc.returncode == (1 if command == ["check"] else 2), out
         assert "error XC049" in out and where in out and f"remove request.{role}" in out
         assert "Traceback" not in out
+
+
+def test_verify_walks_them_live_and_from_a_recording_of_the_same_traffic(mock, tmp_path):
+    """``verify`` walks the three POST searches against the mock, and ``verify --recorded``
+    walks a HAR captured from the same mock (each next URL sent with the body again; the replay
+    matches each recorded request by its URL and body)."""
+    params = {"kind": "deploy", "state": "open", "actor": "alice"}
+    recorder = HarRecorder()
+    with recorder.client(mock) as client:
+        for path, field, size in (
+            ("/events/search", "kind", "limit"),
+            ("/alerts/search", "state", "per_page"),
+            ("/audits/search", "actor", "limit"),
+        ):
+            for body in ({field: params[field]}, {field: params[field], size: 100}):
+                answer = client.post(path, json=body)  # a walk with and one without a size
+                while nxt := (
+                    answer.json().get("next_page_url")
+                    if path == "/events/search"
+                    else answer.links.get("next", {}).get("url")
+                ):
+                    answer = client.post(nxt, json=body)
+    har = recorder.write(tmp_path / "urls.har")
+    live = api.verify(SPEC, mock, [], params=params)
+    offline = api.verify(SPEC, "", [], params=params, recorded=har)
+    assert live.exit_code == 0 and not live.diagnostics, live.diagnostics
+    searches = [s for s in offline.summary if s.startswith("search")]
+    assert searches == [
+        f"{op}: ok (2 walk(s), 6 page(s), 9 item(s))"
+        for op in ("searchAlerts", "searchAudits", "searchEvents")
+    ]
+    assert {d.code for d in offline.diagnostics} == {"XC717"}  # listEvents was not recorded
+    assert all("listEvents" in d.message for d in offline.diagnostics)
