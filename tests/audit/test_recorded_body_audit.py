@@ -304,3 +304,25 @@ def test_secrets_and_cursors_of_the_recording_are_never_printed(recordings, tmp_
     assert "evidence" in text
     for secret in ("NEVER_PRINT_ME", "Bearer", "CURSORSECRET", _token(2), _token(3)):
         assert secret not in text
+
+
+def test_ids_are_unique_per_recorded_walk_not_across_walks(recordings, tmp_path):
+    """The customers recording holds two walks (all customers, then the VIP ones): the VIP
+    customers come twice in the recording, once in each walk, which says nothing against /id. A
+    repeat inside one walk does."""
+    decl = _audit(CUSTOMERS, tmp_path / "draft.yaml", recordings["customers"])
+    assert not any(t.startswith("id:") for t in decl["x-todo"])
+    assert any(
+        e.startswith("id: /id is present and unique in 10 recorded items") and "2 walks" in e
+        for e in decl["x-evidence"]
+    )
+    har = json.loads(recordings["customers"].read_text("utf-8"))
+    second = har["log"]["entries"][1]["response"]["content"]
+    page = json.loads(second["text"])
+    page["customers"][0]["id"] = "C00"  # page 2 of the first walk repeats page 1's first id
+    second["text"] = json.dumps(page)
+    repeated = tmp_path / "repeated.har"
+    repeated.write_text(json.dumps(har), "utf-8")
+    decl = _audit(CUSTOMERS, tmp_path / "draft.yaml", repeated)
+    (todo,) = [t for t in decl["x-todo"] if t.startswith("id:")]
+    assert todo.startswith("id: /id is repeated within a recorded walk (10 recorded items)")

@@ -274,7 +274,7 @@ def _check_id(
         problem = (
             f"absent in {missing} of {len(dicts)} recorded items"
             if missing
-            else f"repeats within a walk of the {len(dicts)} recorded items"
+            else f"repeated within a recorded walk ({len(dicts)} recorded items)"
         )
         better = [n for n in winners if n in f.id_alternatives] or winners
         also = f"; unique in every recorded item: {', '.join('/' + n for n in better)}"
