@@ -289,7 +289,6 @@ def _jsonpath(pointer: str) -> str:
     return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)
 
 
-
 def _minimum_pointer(data: object, parameter: str) -> str:
     """Where the ``minimum`` of the parameter listed at ``parameter`` is written: through the
     local ``$ref`` of the parameter (a component) and of its schema."""
