@@ -7,8 +7,8 @@ the position). What a next URL means for a POST search: the walk sends it with t
 and the same JSON body (the caller's fields and the page size), as it sent the first page.
 
 tests/client/specs/body_paging_urls.yaml declares an adapter search paged by a next URL in its
-body, one by a ``Link`` header, a native envelope paged by a ``Link`` header (all three with the
-size in the body) and a GET next-url listing. ``xcompleteness mock`` (a subprocess on loopback)
+body, one by a ``Link`` header, a native envelope paged by a ``Link`` header and one whose body
+gives the next URL (all four with the size in the body) and a GET next-url listing. ``xcompleteness mock`` (a subprocess on loopback)
 serves them: each next URL carries the position and the URL's own query, never the body's values.
 The generated client (sync and async) and the generated MCP tool (official SDK client) walk each
 to ``complete: true`` with the body's page size on every page, and resume from a continuation.
@@ -37,6 +37,7 @@ BODIES = {
     "search_events": ({"kind": "deploy"}, "limit"),
     "search_alerts": ({"state": "open"}, "per_page"),
     "search_audits": ({"actor": "alice"}, "limit"),
+    "search_notes": ({"tag": "todo"}, "limit"),
     "list_events": ({"kind": "deploy"}, "limit"),
 }
 
@@ -79,21 +80,25 @@ def test_the_client_walks_url_paged_searches_with_the_size_in_the_body(pkg, mock
         ("/events/search", {"kind": "deploy", "limit": 2}, "body"),
         ("/alerts/search", {"state": "open", "per_page": 2}, "link"),
         ("/audits/search", {"actor": "alice", "limit": 2}, "link"),
+        ("/notes/search", {"tag": "todo", "limit": 2}, "native-body"),
     ],
-    ids=["next-url", "link-header", "native-link-header"],
+    ids=["next-url", "link-header", "native-link-header", "native-next-url"],
 )
 def test_a_next_url_carries_the_position_never_the_body(mock, path, body, where):
     """The next URL of a POST search is on the mock's origin and carries no body value: the body
     is sent again with it, and the size it carries decides the next page."""
     first = httpx.post(mock + path, json=body)
     assert first.status_code == 200
-    nxt = first.json()["next_page_url"] if where == "body" else first.links["next"]["url"]
+    nxt = {"body": "next_page_url", "native-body": "next_url"}.get(where)
+    nxt = first.json()[nxt] if nxt else first.links["next"]["url"]
     parts = urlsplit(nxt)
     assert f"{parts.scheme}://{parts.netloc}" == mock and parts.path == path
     assert set(parse_qs(parts.query)) == {"_mock_cursor"}  # no kind/state/actor, no size
     again = httpx.post(nxt, json={**body, **{k: 3 for k in body if k in ("limit", "per_page")}})
     page = again.json()
     rows = page["data"] if where == "body" else page if isinstance(page, list) else page["items"]
+    if where.startswith("native"):  # the envelope's continuation is the same next URL
+        assert urlsplit(first.json()["next_cursor"]) == parts
     assert len(rows) == 3  # the body's size, read on a followed URL
 
 
@@ -135,22 +140,23 @@ def test_a_position_in_the_body_with_a_url_style_is_refused(tmp_path, role, styl
 
 
 def test_verify_walks_them_live_and_from_a_recording_of_the_same_traffic(mock, tmp_path):
-    """``verify`` walks the three POST searches against the mock, and ``verify --recorded``
+    """``verify`` walks the four POST searches against the mock, and ``verify --recorded``
     walks a HAR captured from the same mock (each next URL sent with the body again; the replay
     matches each recorded request by its URL and body)."""
-    params = {"kind": "deploy", "state": "open", "actor": "alice"}
+    params = {"kind": "deploy", "state": "open", "actor": "alice", "tag": "todo"}
     recorder = HarRecorder()
     with recorder.client(mock) as client:
         for path, field, size in (
             ("/events/search", "kind", "limit"),
             ("/alerts/search", "state", "per_page"),
             ("/audits/search", "actor", "limit"),
+            ("/notes/search", "tag", "limit"),
         ):
             for body in ({field: params[field]}, {field: params[field], size: 100}):
                 answer = client.post(path, json=body)  # a walk with and one without a size
                 while nxt := (
-                    answer.json().get("next_page_url")
-                    if path == "/events/search"
+                    answer.json().get("next_page_url" if path == "/events/search" else "next_url")
+                    if path in ("/events/search", "/notes/search")
                     else answer.links.get("next", {}).get("url")
                 ):
                     answer = client.post(nxt, json=body)
@@ -161,7 +167,7 @@ def test_verify_walks_them_live_and_from_a_recording_of_the_same_traffic(mock, t
     searches = [s for s in offline.summary if s.startswith("search")]
     assert searches == [
         f"{op}: ok (2 walk(s), 6 page(s), 9 item(s))"
-        for op in ("searchAlerts", "searchAudits", "searchEvents")
+        for op in ("searchAlerts", "searchAudits", "searchEvents", "searchNotes")
     ]
     assert {d.code for d in offline.diagnostics} == {"XC717"}  # listEvents was not recorded
     assert all("listEvents" in d.message for d in offline.diagnostics)
