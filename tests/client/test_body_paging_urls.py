@@ -9,9 +9,10 @@ and the same JSON body (the caller's fields and the page size), as it sent the f
 tests/client/specs/body_paging_urls.yaml declares an adapter search paged by a next URL in its
 body, one by a ``Link`` header, a native envelope paged by a ``Link`` header and one whose body
 gives the next URL (all four with the size in the body) and a GET next-url listing.
-``xcompleteness mock`` (a subprocess on loopback) serves them: each next URL carries the position and the URL's own query, never the body's values.
-The generated client (sync and async) and the generated MCP tool (official SDK client) walk each
-to ``complete: true`` with the body's page size on every page, and resume from a continuation.
+``xcompleteness mock`` (a subprocess on loopback) serves them: each next URL carries the position
+and the URL's own query, never the body's values. The generated client (sync and async) and the
+generated MCP tool (official SDK client) walk each to ``complete: true`` with the body's page
+size on every page, and resume from a continuation.
 """
 
 from __future__ import annotations
