@@ -10,11 +10,10 @@ description alone could not, and `verify --recorded` tells the drafts apart with
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
+from support.har import audit_outputs
 from xcompleteness import api
 
 HERE = Path(__file__).parent
@@ -61,31 +60,7 @@ def test_har_resolves_the_next_token_location_and_drafts_the_schema_patch(tmp_pa
 def test_secrets_in_a_har_are_never_printed_or_copied(tmp_path: Path) -> None:
     raw = (REC / "tasks.har").read_text("utf-8")
     assert all(s in raw for s in SECRETS)  # the recording does carry them
-    draft = tmp_path / "draft.yaml"
-    outputs = []
-    for fmt in ("text", "json"):
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "xcompleteness",
-                "audit",
-                str(TASKS),
-                "--responses",
-                str(REC / "tasks.har"),
-                "--emit-overlay",
-                str(draft),
-                "--force",  # each format writes the same draft
-                "--format",
-                fmt,
-            ],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert proc.returncode == 1, proc.stderr
-        outputs += [proc.stdout, proc.stderr]
-    outputs.append(draft.read_text("utf-8"))
+    outputs = audit_outputs(TASKS, REC / "tasks.har", tmp_path / "draft.yaml")
     for text in outputs:
         for secret in SECRETS + ("Bearer", "sk_live"):
             assert secret not in text

@@ -27,7 +27,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from support.fault_server import serve
-from support.gen import import_generated
+from support.gen import generate_and_import
 from support.walks import WALKS, call_tools, collect_sync
 from xcompleteness.check._pipeline import check_spec
 
@@ -176,12 +176,7 @@ def make_app(fake: Fake) -> FastAPI:
 
 @pytest.fixture(scope="module")
 def pkg(tmp_path_factory):
-    from xcompleteness.emit._generate import generate
-    from xcompleteness.emit._write import write_tree
-
-    out = tmp_path_factory.mktemp("end_signals_gen")
-    write_tree(out, generate(SPEC, (), PACKAGE).files)
-    return import_generated(out, PACKAGE)
+    return generate_and_import(SPEC, tmp_path_factory.mktemp("end_signals_gen"), PACKAGE)
 
 
 @pytest.fixture(scope="module")

@@ -398,8 +398,8 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         {"exit": 1, "diagnostics": [["XC147", SEARCH + "/pagination/first-page"]]},
     ),
     "rule_XC147_default_first_page_below_the_parameter_minimum": (
-        lambda d: _page_search(d, 2),
-        {"exit": 1, "diagnostics": [["XC147", SEARCH + "/pagination/first-page"]]},
+        lambda d: _page_search(d, 2),  # first-page is not written: the finding is at the minimum
+        {"exit": 1, "diagnostics": [["XC147", "/paths/~1search/get/parameters/2/schema/minimum"]]},
     ),
     "vocab_first_page_on_a_cursor_style": (
         lambda d: _xc(d, "/search")["pagination"].__setitem__("first-page", 0),

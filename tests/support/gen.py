@@ -50,3 +50,14 @@ def import_generated(out: Path, package: str) -> ModuleType:
         sys.path.insert(0, entry)
     importlib.invalidate_caches()
     return importlib.import_module(package)
+
+
+def generate_and_import(spec: Path, dest: Path, package: str) -> ModuleType:
+    """Generate any spec file as ``package`` into ``dest`` and import it (a test area's
+    module-scoped package fixture: ``generate_and_import(SPEC, tmp_path_factory.mktemp(...),
+    PACKAGE)``)."""
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+
+    write_tree(Path(dest), generate(spec, (), package).files)
+    return import_generated(dest, package)

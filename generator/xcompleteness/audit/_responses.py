@@ -15,7 +15,12 @@ draft is checked and each finding is written into it with the evidence named:
 * **total**: the declared total is a number on every page;
 * **the next cursor's location**, when the spec does not show it: the field of page *k* whose
   value is the cursor parameter that page *k+1* was requested with (HAR), or a ``next``-named
-  field set on every page but the last (folders).
+  field set on every page but the last (folders);
+* **a cursor sent in the request body** (a POST search, ``request.cursor: $request.body#/NAME``):
+  the HAR request bodies (``postData``) show where page *k+1* sent page *k*'s next token. The
+  drafted field carrying it confirms the draft (and the one size-named body field the requests
+  send becomes ``request.size``); another body field or a query parameter carrying it raises a
+  TODO naming that field.
 
 Resolved TODOs are deleted and the reason is recorded under ``x-evidence`` (a list of strings
 naming the recording, e.g. ``tasks.har entry 2``); raised ones are ``x-todo`` entries ending in
@@ -29,7 +34,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from xcompleteness.detect import Finding, fold
+from xcompleteness.detect import SIZE_PARAMS, Finding, fold
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
 
@@ -39,6 +44,7 @@ __all__ = ["BODY", "EVIDENCE_KEY", "TODO_KEY", "assign", "cross_check", "recorde
 EVIDENCE_KEY = "x-evidence"
 TODO_KEY = "x-todo"
 BODY = "$response.body#"
+REQUEST_BODY = "$request.body#"
 _MISSING = object()
 _ID_LIKE = re.compile(r"(?:^|_)(?:id|gid|sid|uid|uuid|guid|key|uri)$|[a-z]Id$|ID$")
 
@@ -139,10 +145,12 @@ def cross_check(decl: dict[str, Any], f: Finding, recorded: list[RecordedPage]) 
         return
     items = _check_items(decl, pages)
     if items is not None:
-        _check_id(decl, f, pages, items)
+        walks = [[i for p in walk for i in _at(p.body, decl["items"])] for walk in _walks(f, pages)]
+        _check_id(decl, f, pages, items, walks)
     _find_next(decl, f, pages)
     _link_header(decl, f, pages)
     _check_next(decl, pages)
+    _check_body_cursor(decl, pages)
     _check_total(decl, pages)
 
 
@@ -182,8 +190,38 @@ def _common_arrays(pages: list[RecordedPage]) -> list[str]:
     return sorted(common)
 
 
-def _unique_fields(items: list[Any]) -> dict[str, bool]:
-    """Field name -> present in every item and unique, over the item fields that look like ids."""
+def _walks(f: Finding, pages: list[RecordedPage]) -> list[list[RecordedPage]]:
+    """The recorded pages cut into walks: a HAR request that carries no paging value (no cursor,
+    offset or page number: the first page of a listing) starts a new one. Two walks may read the
+    same items (two queries, or one query recorded twice): an id repeats across walks, never
+    within one. Folder pages (and a HAR of a listing without paging parameters) are one walk."""
+    starts = {"cursor": "", "offset": "0", "page": str(f.first_page)}  # a first page sends these
+    roles = [(f.request[r], starts[r]) for r in starts if r in f.request]
+    if not roles or any(p.method is None for p in pages):
+        return [pages]
+    out: list[list[RecordedPage]] = []
+    for page in pages:
+        body = page.request_body if isinstance(page.request_body, dict) else {}
+        sent = [
+            (
+                body.get(r[len(REQUEST_BODY) + 1 :])
+                if r.startswith(REQUEST_BODY)
+                else page.query.get(r),
+                start,
+            )
+            for r, start in roles
+        ]
+        first = all(v is None or str(v) in ("", start) for v, start in sent)
+        if first or not out:
+            out.append([page])
+        else:
+            out[-1].append(page)
+    return out
+
+
+def _unique_fields(items: list[Any], walks: list[list[Any]]) -> dict[str, bool]:
+    """Field name -> present in every item and unique within each walk, over the item fields
+    that look like ids."""
     dicts = [i for i in items if isinstance(i, dict)]
     if not dicts or len(dicts) != len(items):
         return {}
@@ -194,18 +232,27 @@ def _unique_fields(items: list[Any]) -> dict[str, bool]:
             continue
         values = [d.get(name, _MISSING) for d in dicts]
         present = all(v is not _MISSING and v is not None for v in values)
-        keys = [repr(v) for v in values]
-        out[name] = present and len(set(keys)) == len(keys)
+        unique = True
+        for walk in walks:
+            keys = [repr(d.get(name)) for d in walk if isinstance(d, dict)]
+            unique = unique and len(set(keys)) == len(keys)
+        out[name] = present and unique
     return out
 
 
 def _check_id(
-    decl: dict[str, Any], f: Finding, pages: list[RecordedPage], items: list[Any]
+    decl: dict[str, Any],
+    f: Finding,
+    pages: list[RecordedPage],
+    items: list[Any],
+    walks: list[list[Any]],
 ) -> None:
-    if len(items) < 2:
-        return  # one item proves nothing about uniqueness
-    unique = _unique_fields(items)
+    if max(len(w) for w in walks) < 2:
+        return  # one item per walk proves nothing about uniqueness
+    unique = _unique_fields(items, walks)
     where = _sources(pages)
+    if len(walks) > 1:
+        where += f"; {len(walks)} walks"
     drafted = decl.get("id")
     name = drafted[1:] if isinstance(drafted, str) and drafted.count("/") == 1 else None
     asked = any(t.startswith("id:") for t in decl[TODO_KEY])
@@ -227,7 +274,7 @@ def _check_id(
         problem = (
             f"absent in {missing} of {len(dicts)} recorded items"
             if missing
-            else f"repeats across the {len(dicts)} recorded items"
+            else f"repeated within a recorded walk ({len(dicts)} recorded items)"
         )
         better = [n for n in winners if n in f.id_alternatives] or winners
         also = f"; unique in every recorded item: {', '.join('/' + n for n in better)}"
@@ -300,6 +347,132 @@ def _link_header(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) ->
         decl,
         f'pagination: {len(with_next)} recorded page(s) answer with a Link rel="next" header '
         f"({_sources(with_next)}); the last page {last}",
+    )
+
+
+def _check_body_cursor(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
+    """A cursor drafted in the request body, against the recorded request bodies (HAR
+    ``postData``): where did page *k+1* send page *k*'s next token?"""
+    pagination = decl.get("pagination")
+    if not isinstance(pagination, dict) or pagination.get("style") != "cursor":
+        return
+    request = pagination.get("request") if isinstance(pagination.get("request"), dict) else {}
+    response = pagination.get("response") if isinstance(pagination.get("response"), dict) else {}
+    cursor, nxt = request.get("cursor"), response.get("next")
+    if not isinstance(cursor, str) or not cursor.startswith(REQUEST_BODY):
+        return
+    if not isinstance(nxt, str) or not nxt.startswith(BODY):
+        return
+    follows: list[tuple[RecordedPage, RecordedPage, list[str]]] = []
+    for before, after in zip(pages, pages[1:], strict=False):
+        token = _at(before.body, nxt)
+        if isinstance(token, str) and token:
+            carriers = _carriers(after, token)
+            if carriers:  # else a new walk starts here (or the recording skipped a page)
+                follows.append((before, after, carriers))
+    if not follows:
+        return  # a folder, a HAR without request bodies, or no page followed another
+    pairs = ", ".join(f"{b.source} -> {a.source}" for b, a, _ in follows[:3])
+    wrong = [(b, a, c) for b, a, c in follows if cursor not in c]
+    mine = [t for t in decl[TODO_KEY] if t.startswith("pagination:") and cursor in t]
+    decl[TODO_KEY] = [t for t in decl[TODO_KEY] if t not in mine]
+    name = cursor[len(REQUEST_BODY) + 1 :]
+    if wrong:
+        b, a, carriers = wrong[0]
+        there = _told(carriers[0])
+        fix = (
+            f"request.cursor: {carriers[0]}"
+            if carriers[0].startswith(REQUEST_BODY)
+            else f"request.cursor: {carriers[0].removeprefix('?')} (a query parameter)"
+        )
+        _raise(
+            decl,
+            "pagination",
+            f"the recorded requests send the {nxt} of the page before in {there}, not in the "
+            f"body field {name}; declare {fix}"
+            + (
+                " and add the property to the request body schema if it lacks it (XC146)"
+                if carriers[0].startswith(REQUEST_BODY)
+                else ""
+            ),
+            f"{b.source} -> {a.source}",
+        )
+        return
+    _note(
+        decl,
+        f"pagination: each recorded request sends the {nxt} of the page before in the body "
+        f"field {name} ({pairs})",
+    )
+    _body_size(decl, request, [follows[0][0], *(a for _, a, _ in follows)])
+    ends = [p for p in pages if _at(p.body, nxt) in (_MISSING, None, "")]
+    if not ends:
+        _raise(
+            decl,
+            "pagination",
+            f"the recording stops before the last page (its last page still sends {nxt}); "
+            "confirm how the last page shows it (the draft ends on a missing, null or empty one)",
+            pages[-1].source,
+        )
+    elif not any(e.startswith("pagination: the last recorded page") for e in decl[EVIDENCE_KEY]):
+        shown = sorted({_describe(_at(p.body, nxt)) for p in ends})
+        reasons = decl.get("reasons") if isinstance(decl.get("reasons"), list) else []
+        for more in reasons:
+            if more.get("code") == "MORE_PAGES_AVAILABLE" and more.get("when") == {"present": nxt}:
+                if '""' in shown:  # the walk must end on "" too
+                    more["when"] = {"all": [{"present": nxt}, {"not-equals": [nxt, ""]}]}
+        _note(
+            decl,
+            f"pagination: {len(ends)} recorded page(s) end a walk with {nxt} "
+            f"{' or '.join(shown)}; the walk ends there ({_sources(ends)})",
+        )
+
+
+def _carriers(page: RecordedPage, token: str) -> list[str]:
+    """Where a recorded request sent ``token``: ``$request.body#/NAME`` body locations, then
+    ``?name`` query parameters."""
+    body = [REQUEST_BODY + at for at, v in _string_leaves(page.request_body, "") if v == token]
+    return body + [f"?{k}" for k, v in page.query.items() if v == token]
+
+
+def _told(carrier: str) -> str:
+    if carrier.startswith(REQUEST_BODY):
+        return f"the body field {carrier[len(REQUEST_BODY) + 1 :]}"
+    return f"the query parameter {carrier[1:]}"
+
+
+def _body_size(
+    decl: dict[str, Any],
+    request: dict[str, Any],
+    requests: list[RecordedPage],
+) -> None:
+    """The page-size field of a body-paged request: the one size-named integer property every
+    recorded request of the walk sends, never below a page's item count."""
+    if "size" in request:
+        return
+    names: set[str] | None = None
+    for page in requests:
+        body = page.request_body if isinstance(page.request_body, dict) else {}
+        sized = {
+            k
+            for k, v in body.items()
+            if fold(k) in SIZE_PARAMS and isinstance(v, int) and not isinstance(v, bool)
+        }
+        names = sized if names is None else names & sized
+    items = decl.get("items")
+
+    def holds(page: RecordedPage, name: str) -> bool:
+        found = _at(page.body, items)
+        body = page.request_body if isinstance(page.request_body, dict) else {}
+        return not isinstance(found, list) or name not in body or len(found) <= body[name]
+
+    fits = [n for n in sorted(names or ()) if all(holds(p, n) for p in requests)]
+    if len(fits) != 1:
+        return
+    request["size"] = REQUEST_BODY + "/" + fits[0]
+    _note(
+        decl,
+        f"pagination: request.size is the body field {fits[0]}: every recorded request sends it "
+        f"and no recorded page holds more items ({_sources(requests)})",
     )
 
 

@@ -14,13 +14,14 @@ from xcompleteness.detect._listlike import (
 from xcompleteness.detect._pagination_imports import supported_styles
 from xcompleteness.detect._schema_patch import jsonpath, patch_action
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.detect._words import ITEM_ID_CURSORS, PAGING_PARAMS, fold
+from xcompleteness.detect._words import ITEM_ID_CURSORS, PAGING_PARAMS, SIZE_PARAMS, fold
 
 __all__ = [
     "Excluded",
     "Finding",
     "ITEM_ID_CURSORS",
     "PAGING_PARAMS",
+    "SIZE_PARAMS",
     "SchemaWalker",
     "Signal",
     "fold",

@@ -9,9 +9,10 @@ the property), and a first page number the page parameter refuses (XC147).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from urllib.parse import unquote
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation, pointer_tokens
+from xcompleteness.document import Operation, pointer_tokens, resolve_pointer
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules
@@ -115,21 +116,39 @@ class PaginationRules(RuleContext):
     ) -> Iterator[Diagnostic]:
         """XC147: the walk starts at ``first-page`` (1 unless declared); a page parameter whose
         schema's ``minimum`` is above it would refuse the walk's very first request (a 0-based
-        page declared on a parameter with ``minimum: 1``)."""
+        page declared on a parameter with ``minimum: 1``). The finding points at ``first-page``
+        when it is written, else at the parameter's ``minimum`` (the default 1 is written
+        nowhere)."""
         for param in operation.parameters:
             if param.name != name or param.location not in ("query", "header"):
                 continue
             schema = param.schema.schema if param.schema is not None else None
             least = schema.get("minimum") if isinstance(schema, dict) else None
-            if isinstance(least, (int, float)) and not isinstance(least, bool) and first < least:
-                yield self.d(
-                    pointer_join(at, "first-page"),
-                    "XC147",
-                    f"first-page is {first}, but the page parameter {name!r} has minimum "
-                    f"{least:g}: the walk's first request would be refused",
-                    f"declare first-page: {int(least)} if pages are numbered from {least:g}, "
-                    f"or fix the parameter's minimum",
+            if not isinstance(least, (int, float)) or isinstance(least, bool) or first >= least:
+                return
+            written, pagination = resolve_pointer(self.data, at)
+            if written and isinstance(pagination, dict) and "first-page" in pagination:
+                where = pointer_join(at, "first-page")
+                said = f"first-page is {first}"
+                fix = (
+                    "remove first-page (it defaults to 1) if pages are numbered from 1"
+                    if least == 1
+                    else f"first-page takes 0 or 1: fix the minimum if the API takes page {first}"
                 )
+            else:
+                where = _minimum_pointer(self.data, param.pointer)
+                said = "first-page is not declared and defaults to 1"
+                fix = (
+                    "first-page defaults to 1 (and takes 0 or 1): fix the minimum if the API "
+                    "takes page 1"
+                )
+            yield self.d(
+                where,
+                "XC147",
+                f"{said}, but the page parameter {name!r} has minimum {least:g}: the walk's "
+                "first request would be refused",
+                fix if least > 1 else f"{fix}, or fix the parameter's minimum",
+            )
             return
 
     def _body_paging(
@@ -268,3 +287,19 @@ def _jsonpath(pointer: str) -> str:
     no array index on the way)."""
     tokens = pointer_tokens(pointer) or ()
     return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)
+
+
+def _minimum_pointer(data: object, parameter: str) -> str:
+    """Where the ``minimum`` of the parameter listed at ``parameter`` is written: through the
+    local ``$ref`` of the parameter (a component) and of its schema."""
+
+    def follow(at: str) -> str:
+        for _ in range(16):  # a chain of local references, bounded (cycles end here)
+            found, node = resolve_pointer(data, at)
+            ref = node.get("$ref") if found and isinstance(node, dict) else None
+            if not isinstance(ref, str) or not ref.startswith("#/"):
+                break
+            at = unquote(ref[1:])
+        return at
+
+    return pointer_join(follow(pointer_join(follow(parameter), "schema")), "minimum")

@@ -11,7 +11,10 @@ runtime's own condition evaluator double-checks every built response.
 
 A listing paged in its JSON request body (``pagination.request: {cursor:
 $request.body#/marker}``, a POST search) reads its cursor and size from the body's properties,
-exactly as a query-paged one reads its parameters.
+exactly as a query-paged one reads its parameters. A listing that follows URLs (``link-header``,
+``next-url``, native or adapter) gets a next URL on the mock's own origin carrying the position
+and the request's URL query; never the body's values: the walk sends the next URL with the same
+method and JSON body (its size included), as it sends the first page.
 
 Single reads answer an item made from their response schema; mutations answer 200 and are
 recorded (``GET /_mock/calls``), after checking, for a native listing that mints evidence, that
@@ -211,7 +214,8 @@ class MockApi:
             if match and op.method == method.upper():
                 with self._lock:
                     if op.listing:
-                        return self._listing(op, _paging_query(op, query, body), base, path)
+                        paging = _paging_query(op, query, body)
+                        return self._listing(op, paging, base, path, dict(query))
                     if op.contract.is_mutation:
                         return self._mutation(op, dict(query), body, match)
                     return self._single(op, match)
@@ -308,7 +312,17 @@ class MockApi:
                 return {"o": offset, "p": offset // max(size, 1), "n": offset, "s": 1}
         return {"o": 0, "p": 0, "n": 0, "s": 1}
 
-    def _listing(self, op: Operation, query: dict[str, Any], base: str, path: str) -> Answer:
+    def _listing(
+        self,
+        op: Operation,
+        query: dict[str, Any],
+        base: str,
+        path: str,
+        url_query: Mapping[str, Any] | None = None,
+    ) -> Answer:
+        """One page of a listing. ``query``: the paging values by name (the URL query and, for a
+        body-paged listing, the body's paging properties); ``url_query``: the URL's own query,
+        what a next URL carries (the query when not given)."""
         state = self._position(op, query)
         if state is None:
             return 400, {}, _error("CURSOR_INVALID", "the cursor is not one this mock issued")
@@ -377,9 +391,18 @@ class MockApi:
             request = op.pagination.request
             cursor = query.get(LINK_PARAM) or query.get(request.cursor or "") or cursor
             more = True
-        page = _Page(op, items, reasons, more, cursor, snapshot, taint, size, page_no, bugs)
+        next_url = None
+        if more:
+            carried = url_query if url_query is not None else query
+            params = {k: v for k, v in carried.items() if k != LINK_PARAM}
+            params[LINK_PARAM] = cursor
+            origin = "http://elsewhere.invalid" if "off-origin-next" in bugs else base.rstrip("/")
+            next_url = f"{origin}{path}?{urlencode(params)}"
+        page = _Page(
+            op, items, reasons, more, cursor, snapshot, taint, size, page_no, bugs, next_url
+        )
         if op.adapter:
-            return self._adapter(page, query, base, path)
+            return self._adapter(page)
         return self._native(page)
 
     def _http_fault(
@@ -427,7 +450,8 @@ class MockApi:
         if complete and op.contract.mints_evidence and not page.taint:
             evidence = _b64({"mock-evidence": op.id, "n": len(self.minted) + 1})
             self.minted.add(evidence)
-        next_cursor = page.cursor if page.more else None
+        url_style = op.pagination.style in ("link-header", "next-url")
+        next_cursor = (page.next_url if url_style else page.cursor) if page.more else None
         if "complete-with-cursor" in page.bugs:
             complete, reasons = True, []
             next_cursor = next_cursor or _b64({"o": 0, "p": page.number, "s": page.snapshot})
@@ -448,11 +472,17 @@ class MockApi:
         }
         if "missing-complete" in page.bugs:
             del body["complete"]
-        return 200, {}, body
+        headers: dict[str, str] = {}
+        nxt = op.pagination.response.next_expr
+        if url_style and nxt is not None and next_cursor is not None:
+            # a native service that pages by URL says where next the way it declares
+            state = _Building(headers, body, next_cursor, next_cursor)
+            state.assign(nxt, next_cursor)
+        return 200, headers, body
 
     # -- adapter -----------------------------------------------------------------------------
 
-    def _adapter(self, page: _Page, query: Mapping[str, Any], base: str, path: str) -> Answer:
+    def _adapter(self, page: _Page) -> Answer:
         op = page.op
         pagination = op.pagination
         response = pagination.response
@@ -461,19 +491,14 @@ class MockApi:
         body: Any = {}
         items_expr = op.contract.items_location
         body = _put_items(items_expr, page.items)
-        next_url = None
-        if page.more:
-            params = {k: v for k, v in query.items() if k != LINK_PARAM}
-            params[LINK_PARAM] = page.cursor
-            origin = base.rstrip("/")
-            if "off-origin-next" in page.bugs:
-                origin = "http://elsewhere.invalid"
-            next_url = f"{origin}{path}?{urlencode(params)}"
-        state = _Building(headers, body, next_url, page.cursor)
+        next_url = page.next_url
+        # what a "next" location holds: the URL to follow (next-url), else the cursor
+        position = next_url if style == "next-url" else page.cursor
+        state = _Building(headers, body, next_url, position)
         if page.more and style == "link-header":
             state.set_link("next", next_url)
         if page.more and response.next_expr is not None and style != "link-header":
-            state.assign(response.next_expr, page.cursor)
+            state.assign(response.next_expr, position)
         data = self.data[op.id]
         if response.total_expr is not None:
             state.assign(response.total_expr, len(data))
@@ -504,6 +529,7 @@ class _Page:
     size: int
     number: int
     bugs: Mapping[str, Bug]
+    next_url: str | None = None
 
 
 # -- building a native response that satisfies conditions ------------------------------------

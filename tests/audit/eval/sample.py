@@ -123,8 +123,8 @@ MIN_CANDIDATES = 15
 # spec -> why it could not be labelled (the draw then takes the next spec in its order)
 REPLACED: dict[str, str] = {
     "channel4.com.json": (
-        "its 24 non-listing candidates are all listing feeds (\"Lists all Channel 4 programmes"
-        " ...\") and no other operation is left, so the non-listing walk cannot reach 10"
+        'its 24 non-listing candidates are all listing feeds ("Lists all Channel 4 programmes'
+        ' ...") and no other operation is left, so the non-listing walk cannot reach 10'
     ),
 }
 HELDOUT: dict[str, str] = {
