@@ -15,7 +15,9 @@ weaknesses round 4 recorded, on cut-down shapes (specs/unseen_round5.yaml).
 * page numbers whose start nothing in the spec states are asked (first-page 1 is a guess); the
   same parameter stated elsewhere in the API, a positive example, or
   ``x-completeness-defaults.drafts.first-page`` settles it;
-* (guard, round 4) a search named only by its operationId is never a silent ``kind: search``.
+* a search named only by its operationId is never a silent ``kind: search`` (guard, round 4),
+  and a required ``query`` parameter counts as query text only when its description (if any)
+  says text, terms, a match, a name... ("The orchard site to query" names one site).
 """
 
 from __future__ import annotations
@@ -103,3 +105,12 @@ def test_a_search_named_only_by_its_operation_id_is_never_a_silent_kind() -> Non
     f = BY_PATH["/pests/list"]
     assert f.kind == "search" and f.kind_other == "collection"
     assert _todos(draft_declaration(f), "kind")
+
+
+def test_a_query_parameter_naming_one_thing_is_no_query_text() -> None:
+    f = BY_PATH["/orchard/status"]  # "The orchard site to query"
+    assert f.kind == "search" and f.kind_other == "collection"
+    [todo] = _todos(draft_declaration(f), "kind")
+    assert "only the operationId" in todo
+    settled = BY_PATH["/orchard/lookup"]  # "Text to match against tree names"
+    assert settled.kind == "search" and settled.kind_doubt is None

@@ -130,8 +130,8 @@ ROUND4_DRAW: dict[str, Any] = {
     "size": 6,
     "replaced": {
         "channel4.com.json": (
-            "its 24 non-listing candidates are all listing feeds (\"Lists all Channel 4 programmes"
-            " ...\") and no other operation is left, so the non-listing walk cannot reach 10"
+            'its 24 non-listing candidates are all listing feeds ("Lists all Channel 4 programmes'
+            ' ...") and no other operation is left, so the non-listing walk cannot reach 10'
         ),
     },
 }
