@@ -1,8 +1,9 @@
 """Audit reads ``x-completeness-defaults``: what the block answers is not asked again.
 
 On specs/styles.yaml every draft asks about visibility; with a defaults block (applied by an
-overlay, as a user would) the visibility, no-pagination, id and search-limit questions it answers
-disappear, and ``check`` on spec + defaults + draft still reports exactly the remaining TODOs.
+overlay, as a user would) the visibility, no-pagination, id, search-limit and page-start
+questions it answers disappear, and ``check`` on spec + defaults + draft still reports exactly
+the remaining TODOs.
 """
 
 from __future__ import annotations
@@ -24,7 +25,12 @@ SPEC = Path(__file__).parent / "specs" / "styles.yaml"
 BLOCK = {
     "scope": {"visibility": "what the token can read"},
     "reasons": [{"code": "RATE_LIMITED", "when": {"equals": ["$statusCode", 429]}}],
-    "drafts": {"unpaginated": "complete", "id-fields": ["name", "sku"], "search-limit": 1000},
+    "drafts": {
+        "unpaginated": "complete",
+        "id-fields": ["name", "sku"],
+        "search-limit": 1000,
+        "first-page": 1,
+    },
 }
 
 
@@ -59,6 +65,10 @@ def test_defaults_remove_the_questions_they_answer(
     assert topics(after)["visibility"] == 0
     assert topics(after)["limit"] == 0 < topics(before)["limit"]
     assert topics(after)["pagination"] < topics(before)["pagination"]  # style none confirmed
+    widgets = lambda r: next(e for e in r["undeclared"] if e["path"] == "/widgets")  # noqa: E731
+    # nothing in styles.yaml says where the pages of /widgets start: asked, then answered
+    assert any("first-page" in t for t in widgets(before)["todos"])
+    assert not any(t.startswith("pagination") for t in widgets(after)["todos"])
     assert after["todos"] < before["todos"]
     assert "x-completeness-defaults answered" in after["summary"]
 

@@ -323,11 +323,20 @@ def _pagination(
             "request": {"cursor": f.request["cursor"], **size},
             "response": {"next": nxt},
         }
-    if f.style == "page" and f.style_doubt:  # where pages start is stated both ways
+    first_page = f.first_page
+    answered = drafts.get("first-page")
+    if f.style == "page" and f.first_page_unsaid and answered in (0, 1):
+        first_page = answered  # answered once for the API in x-completeness-defaults.drafts
+    elif f.style == "page" and f.style_doubt:  # where pages start is unsaid or said both ways
         todos.append(
             f"pagination: {f.style_doubt}; the draft counts pages from 1 (first-page 1): "
             "confirm with the API which number the first page has, and declare first-page: 0 "
             "if it is 0 (a walk from 1 would skip that page)"
+            + (
+                "; x-completeness-defaults.drafts.first-page answers it once for every listing"
+                if f.first_page_unsaid
+                else ""
+            )
         )
     if f.style in ("offset", "page"):
         out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
@@ -349,8 +358,8 @@ def _pagination(
                 "response.total or a MORE_PAGES_AVAILABLE when if the API gives one"
             )
             out["end"] = "empty-page"
-        if f.style == "page" and f.first_page != 1:
-            out["first-page"] = f.first_page  # the spec says pages are numbered from 0
+        if f.style == "page" and first_page != 1:
+            out["first-page"] = first_page  # the spec (or the defaults) says pages start at 0
         reasons.append(_more(when))
         return out
     if f.style == "none":

@@ -94,6 +94,9 @@ class Finding:
     first_page: int = 1
     """For style page: the number of the first page (0 when the page parameter says pages are
     numbered from 0: ``minimum: 0``, ``default: 0``, "zero-based")."""
+    first_page_unsaid: bool = False
+    """For style page: nothing in the spec says where page numbers start (``style_doubt`` says
+    so; ``x-completeness-defaults.drafts.first-page`` may answer it for the whole API)."""
     body_next: str | None = None
     """For a cursor sent in the request body (``request.cursor`` is ``$request.body#/NAME``): the
     response expression that feeds it."""
@@ -136,6 +139,7 @@ class Finding:
             "caps": [{"limit": n, "where": w, "text": t} for n, w, t in self.caps],
             "style_doubt": self.style_doubt,
             "first_page": self.first_page,
+            "first_page_unsaid": self.first_page_unsaid,
             "kind_doubt": self.kind_doubt,
             "kind_other": self.kind_other,
             "listing_doubt": self.listing_doubt,

@@ -51,7 +51,12 @@ from xcompleteness.detect._finding import (
     Finding,
     Signal,
 )
-from xcompleteness.detect._naming import named_report, not_listing_after_all, single_object
+from xcompleteness.detect._naming import (
+    listing_path,
+    named_report,
+    not_listing_after_all,
+    single_object,
+)
 from xcompleteness.detect._operation_facts import (
     OperationRef,
     cap_texts,
@@ -135,8 +140,9 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         or prose.first_sentence_lists(t for t in (op.summary, op.description) if t)
     )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
+    lpath = listing_path(ref)  # less a trailing selector (``.../members/{filter}``)
     shape = (
-        body_shape(body, walker, ref.path, positioned, listy, cursor_keys, examples)
+        body_shape(body, walker, lpath, positioned, listy, cursor_keys, examples)
         if body is not None
         else Shape()
     )
@@ -176,7 +182,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     if not why and body is None and status is not None and listy:
         why.append("described as a list; the response declares no schema")
     if not why and body is None and status is not None and ref.method == "get":
-        plural = _plural_tail(ref.path)
+        plural = _plural_tail(lpath)
         if searchy and "query" in roles:
             why.append("a search taking a query text; the response declares no schema")
         elif plural is not None:  # GET /boards/{idBoard}/lists with "Success" only
@@ -213,9 +219,11 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     style, request = pagination_style(roles, signals)
     if body is None and style == "none":
         style = "unknown"  # no response schema: nothing shows whether or how it pages
-    first_page = 1
+    first_page, page_start_unsaid = 1, False
     if style == "page":
-        first_page, style_doubt = _first_page(request["page"], ref.parameters)
+        first_page, style_doubt, page_start_unsaid = _first_page(
+            request["page"], ref.parameters, walker
+        )
     if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
         style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
     if imported is not None:
@@ -223,7 +231,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         if imported.items is not None and imported.items != shape.items:
             shape.items, shape.id, shape.item_fields = imported.items, None, ()
             shape.items_pointer = None
-    kind_doubt, kind_other = _kind_question(kind, ref, shape, paged, "query" in roles)
+    kind_doubt, kind_other = _kind_question(kind, ref, shape, paged, "query" in roles, walker)
     return Finding(
         method=ref.method,
         path=ref.path,
@@ -247,12 +255,13 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
         style_doubt=_style_doubt(style, style_doubt, fed, request, imported is None, signals),
         first_page=first_page if style == "page" else 1,
+        first_page_unsaid=page_start_unsaid and style == "page",
         body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=kind_doubt,
         kind_other=kind_other,
         listing_doubt=None
         if imported is not None or fed is not None
-        else _arrayless(body, shape, walker, why) or _one_object(ref, shape, paged),
+        else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged),
     )
 
 
@@ -324,45 +333,105 @@ def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | No
     return None
 
 
-def _first_page(name: str, params: tuple[Parameter, ...]) -> tuple[int, str | None]:
-    """Where the page parameter's numbering starts, and why that is unsettled (else None).
+def _first_page(
+    name: str, params: tuple[Parameter, ...], walker: SchemaWalker
+) -> tuple[int, str | None, bool]:
+    """Where the page parameter's numbering starts, why that is unsettled (else None), and
+    whether nothing at all in the spec says it.
 
     0 when its schema (or a Swagger 2 parameter's own facets) says ``minimum: 0`` or
     ``default: 0`` or its description says it counts from 0 ("zero-based", "starts at 0"); 1
-    when something says 1 or nothing says anything. Signals that disagree (a ``minimum: 0`` with
-    a ``default: 1``, a "zero-based" page with ``minimum: 1``), or an example 0 alone, leave 1
-    with the doubt named, for the draft's TODO.
+    when something says 1 (a minimum, default or example of 1 or more, a description).
+    Signals that disagree (a ``minimum: 0`` with a ``default: 1``, a "zero-based" page with
+    ``minimum: 1``), or an example 0 alone, leave 1 with the doubt named, for the draft's TODO.
+    When the parameter itself says nothing, the query parameters of the same name elsewhere in
+    the API speak for it (one API numbers its pages one way); when they say nothing either, 1
+    is a guess: the draft asks (a walk from 1 over pages numbered from 0 skips the first page
+    silently), unless ``x-completeness-defaults.drafts.first-page`` answers for the whole API.
     """
     for p in params:
         if p.name != name or p.location != "query":
             continue
         schema = p.schema.schema if p.schema is not None else None
-        facets = {k: v for k, v in p.node.items() if k in _PAGE_FACETS}  # Swagger 2
-        if isinstance(schema, dict):
-            facets.update((k, v) for k, v in schema.items() if k in _PAGE_FACETS)
-        if p.get("example") is not None:
-            facets["example"] = p.get("example")
-        zero: list[str] = []
-        one: list[str] = []
-        for key in ("minimum", "default"):
-            value = facets.get(key)
-            if _is_number(value):
-                (zero if value == 0 else one if value >= 1 else []).append(f"{key} {value}")
-        said = prose.zero_based_sentence(p.get("description"))
-        if said is not None:
-            zero.append(repr(said))
-        said = prose.one_based_sentence(p.get("description"))
-        if said is not None:
-            one.append(repr(said))
+        zero, one, example = _page_start_evidence(p.node, schema)
         if zero and one:
-            return 1, (
-                f"the parameter {name} says both that pages start at 0 ({', '.join(zero)}) "
-                f"and at 1 ({', '.join(one)})"
-            )
-        if not zero and not one and _is_number(facets.get("example")) and facets["example"] == 0:
-            return 1, f"the parameter {name} may count pages from 0 (its example is 0)"
-        return (0 if zero else 1), None
-    return 1, None
+            return 1, _both_ways(name, zero, one), False
+        if not zero and not one and example == 0:
+            return 1, f"the parameter {name} may count pages from 0 (its example is 0)", False
+        if zero or one:
+            return (0 if zero else 1), None, False
+        zero, one = walker.fact("page_starts", _page_starts).get(name, ((), ()))
+        if zero and one:
+            return 1, _both_ways(name, zero, one, "elsewhere in the API "), False
+        if zero or one:
+            return (0 if zero else 1), None, False
+        return (
+            1,
+            f"nothing in the spec says whether the pages of {name} are numbered from 0 or 1 (no "
+            "minimum, default, example or description says, here or on another operation)",
+            True,
+        )
+    return 1, None, False
+
+
+def _both_ways(name: str, zero: list[str], one: list[str], where: str = "") -> str:
+    return (
+        f"the parameter {name} {where}says both that pages start at 0 ({', '.join(zero)}) "
+        f"and at 1 ({', '.join(one)})"
+    )
+
+
+def _page_start_evidence(node: Any, schema: Any) -> tuple[list[str], list[str], Any]:
+    """(what says pages start at 0, what says 1, the example) of one parameter object."""
+    facets = {k: v for k, v in node.items() if k in _PAGE_FACETS}  # Swagger 2
+    if isinstance(schema, dict):
+        facets.update((k, v) for k, v in schema.items() if k in _PAGE_FACETS)
+    if node.get("example") is not None:
+        facets["example"] = node.get("example")
+    zero: list[str] = []
+    one: list[str] = []
+    for key in ("minimum", "default"):
+        value = facets.get(key)
+        if _is_number(value):
+            (zero if value == 0 else one if value >= 1 else []).append(f"{key} {value}")
+    example = facets.get("example")
+    if _is_number(example) and example >= 1:
+        one.append(f"example {example}")  # an example 0 alone is a doubt (below), not a start
+    said = prose.zero_based_sentence(node.get("description"))
+    if said is not None:
+        zero.append(repr(said))
+    said = prose.one_based_sentence(node.get("description"))
+    if said is not None:
+        one.append(repr(said))
+    return zero, one, example if _is_number(example) else None
+
+
+def _page_starts(document: Any) -> dict[str, tuple[list[str], list[str]]]:
+    """Query parameter name -> (what says its pages start at 0, what says 1), over every
+    operation of the document (parameters by ``$ref`` followed, one level)."""
+    out: dict[str, tuple[list[str], list[str]]] = {}
+    walker = SchemaWalker(document)
+    paths = document.get("paths") if isinstance(document, dict) else None
+    for path, item in (paths or {}).items() if isinstance(paths, dict) else ():
+        if not isinstance(item, dict):
+            continue
+        lists = [item.get("parameters")]
+        lists += [op.get("parameters") for op in item.values() if isinstance(op, dict)]
+        for plist in lists:
+            for i, raw in enumerate(plist if isinstance(plist, list) else ()):
+                node, _ = walker.resolve(raw, f"/paths/{path}/parameters/{i}")
+                if not isinstance(node, dict) or node.get("in") != "query":
+                    continue
+                name = node.get("name")
+                if not isinstance(name, str):
+                    continue
+                schema, _ = walker.resolve(node.get("schema"), "")
+                zero, one, _ = _page_start_evidence(node, schema)
+                if zero or one:
+                    known = out.setdefault(name, ([], []))
+                    known[0].extend(z for z in zero if z not in known[0])
+                    known[1].extend(o for o in one if o not in known[1])
+    return out
 
 
 _PAGE_FACETS = ("default", "minimum", "example")
@@ -403,7 +472,12 @@ def _style_doubt(
 
 
 def _kind_question(
-    kind: str, ref: OperationRef, shape: Shape, paged: bool, query_text: bool
+    kind: str,
+    ref: OperationRef,
+    shape: Shape,
+    paged: bool,
+    query_text: bool,
+    walker: SchemaWalker,
 ) -> tuple[str | None, str | None]:
     """(why the drafted kind may be another, that other kind), or (None, None).
 
@@ -411,7 +485,12 @@ def _kind_question(
     in its path or a parameter taking query text (an operationId alone, FastAPI's
     ``query_registry_names_..._get``, names a handler, not a search); a collection needs paging
     or items that carry an identifier (an unpaged array of id-less rows, ``{period, equitypct}``,
-    is as likely one computed series: a chart, a breakdown, a report)."""
+    is as likely one computed series: a chart, a breakdown, a report). Items that are plain
+    strings or integers (tag names, module names, category ids) are their own identity: a list
+    of them is a collection, asked nothing (a series of fractional numbers still asks). A search
+    word in the path that the API also addresses by an id (``/query/{pk}`` beside
+    ``/query/related/{column}``) names a resource, not a search: asked unless a parameter takes
+    a query text."""
     doubt = _kind_doubt(kind, ref)
     if doubt is not None:
         return doubt, "search"
@@ -424,7 +503,21 @@ def _kind_question(
             "parameter takes a query text and the path names none",
             "collection",
         )
-    if kind == "collection" and not paged and shape.items is not None and shape.id is None:
+    addressed = _addressed_search_word(ref.path, walker) if kind == "search" else None
+    if addressed is not None and not query_text:
+        return (
+            f"the path's search word {addressed!r} is also addressed by an id elsewhere in the "
+            f"API ({addressed}/{{...}}), so it may name a resource (saved queries), not a "
+            "search; no parameter takes a query text",
+            "collection",
+        )
+    if (
+        kind == "collection"
+        and not paged
+        and shape.items is not None
+        and shape.id is None
+        and not _plain_values(shape)
+    ):
         return (
             "the operation takes no paging parameter and its items carry no identifier, so it "
             "may answer one computed series or summary (a chart, a breakdown, a report)",
@@ -433,13 +526,49 @@ def _kind_question(
     return None, None
 
 
-def _one_object(ref: OperationRef, shape: Shape, paged: bool) -> str | None:
+def _plain_values(shape: Shape) -> bool:
+    """The items are plain strings or integers (names, tags, ids): each is its own identity."""
+    return bool(shape.item_types) and shape.item_types <= {"string", "integer"}
+
+
+def _addressed_search_word(path: str, walker: SchemaWalker) -> str | None:
+    """The path prefix ending in a search-word segment (``/query``) when some path of the API
+    follows that prefix with a parameter (``/query/{pk}``): the word names an addressable
+    resource there, not a search."""
+    segments = path.split("/")
+    addressed = walker.fact("addressed_prefixes", _addressed_prefixes)
+    for i, segment in enumerate(segments):
+        if "{" in segment or not segment:
+            continue
+        words = sig.word_list(segment)
+        if words and words[0] in sig.SEARCH_WORDS:
+            prefix = "/".join(segments[: i + 1])
+            if prefix in addressed:
+                return prefix
+    return None
+
+
+def _addressed_prefixes(document: Any) -> frozenset[str]:
+    """Every path prefix some path of the document follows with a parameter segment."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    out: set[str] = set()
+    for path in paths if isinstance(paths, dict) else ():
+        if not isinstance(path, str):
+            continue
+        segments = path.split("/")
+        for i, segment in enumerate(segments[1:], start=1):
+            if segment.startswith("{"):
+                out.add("/".join(segments[:i]))
+    return frozenset(out)
+
+
+def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str | None:
     """Why an unpaged array may be one object typed as an array: a bare array answering a path
     that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID"),
     or prose that reads one thing ("get next outgoing transaction", "a single", "by ID")."""
     if paged or ref.method != "get" or shape.items is None:
         return None
-    last = ref.path.rstrip("/").rsplit("/", 1)[-1]
+    last = path.rstrip("/").rsplit("/", 1)[-1]
     if shape.items == "$response.body#" and last.startswith("{") and last.endswith("}"):
         return (
             f"an unpaged array answers a path that ends in the parameter {last}, which usually "

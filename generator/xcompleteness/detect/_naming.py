@@ -7,12 +7,42 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import PAGING_KINDS, Signal
 from xcompleteness.detect._operation_facts import OperationRef
 from xcompleteness.detect._shape import Shape, last_token
+from xcompleteness.document import Parameter
 
 __all__ = [
+    "listing_path",
     "named_report",
     "not_listing_after_all",
     "single_object",
 ]
+
+# Path parameter names that select a subset of a collection, never one object.
+_SELECTOR_NAMES = frozenset({"filter", "filters"})
+
+
+def listing_path(ref: OperationRef) -> str:
+    """The path less its trailing selector parameters: a ``{param}`` whose schema is an enum (a
+    fixed set of variants: ``/allowlist/private/all/{resource_type}`` with ``cidr``, ``country``,
+    ...) or that is named ``filter`` (``/boards/{idBoard}/members/{filter}``) selects a subset
+    of the collection before it; it does not address one object the way an id does."""
+    path = ref.path.rstrip("/")
+    params = {p.name: p for p in ref.parameters if p.location == "path"}
+    while True:
+        head, _, last = path.rpartition("/")
+        if not (last.startswith("{") and last.endswith("}")) or not head:
+            return path if path != ref.path.rstrip("/") else ref.path
+        param = params.get(last[1:-1])
+        if param is None or not _selector(param):
+            return path if path != ref.path.rstrip("/") else ref.path
+        path = head
+
+
+def _selector(param: Parameter) -> bool:
+    if sig.fold(param.name) in _SELECTOR_NAMES:
+        return True
+    schema = param.schema.schema if param.schema is not None else None
+    enum = schema.get("enum") if isinstance(schema, dict) else param.get("enum")  # Swagger 2
+    return isinstance(enum, list) and len(enum) >= 2
 
 
 def named_report(path: str) -> bool:
@@ -68,7 +98,7 @@ def not_listing_after_all(
         return True
     if ref.method != "get" and shape.items is None and not strong and not positioned:
         return True
-    return _single_read(ref.path, shape, signals, positioned)
+    return _single_read(listing_path(ref), shape, signals, positioned)
 
 
 def _single_read(path: str, shape: Shape, signals: list[Signal], positioned: bool) -> bool:

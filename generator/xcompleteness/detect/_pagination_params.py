@@ -53,7 +53,11 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
         roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
-    queries = [(p, sig.fold(p.name)) for p in params if p.location == "query"]
+    queries = [
+        (p, sig.fold(p.name))
+        for p in params
+        if p.location == "query" and prose.describes_query_text(p.get("description"))
+    ]
     if any(p.get("required") is True and key in sig.QUERY_PARAMS for p, key in queries):
         roles["query"] = next(p.name for p, key in queries if key in sig.QUERY_PARAMS)
     if sizes:

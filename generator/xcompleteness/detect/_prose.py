@@ -79,6 +79,22 @@ _CURSOR_WORDS = re.compile(
 )
 
 
+_QUERY_TEXT = re.compile(
+    r"\b(?:search\w*|match\w*|find\w*|texts?|keywords?|terms?|strings?|contain\w*|filter\w*|"
+    r"phrases?|words?|names?|full.?text|lookups?|prefix\w*|fuzzy|jql|expressions?)\b",
+    re.IGNORECASE,
+)
+
+
+def describes_query_text(description: str | None) -> bool:
+    """A query-named parameter (``q``, ``query``, ``search``) takes text to search for: it has no
+    description, or its description says search, match, text, keywords, terms, a string, a
+    filter, a name... ("The origin site to query" names one site instead)."""
+    if not isinstance(description, str) or not description.strip():
+        return True
+    return bool(_QUERY_TEXT.search(_plain(description)))
+
+
 def describes_cursor(description: str | None) -> bool:
     """The description says the parameter is a pagination cursor or a page token."""
     return isinstance(description, str) and bool(_CURSOR_WORDS.search(_plain(description)))

@@ -12,6 +12,7 @@ itself says.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
@@ -38,6 +39,7 @@ class SchemaWalker:
         # callers get copies, so nothing they do reaches the cache.
         self._types: dict[tuple[int, int], set[str]] = {}
         self._props: dict[tuple[int, str, int], dict[str, Located]] = {}
+        self._facts: dict[str, Any] = {}
 
     # -- references -------------------------------------------------------------------------
 
@@ -52,6 +54,12 @@ class SchemaWalker:
             self._cache[ref] = deref_at(self._doc, node, pointer)
         found = self._cache[ref]
         return found if found is not None else ({}, pointer)
+
+    def fact(self, name: str, compute: Callable[[Any], Any]) -> Any:
+        """A document-wide fact (``compute(document)``), computed once per walker."""
+        if name not in self._facts:
+            self._facts[name] = compute(self._doc)
+        return self._facts[name]
 
     # -- shapes -----------------------------------------------------------------------------
 

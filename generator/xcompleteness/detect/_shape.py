@@ -40,6 +40,7 @@ class Shape:
     items_doubt: str | None = None
     id_alternatives: tuple[str, ...] = ()
     cursor_end: str | None = None
+    item_types: frozenset[str] = frozenset()  # JSON types one item may have
 
 
 def body_shape(
@@ -205,6 +206,18 @@ def _wrapped_array(
     loose = len(others) <= 1 or positioned  # a wrapper, not a resource with one list field
     if len(named) == 1 and not resource_like and (not others if strict_meta else loose):
         chosen = named[0]
+    elif (
+        len(named) == 1
+        and not resource_like
+        and not strict_meta
+        and (listy or flagged)
+        and _holds_objects(props[named[0]], walker)
+        and not any(_holds_objects(props[n], walker) for n in arrays if n != named[0])
+    ):
+        # "Get a list of models" answering ``{count, ids: [str], list_columns: [str], label_columns:
+        # {...}, result: [Model]}``: the one array of records under a conventional items name is
+        # the results; the arrays of plain values and the objects beside it describe them
+        chosen = named[0]
     elif len(arrays) == 1 and (not others or positioned or flagged):
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
@@ -293,6 +306,7 @@ def _item_facts(shape: Shape, item: Located | None, walker: SchemaWalker, names:
     shape.item_fields = _field_names(item, walker)
     if item is None:
         return
+    shape.item_types = frozenset(walker.types(*item))
     props = walker.properties(*item)
     chosen, others = evidence.item_id(props, walker, [sig.word_list(n)[-1] for n in names if n])
     if chosen is not None:

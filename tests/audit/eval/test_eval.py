@@ -48,18 +48,20 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    # Round 4: round 1's 14 APIs and rounds 2's and 3's held-out halves are tuning; a fresh half
+    # Round 5: round 1's 14 APIs and rounds 2's to 4's held-out halves are tuning; a fresh half
     # held out.
     assert split["tuning"] == sorted(
         split["round1"]["tuning"]
         + split["retired_heldout"]["apis"]
         + split["round2"]["heldout"]
         + split["round3"]["heldout"]
+        + split["round4"]["heldout"]
     )
     assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
     assert split["round2"]["retired"]["apis"] == split["round2"]["heldout"]
     assert split["round3"]["retired"]["apis"] == split["round3"]["heldout"]
-    assert len(split["tuning"]) == 27 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
+    assert split["round4"]["retired"]["apis"] == split["round4"]["heldout"]
+    assert len(split["tuning"]) == 33 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
     assert not set(split["tuning"]) & set(split["heldout"])
     held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
     assert len(held_providers) == sample.HELDOUT_SIZE, "one held-out API per provider"
@@ -100,6 +102,22 @@ def test_the_schema_check_rejects_broken_labels(label: dict[str, Any], problem: 
         labels.check_label("GET /things", label)
 
 
+def test_an_api_where_audit_finds_nothing_scores_as_an_empty_draft(tmp_path: Path) -> None:
+    # Noosh's envelopes were all missed on main before round 5: audit writes no overlay when
+    # nothing is list-like, and the scorer must count its labelled listings as missed, not fail.
+    score = _module("xc_eval_score", "score.py")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /ping:\n    get:\n"
+        "      responses: {'200': {description: ok}}\n",
+        encoding="utf-8",
+    )
+    draft = tmp_path / "draft.yaml"
+    result = score.run_audit(spec, draft, sys.executable)
+    assert "error" not in result and result["returncode"] == 0
+    assert score.read_draft(draft) == {}
+
+
 @pytest.mark.corpus
 @pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_citations_resolve_and_labels_cover_the_drawn_sample(path: Path) -> None:
@@ -131,17 +149,17 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
     # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
-    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (27 APIs:
-    # rounds 1 to 3) is measured after round 4's heuristics: its 3 false listings are reads by id
-    # or of "the next" item typed as bare arrays, each drafted under a kind TODO asking whether it
-    # lists. Held-out is round 4's fresh six, scored counts-only once on the branch (3 false, all
-    # under a kind TODO, 1 wrong, 9 missed) and once more after the rebase on main (the same
-    # counts). Its wrong value is recorded as measured, not tuned away (that would spend the
-    # half); README.md names its class.
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (33 APIs:
+    # rounds 1 to 4) is measured after round 5's heuristics: its 6 false listings are reads by id
+    # or of "the next" item typed as arrays or without a schema, each drafted under a kind TODO
+    # asking whether it lists. Held-out is round 5's fresh six, scored counts-only after every
+    # label and heuristic of the round was committed (3 false, 2 of them without a kind TODO, 13
+    # wrong, 13 missed). Its errors are recorded as measured, not tuned away (that would spend
+    # the half); README.md names their classes.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
-        ("tuning", 3, 0, 0, 11),
-        ("heldout", 3, 0, 1, 9),
+        ("tuning", 6, 0, 0, 11),
+        ("heldout", 3, 2, 13, 13),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
