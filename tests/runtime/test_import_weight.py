@@ -82,3 +82,35 @@ def test_the_async_walker_sleeps_with_asyncio_by_default() -> None:
         return time.monotonic() - started
 
     assert asyncio.run(nap()) >= 0.01
+
+
+def test_the_client_codes_models_are_imported_on_first_lookup() -> None:
+    """A server never sends the client's own codes, so their models (runtime/client_codes.py)
+    are made when first looked up, not with the envelope; the mappings and names stay whole."""
+    code = (
+        "import sys\n"
+        "from xcompleteness.runtime import envelope as e\n"
+        "m = 'xcompleteness.runtime.client_codes'\n"
+        "print(m in sys.modules)\n"
+        "print(len(e.STANDARD_REASON_MODELS), len(e.STANDARD_WARNING_MODELS),\n"
+        "      'CLIENT_PAGE_LIMIT' in e.STANDARD_REASON_MODELS,\n"
+        "      'NOPE' in e.STANDARD_REASON_MODELS,\n"
+        "      list(e.STANDARD_WARNING_MODELS)[3], m in sys.modules)\n"
+        "print(e.make_reason({'code': 'MORE_PAGES_AVAILABLE'}).code, m in sys.modules)\n"
+        "r = e.make_reason({'code': 'CLIENT_PAGE_LIMIT', 'max_pages': 2})\n"
+        "print(type(r).__name__, type(r) is e.ClientPageLimit, m in sys.modules)\n"
+        "from xcompleteness.runtime.envelope import EndInferred\n"
+        "models = [*e.STANDARD_REASON_MODELS.items(), *e.STANDARD_WARNING_MODELS.items()]\n"
+        "print(all(c.model_fields['code'].default == k for k, c in models),\n"
+        "      e.STANDARD_WARNING_MODELS.get('END_INFERRED') is EndInferred,\n"
+        "      e.STANDARD_REASON_MODELS.get('NOPE'))\n"
+    )
+    done = _run(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "False",
+        "15 8 True False ITEM_SCHEMA_MISMATCH False",
+        "MORE_PAGES_AVAILABLE False",
+        "ClientPageLimit True True",
+        "True True None",
+    ]

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -54,6 +54,7 @@ from .expressions import (
     parse_expression,
     parse_pointer,
 )
+from .records import record
 
 __all__ = [
     "CLIENT_CODES",
@@ -183,7 +184,7 @@ _NUMBER = (int, float)
 # the contract
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ScopeDecl:
     """What "complete" covers: the resource, visibility rule, snapshot kind and coverage text."""
 
@@ -230,7 +231,7 @@ def body_property(value: Any) -> str | None:
     return tokens[0] if len(tokens) == 1 and tokens[0] else None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PaginationRequest:
     """Names the walk writes (cursor, page size, offset, page number): query parameters, or, for
     the roles listed in ``body``, top-level properties of the JSON request body (a POST search
@@ -254,7 +255,7 @@ class PaginationRequest:
         return frozenset(str(names[r]) for r in self.body if names.get(r))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PaginationResponse:
     """Where the next cursor/link, a last-item cursor, the total or the page count are read."""
 
@@ -279,7 +280,7 @@ class PaginationResponse:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CursorRules:
     """The cursor contract: snapshot kind, lifetime, what invalidates it, what expiry means."""
 
@@ -297,7 +298,7 @@ class CursorRules:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Pagination:
     style: str
     request: PaginationRequest
@@ -329,7 +330,7 @@ class Pagination:
         return bool(self.response.next or self.response.next_last_item)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReasonDecl:
     """One code an incomplete result of the operation may carry, with its parsed ``when``."""
 
@@ -350,7 +351,7 @@ class ReasonDecl:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Deadline:
     param: str | None = None
     unit: str = "ms"
@@ -361,7 +362,7 @@ class Deadline:
         return {"param": self.param, "unit": self.unit, "default": self.default, "max": self.max}
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evidence:
     mint: bool = False
     ttl_seconds: float | None = None
@@ -376,7 +377,7 @@ class Evidence:
         return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Mutation:
     """How a mutation proves it acts on a complete listing (or re-checks each target)."""
 
@@ -398,7 +399,7 @@ class Mutation:
         }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Contract:
     """One operation's canonical contract (docs/internals.md), parsed once."""
 
@@ -708,7 +709,7 @@ def _mutation(r: _Reader | None) -> Mutation | None:
 # the registry
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CodeEntry:
     """One reason or warning code: details schema, default continuation, origin.
 
@@ -771,7 +772,7 @@ def _names_of(raw: Any, path: str) -> tuple[str, ...]:
     raise ContractError("expected a list of names", path)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Registry:
     """The codes a document may use, or a package can meet: reason and warning codes -> details
     schema, continuation kind, origin.

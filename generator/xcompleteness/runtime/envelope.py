@@ -26,7 +26,7 @@ and of the generated tool output schemas.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar, Union
 
 from pydantic import (
@@ -92,6 +92,7 @@ __all__ = [
     "item_mismatch_warning",
     "make_reason",
     "make_warning",
+    "new_list",
 ]
 
 Origin = Literal["server", "client"]
@@ -103,6 +104,17 @@ CONTRACT_VIOLATION = "contract_violation"
 ENVELOPE_INVARIANT = "envelope_invariant"
 
 _E = TypeVar("_E", bound="Envelope")
+
+
+def new_list() -> list[Any]:
+    """A new empty list: the ``default_factory`` of the envelopes' list fields.
+
+    Not the builtin ``list``: pydantic reads a default factory's signature when it builds a
+    model, and ``inspect.signature(list)`` parses the builtin's text signature with
+    :mod:`tokenize`, whose pattern takes about 4 ms to compile, once per process, in the middle
+    of a first ``page()``. The JSON schema is the same (a default factory is never shown).
+    """
+    return []
 
 
 def is_contract_violation(error: ValidationError) -> bool:
@@ -184,54 +196,62 @@ class SnapshotChanged(_Typed):
     code: Literal["SNAPSHOT_CHANGED"] = "SNAPSHOT_CHANGED"
 
 
-class ClientPageLimit(_Typed):
-    code: Literal["CLIENT_PAGE_LIMIT"] = "CLIENT_PAGE_LIMIT"
-    origin: Literal["client"] = "client"
-    max_pages: int = Field(ge=0)
+# The client's own codes -> their model's name in client_codes.py (imported on first lookup).
+_CLIENT_REASONS: Mapping[str, str] = {
+    "CLIENT_PAGE_LIMIT": "ClientPageLimit",
+    "CLIENT_ITEM_LIMIT": "ClientItemLimit",
+    "CLIENT_DEADLINE_EXCEEDED": "ClientDeadlineExceeded",
+    "CONTRACT_VIOLATION": "ContractViolation",
+    "HTTP_ERROR": "HttpError",
+    "DUPLICATE_ITEMS": "DuplicateItems",
+    "DUPLICATES_UNCHECKED": "DuplicatesUnchecked",
+}
+_CLIENT_WARNINGS: Mapping[str, str] = {
+    "ITEM_SCHEMA_MISMATCH": "ItemSchemaMismatch",
+    "END_INFERRED": "EndInferred",
+    "ITEMS_SEEN_TWICE": "ItemsSeenTwice",
+    "EVIDENCE_WITHHELD": "EvidenceWithheld",
+    "DUPLICATE_CHECK_STOPPED": "DuplicateCheckStopped",
+}
+
+_M = TypeVar("_M", bound=BaseModel)
 
 
-class ClientItemLimit(_Typed):
-    code: Literal["CLIENT_ITEM_LIMIT"] = "CLIENT_ITEM_LIMIT"
-    origin: Literal["client"] = "client"
-    max_items: int = Field(ge=0)
+class _StandardModels(Mapping[str, type[_M]]):
+    """code -> typed model: the server codes' models defined here, the client codes' imported
+    from :mod:`.client_codes` when first looked up (a first ``page()`` that ends well needs
+    none). Iteration, ``len`` and ``in`` import nothing."""
+
+    def __init__(self, here: Sequence[type[_M]], client: Mapping[str, str]) -> None:
+        self._here = {cls.model_fields["code"].default: cls for cls in here}
+        self._client = client
+
+    def __getitem__(self, code: str) -> type[_M]:
+        found = self._here.get(code)
+        if found is not None:
+            return found
+        name = self._client[code]  # KeyError as a dict's
+        from . import client_codes
+
+        model: type[_M] = getattr(client_codes, name)
+        return model
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._here or code in self._client
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self._here
+        yield from self._client
+
+    def __len__(self) -> int:
+        return len(self._here) + len(self._client)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({list(self)})"
 
 
-class ClientDeadlineExceeded(_Typed):
-    code: Literal["CLIENT_DEADLINE_EXCEEDED"] = "CLIENT_DEADLINE_EXCEEDED"
-    origin: Literal["client"] = "client"
-    deadline_s: float = Field(ge=0)
-
-
-class ContractViolation(_Typed):
-    code: Literal["CONTRACT_VIOLATION"] = "CONTRACT_VIOLATION"
-    origin: Literal["client"] = "client"
-    what: str
-
-
-class HttpError(_Typed):
-    code: Literal["HTTP_ERROR"] = "HTTP_ERROR"
-    origin: Literal["client"] = "client"
-    status: int = Field(ge=100, le=599, description="the HTTP status of the failed request")
-    error: str | None = Field(default=None, description="the error code of the response body")
-
-
-class DuplicateItems(_Typed):
-    code: Literal["DUPLICATE_ITEMS"] = "DUPLICATE_ITEMS"
-    origin: Literal["client"] = "client"
-    ids: list[str] = Field(max_length=20, description="the ids seen more than once")
-    count: int = Field(ge=1, description="how many items repeated an id already seen")
-
-
-class DuplicatesUnchecked(_Typed):
-    code: Literal["DUPLICATES_UNCHECKED"] = "DUPLICATES_UNCHECKED"
-    origin: Literal["client"] = "client"
-    limit: int = Field(ge=1, description="how many distinct ids the walk remembered")
-    after: int = Field(ge=0, description="how many items had been read when it stopped")
-
-
-STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
-    cls.model_fields["code"].default: cls
-    for cls in (
+STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = _StandardModels(
+    (
         MorePagesAvailable,
         ResultLimitReached,
         TimeBudgetExceeded,
@@ -240,15 +260,9 @@ STANDARD_REASON_MODELS: Mapping[str, type[Reason]] = {
         RateLimited,
         CursorExpired,
         SnapshotChanged,
-        ClientPageLimit,
-        ClientItemLimit,
-        ClientDeadlineExceeded,
-        ContractViolation,
-        HttpError,
-        DuplicateItems,
-        DuplicatesUnchecked,
-    )
-}
+    ),
+    _CLIENT_REASONS,
+)
 
 
 class Warning(BaseModel):  # noqa: A001 - the vocabulary's name; never the builtin in this module
@@ -287,63 +301,11 @@ class DefaultScopeApplied(_TypedWarning):
     scope: str
 
 
-class ItemSchemaMismatch(_TypedWarning):
-    """A client warning: an item did not match its declared schema and was kept as received."""
+STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = _StandardModels(
+    (StaleIndex, PartialFieldSet, DefaultScopeApplied),
+    _CLIENT_WARNINGS,
+)
 
-    code: Literal["ITEM_SCHEMA_MISMATCH"] = "ITEM_SCHEMA_MISMATCH"
-    index: int = Field(ge=0)
-    errors: list[dict[str, Any]] = Field(max_length=3)
-    more: int | None = Field(default=None, ge=1)
-
-
-class EndInferred(_TypedWarning):
-    """A client warning: the walk ended on an empty or short page (``pagination.end``)."""
-
-    code: Literal["END_INFERRED"] = "END_INFERRED"
-    end: Literal["empty-page", "short-page"]
-    page: int = Field(ge=1)
-
-
-class ItemsSeenTwice(_TypedWarning):
-    """A client warning: a live listing returned the same id more than once."""
-
-    code: Literal["ITEMS_SEEN_TWICE"] = "ITEMS_SEEN_TWICE"
-    ids: list[str] = Field(max_length=20)
-    count: int = Field(ge=1)
-
-
-class EvidenceWithheld(_TypedWarning):
-    """A client warning: a complete result carries no evidence because its end was inferred or
-    doubted (``because``: END_INFERRED, ITEMS_SEEN_TWICE, DUPLICATE_CHECK_STOPPED)."""
-
-    code: Literal["EVIDENCE_WITHHELD"] = "EVIDENCE_WITHHELD"
-    because: list[Literal["END_INFERRED", "ITEMS_SEEN_TWICE", "DUPLICATE_CHECK_STOPPED"]] = Field(
-        min_length=1
-    )
-
-
-class DuplicateCheckStopped(_TypedWarning):
-    """A client warning: the walk stopped remembering ids (``limit`` distinct ids, after
-    ``after`` items); an id repeated later is not detected."""
-
-    code: Literal["DUPLICATE_CHECK_STOPPED"] = "DUPLICATE_CHECK_STOPPED"
-    limit: int = Field(ge=1)
-    after: int = Field(ge=0)
-
-
-STANDARD_WARNING_MODELS: Mapping[str, type[Warning]] = {
-    cls.model_fields["code"].default: cls
-    for cls in (
-        StaleIndex,
-        PartialFieldSet,
-        DefaultScopeApplied,
-        ItemSchemaMismatch,
-        EndInferred,
-        ItemsSeenTwice,
-        EvidenceWithheld,
-        DuplicateCheckStopped,
-    )
-}
 
 ITEM_SCHEMA_MISMATCH = "ITEM_SCHEMA_MISMATCH"
 ITEM_MISMATCHES = "xcompleteness.item_mismatches"
@@ -381,6 +343,8 @@ def item_mismatch_warning(
     )
     if more:
         message += f"; {more} more item(s) did not match either (not listed one by one)"
+    from .client_codes import ItemSchemaMismatch
+
     return ItemSchemaMismatch(
         index=index, errors=errors, more=more, message=message[:_MAX_WARNING_MESSAGE]
     )
@@ -529,12 +493,12 @@ class Envelope(BaseModel):
 
     items: list[Any]
     complete: bool = Field(strict=True)
-    incomplete_reasons: list[Reason] = Field(default_factory=list)
+    incomplete_reasons: list[Reason] = Field(default_factory=new_list)
     next_cursor: str | None = Field(default=None, min_length=1)
     scope: Scope | None = None
     page: Page | None = None
     work: Work | None = None
-    warnings: list[Warning] = Field(default_factory=list)
+    warnings: list[Warning] = Field(default_factory=new_list)
     evidence: str | None = Field(default=None, min_length=1)
 
     @field_validator("items", mode="wrap")
@@ -802,19 +766,37 @@ def _number(value: Any) -> float | None:
     return None
 
 
-if TYPE_CHECKING:  # re-exported lazily at run time (below): tool_models imports this module
+if TYPE_CHECKING:  # re-exported lazily at run time (below): both import this module
+    from .client_codes import (
+        ClientDeadlineExceeded,
+        ClientItemLimit,
+        ClientPageLimit,
+        ContractViolation,
+        DuplicateItems,
+        DuplicatesUnchecked,
+        EndInferred,
+        HttpError,
+        ItemSchemaMismatch,
+        ItemsSeenTwice,
+    )
     from .tool_models import ToolCompleteness, ToolError, ToolReason, ToolResult, ToolWarning
 
+_CLIENT_MODEL_NAMES = frozenset({*_CLIENT_REASONS.values(), *_CLIENT_WARNINGS.values()})
 _TOOL_MODELS = frozenset(
     {"ToolCompleteness", "ToolError", "ToolReason", "ToolResult", "ToolWarning"}
 )
 
 
 def __getattr__(name: str) -> Any:
-    """The tool result models live in :mod:`.tool_models` (which builds on this module), so they
-    are re-exported lazily (PEP 562): ``from .envelope import ToolResult`` keeps working."""
+    """The tool result models live in :mod:`.tool_models` and the client codes' models in
+    :mod:`.client_codes` (both build on this module), so they are re-exported lazily (PEP 562):
+    ``from .envelope import ToolResult`` or ``ClientPageLimit`` keeps working."""
     if name in _TOOL_MODELS:
         from . import tool_models
 
         return getattr(tool_models, name)
+    if name in _CLIENT_MODEL_NAMES:
+        from . import client_codes
+
+        return getattr(client_codes, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -29,11 +29,12 @@ import functools
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any, Final
 
 from .plain import escape_token, unescape_token
+from .records import record
 
 __all__ = [
     "MISSING",
@@ -149,7 +150,7 @@ def resolve_pointer(document: Any, tokens: tuple[str, ...]) -> Any:
 # Link header (RFC 8288)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Link:
     """One link-value of a ``Link`` header: the target as written, its relations and parameters."""
 
@@ -282,7 +283,7 @@ def _header_values(headers: Any, name: str) -> list[str]:
     return found
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ResponseView:
     """What expressions can see of a response: status, headers (any case) and the parsed JSON body.
 
@@ -317,7 +318,7 @@ class ResponseView:
         return cls(status=response.status_code, headers=response.headers, body=body)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RequestView:
     """What ``$request.*`` expressions can see: query and path parameters and the JSON body."""
 
@@ -360,7 +361,7 @@ _SUPPORTED = (
 )
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Expression:
     """A parsed runtime expression. ``str(expr)`` gives back its canonical text."""
 
@@ -549,7 +550,7 @@ class Condition:
         return iter(())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Always(Condition):
     def holds(self, response: ResponseView | None, request: RequestView | None = None) -> bool:
         return True
@@ -558,7 +559,7 @@ class Always(Condition):
         return "always"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Present(Condition):
     expr: Expression
     negate: bool = False
@@ -575,14 +576,14 @@ class Present(Condition):
         yield ("absent" if self.negate else "present",), self.expr
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Literal:
     """A JSON literal operand (hashing ignores the value so lists and objects are allowed)."""
 
     value: Any = field(hash=False)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Compare(Condition):
     op: str  # equals | not-equals | gt | gte | lt | lte
     left: Expression
@@ -618,7 +619,7 @@ class Compare(Condition):
             yield (self.op, 1), self.right
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Combine(Condition):
     op: str  # all | any
     parts: tuple[Condition, ...]

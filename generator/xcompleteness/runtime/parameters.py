@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 from urllib.parse import quote
+
+from .records import record
 
 __all__ = [
     "DEFAULT_STYLE",
@@ -74,7 +75,7 @@ _COOKIE_SAFE = "!#$&'()*+-./:<=>?@[]^_`{|}~"
 """RFC 6265 cookie-octets left as they are (no space, quote, comma, semicolon, backslash, %)."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ParamSpec:
     """One parameter: python keyword, spec name, location, style and explode."""
 

@@ -26,6 +26,7 @@ from .envelope import (
     _invariant,
     make_reason,
     make_warning,
+    new_list,
 )
 
 __all__ = ["ToolCompleteness", "ToolError", "ToolReason", "ToolResult", "ToolWarning"]
@@ -64,7 +65,7 @@ class ToolCompleteness(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     complete: bool = Field(strict=True)
-    reasons: list[ToolReason] = Field(default_factory=list)
+    reasons: list[ToolReason] = Field(default_factory=new_list)
     scope: dict[str, Any] | None = None
     continuation: Continuation | None = None
 
@@ -81,7 +82,7 @@ class ToolError(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     code: str = Field(min_length=1)
-    reasons: list[str] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=new_list)
     message: str = ""
     decision: str | None = None
 
@@ -96,7 +97,7 @@ class ToolResult(BaseModel):
     status: Literal["complete", "partial", "error"]
     data: dict[str, Any] | None = None
     completeness: ToolCompleteness
-    warnings: list[ToolWarning] = Field(default_factory=list)
+    warnings: list[ToolWarning] = Field(default_factory=new_list)
     evidence: str | None = Field(default=None, min_length=1)
     error: ToolError | None = None
     approval: dict[str, Any] | None = None

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from .envelope import (
@@ -28,6 +27,7 @@ from .envelope import (
     item_mismatch_warning,
 )
 from .expressions import MISSING, ResponseView, resolve_pointer
+from .records import record
 from .walk_continuations import (
     ContinuationMismatch,
     _params_digest,
@@ -73,7 +73,7 @@ from .walk_results import (
 _MAX_RETRIES_PER_PAGE = 3
 
 
-@dataclass
+@record()
 class _Step:
     """What the core tells a driver after one response."""
 

@@ -12,7 +12,6 @@ Standard library only: copied verbatim into generated packages.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .contract import (
@@ -25,12 +24,13 @@ from .contract import (
     as_contract,
 )
 from .expressions import Expression, parse_expression
+from .records import record
 from .walk_results import MORE, NEXT_STYLES, URL_STYLES
 
 _DEFAULT_ITEMS = parse_expression(DEFAULT_ITEMS)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _Plan:
     """The parts of one canonical contract the walk reads, parsed once (by the Contract)."""
 

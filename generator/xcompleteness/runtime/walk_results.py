@@ -14,11 +14,12 @@ import functools
 import json
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Literal, get_args
 
 from .envelope import Continuation, Reason, Warning, make_reason, make_warning
 from .expressions import ResponseView
+from .records import record
 
 MORE = "MORE_PAGES_AVAILABLE"
 CLIENT_PAGE_LIMIT = "CLIENT_PAGE_LIMIT"
@@ -185,7 +186,7 @@ def _key(entry: Reason | Warning) -> tuple[str, str]:
     return entry.code, json.dumps(entry.details, sort_keys=True, default=str)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Limits:
     """The client's own bounds on one walk; reaching one ends it with an ``origin: client`` reason.
 
@@ -200,7 +201,7 @@ class Limits:
     max_retry_wait: float = 30.0
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PageRequest:
     """One HTTP request the walk wants sent: query ``params``, or a full next-page ``url``."""
 
@@ -214,7 +215,7 @@ PageResponse = ResponseView
 ``ResponseView.from_httpx(response)`` builds one from an ``httpx.Response``."""
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Page:
     """One page as the walk saw it; in adapter mode ``envelope`` is computed client-side."""
 
@@ -230,7 +231,7 @@ class Page:
     response: PageResponse
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StreamResult:
     """Completeness of a finished walk, without the items (what a stream exposes at the end).
 
@@ -257,7 +258,7 @@ class StreamResult:
         return [r.code for r in self.reasons]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CollectResult(StreamResult):
     """A collected listing: every item read plus its completeness."""
 

@@ -175,6 +175,9 @@ def operation_models(spec: SpecIR, layout: ItemLayout) -> list[dict[str, Any]]:
         for name in names:
             module, generated = _item_module(spec, layout, name)
             items.append({"module": module, "generated": generated, "name": name})
+        runtime = {c.class_name for c in codes if c.standard}
+        if listing is not None and (listing["reason_union"] or listing["warning_union"]):
+            runtime.add("new_list")  # the default factory of the narrowed list fields
         if listing is not None:
             # The envelope names its item model by where it lives (LazyModel), so importing
             # the envelope imports no item module: a first page() validates the envelope at
@@ -185,7 +188,7 @@ def operation_models(spec: SpecIR, layout: ItemLayout) -> list[dict[str, Any]]:
                 "op": op,
                 "listing": listing,
                 "result": result,
-                "runtime_imports": sorted({c.class_name for c in codes if c.standard}),
+                "runtime_imports": sorted(runtime),
                 "code_imports": sorted({c.class_name for c in codes if not c.standard}),
                 "item_imports": items,
                 "exported": sorted(str(n) for n in exported),

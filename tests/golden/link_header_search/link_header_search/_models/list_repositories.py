@@ -16,6 +16,7 @@ from .._runtime.envelope import (
     MorePagesAvailable,
     RateLimited,
     Reason,
+    new_list,
 )
 from .._runtime.lazy import LazyModel, lazy_attributes
 
@@ -64,4 +65,4 @@ class ListRepositoriesPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 
     items: list[_Item]
-    incomplete_reasons: list[ListRepositoriesReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    incomplete_reasons: list[ListRepositoriesReason] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]

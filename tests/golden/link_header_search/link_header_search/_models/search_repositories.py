@@ -18,6 +18,7 @@ from .._runtime.envelope import (
     Reason,
     ResultLimitReached,
     TimeBudgetExceeded,
+    new_list,
 )
 from .._runtime.lazy import LazyModel, lazy_attributes
 
@@ -67,4 +68,4 @@ class SearchRepositoriesPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset()
 
     items: list[_Item]
-    incomplete_reasons: list[SearchRepositoriesReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    incomplete_reasons: list[SearchRepositoriesReason] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]

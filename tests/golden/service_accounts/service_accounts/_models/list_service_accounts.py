@@ -20,6 +20,7 @@ from .._runtime.envelope import (
     StaleIndex,
     TimeBudgetExceeded,
     VisibilityRestricted,
+    new_list,
 )
 from .._runtime.lazy import LazyModel, lazy_attributes
 
@@ -83,5 +84,5 @@ class ListServiceAccountsPage(Envelope):
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
 
     items: list[_Item]
-    incomplete_reasons: list[ListServiceAccountsReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
-    warnings: list[ListServiceAccountsWarning] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    incomplete_reasons: list[ListServiceAccountsReason] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]
+    warnings: list[ListServiceAccountsWarning] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]

@@ -23,6 +23,7 @@ from .._runtime.envelope import (
     StaleIndex,
     TimeBudgetExceeded,
     VisibilityRestricted,
+    new_list,
 )
 from .._runtime.lazy import LazyModel, lazy_attributes
 
@@ -89,5 +90,5 @@ completeness."""
     declared_warnings: ClassVar[frozenset[str] | None] = frozenset({"STALE_INDEX"})
 
     items: list[_Item]
-    incomplete_reasons: list[SearchServiceAccountsReason] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
-    warnings: list[SearchServiceAccountsWarning] = Field(default_factory=list)  # type: ignore[assignment, unused-ignore]
+    incomplete_reasons: list[SearchServiceAccountsReason] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]
+    warnings: list[SearchServiceAccountsWarning] = Field(default_factory=new_list)  # type: ignore[assignment, unused-ignore]
