@@ -33,14 +33,14 @@ from typing import Any, NamedTuple
 
 from xcompleteness.check import _lean
 from xcompleteness.check._lean import fast_meta_valid
-from xcompleteness.document import iter_refs, pointer_tokens
+from xcompleteness.document import HTTP_METHODS, iter_refs, pointer_tokens
 
 __all__ = ["Found", "MAX_REF_CHAIN", "OPERATIONS", "Undecided", "local_refs_only", "walk_errors"]
 
 
-OPERATIONS = frozenset(("get", "put", "post", "delete", "options", "head", "patch", "trace"))
-"""The path item fields the stock walk visits as operations (``PathValidator.OPERATIONS``,
-copied so that the walk imports nothing of the validator; a test keeps the two equal)."""
+OPERATIONS = frozenset(HTTP_METHODS)
+"""The path item fields the stock walk visits as operations (``PathValidator.OPERATIONS``: the
+same eight as ours, so that the walk imports nothing of the validator; a test keeps them equal)."""
 MAX_REF_CHAIN = 64
 
 

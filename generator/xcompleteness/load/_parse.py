@@ -31,7 +31,7 @@ from xcompleteness.load._limits import (
     input_error,
     too_deep_error,
 )
-from xcompleteness.load._lines import LazyJsonLines
+from xcompleteness.load._lines import LazyJsonLines, parse_json
 from xcompleteness.load._yaml import YamlBuilder
 from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
 
@@ -84,9 +84,14 @@ def load_data(
         known_text = key is not None and known(store, key)
         try:
             if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
-                data = json.loads(text)
-                return data, LazyJsonLines(text, data), []
-            data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
+                data, known = parse_json(text)
+                if not known:
+                    data = json.loads(text)
+                return data, LazyJsonLines(text, data, unique_keys=True, known=known), []
+            data, known = parse_json(text, _pairs_hook(duplicates))
+            if not known:  # not read plainly: json.loads gives the data or the error
+                duplicates.clear()
+                data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
         except json.JSONDecodeError as exc:
             if path.suffix.lower() == ".json":
                 raise input_error(
@@ -106,7 +111,7 @@ def load_data(
                 hint="numbers in an OpenAPI document are short; this one cannot be meant",
             ) from None
         else:
-            lines = LazyJsonLines(text, data)
+            lines = LazyJsonLines(text, data, unique_keys=not duplicates, known=known)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
             enums: list[str] | None = [] if refs_out is not None else None
