@@ -112,7 +112,8 @@ def _stock_default_errors(schema: dict[str, Any], value: Any) -> list[str]:
     from openapi_spec_validator.validation.keywords import OpenAPIV30ValueValidator
 
     validator = OpenAPIV30ValueValidator.value_validator_cls(
-        copy.deepcopy(schema), format_checker=OpenAPIV30ValueValidator.value_validator_format_checker
+        copy.deepcopy(schema),
+        format_checker=OpenAPIV30ValueValidator.value_validator_format_checker,
     )
     return [e.message for e in validator.iter_errors(copy.deepcopy(value))]
 

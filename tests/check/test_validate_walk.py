@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import yaml
 from jsonschema_path import SchemaPath
-from xcompleteness.check._osv_walk import Undecided, walk_errors
 from xcompleteness.check._osv_stock import FAST_VALIDATORS
+from xcompleteness.check._osv_walk import Undecided, walk_errors
 from xcompleteness.check._validate import validate_openapi
 from xcompleteness.load import load_spec
 

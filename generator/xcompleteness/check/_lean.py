@@ -90,7 +90,9 @@ def _read_json(path: Path | None) -> Any | None:
 def document_meta_schema(version: str) -> Any | None:
     """openapi-spec-validator's OpenAPI ``version`` ("3.0"/"3.1") meta-schema, from its folder."""
     base = _package_dir("openapi_spec_validator")
-    return _read_json(base / "resources" / "schemas" / f"v{version}" / "schema.json" if base else None)
+    return _read_json(
+        base / "resources" / "schemas" / f"v{version}" / "schema.json" if base else None
+    )
 
 
 @cache
@@ -204,7 +206,9 @@ def fast_meta_valid(compiled: Any, schema_value: Any) -> bool:
 
 # -- default values (OpenAPI 3.0) -------------------------------------------------------------
 
-OAS_FORMATS = frozenset(("int32", "int64", "float", "double", "binary", "byte", "password", "regex"))
+OAS_FORMATS = frozenset(
+    ("int32", "int64", "float", "double", "binary", "byte", "password", "regex")
+)
 """The formats openapi-schema-validator adds to jsonschema's checker for OAS 3.0 values."""
 _ANNOTATIONS = frozenset(
     ("default", "description", "title", "example", "deprecated", "readOnly", "writeOnly")

@@ -91,6 +91,7 @@ __all__ = [
     "with_set_registries",
 ]
 
+
 class _IdSet(set[int]):
     """A set that also answers the list method the upstream code calls."""
 

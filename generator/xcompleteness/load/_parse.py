@@ -84,12 +84,12 @@ def load_data(
         known_text = key is not None and known(store, key)
         try:
             if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
-                data, known = parse_json(text)
-                if not known:
+                data, placed = parse_json(text)
+                if not placed:
                     data = json.loads(text)
-                return data, LazyJsonLines(text, data, unique_keys=True, known=known), []
-            data, known = parse_json(text, _pairs_hook(duplicates))
-            if not known:  # not read plainly: json.loads gives the data or the error
+                return data, LazyJsonLines(text, data, unique_keys=True, known=placed), []
+            data, placed = parse_json(text, _pairs_hook(duplicates))
+            if not placed:  # not read plainly: json.loads gives the data or the error
                 duplicates.clear()
                 data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
         except json.JSONDecodeError as exc:
@@ -111,7 +111,7 @@ def load_data(
                 hint="numbers in an OpenAPI document are short; this one cannot be meant",
             ) from None
         else:
-            lines = LazyJsonLines(text, data, unique_keys=not duplicates, known=known)
+            lines = LazyJsonLines(text, data, unique_keys=not duplicates, known=placed)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
             enums: list[str] | None = [] if refs_out is not None else None
