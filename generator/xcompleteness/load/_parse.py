@@ -32,7 +32,6 @@ from xcompleteness.load._limits import (
     too_deep_error,
 )
 from xcompleteness.load._lines import LazyJsonLines, parse_json
-from xcompleteness.load._yaml import YamlBuilder
 from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
 
 __all__ = ["ParseStore", "load_data", "parse_key", "parse_store"]
@@ -130,6 +129,8 @@ def load_data(
             "YAML (parsing YAML costs about 12 times parsing the same document as JSON)",
             hint="convert it to JSON (same content, no YAML cap), or raise XC_MAX_YAML_BYTES",
         )
+    from xcompleteness.load._yaml import YamlBuilder  # PyYAML is imported for YAML only
+
     data, lines, notes = YamlBuilder(origin, limits).build(text)
     if refs_out is not None:
         enums: list[str] = []
