@@ -8,6 +8,7 @@ reference such as ``#/components/schemas/A%20B`` resolves the same way everywher
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote
 
@@ -57,11 +58,19 @@ def ref_pointer(ref: Any) -> str | None:
     """
     if not isinstance(ref, str) or not ref.startswith("#"):
         return None
-    return unquote(ref[1:])
+    return _unquoted(ref[1:])
 
 
+@lru_cache(maxsize=65536)
+def _unquoted(fragment: str) -> str:
+    return unquote(fragment)
+
+
+@lru_cache(maxsize=65536)
 def pointer_tokens(pointer: str) -> tuple[str, ...] | None:
-    """An RFC 6901 pointer split into unescaped tokens (``~1`` -> ``/``, then ``~0`` -> ``~``)."""
+    """An RFC 6901 pointer split into unescaped tokens (``~1`` -> ``/``, then ``~0`` -> ``~``).
+    (Cached: a large document's readers split the same few thousand ``$ref`` targets over and
+    over.)"""
     if pointer == "":
         return ()
     if not pointer.startswith("/"):

@@ -25,7 +25,10 @@ _NO_DATA: Any = object()
 def _one_line(text: str) -> bool:
     """True when no line break precedes the last non-blank character of ``text``."""
     first = text.find("\n")
-    return first < 0 or not text[first:].strip()
+    return first < 0 or _NON_BLANK.search(text, first) is None
+
+
+_NON_BLANK = re.compile(r"\S")
 
 
 __all__ = ["LazyJsonLines", "parse_json"]

@@ -241,15 +241,17 @@ def _walk(
     refs: list[tuple[str, str]] = []
     limit = limits.max_depth
     stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
+    pop, push, containers = stack.pop, stack.append, (dict, list)
     while stack:
-        node, depth, chain = stack.pop()
+        node, depth, chain = pop()
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                refs.append((_spell(chain), ref))
-            if enums is not None:
+            if "$ref" in node:
+                ref = node["$ref"]
+                if isinstance(ref, str):
+                    refs.append((_spell(chain), ref))
+            if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
                     enums.append(pointer_join(_spell(chain), "enum"))
@@ -267,13 +269,15 @@ def _walk(
                             lines.get(pointer) if lines is not None else None,
                         )
                     )
+            depth += 1
             for k, v in node.items():
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, (chain, k)))
+                if isinstance(v, containers):
+                    push((v, depth, (chain, k)))
         elif isinstance(node, list):
+            depth += 1
             for i, v in enumerate(node):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, (chain, i)))
+                if isinstance(v, containers):
+                    push((v, depth, (chain, i)))
     return refs
 
 
