@@ -6,6 +6,7 @@ import json
 import string
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -213,3 +214,32 @@ def test_alias_budget_is_configurable(tmp_path: Path, monkeypatch) -> None:
         assert exc.diagnostics[0].code == "XC004"
     else:
         raise AssertionError("the alias budget was not applied")
+
+
+def test_a_document_for_the_process_is_frozen_once_loaded_and_only_then(tmp_path: Path) -> None:
+    """The command line loads its one document with the collector paused and freezes it; a
+    library caller's documents stay collectable, and a refused document freezes nothing."""
+    import gc
+
+    from xcompleteness.load import documents_live_with_the_process, load_document
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}),
+        encoding="utf-8",
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"swagger": "2.0"}', encoding="utf-8")
+    gc.unfreeze()
+    try:
+        load_document(spec)
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        with documents_live_with_the_process():
+            with pytest.raises(InputError):
+                load_document(bad)
+            assert gc.get_freeze_count() == 0 and gc.isenabled()
+            doc = load_document(spec)
+            assert gc.get_freeze_count() > 0 and gc.isenabled()
+        assert doc.data["openapi"] == "3.0.3"
+    finally:
+        gc.unfreeze()
