@@ -48,6 +48,12 @@ def iter_refs(data: Any) -> Iterator[tuple[str, str]]:
                     stack.append((v, f"{pointer}/{i}"))
 
 
+def is_mapping(node: Any) -> bool:
+    """``isinstance(node, Mapping)``, answered without the ABC check for a plain ``dict`` (every
+    node of a parsed document; the ABC check costs about 0.3 s over Microsoft Graph's views)."""
+    return type(node) is dict or isinstance(node, Mapping)
+
+
 def ref_pointer(ref: Any) -> str | None:
     """The JSON pointer a local ``$ref`` names, None for an external (or non-text) reference.
 
@@ -96,7 +102,7 @@ def deref_at(
     follower: :func:`follow_refs`, :func:`deref` and the audit's schema walker read through it.
     """
     for _ in range(limit + 1):
-        if not (isinstance(node, Mapping) and isinstance(node.get("$ref"), str)):
+        if not (is_mapping(node) and isinstance(node.get("$ref"), str)):
             return node, pointer
         target = ref_pointer(node["$ref"])
         if target is None:
@@ -126,7 +132,7 @@ def deref_mapping(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> Mapping[st
     """:func:`deref` for readers that then look keys up: anything but a resolved mapping (an
     external, dangling or cyclic chain, a boolean schema, no node) reads as ``{}``."""
     target = deref(data, node, limit)
-    return target if isinstance(target, Mapping) else {}
+    return target if is_mapping(target) else {}
 
 
 def ref_component(ref: Any, section: str = "schemas") -> str | None:
