@@ -51,7 +51,11 @@ def iter_refs(data: Any) -> Iterator[tuple[str, str]]:
 def is_mapping(node: Any) -> bool:
     """``isinstance(node, Mapping)``, answered without the ABC check for a plain ``dict`` (every
     node of a parsed document; the ABC check costs about 0.3 s over Microsoft Graph's views)."""
-    return type(node) is dict or isinstance(node, Mapping)
+    kind = type(node)
+    return kind is dict or (kind not in _NEVER_MAPPINGS and isinstance(node, Mapping))
+
+
+_NEVER_MAPPINGS = frozenset((type(None), str, list, int, float, bool))
 
 
 def ref_pointer(ref: Any) -> str | None:
@@ -101,6 +105,8 @@ def deref_at(
     external or dangling or the chain is longer than ``limit`` (a cycle). The one ``$ref``
     follower: :func:`follow_refs`, :func:`deref` and the audit's schema walker read through it.
     """
+    if type(node) is dict and "$ref" not in node:
+        return node, pointer  # the common case (an inline node): nothing to follow
     for _ in range(limit + 1):
         if not (is_mapping(node) and isinstance(node.get("$ref"), str)):
             return node, pointer
@@ -124,6 +130,8 @@ def follow_refs(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> tuple[bool, 
 def deref(data: Any, node: Any, limit: int = MAX_REF_HOPS) -> Any:
     """``node`` with its chain of local ``$ref``s followed; ``None`` when the chain is external,
     dangling or longer than ``limit`` (a cycle). The one ``deref`` of the generator."""
+    if type(node) is dict and "$ref" not in node:
+        return node  # an inline node: nothing to follow
     found, target = follow_refs(data, node, limit)
     return target if found else None
 
