@@ -119,7 +119,15 @@ def _base_tree(ref: str = "") -> tuple[str, Path]:
             tar.seek(0)
             with tarfile.open(fileobj=tar) as archive:
                 archive.extractall(dest, filter="data")
+    _byte_compiled(dest / "generator")
     return sha, dest
+
+
+def _byte_compiled(tree: Path) -> None:
+    """Write the ``.pyc`` files of ``tree``, as ``pip install`` does: without them (a checkout run
+    under ``PYTHONDONTWRITEBYTECODE``, as here) every run compiles our sources again, about
+    0.1 s of a ``check``, which no installed copy pays."""
+    compileall.compile_dir(tree, quiet=1)
 
 
 def run(
@@ -300,9 +308,56 @@ def _ratio(ours: dict[str, Any], peer: dict[str, Any] | None, unit: str = "s") -
     return f"{ours['wall'] / peer['wall']:.2f} / {ours['cpu'] / peer['cpu']:.2f}"
 
 
+def operation_count(spec: Path) -> int:
+    """Operations of a JSON description: the HTTP-method keys of its path items."""
+    methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+    paths = json.loads(spec.read_text(encoding="utf-8")).get("paths") or {}
+    return sum(
+        1 for item in paths.values() if isinstance(item, dict) for key in item if key in methods
+    )
+
+
+def growth_lines(points: list[tuple[str, int, dict[str, Any], dict[str, Any]]]) -> list[str]:
+    """The check rows ordered by operation count: how ours and the peer's CPU grow from the
+    smallest description to each larger one (cost ratio over operation ratio: 1.0 is linear),
+    and ours / peer at each size (falling or flat: ours grows no faster than the peer's)."""
+    points = sorted(points, key=lambda p: p[1])
+    if len(points) < 2:
+        return []
+    name0, ops0, ours0, peer0 = points[0]
+    lines = [
+        "",
+        "Growth with operation count (`check` rows, CPU; growth = cost ratio / operation ratio "
+        f"against {name0}, 1.00 is linear; ours / peer flat or falling = ours grows no faster):",
+        "",
+        "| description | operations | ours CPU s | peer CPU s | ours growth | peer growth "
+        "| ours / peer |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for name, ops, ours, peer in points:
+        scale = ops / ops0
+        ours_growth = ours["cpu"] / ours0["cpu"] / scale
+        peer_growth = peer["cpu"] / peer0["cpu"] / scale
+        lines.append(
+            f"| {name} | {ops:,} | {ours['cpu']:.2f} | {peer['cpu']:.2f} "
+            f"| {ours_growth:.2f} | {peer_growth:.2f} | {ours['cpu'] / peer['cpu']:.2f} |"
+        )
+    return lines
+
+
+def _growth(rows: list[dict[str, Any]], specs: dict[str, Path]) -> list[str]:
+    points = []
+    for name, spec in specs.items():
+        row = next((r for r in rows if r["work"] == f"`check` {name}"), None)
+        if row is not None and "peer" in row and row["after"]["code"] in (0, 1):
+            points.append((name, operation_count(spec), row["after"], row["peer"]))
+    return growth_lines(points)
+
+
 def main() -> str:
     sha, tree = _base_tree()
     before, after = Ours("before", tree), Ours("after", None)
+    _byte_compiled(ROOT / "generator")
     head = "working tree"
     if os.environ.get("XC_BENCH_AFTER"):
         head, after_tree = _base_tree(os.environ["XC_BENCH_AFTER"])
@@ -374,6 +429,7 @@ def main() -> str:
             f"| {_fmt(peer, unit)} | {_ratio(row['before'], peer, unit)} "
             f"| {_ratio(row['after'], peer, unit)} |"
         )
+    lines += _growth(rows, specs)
     lines += [
         "",
         "Peers: Redocly CLI `lint` (check rows), openapi-python-client (generate rows); the floor "

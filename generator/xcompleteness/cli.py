@@ -227,8 +227,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "mock": run_mock,
         "verify": run_verify,
     }
+    from xcompleteness.load import documents_live_with_the_process
+
     try:
-        return int(commands[args.command](args))
+        with documents_live_with_the_process():  # one run, one process (see there)
+            return int(commands[args.command](args))
     except InputError as exc:  # raised outside the api: mock's server (XC705, XC706)
         _emit(list(exc.diagnostics), args.format)
         return int(ExitCode.UNUSABLE)

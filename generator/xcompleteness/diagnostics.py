@@ -106,7 +106,9 @@ def pointer_join(base: str, *parts: object) -> str:
     """Append reference tokens to a JSON pointer, escaping ``~`` and ``/`` per RFC 6901."""
     out = base
     for part in parts:
-        token = str(part).replace("~", "~0").replace("/", "~1")
+        token = part if type(part) is str else str(part)
+        if "~" in token or "/" in token:
+            token = token.replace("~", "~0").replace("/", "~1")
         out += "/" + token
     return out
 

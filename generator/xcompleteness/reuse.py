@@ -16,7 +16,6 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -79,6 +78,8 @@ def remember(store: FactStore, key: str) -> None:
 
 def library_versions(names: Iterable[str]) -> bytes:
     """``name version`` lines of the installed distributions (``-`` when one is absent)."""
+    from importlib import metadata  # about 40 ms to import; only a cache key needs it
+
     lines = []
     for name in names:
         try:

@@ -58,3 +58,24 @@ def test_the_floor_snippet_runs(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "True"
+
+
+def test_the_growth_table_orders_by_operations_and_compares_growth(tmp_path) -> None:
+    import bench_speed
+
+    spec = tmp_path / "spec.json"
+    paths = {"/a": {"get": {}, "post": {}, "parameters": [], "x-y": {}}, "/b": {"put": {}}}
+    spec.write_text(json.dumps({"openapi": "3.0.3", "paths": paths}), encoding="utf-8")
+    assert bench_speed.operation_count(spec) == 3
+    lines = bench_speed.growth_lines(
+        [
+            ("Big", 10_000, {"cpu": 4.0}, {"cpu": 16.0}),
+            ("Small", 1_000, {"cpu": 1.0}, {"cpu": 2.0}),
+        ]
+    )
+    rows = [line for line in lines if line.startswith("| Small") or line.startswith("| Big")]
+    assert rows == [
+        "| Small | 1,000 | 1.00 | 2.00 | 1.00 | 1.00 | 0.50 |",
+        "| Big | 10,000 | 4.00 | 16.00 | 0.40 | 0.80 | 0.25 |",
+    ]
+    assert bench_speed.growth_lines([("One", 5, {"cpu": 1.0}, {"cpu": 1.0})]) == []

@@ -6,6 +6,7 @@ import json
 import string
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -97,6 +98,81 @@ def test_json_lines_match_yaml_lines(tmp_path: Path) -> None:
     assert lines["/x-list/1/two"] > lines["/x-list/0"]
 
 
+@settings(max_examples=150, deadline=None)
+@given(value=json_values, indent=st.sampled_from([None, 0, 1, 2]), seed=st.integers(0, 9))
+def test_lines_found_on_demand_equal_the_full_text_walk(value: object, indent, seed) -> None:
+    """Containers are indexed only as far as lookups need (resumed for later keys): in any
+    lookup order, every pointer gets the line the full tokenizer pass gives, and a pointer
+    that is not there is a KeyError."""
+    import random
+
+    doc = {"k": value, "z": [value, {"q": value}]}
+    text = json.dumps(doc, indent=indent)
+    full = dict(LazyJsonLines(text).items())  # iterating is the full tokenizer pass
+    pointers = list(full)
+    random.Random(seed).shuffle(pointers)
+    for unique in (True, False):
+        lazy = LazyJsonLines(text, unique_keys=unique)
+        for pointer in pointers:
+            assert lazy[pointer] == full[pointer], (pointer, unique)
+        assert lazy.get("/k/not-there~1x") is None and lazy.get("/z/7") is None
+
+
+_path_items = st.dictionaries(
+    st.sampled_from(["get", "post", "parameters", "x-a"]), json_values, max_size=3
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    paths=st.dictionaries(st.text(max_size=6), _path_items | json_values, max_size=4),
+    rest=st.dictionaries(st.text(max_size=6), json_values, max_size=3),
+    indent=st.sampled_from([None, 0, 2]),
+)
+def test_parse_json_reads_like_json_loads_and_places_operation_keys(paths, rest, indent) -> None:
+    """Same data, key order and duplicate-hook calls as ``json.loads``; the positions it notes
+    give the lines the full text walk gives, for the root, ``paths`` and the path items."""
+    from xcompleteness.load._lines import parse_json
+
+    text = json.dumps({**rest, "paths": paths}, indent=indent)
+    calls_stock: list = []
+    calls_ours: list = []
+    stock = json.loads(text, object_pairs_hook=lambda p: calls_stock.append(p) or dict(p))
+    data, known = parse_json(text, lambda p: calls_ours.append(p) or dict(p))
+    assert data == stock and json.dumps(data) == json.dumps(stock) and calls_ours == calls_stock
+    assert "" in known and "/paths" in known
+    full = dict(LazyJsonLines(text).items())
+    seeded = LazyJsonLines(text, unique_keys=True, known=known)
+    for pointer, line in full.items():
+        assert seeded[pointer] == line, pointer
+
+
+def test_parse_json_leaves_what_it_does_not_read_plainly_to_json_loads() -> None:
+    from xcompleteness.load._lines import parse_json
+
+    for text in ("[1, 2]", '{"a": 1} x', '{"a": 1,}', '{"a" 1}', '{"paths": {"/a": {"b": }}}', ""):
+        assert parse_json(text) == (None, {}), text
+    # a repeated key: the later value wins, as in json.loads, and its line is the later one
+    text = '{"paths": {"/a": {"get": 1,\n "get": 2}},\n "paths": {"/b": {}}}'
+    data, known = parse_json(text)
+    assert data == json.loads(text) == {"paths": {"/b": {}}}
+    assert LazyJsonLines(text, known=known)["/paths"] == LazyJsonLines(text)["/paths"] == 3
+    assert LazyJsonLines(text, known=known).get("/paths/~1a/get") is None
+
+
+def test_a_repeated_key_gets_the_line_of_the_last_one() -> None:
+    text = '{\n "a": 1,\n "b": {"c": 2},\n "a": 3\n}'
+    assert LazyJsonLines(text, unique_keys=False)["/a"] == 4  # the later value wins
+    assert LazyJsonLines(text, unique_keys=False)["/b/c"] == 3
+
+
+def test_the_loader_says_whether_keys_repeat(tmp_path: Path) -> None:
+    spec = tmp_path / "spec.json"
+    spec.write_text('{"openapi": "3.0.3",\n"x-a": 1,\n"x-a": 2,\n"info": {}}', encoding="utf-8")
+    _, lines, notes = load_data(spec, str(spec), LIMITS)
+    assert lines["/x-a"] == 3 and [n.code for n in notes] == ["XC013"]
+
+
 def test_one_line_json_answers_from_the_data_like_the_text_walk() -> None:
     """Minified JSON (Graph's 20 MB description): every key is on line 1; the lookup checks the
     pointer against the parsed data instead of re-scanning containers, same answers."""
@@ -138,3 +214,32 @@ def test_alias_budget_is_configurable(tmp_path: Path, monkeypatch) -> None:
         assert exc.diagnostics[0].code == "XC004"
     else:
         raise AssertionError("the alias budget was not applied")
+
+
+def test_a_document_for_the_process_is_frozen_once_loaded_and_only_then(tmp_path: Path) -> None:
+    """The command line loads its one document with the collector paused and freezes it; a
+    library caller's documents stay collectable, and a refused document freezes nothing."""
+    import gc
+
+    from xcompleteness.load import documents_live_with_the_process, load_document
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}),
+        encoding="utf-8",
+    )
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"swagger": "2.0"}', encoding="utf-8")
+    gc.unfreeze()
+    try:
+        load_document(spec)
+        assert gc.get_freeze_count() == 0 and gc.isenabled()
+        with documents_live_with_the_process():
+            with pytest.raises(InputError):
+                load_document(bad)
+            assert gc.get_freeze_count() == 0 and gc.isenabled()
+            doc = load_document(spec)
+            assert gc.get_freeze_count() > 0 and gc.isenabled()
+        assert doc.data["openapi"] == "3.0.3"
+    finally:
+        gc.unfreeze()

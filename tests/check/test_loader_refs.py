@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from xcompleteness.check._validate import validate_openapi
 from xcompleteness.document import iter_refs
 from xcompleteness.load import load_document, load_spec
@@ -44,3 +46,65 @@ def test_the_verdict_is_the_same_with_and_without_the_loaders_list(tmp_path: Pat
     without = validate_openapi(type(doc)(doc.path, doc.data, doc.lines, doc.origin))
     assert [d.code for d in with_list] == ["XC030"]  # the duplicate parameter
     assert with_list == without
+
+
+def _cycles_by_following_every_ref(refs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The cycle search before it skipped refs whose target is no ref: every ref of the spec a
+    start, in pointer order (the oracle of the test below)."""
+    from xcompleteness.document import ref_pointer
+
+    edges = {pointer: ref_pointer(ref) or "" for pointer, ref in refs}
+    out, done = [], set()
+    for start in sorted(edges):
+        if start in done:
+            continue
+        chain, node = [], start
+        while node in edges and node not in chain and node not in done:
+            chain.append(node)
+            node = edges[node]
+        if node in chain:
+            cycle = chain[chain.index(node) :] + [node]
+            out.append((cycle[0] + "/$ref", " -> ".join(cycle)))
+        done.update(chain)
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    targets=st.lists(st.one_of(st.none(), st.integers(0, 7)), min_size=1, max_size=8),
+    extra=st.lists(st.integers(0, 7), max_size=6),
+)
+def test_ref_cycles_are_the_ones_every_ref_followed_finds(targets, extra, tmp_path_factory) -> None:
+    """Schemas S0..Sn, each a schema or a ref to another; plus refs to them from a response."""
+    import json
+
+    from xcompleteness.diagnostics import InputError
+
+    n = len(targets)
+    schemas = {
+        f"S{i}": {"type": "string"} if t is None else {"$ref": f"#/components/schemas/S{t % n}"}
+        for i, t in enumerate(targets)
+    }
+    responses = {
+        str(200 + k): {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/S{e % n}"}}},
+        }
+        for k, e in enumerate(extra)
+    }
+    data = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"responses": responses or {"200": {"description": "ok"}}}}},
+        "components": {"schemas": schemas},
+    }
+    spec = tmp_path_factory.mktemp("cycles") / "spec.json"
+    spec.write_text(json.dumps(data), encoding="utf-8")
+    expected = _cycles_by_following_every_ref(sorted(iter_refs(data)))
+    try:
+        load_spec(spec)
+        found: list[tuple[str, str]] = []
+    except InputError as exc:
+        found = [(d.pointer, d.message.split(": ", 1)[1]) for d in exc.diagnostics]
+        assert {d.code for d in exc.diagnostics} == {"XC010"}
+    assert found == expected

@@ -6,7 +6,6 @@ May import: the stages below it (``document`` to ``rules``), ``runtime``, ``diag
 
 from typing import Any
 
-from xcompleteness.check import _prevalidate as prevalidate
 from xcompleteness.check import _verdict as verdicts
 from xcompleteness.check._pipeline import CheckResult, check_spec, show_effective, summary
 from xcompleteness.check._verdict import verdict_store
@@ -26,6 +25,10 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     # The validator stack (openapi-spec-validator, jsonschema-path, ...) costs about half a
     # second to import: only a run that validates loads it (a reused verdict never does).
+    if name == "prevalidate":  # multiprocessing: generate's second process, never check's
+        from xcompleteness.check import _prevalidate
+
+        return _prevalidate
     if name == "validate_openapi":
         from xcompleteness.check._validate import validate_openapi
 

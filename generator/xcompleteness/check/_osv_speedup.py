@@ -68,13 +68,14 @@ installed the fast path is off and everything is stock.
 
 from __future__ import annotations
 
-import math
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from openapi_spec_validator.validation import keywords
+
+from xcompleteness.check._lean import fast_meta_valid, plain_json
 
 try:  # optional: without it every meta-check is the stock one
     import jsonschema_rs
@@ -89,8 +90,6 @@ __all__ = [
     "with_fast_meta_check",
     "with_set_registries",
 ]
-
-_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 
 
 class _IdSet(set[int]):
@@ -192,45 +191,6 @@ def compiled_meta_check(version: str) -> Any | None:
     if version not in _COMPILED:
         _COMPILED[version] = _compile(version)
     return _COMPILED[version]
-
-
-def plain_json(node: Any) -> bool:
-    """True when ``node`` holds only strings keys and numbers every implementation reads alike.
-
-    False for a float that is integral (``1.0``) or not finite, an integer beyond 64 bits, or a
-    non-string mapping key: those nodes go to the stock check.
-    """
-    stack = [node]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        item = pop()
-        kind = type(item)
-        if kind is dict:
-            for key in item:
-                if type(key) is not str:
-                    return False
-            push(item.values())
-        elif kind is list:
-            push(item)
-        elif kind is float:
-            if not math.isfinite(item) or item.is_integer():
-                return False
-        elif kind is int:
-            if not _INT_MIN <= item <= _INT_MAX:
-                return False
-        elif kind not in (str, bool, type(None)):
-            return False
-    return True
-
-
-def fast_meta_valid(compiled: Any, schema_value: Any) -> bool:
-    """True only when the compiled meta-check accepts ``schema_value`` (see the module doc)."""
-    if compiled is None or type(schema_value) is not dict or not plain_json(schema_value):
-        return False
-    try:
-        return bool(compiled.is_valid(schema_value))
-    except Exception:  # noqa: BLE001 - anything unusual is decided by the stock check
-        return False
 
 
 def with_fast_meta_check(

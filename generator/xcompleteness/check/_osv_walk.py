@@ -28,26 +28,19 @@ sample of real specs (tests/check/test_validate*.py, tests/corpus/test_validate_
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple
 
-from openapi_spec_validator.validation.exceptions import (
-    DuplicateOperationIDError,
-    ExtraParametersError,
-    OpenAPIValidationError,
-    ParameterDuplicateError,
-    UnresolvableParameterError,
-)
-from openapi_spec_validator.validation.keywords import PathValidator
-
-from xcompleteness.check._osv_speedup import compiled_meta_check, fast_meta_valid
-from xcompleteness.document import iter_refs, pointer_tokens
+from xcompleteness.check import _lean
+from xcompleteness.check._lean import fast_meta_valid
+from xcompleteness.document import HTTP_METHODS, iter_refs, pointer_tokens
 
 __all__ = ["Found", "MAX_REF_CHAIN", "OPERATIONS", "Undecided", "local_refs_only", "walk_errors"]
 
 
-OPERATIONS = frozenset(PathValidator.OPERATIONS)
-"""The path item fields the stock walk visits as operations (its own list, read, not copied)."""
+OPERATIONS = frozenset(HTTP_METHODS)
+"""The path item fields the stock walk visits as operations (``PathValidator.OPERATIONS``: the
+same eight as ours, so that the walk imports nothing of the validator; a test keeps them equal)."""
 MAX_REF_CHAIN = 64
 
 
@@ -72,11 +65,16 @@ def local_refs_only(data: Any, refs: Iterable[tuple[str, str]] | None = None) ->
 
 
 class _Walk:
-    def __init__(self, data: dict[str, Any], version: str, registry: Any, root: Any) -> None:
+    def __init__(self, data: dict[str, Any], version: str, stock: Callable[[], Any]) -> None:
         self.data = data
-        self.registry = registry  # the validator's own keyword validators (meta-check, default)
-        self.root = root  # a SchemaPath of the document, built only for the stock calls
-        self.compiled = compiled_meta_check(version)
+        self._stock = stock  # builds the stock validator, on the first value check it must do
+        self._validator: Any = None
+        self.compiled = _lean.lean_meta_check(version)
+        if self.compiled is None:
+            from xcompleteness.check._osv_speedup import compiled_meta_check
+
+            self.compiled = compiled_meta_check(version)
+        self.lean_defaults = version == "3.0"
         dialect = data.get("jsonSchemaDialect")
         if version == "3.1":
             from openapi_schema_validator import OAS31_BASE_DIALECT_ID
@@ -128,9 +126,17 @@ class _Walk:
             raise Undecided(f"{key} is a {type(value).__name__}")
         return value
 
+    @property
+    def validator(self) -> Any:
+        """The stock validator (its keyword registry and document SchemaPath), built once."""
+        if self._validator is None:
+            self._validator = self._stock()
+        return self._validator
+
     def sp(self, parts: tuple[Any, ...]) -> Any:
         """The SchemaPath the stock walk would hold at ``parts`` (for the stock value checks)."""
-        return self.root.joinpath(*parts) if parts else self.root
+        root = self.validator.schema_path
+        return root.joinpath(*parts) if parts else root
 
     # -- the walk (keywords.RootValidator and below, in the stock order) -----------------------
 
@@ -160,7 +166,7 @@ class _Walk:
             if type(name) is not str:
                 raise Undecided("tag without a name")
             if name in seen:
-                yield Found(at, OpenAPIValidationError(f"Duplicate tag name '{name}'").message)
+                yield Found(at, f"Duplicate tag name '{name}'")
             seen.add(name)
 
     def path(self, url: str, at: tuple[Any, ...], item: dict[str, Any]) -> Iterator[Found]:
@@ -187,7 +193,7 @@ class _Walk:
             name, where = self._field(parameter, "name"), self._field(parameter, "in")
             key = (name, where)
             if key in seen:
-                yield Found(at, ParameterDuplicateError(f"Duplicate parameter '{name}'").message)
+                yield Found(at, f"Duplicate parameter '{name}'")
             seen.add(key)
 
     def _field(self, node: dict[str, Any], key: str) -> str:
@@ -217,12 +223,7 @@ class _Walk:
             if type(op_id) is not str:
                 raise Undecided("operationId")
             if op_id in self.operation_ids:
-                yield Found(
-                    at,
-                    DuplicateOperationIDError(
-                        f"Operation ID '{op_id}' for '{name}' in '{url}' is not unique"
-                    ).message,
-                )
+                yield Found(at, f"Operation ID '{op_id}' for '{name}' in '{url}' is not unique")
             self.operation_ids.add(op_id)
         if "responses" in operation:
             responses = self.child(operation, "responses", dict)
@@ -310,7 +311,7 @@ class _Walk:
             extra_properties = []
         if extra_properties and require_properties:
             message = f"Required list has not defined properties: {extra_properties}"
-            yield Found(at, ExtraParametersError(message).message)
+            yield Found(at, message)
         if "default" in value:
             default_value = value["default"]
             if type(default_value) is dict and type(default_value.get("$ref")) is str:
@@ -319,7 +320,7 @@ class _Walk:
             if "nullable" in value:
                 nullable_value = self.resolve(value["nullable"])
             if default_value is not None or nullable_value is not True:
-                yield from self._default(at, default_value)
+                yield from self._default(at, value, default_value)
 
     def _collect_properties(self, node: Any) -> set[str]:
         value = self.resolve(node)
@@ -342,32 +343,37 @@ class _Walk:
         if self.fast_meta and not (self.is_31 and "$schema" in value):
             if fast_meta_valid(self.compiled, value):
                 return None
-        err = self.registry["schema"]._validate_schema_meta(self.sp(at), value)
+        registry = self.validator.keyword_validators_registry
+        err = registry["schema"]._validate_schema_meta(self.sp(at), value)
         if err is None:
             return None
         return Found((*at, *err.path), err.message)
 
-    def _default(self, at: tuple[Any, ...], default_value: Any) -> Iterator[Found]:
+    def _default(
+        self, at: tuple[Any, ...], schema: dict[str, Any], default_value: Any
+    ) -> Iterator[Found]:
         # The validator's own (located) ``default`` keyword: errors carry the full path.
-        for err in self.registry["default"](self.sp(at), default_value):
+        if self.lean_defaults and _lean.default_ok(schema, default_value):
+            return  # the stock check finds no error in a plain default (module doc of _lean)
+        registry = self.validator.keyword_validators_registry
+        for err in registry["default"](self.sp(at), default_value):
             yield Found(tuple(err.absolute_path), err.message)
 
 
 def _unresolved(param: str, name: str, url: str) -> str:
-    return UnresolvableParameterError(
-        f"Path parameter '{param}' for '{name}' operation in '{url}' was not resolved"
-    ).message
+    return f"Path parameter '{param}' for '{name}' operation in '{url}' was not resolved"
 
 
 def walk_errors(
     data: dict[str, Any],
     version: str,
-    validator: Any,
+    stock: Callable[[], Any],
     refs: Iterable[tuple[str, str]] | None = None,
 ) -> list[Found]:
     """Every error of the stock keyword walk, or :class:`Undecided` (see the module doc).
 
-    ``validator`` is the (located, sped-up) stock spec validator instance for ``data``; its
+    ``stock()`` builds the (located, sped-up) stock spec validator instance for ``data``; it is
+    called only when a check is not decided without it (:mod:`xcompleteness.check._lean`): its
     keyword registry supplies the meta-check and the ``default`` check, its ``schema_path`` the
     paths those stock calls need. ``refs``: every ``$ref`` of ``data`` when the loader listed
     them already (else they are looked up here). The structural check runs first, as in the
@@ -377,10 +383,13 @@ def walk_errors(
     try:
         if type(data) is not dict or not local_refs_only(data, refs):
             raise Undecided("external or escaped $ref")
-        for _ in validator.schema_validator.iter_errors(data):
+        walk = _Walk(data, version, stock)
+        valid = _lean.structural_valid(data, version)
+        if valid is None:
+            valid = not any(True for _ in walk.validator.schema_validator.iter_errors(data))
+        if not valid:
             raise Undecided("the document has structural errors")
-        registry = validator.keyword_validators_registry
-        return list(_Walk(data, version, registry, validator.schema_path).run())
+        return list(walk.run())
     except Undecided:
         raise
     except Exception as exc:  # noqa: BLE001 - anything odd: the stock walk decides

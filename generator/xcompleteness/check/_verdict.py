@@ -74,7 +74,14 @@ LIBRARIES = (
     "pathable",
 )
 """Every library a verdict comes from (the meta-schemas ship inside them)."""
-_SOURCES = ("_validate.py", "_osv_walk.py", "_osv_speedup.py", "_verdict.py")
+_SOURCES = (
+    "_validate.py",
+    "_lean.py",
+    "_osv_walk.py",
+    "_osv_stock.py",
+    "_osv_speedup.py",
+    "_verdict.py",
+)
 _ENV = ("OPENAPI_SPEC_VALIDATOR_RESOLVED_CACHE_MAXSIZE",)
 
 

@@ -44,17 +44,17 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
-from typing import Any, Protocol
-
-import jsonschema
-import jsonschema.validators
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
 from xcompleteness.resources import load_json
 from xcompleteness.runtime.contract import CodeEntry, Registry
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "CODES",
@@ -243,7 +243,6 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     registry = load_registry(data)
-    decl_validator = _validator(DECLARATION_SCHEMA)
     defaults = _defaults_block(doc, out)
     for _path, _method, operation, op_pointer in iter_operations(data):
         if DECLARATION_KEY not in operation:
@@ -258,7 +257,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             out.append(over)
             continue
         decl = effective_declaration(decl, defaults)  # what check and generate will read
-        out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
+        out.extend(_schema_diagnostics(doc, _validator(DECLARATION_SCHEMA), _plain(decl), pointer))
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
         out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
@@ -305,7 +304,7 @@ def _defaults_validator() -> jsonschema.Draft202012Validator:
     """The ``documentDefaults`` definition of the declaration schema, as a root schema."""
     schema = load_json(DECLARATION_SCHEMA)
     root = {"$ref": "#/$defs/documentDefaults", "$defs": schema["$defs"]}
-    return _Linear(root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    return _linear()(root, format_checker=_jsonschema().Draft202012Validator.FORMAT_CHECKER)
 
 
 def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -412,7 +411,7 @@ def _details_diagnostics(
         }
         schema = {k: v for k, v in info.details.items() if k != "required"}
         at = pointer_join(pointer, "reasons", index)
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = _jsonschema().Draft202012Validator(schema)
         for error in sorted(validator.iter_errors(details), key=lambda e: list(e.path)):
             if error.validator == "additionalProperties":
                 for key in _extra_keys(error):
@@ -595,7 +594,7 @@ def line_for(lines: Mapping[str, int], pointer: str) -> int | None:
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = load_json(name)
-    return _Linear(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    return _linear()(schema, format_checker=_jsonschema().Draft202012Validator.FORMAT_CHECKER)
 
 
 def _canonical(value: Any) -> str:
@@ -621,14 +620,25 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
     for item in instance:
         key = _canonical(item)
         if key in seen:
-            yield jsonschema.ValidationError(f"{instance!r} has non-unique elements")
+            yield _jsonschema().ValidationError(f"{instance!r} has non-unique elements")
             return
         seen.add(key)
 
 
-_Linear = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
-)
+def _jsonschema() -> Any:
+    """jsonschema, imported on first use (about 0.1 s): a document without declarations, a
+    defaults block or a registry never needs it."""
+    import jsonschema
+    import jsonschema.validators
+
+    return jsonschema
+
+
+@cache
+def _linear() -> Any:
+    """Draft 2020-12 with :func:`_unique_items`."""
+    js = _jsonschema()
+    return js.validators.extend(js.Draft202012Validator, {"uniqueItems": _unique_items})
 
 
 def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None:
@@ -651,8 +661,8 @@ def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None
 
 def _schema_is_valid(schema: Mapping[str, Any]) -> bool:
     try:
-        jsonschema.Draft202012Validator.check_schema(_plain(schema))
-    except jsonschema.SchemaError:
+        _jsonschema().Draft202012Validator.check_schema(_plain(schema))
+    except _jsonschema().SchemaError:
         return False
     return True
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 __all__ = [
     "describes_cursor",
@@ -45,16 +46,21 @@ _SPACE = re.compile(r"\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\[*_(])")
 
 
+@lru_cache(maxsize=4096)
 def _plain(text: str) -> str:
-    """Markdown links reduced to their text, inline code marks dropped, whitespace collapsed."""
+    """Markdown links reduced to their text, inline code marks dropped, whitespace collapsed.
+    (Cached: a spec repeats its shared parameter descriptions in every operation.)"""
     return _SPACE.sub(" ", _LINK.sub(r"\1", text).replace("`", "")).strip()
+
+
+@lru_cache(maxsize=4096)
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in _SENTENCE.split(_plain(text)) if part.strip())
 
 
 def sentences(text: str) -> Iterator[str]:
     """The sentences of a description, as plain text."""
-    for part in _SENTENCE.split(_plain(text)):
-        if part.strip():
-            yield part.strip()
+    yield from _sentences(text)
 
 
 _RESERVED = re.compile(

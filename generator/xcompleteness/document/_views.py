@@ -26,7 +26,7 @@ from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document._operations import HTTP_METHODS, iter_path_items
-from xcompleteness.document._refs import deref, deref_at, ref_component, ref_pointer
+from xcompleteness.document._refs import deref, deref_at, is_mapping, ref_component, ref_pointer
 
 __all__ = [
     "DECLARATION_KEY",
@@ -96,11 +96,11 @@ class MediaType:
 
 def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
     content = node.get("content")
-    if not isinstance(content, Mapping):
+    if not is_mapping(content):
         return ()
     out = []
     for name, entry in content.items():
-        if not isinstance(entry, Mapping):
+        if not is_mapping(entry):
             continue
         where = pointer_join(pointer, "content", name)
         schema = _schema(data, entry, where)
@@ -113,7 +113,7 @@ def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | N
     if "schema" not in holder:
         return None
     raw = holder["schema"]
-    ref = raw.get("$ref") if isinstance(raw, Mapping) else None
+    ref = raw.get("$ref") if is_mapping(raw) else None
     return SchemaRef(
         pointer=pointer_join(pointer, "schema"),
         raw=raw,
@@ -284,7 +284,7 @@ def _parameters(
             continue
         for index, raw in enumerate(raws):
             node = deref(data, raw)
-            if not isinstance(node, Mapping):
+            if not is_mapping(node):
                 continue
             name, location = node.get("name"), node.get("in")
             if not isinstance(name, str) or not isinstance(location, str):
@@ -303,16 +303,16 @@ def _parameters(
 
 def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
     raws = op.get("responses")
-    if not isinstance(raws, Mapping):
+    if not is_mapping(raws):
         return ()
     out = []
     for status, raw in raws.items():
         pointer = pointer_join(op_ptr, "responses", status)
         located = deref_at(data, raw, pointer)
         node, target = located if located is not None else (None, pointer)
-        resolved = isinstance(node, Mapping)
+        resolved = is_mapping(node)
         node = node if resolved else {}
-        ref = raw.get("$ref") if isinstance(raw, Mapping) else None
+        ref = raw.get("$ref") if is_mapping(raw) else None
         headers = node.get("headers")
         out.append(
             Response(
@@ -320,7 +320,7 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
                 status=str(status),
                 pointer=pointer,
                 node=node,
-                headers=tuple(str(h) for h in headers) if isinstance(headers, Mapping) else (),
+                headers=tuple(str(h) for h in headers) if is_mapping(headers) else (),
                 resolved=resolved,
                 ref=ref if isinstance(ref, str) else None,
                 target=target,
@@ -331,7 +331,7 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
 
 def _request_body(data: Any, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
     node = deref(data, op.get("requestBody"))
-    if not isinstance(node, Mapping):
+    if not is_mapping(node):
         return None
     pointer = pointer_join(op_ptr, "requestBody")
     return RequestBody(content=_content(data, node, pointer), pointer=pointer, node=node)
@@ -386,14 +386,14 @@ class DocumentViews:
     @property
     def info(self) -> Mapping[str, Any]:
         info = self.data.get("info") if isinstance(self.data, Mapping) else None
-        return info if isinstance(info, Mapping) else {}
+        return info if is_mapping(info) else {}
 
     @property
     def schemas(self) -> Mapping[str, Any]:
         """``components/schemas`` (empty when absent or not a mapping)."""
         components = self.data.get("components") if isinstance(self.data, Mapping) else None
-        schemas = components.get("schemas") if isinstance(components, Mapping) else None
-        return schemas if isinstance(schemas, Mapping) else {}
+        schemas = components.get("schemas") if is_mapping(components) else None
+        return schemas if is_mapping(schemas) else {}
 
 
 def views(document: Any) -> DocumentViews:

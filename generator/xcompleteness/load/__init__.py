@@ -4,7 +4,7 @@ May import: ``document``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
-from xcompleteness.load._load import load_document
+from xcompleteness.load._load import documents_live_with_the_process, load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data, parse_store
 from xcompleteness.load._recorded import RecordedPage, load_recorded
@@ -17,6 +17,7 @@ __all__ = [
     "SourceDoc",
     "WORK_BUDGET",
     "apply_overlays",
+    "documents_live_with_the_process",
     "load_data",
     "load_document",
     "load_recorded",

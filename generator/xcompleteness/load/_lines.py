@@ -1,8 +1,11 @@
-"""The JSON line map: JSON pointer -> line of its key, computed on demand from the text.
+"""The JSON line map: JSON pointer -> line of its key.
 
-``json.loads`` is fast on 10 MB documents but gives no positions, so lines are found only when a
-diagnostic asks for one (:class:`LazyJsonLines`). YAML documents get their line map from the
-builder instead (:mod:`xcompleteness.load._yaml`).
+``json.loads`` is fast on 10 MB documents but gives no positions. :func:`parse_json` parses like
+it (same data, same duplicate-key hook calls, and any text it does not take plainly goes to
+``json.loads`` itself) while noting where the keys of the root, of ``paths`` and of each path
+item are: the containers operation diagnostics point into, so their lines cost no second pass.
+Every other line is found when a diagnostic asks for it (:class:`LazyJsonLines`). YAML documents
+get their line map from the builder instead (:mod:`xcompleteness.load._yaml`).
 """
 
 from __future__ import annotations
@@ -22,10 +25,13 @@ _NO_DATA: Any = object()
 def _one_line(text: str) -> bool:
     """True when no line break precedes the last non-blank character of ``text``."""
     first = text.find("\n")
-    return first < 0 or not text[first:].strip()
+    return first < 0 or _NON_BLANK.search(text, first) is None
 
 
-__all__ = ["LazyJsonLines"]
+_NON_BLANK = re.compile(r"\S")
+
+
+__all__ = ["LazyJsonLines", "parse_json"]
 
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
@@ -42,12 +48,22 @@ class LazyJsonLines(Mapping[str, int]):
     on one line, a lookup only checks that the pointer resolves (every line is 1).
     """
 
-    def __init__(self, text: str, data: Any = _NO_DATA):
+    def __init__(
+        self,
+        text: str,
+        data: Any = _NO_DATA,
+        *,
+        unique_keys: bool = False,
+        known: Mapping[str, dict[str, tuple[int, int]]] | None = None,
+    ):
         self._text = text
-        self._children: dict[str, dict[str, tuple[int, int]]] = {}
-        self._newlines: list[int] | None = None
+        self._children: dict[str, _Index] = {
+            pointer: _Index.complete(keys) for pointer, keys in (known or {}).items()
+        }
+        self._marks: list[tuple[int, int]] = [(0, 1)]  # (position, its line), sorted
         self._full: dict[str, int] | None = None
         self._data = data if data is not _NO_DATA and _one_line(text) else _NO_DATA
+        self._unique = unique_keys
 
     def __getitem__(self, pointer: str) -> int:
         tokens = pointer_tokens(pointer)
@@ -59,58 +75,76 @@ class LazyJsonLines(Mapping[str, int]):
             if not resolve_pointer(self._data, pointer)[0]:
                 raise KeyError(pointer)
             return 1
-        current, pos, line = "", _skip_ws(self._text, 0), 0
+        current, pos, key_pos = "", _skip_ws(self._text, 0), 0
         for token in tokens:
-            children = self._index(current, pos)
-            if token not in children:
+            found = self._child(current, pos, token)
+            if found is None:
                 raise KeyError(pointer)
-            line, pos = children[token]
+            key_pos, pos = found
             current = pointer_join(current, token)
-        return line
+        return self._line_at(key_pos)
 
     def _line_at(self, pos: int) -> int:
-        if self._newlines is None:
-            self._newlines = [m.start() for m in re.finditer("\n", self._text)]
-        return bisect.bisect_left(self._newlines, pos) + 1
+        """The line of ``pos``: newlines counted from the nearest position already placed."""
+        marks = self._marks
+        i = bisect.bisect_right(marks, (pos, 1 << 62)) - 1
+        start, line = marks[i]
+        if start != pos:
+            line += self._text.count("\n", start, pos)
+            marks.insert(i + 1, (pos, line))
+        return line
 
-    def _index(self, pointer: str, pos: int) -> dict[str, tuple[int, int]]:
-        """Keys (or indexes) of the container at ``pos`` -> (line, position of the value)."""
-        cached = self._children.get(pointer)
-        if cached is not None:
-            return cached
-        text = self._text
-        out: dict[str, tuple[int, int]] = {}
-        opener = text[pos : pos + 1]
-        if opener in ("{", "["):
-            try:
-                self._fill(out, text, pos, opener == "[")
-            except (ValueError, IndexError, StopIteration):
-                pass  # the text parsed once already; stay silent rather than guess
-        self._children[pointer] = out
-        return out
+    def _child(self, pointer: str, pos: int, token: str) -> tuple[int, int] | None:
+        """(position of the key, position of the value) of ``token`` in the container at ``pos``.
 
-    def _fill(self, out: dict[str, tuple[int, int]], text: str, pos: int, is_list: bool) -> None:
-        close = "]" if is_list else "}"
-        pos = _skip_ws(text, pos + 1)
-        index = 0
-        while text[pos] != close:
-            if is_list:
-                key, key_pos = str(index), pos
-                index += 1
+        A container's keys are indexed in text order, as far as the lookups need: with unique
+        keys (the loader saw no duplicate) a key found ends the scan until a later lookup asks
+        for one further on; otherwise the whole container is read (the last duplicate wins)."""
+        index = self._children.get(pointer)
+        if index is None:
+            index = self._children[pointer] = _Index(self._text, pos)
+        while token not in index.keys or not (self._unique or index.done):
+            if index.done:
+                return None
+            self._step(index)
+        return index.keys[token]
+
+    def _step(self, index: _Index) -> None:
+        """Index the next key of a container (or mark it done)."""
+        text, pos = self._text, index.pos
+        try:
+            if index.close is None:  # first step: the opener
+                opener = text[pos : pos + 1]
+                if opener not in ("{", "["):
+                    index.done = True
+                    return
+                index.is_list = opener == "["
+                index.close = "]" if index.is_list else "}"
+                pos = _skip_ws(text, pos + 1)
+            if text[pos] == index.close:
+                index.done = True
+                return
+            if index.is_list:
+                key, key_pos = str(index.count), pos
+                index.count += 1
             else:
                 m = _JSON_STRING.match(text, pos)
                 if m is None:
+                    index.done = True
                     return
                 raw = m.group()[1:-1]
                 key = json.loads(m.group()) if "\\" in raw else raw
                 key_pos = pos
                 pos = _skip_ws(text, m.end())
                 pos = _skip_ws(text, pos + 1)  # the colon
-            out[key] = (self._line_at(key_pos), pos)
+            index.keys[key] = (key_pos, pos)
             _, end = _SCAN(text, pos)
             pos = _skip_ws(text, end)
             if text[pos] == ",":
                 pos = _skip_ws(text, pos + 1)
+            index.pos = pos
+        except (ValueError, IndexError, StopIteration):
+            index.done = True  # the text parsed once already; stay silent rather than guess
 
     def _all(self) -> dict[str, int]:
         if self._full is None:
@@ -124,13 +158,107 @@ class LazyJsonLines(Mapping[str, int]):
         return len(self._all())
 
 
+class _Index:
+    """The keys of one container indexed so far, and where the scan resumes."""
+
+    __slots__ = ("close", "count", "done", "is_list", "keys", "pos")
+
+    def __init__(self, text: str, pos: int) -> None:
+        self.keys: dict[str, tuple[int, int]] = {}  # key -> (its position, its value's)
+        self.pos = pos
+        self.close: str | None = None
+        self.is_list = False
+        self.count = 0
+        self.done = False
+
+    @classmethod
+    def complete(cls, keys: dict[str, tuple[int, int]]) -> _Index:
+        index = cls("", 0)
+        index.keys, index.done = keys, True
+        return index
+
+
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _WS = re.compile(r"[ \t\n\r]*")
 _SCAN = json.JSONDecoder().scan_once
+_STRING = json.decoder.scanstring
 
 
 def _skip_ws(text: str, pos: int) -> int:
     return _WS.match(text, pos).end()  # type: ignore[union-attr]
+
+
+class _NotPlain(Exception):
+    """The text is not read by :func:`parse_json`'s own steps; ``json.loads`` reads it."""
+
+
+Positions = dict[str, dict[str, tuple[int, int]]]
+"""Container pointer -> {key: (position of the key, position of its value)}."""
+
+
+def parse_json(text: str, pairs_hook: Any = None) -> tuple[Any, Positions]:
+    """``json.loads(text, object_pairs_hook=pairs_hook)``, and the positions of the keys of the
+    root object, of ``/paths`` and of each path item (empty for a text read by ``json.loads``).
+
+    The root, ``paths`` and the path items are read here key by key (keys with the C string
+    scanner, values with the C scanner of a decoder holding the same hook), in the order and
+    with the hook calls ``json.loads`` makes, so the data is the same. Any text that is not an
+    object, or is not read plainly (a syntax error, extra data), is left to ``json.loads``
+    alone, which gives its own result or error; ``pairs_hook`` must tolerate being called again
+    for the same objects then (the loader's hook collects into a list it resets: see
+    ``load._parse``).
+    """
+    scan = json.JSONDecoder(object_pairs_hook=pairs_hook).scan_once
+    positions: Positions = {}
+    try:
+        start = _skip_ws(text, 0)
+        if text[start : start + 1] != "{":
+            raise _NotPlain
+        data, end = _object(text, start, "", scan, pairs_hook, positions)
+        if _skip_ws(text, end) != len(text):
+            raise _NotPlain
+    except (_NotPlain, ValueError, IndexError, StopIteration, RecursionError):
+        return None, {}
+    return data, positions
+
+
+def _object(
+    text: str, pos: int, pointer: str, scan: Any, pairs_hook: Any, positions: Positions
+) -> tuple[Any, int]:
+    """The object at ``pos`` (its ``{``) and the position after it; keys noted in ``positions``."""
+    pairs: list[tuple[str, Any]] = []
+    keys: dict[str, tuple[int, int]] = {}
+    pos = _skip_ws(text, pos + 1)
+    if text[pos] == "}":
+        pos += 1
+    else:
+        while True:
+            if text[pos] != '"':
+                raise _NotPlain
+            key, after = _STRING(text, pos + 1, True)
+            key_pos = pos
+            pos = _skip_ws(text, after)
+            if text[pos] != ":":
+                raise _NotPlain
+            pos = _skip_ws(text, pos + 1)
+            value_pos = pos
+            if text[pos] == "{" and (pointer == "/paths" or (pointer == "" and key == "paths")):
+                value, pos = _object(
+                    text, pos, pointer_join(pointer, key), scan, pairs_hook, positions
+                )
+            else:
+                value, pos = scan(text, pos)
+            pairs.append((key, value))
+            keys[key] = (key_pos, value_pos)
+            pos = _skip_ws(text, pos)
+            if text[pos] == "}":
+                pos += 1
+                break
+            if text[pos] != ",":
+                raise _NotPlain
+            pos = _skip_ws(text, pos + 1)
+    positions[pointer] = keys
+    return (pairs_hook(pairs) if pairs_hook is not None else dict(pairs)), pos
 
 
 def _scan_json_lines(text: str) -> dict[str, int]:

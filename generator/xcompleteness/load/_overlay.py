@@ -31,7 +31,6 @@ from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_
 from xcompleteness.load._limits import TOO_LARGE, Limits
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc
-from xcompleteness.load._yaml import copy_tree
 
 __all__ = [
     "BAD_OVERLAY",
@@ -189,6 +188,8 @@ def apply_overlays(
     if not paths:
         return doc
     limits = limits or Limits.from_env()
+    from xcompleteness.load._yaml import copy_tree  # PyYAML is imported once overlays apply
+
     data = copy_tree(doc.data)
     lines = OverlayLines(doc.lines)
     origins = dict(doc.origins)
@@ -352,11 +353,11 @@ class _Writer:
                     self.append(current, item, child, f"{child_src}/{i}")
             else:
                 self._forget(child)
-                node[key] = copy_tree(value)
+                node[key] = _copy(value)
                 self._mark(child, child_src, value)
 
     def append(self, node: list[Any], value: Any, pointer: str, src: str) -> None:
-        node.append(copy_tree(value))
+        node.append(_copy(value))
         self._mark(f"{pointer}/{len(node) - 1}", src, value)
 
     def remove(self, data: Any, parts: list[Any]) -> None:
@@ -378,3 +379,9 @@ class _Writer:
         prefix = pointer + "/"
         for key in [k for k in self.origins if k.startswith(prefix)]:
             del self.origins[key]
+
+
+def _copy(value: Any) -> Any:
+    from xcompleteness.load._yaml import copy_tree
+
+    return copy_tree(value)

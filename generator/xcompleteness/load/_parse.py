@@ -31,8 +31,7 @@ from xcompleteness.load._limits import (
     input_error,
     too_deep_error,
 )
-from xcompleteness.load._lines import LazyJsonLines
-from xcompleteness.load._yaml import YamlBuilder
+from xcompleteness.load._lines import LazyJsonLines, parse_json
 from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
 
 __all__ = ["ParseStore", "load_data", "parse_key", "parse_store"]
@@ -84,9 +83,14 @@ def load_data(
         known_text = key is not None and known(store, key)
         try:
             if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
-                data = json.loads(text)
-                return data, LazyJsonLines(text, data), []
-            data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
+                data, placed = parse_json(text)
+                if not placed:
+                    data = json.loads(text)
+                return data, LazyJsonLines(text, data, unique_keys=True, known=placed), []
+            data, placed = parse_json(text, _pairs_hook(duplicates))
+            if not placed:  # not read plainly: json.loads gives the data or the error
+                duplicates.clear()
+                data = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
         except json.JSONDecodeError as exc:
             if path.suffix.lower() == ".json":
                 raise input_error(
@@ -106,7 +110,7 @@ def load_data(
                 hint="numbers in an OpenAPI document are short; this one cannot be meant",
             ) from None
         else:
-            lines = LazyJsonLines(text, data)
+            lines = LazyJsonLines(text, data, unique_keys=not duplicates, known=placed)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
             enums: list[str] | None = [] if refs_out is not None else None
@@ -125,6 +129,8 @@ def load_data(
             "YAML (parsing YAML costs about 12 times parsing the same document as JSON)",
             hint="convert it to JSON (same content, no YAML cap), or raise XC_MAX_YAML_BYTES",
         )
+    from xcompleteness.load._yaml import YamlBuilder  # PyYAML is imported for YAML only
+
     data, lines, notes = YamlBuilder(origin, limits).build(text)
     if refs_out is not None:
         enums: list[str] = []
@@ -235,15 +241,17 @@ def _walk(
     refs: list[tuple[str, str]] = []
     limit = limits.max_depth
     stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
+    pop, push, containers = stack.pop, stack.append, (dict, list)
     while stack:
-        node, depth, chain = stack.pop()
+        node, depth, chain = pop()
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                refs.append((_spell(chain), ref))
-            if enums is not None:
+            if "$ref" in node:
+                ref = node["$ref"]
+                if isinstance(ref, str):
+                    refs.append((_spell(chain), ref))
+            if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
                     enums.append(pointer_join(_spell(chain), "enum"))
@@ -261,13 +269,15 @@ def _walk(
                             lines.get(pointer) if lines is not None else None,
                         )
                     )
+            depth += 1
             for k, v in node.items():
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, (chain, k)))
+                if isinstance(v, containers):
+                    push((v, depth, (chain, k)))
         elif isinstance(node, list):
+            depth += 1
             for i, v in enumerate(node):
-                if isinstance(v, (dict, list)):
-                    stack.append((v, depth + 1, (chain, i)))
+                if isinstance(v, containers):
+                    push((v, depth, (chain, i)))
     return refs
 
 

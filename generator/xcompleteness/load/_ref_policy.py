@@ -62,16 +62,18 @@ def check_refs(
     edges: dict[Node, Node] = {}
     checked: dict[Path, object] = {}
     resolvable: dict[str, bool] = {}
+    targets: dict[str, Node] = {}  # a local ref -> its target node (a spec repeats its refs)
     for pointer, ref in refs if refs is not None else iter_refs(doc.data):
-        at = pointer_join(pointer, "$ref")
         if ref.startswith("#"):
-            edges[(spec, pointer)] = (spec, ref_pointer(ref) or "")
-            if ref not in resolvable:
+            target = targets.get(ref)
+            if target is None:
+                target = targets[ref] = (spec, ref_pointer(ref) or "")
                 resolvable[ref] = resolve_ref(doc.data, ref)[0]
+            edges[(spec, pointer)] = target
             if not resolvable[ref]:
                 notes.append(
                     doc.diag(
-                        at,
+                        pointer_join(pointer, "$ref"),
                         DANGLING_REF,
                         f"$ref {shown(ref)} points at nothing",
                         hint="fix the pointer or add the target",
@@ -79,6 +81,7 @@ def check_refs(
                     )
                 )
             continue
+        at = pointer_join(pointer, "$ref")
         if _URL.match(ref) or ref.startswith("//"):
             fatal.append(
                 doc.diag(
@@ -169,7 +172,10 @@ def _ref_cycles(doc: SourceDoc, spec: Path, edges: dict[Node, Node]) -> list[Dia
     the spec or through other files (``XC010``); reported at the spec's ref that starts it."""
     out: list[Diagnostic] = []
     done: set[Node] = set()
-    for start in sorted((n for n in edges if n[0] == spec), key=lambda n: n[1]):
+    # Only a ref whose target is itself a ref can be on a cycle; the others (nearly all) end
+    # their chain at once and are left out (the cycles found, and where, are the same).
+    starts = (n for n, target in edges.items() if n[0] == spec and target in edges)
+    for start in sorted(starts, key=lambda n: n[1]):
         if start in done:
             continue
         chain: list[Node] = []
