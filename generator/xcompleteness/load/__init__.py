@@ -4,6 +4,7 @@ May import: ``document``, ``diagnostics``, ``resources``.
 """
 
 from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
+from xcompleteness.load._lines import line_store
 from xcompleteness.load._load import load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data, parse_store
@@ -17,6 +18,7 @@ __all__ = [
     "SourceDoc",
     "WORK_BUDGET",
     "apply_overlays",
+    "line_store",
     "load_data",
     "load_document",
     "load_recorded",

@@ -3,18 +3,31 @@
 ``json.loads`` is fast on 10 MB documents but gives no positions, so lines are found only when a
 diagnostic asks for one (:class:`LazyJsonLines`). YAML documents get their line map from the
 builder instead (:mod:`xcompleteness.load._yaml`).
+
+Reuse: the containers indexed for one text are a pure function of that text, and an overlay edit
+asks lines of the same spec text for about the same diagnostics again (GitHub: ~300, indexing
+``/paths`` and ``/components/schemas`` costs about one more parse of 13 MB). Inside
+:func:`line_store` (``generate``'s cache folder: :mod:`xcompleteness.emit._value_cache`) the
+index is kept under a SHA-256 of this module's source and the exact text, loaded once on the
+first lookup, and saved again when a run indexed containers the entry lacked. A stored entry
+only ever gives line numbers (and positions to resume indexing from: a wrong one ends that
+lookup as a miss, like text the indexer does not understand); it changes no generated file.
 """
 
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import pointer_tokens, resolve_pointer
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, recall
 
 _NO_DATA: Any = object()
 
@@ -25,7 +38,35 @@ def _one_line(text: str) -> bool:
     return first < 0 or not text[first:].strip()
 
 
-__all__ = ["LazyJsonLines"]
+__all__ = ["LazyJsonLines", "line_store"]
+
+_SLOT: StoreSlot[ValueStore] = StoreSlot("xc_line_store")
+line_store = _SLOT.using
+"""``with line_store(store):`` lets every :class:`LazyJsonLines` made in the block reuse and
+save its index through ``store`` (the store may defer writing until the run ends)."""
+
+
+@cache
+def _own_source() -> bytes:
+    return file_sha256(Path(__file__))
+
+
+def _stored_index(value: Any) -> dict[str, dict[str, Any]] | None:
+    """A decoded entry, if it has the index's shape: pointer -> key -> [line, position]."""
+    if not isinstance(value, dict):
+        return None
+    for pointer, children in value.items():
+        if not isinstance(pointer, str) or not isinstance(children, dict):
+            return None
+        for pair in children.values():
+            if (
+                not isinstance(pair, list)
+                or len(pair) != 2
+                or type(pair[0]) is not int
+                or type(pair[1]) is not int
+            ):
+                return None
+    return value
 
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
@@ -48,6 +89,9 @@ class LazyJsonLines(Mapping[str, int]):
         self._newlines: list[int] | None = None
         self._full: dict[str, int] | None = None
         self._data = data if data is not _NO_DATA and _one_line(text) else _NO_DATA
+        self._store = _SLOT.current() if self._data is _NO_DATA else None
+        self._key: str | None = None
+        self._saving = False
 
     def __getitem__(self, pointer: str) -> int:
         tokens = pointer_tokens(pointer)
@@ -78,6 +122,14 @@ class LazyJsonLines(Mapping[str, int]):
         cached = self._children.get(pointer)
         if cached is not None:
             return cached
+        if self._store is not None and self._key is None:
+            self._key = self._index_key()
+            stored = _stored_index(recall(self._store, self._key))
+            if stored:  # lists [line, pos] read like the tuples computed below
+                self._children.update(stored)  # type: ignore[arg-type]
+                cached = self._children.get(pointer)
+                if cached is not None:
+                    return cached
         text = self._text
         out: dict[str, tuple[int, int]] = {}
         opener = text[pos : pos + 1]
@@ -87,7 +139,16 @@ class LazyJsonLines(Mapping[str, int]):
             except (ValueError, IndexError, StopIteration):
                 pass  # the text parsed once already; stay silent rather than guess
         self._children[pointer] = out
+        if self._store is not None and not self._saving:
+            self._saving = True  # the store keeps this live index; it grows until it is saved
+            keep(self._store, self._key, self._children)
         return out
+
+    def _index_key(self) -> str:
+        h = hashlib.sha256(b"xc-lines 1\n")
+        h.update(_own_source())
+        h.update(self._text.encode("utf-8", "surrogatepass"))
+        return h.hexdigest()
 
     def _fill(self, out: dict[str, tuple[int, int]], text: str, pos: int, is_list: bool) -> None:
         close = "]" if is_list else "}"
