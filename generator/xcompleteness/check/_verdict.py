@@ -40,7 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.document._stripped import stripped
+from xcompleteness.document import stripped
 from xcompleteness.reuse import (
     FactStore,
     StoreSlot,

@@ -22,7 +22,7 @@ from xcompleteness.document._refs import (
     resolve_pointer,
     resolve_ref,
 )
-from xcompleteness.document._stripped import declaration_free_digest
+from xcompleteness.document._stripped import declaration_free_digest, stripped
 from xcompleteness.document._views import (
     DECLARATION_KEY,
     DEFAULTS_KEY,
@@ -61,5 +61,6 @@ __all__ = [
     "ref_pointer",
     "resolve_pointer",
     "resolve_ref",
+    "stripped",
     "views",
 ]
