@@ -33,17 +33,32 @@ XC058   an adapter-only end signal (``response.last``, ``pagination.end``) in na
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
 other cross-checks are semantic rules (``rules.py``, ``XC1xx``); they run on the canonical contract.
+
+Reuse: an overlay edit changes one declaration and validates all of them again. Inside
+:func:`declaration_store` (``generate``'s cache folder: :mod:`xcompleteness.emit._value_cache`)
+the SHA-256 of every effective declaration the declaration schema found **nothing** wrong with
+is kept (one entry per schema and code: the key covers every file of ``spec_ext/``, this
+module's source, the versions of jsonschema and the libraries it resolves and checks formats
+with, its format checkers and Python's version), and such a declaration is not validated
+against the schema again. Sound because schema validation is a pure function of the instance
+and those inputs, and the digest is of the instance itself as canonical JSON (``sort_keys``:
+key order cannot make an instance valid or invalid; ``1``, ``1.0`` and ``true`` stay distinct).
+Only "no schema error at all" is kept, so no diagnostic text is ever reused; the other checks
+(details, deadlines, placement, the registry) run every time.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import hashlib
 import json
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import Any, Protocol
 
 import jsonschema
@@ -53,7 +68,8 @@ from jsonschema.exceptions import ValidationError
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
-from xcompleteness.resources import load_json
+from xcompleteness.resources import load_json, spec_ext_dir
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, library_versions, recall
 from xcompleteness.runtime.contract import CodeEntry, Registry
 
 __all__ = [
@@ -236,6 +252,75 @@ def _as_date(value: Any) -> _dt.date | None:
 # Validation
 
 
+_SLOT: StoreSlot[ValueStore] = StoreSlot("xc_declaration_store")
+declaration_store = _SLOT.using
+"""``with declaration_store(store):`` lets :func:`validate_declarations` skip the schema check of
+declarations it found clean before (module doc)."""
+MAX_CLEAN = 20_000
+"""How many clean-declaration digests one entry keeps (the newest)."""
+_LIBRARIES = (
+    "jsonschema",
+    "jsonschema-specifications",
+    "referencing",
+    "rpds-py",
+    "fqdn",
+    "idna",
+    "isoduration",
+    "jsonpointer",
+    "rfc3339-validator",
+    "rfc3986-validator",
+    "rfc3987",
+    "uri-template",
+    "webcolors",
+)
+"""jsonschema, what it resolves with, and every optional library its format checks use."""
+
+
+@cache
+def _clean_key() -> str:
+    h = hashlib.sha256(f"xc-declarations 1\npython {sys.version}\n".encode())
+    h.update(library_versions(_LIBRARIES))
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    h.update(" ".join(sorted(checker.checkers)).encode() + b"\n")
+    h.update(file_sha256(Path(__file__)))
+    folder = spec_ext_dir()
+    for path in sorted(folder.glob("*.json")):
+        h.update(path.name.encode() + b"\0" + file_sha256(path))
+    return h.hexdigest()
+
+
+class _Clean:
+    """Digests of the declarations known to pass the schema, read once and saved when grown."""
+
+    def __init__(self) -> None:
+        self.store = _SLOT.current()
+        self.key = _clean_key() if self.store is not None else None
+        value = recall(self.store, self.key)
+        known = value.get("clean") if isinstance(value, dict) else None
+        ok = isinstance(known, list) and all(isinstance(d, str) and len(d) == 64 for d in known)
+        self.digests: dict[str, None] = dict.fromkeys(known) if ok else {}  # type: ignore[arg-type]
+        self.grown = False
+
+    def digest(self, instance: Any) -> str | None:
+        if self.store is None:
+            return None
+        try:
+            text = json.dumps(
+                instance, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
+            )
+        except (TypeError, ValueError, RecursionError):
+            return None
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def add(self, digest: str) -> None:
+        self.digests[digest] = None
+        self.grown = True
+
+    def save(self) -> None:
+        if self.grown:
+            keep(self.store, self.key, {"clean": list(self.digests)[-MAX_CLEAN:]})
+
+
 def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     """Validate every ``x-completeness`` and the ``x-completeness-registry`` of ``doc``."""
     data = doc.data
@@ -244,6 +329,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     out: list[Diagnostic] = []
     registry = load_registry(data)
     decl_validator = _validator(DECLARATION_SCHEMA)
+    clean = _Clean()
     defaults = _defaults_block(doc, out)
     for _path, _method, operation, op_pointer in iter_operations(data):
         if DECLARATION_KEY not in operation:
@@ -258,7 +344,13 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             out.append(over)
             continue
         decl = effective_declaration(decl, defaults)  # what check and generate will read
-        out.extend(_schema_diagnostics(doc, decl_validator, _plain(decl), pointer))
+        instance = _plain(decl)
+        digest = clean.digest(instance)
+        if digest not in clean.digests:
+            found = list(_schema_diagnostics(doc, decl_validator, instance, pointer))
+            out.extend(found)
+            if digest is not None and not found:
+                clean.add(digest)
         out.extend(_details_diagnostics(doc, decl, pointer, registry))
         out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
@@ -267,6 +359,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             out.append(_depth_diag(doc, pointer_join("", REGISTRY_KEY)))
         else:
             out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
+    clean.save()
     return out
 
 
