@@ -58,9 +58,7 @@ def stripped(data: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def declaration_free_digest(
-    data: Any, refs: Iterable[tuple[str, str]] | None
-) -> bytes | None:
+def declaration_free_digest(data: Any, refs: Iterable[tuple[str, str]] | None) -> bytes | None:
     """SHA-256 of ``data`` without our declarations (module doc), or None. ``refs``: every
     ``(pointer, $ref)`` of ``data``, as the loader collected them."""
     if refs is None or not isinstance(data, dict):

@@ -88,7 +88,10 @@ class ValueCache:
             raise ValueError("another kind or format")
         if header.get("key") != key:
             raise ValueError("another key")
-        if header.get("size") != len(body) or header.get("sha256") != hashlib.sha256(body).hexdigest():
+        if (
+            header.get("size") != len(body)
+            or header.get("sha256") != hashlib.sha256(body).hexdigest()
+        ):
             raise ValueError("truncated or corrupted")
         inflater = zlib.decompressobj()
         raw = inflater.decompress(body, MAX_ENTRY_BYTES)

@@ -68,6 +68,7 @@ def _stored_index(value: Any) -> dict[str, dict[str, Any]] | None:
                 return None
     return value
 
+
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
 

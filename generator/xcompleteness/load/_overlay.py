@@ -348,9 +348,7 @@ class _Writer:
     The working copy shares untouched subtrees with the input document: a container is written
     only after :meth:`_child` replaced it by a shallow copy of its own (``fresh``)."""
 
-    def __init__(
-        self, ov: _Overlay, lines: OverlayLines, origins: dict[str, str], fresh: _Copies
-    ):
+    def __init__(self, ov: _Overlay, lines: OverlayLines, origins: dict[str, str], fresh: _Copies):
         self.ov = ov
         self.lines = lines
         self.origins = origins
