@@ -173,3 +173,36 @@ def test_a_target_selecting_a_node_and_one_inside_it(tmp_path: Path) -> None:
     ov = _overlay(tmp_path, {"target": "$..[?@.k]", "update": {"k": 5}})
     assert apply_overlays(replaced, [ov]).data["x-doc"] == {"k": 5}
     assert doc.data["x-doc"] == nested and replaced.data["x-doc"] == {"k": {"k": 1}}
+
+
+NAME_TARGETS = [
+    "$",
+    "$.a",
+    "$['a']",
+    '$["a"].b',
+    "$.a['/x/{y}'].get",
+    "$['c-d'].e",
+    "$.a.b['nope']",
+    "$.a.b.c",
+]
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=objects, target=st.sampled_from(NAME_TARGETS))
+def test_name_only_targets_match_what_jsonpath_matches(body: dict, target: str) -> None:
+    """Targets made of name selectors are matched without python-jsonpath, with its answer."""
+    from xcompleteness.load._overlay import _jsonpath, _name_path_matches
+
+    data = {"a": {"b": body, "/x/{y}": {"get": body}}, "c-d": {"e": [body]}, **body}
+    ours = _name_path_matches(target, data)
+    assert ours is not None
+    _, env = _jsonpath()
+    expected = [(m.obj, tuple(m.parts)) for m in env.finditer(target, data)]
+    assert [(m.obj, m.parts) for m in ours] == expected
+
+
+@pytest.mark.parametrize("target", ["$..a", "$.a[0]", "$.a.*", "$['a\\'b']", "$ .a", "$.é"])
+def test_other_targets_go_to_jsonpath(target: str) -> None:
+    from xcompleteness.load._overlay import _name_path_matches
+
+    assert _name_path_matches(target, {"a": [1]}) is None

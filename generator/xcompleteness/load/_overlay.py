@@ -68,6 +68,37 @@ def _jsonpath() -> tuple[Any, Any]:
 
 _ACTION_KEYS = {"target", "description", "update", "remove"}
 
+_NAME = r"(?:\.[A-Za-z_][A-Za-z0-9_]*|\['[^'\\\x00-\x1f]*'\]|\[\"[^\"\\\x00-\x1f]*\"\])"
+_SIMPLE_TARGET = re.compile(rf"\$(?:{_NAME})*")
+_SEGMENT = re.compile(_NAME)
+
+
+class _Match:
+    """What the overlay reads of a JSONPath match: the node and its path from the root."""
+
+    __slots__ = ("obj", "parts")
+
+    def __init__(self, obj: Any, parts: tuple[Any, ...]):
+        self.obj = obj
+        self.parts = parts
+
+
+def _name_path_matches(target: str, data: Any) -> list[_Match] | None:
+    """The matches of a target made only of name selectors (``$.paths['/items'].get``, the form
+    ``audit`` drafts and most overlays use), found without python-jsonpath (and its import);
+    None for any other target (RFC 9535: a name selector selects the member of that name of an
+    object, nothing otherwise; names here hold no escape, quote or control character)."""
+    if not _SIMPLE_TARGET.fullmatch(target):
+        return None
+    node, parts = data, []
+    for segment in _SEGMENT.findall(target[1:]):
+        name = segment[1:] if segment[0] == "." else segment[2:-2]
+        if not isinstance(node, dict) or name not in node:
+            return []
+        node = node[name]
+        parts.append(name)
+    return [_Match(node, tuple(parts))]
+
 
 class OverlayLines(Mapping[str, int]):
     """A line map layered over another: removed subtrees vanish, written nodes are added."""
@@ -276,17 +307,21 @@ def _apply_action(
 ) -> Any:
     at = f"/actions/{index}"
     target = action["target"]
-    jsonpath, env = _jsonpath()
-    try:
-        matches = list(env.finditer(target, data))
-    except jsonpath.JSONPathError as exc:
-        ov.error(
-            at + "/target",
-            BAD_TARGET,
-            f"invalid JSONPath {target!r}: {str(exc).splitlines()[0]}",
-            "targets are RFC 9535 JSONPath expressions, e.g. $.paths['/items'].get",
-        )
-        return data
+    simple = _name_path_matches(target, data)
+    if simple is not None:
+        matches: list[Any] = simple
+    else:
+        jsonpath, env = _jsonpath()
+        try:
+            matches = list(env.finditer(target, data))
+        except jsonpath.JSONPathError as exc:
+            ov.error(
+                at + "/target",
+                BAD_TARGET,
+                f"invalid JSONPath {target!r}: {str(exc).splitlines()[0]}",
+                "targets are RFC 9535 JSONPath expressions, e.g. $.paths['/items'].get",
+            )
+            return data
     if not matches:
         ov.error(
             at + "/target",
