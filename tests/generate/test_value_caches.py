@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 import yaml
 from support.cache_inputs import cache_inputs
+from xcompleteness.declare import standard_registry
+from xcompleteness.declare._vocabulary import _details_schemas
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _value_cache as valc
 from xcompleteness.emit._generate import GenerationRefused, generate
@@ -165,7 +167,8 @@ def test_a_stored_clean_declaration_is_not_validated_again(inputs) -> None:
     assert [d for d in refused.value.diagnostics if d.code == "XC041"]
     # plant the digest of that very declaration (the schema never said it was clean)
     decl = yaml.safe_load(bad.read_text("utf-8"))["actions"][0]["update"]["x-completeness"]
-    text = json.dumps(decl, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    details = _details_schemas(decl, standard_registry())  # what the details check reads
+    text = json.dumps([decl, details], sort_keys=True, ensure_ascii=True, separators=(",", ":"))
     known = _value(_entries("declarations")[0])["clean"]
     _plant("declarations", {"clean": [*known, hashlib.sha256(text.encode()).hexdigest()]})
     assert generate(spec, [bad], "repos").files  # the planted entry was used: no XC041

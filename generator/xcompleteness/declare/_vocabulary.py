@@ -36,15 +36,16 @@ other cross-checks are semantic rules (``rules.py``, ``XC1xx``); they run on the
 
 Reuse: an overlay edit changes one declaration and validates all of them again. Inside
 :func:`declaration_store` (``generate``'s cache folder: :mod:`xcompleteness.emit._value_cache`)
-the SHA-256 of every effective declaration the declaration schema found **nothing** wrong with
-is kept (one entry per schema and code: the key covers every file of ``spec_ext/``, this
-module's source, the versions of jsonschema and the libraries it resolves and checks formats
-with, its format checkers and Python's version), and such a declaration is not validated
-against the schema again. Sound because schema validation is a pure function of the instance
-and those inputs, and the digest is of the instance itself as canonical JSON (``sort_keys``:
-key order cannot make an instance valid or invalid; ``1``, ``1.0`` and ``true`` stay distinct).
-Only "no schema error at all" is kept, so no diagnostic text is ever reused; the other checks
-(details, deadlines, placement, the registry) run every time.
+the SHA-256 of every effective declaration that had **no** schema and no details error is kept,
+together with the details schemas of the reason codes it gives (one entry per schema and code:
+the key covers every file of ``spec_ext/``, this module's source, the versions of jsonschema,
+the libraries it resolves with and the optional ones its format checks use, and Python's
+version), and such a declaration is not checked again. Sound because both checks are pure
+functions of the instance, those details schemas and the key's inputs, and the digest is of
+them as canonical JSON (``sort_keys``: key order cannot make an instance valid or invalid;
+``1``, ``1.0`` and ``true`` stay distinct). Only "no error at all" is kept, so no diagnostic text
+is ever reused; deadlines, placement, the defaults block and the registry are checked every
+time. jsonschema itself is imported only when something is checked.
 """
 
 from __future__ import annotations
@@ -59,11 +60,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
-
-import jsonschema
-import jsonschema.validators
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
@@ -71,6 +68,10 @@ from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operation
 from xcompleteness.resources import load_json, spec_ext_dir
 from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, library_versions, recall
 from xcompleteness.runtime.contract import CodeEntry, Registry
+
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
 
 __all__ = [
     "CODES",
@@ -276,12 +277,21 @@ _LIBRARIES = (
 """jsonschema, what it resolves with, and every optional library its format checks use."""
 
 
+def _jsonschema() -> Any:
+    """jsonschema, imported when a schema is first checked: a run whose declarations are all
+    known clean (and that has no defaults block or registry) never loads it."""
+    import jsonschema
+    import jsonschema.validators
+
+    return jsonschema
+
+
 @cache
 def _clean_key() -> str:
-    h = hashlib.sha256(f"xc-declarations 1\npython {sys.version}\n".encode())
+    # the format checkers jsonschema has are those of the optional libraries installed: their
+    # versions ("-" when absent) are in the key
+    h = hashlib.sha256(f"xc-declarations 2\npython {sys.version}\n".encode())
     h.update(library_versions(_LIBRARIES))
-    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    h.update(" ".join(sorted(checker.checkers)).encode() + b"\n")
     h.update(file_sha256(Path(__file__)))
     folder = spec_ext_dir()
     for path in sorted(folder.glob("*.json")):
@@ -301,12 +311,17 @@ class _Clean:
         self.digests: dict[str, None] = dict.fromkeys(known) if ok else {}  # type: ignore[arg-type]
         self.grown = False
 
-    def digest(self, instance: Any) -> str | None:
+    def digest(self, instance: Any, details: Any) -> str | None:
+        """The digest of a declaration and the details schemas of the codes it gives."""
         if self.store is None:
             return None
         try:
             text = json.dumps(
-                instance, sort_keys=True, ensure_ascii=True, separators=(",", ":"), allow_nan=False
+                [instance, details],
+                sort_keys=True,
+                ensure_ascii=True,
+                separators=(",", ":"),
+                allow_nan=False,
             )
         except (TypeError, ValueError, RecursionError):
             return None
@@ -328,7 +343,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     registry = load_registry(data)
-    decl_validator = _validator(DECLARATION_SCHEMA)
+    decl_validator: jsonschema.Draft202012Validator | None = None
     clean = _Clean()
     defaults = _defaults_block(doc, out)
     for _path, _method, operation, op_pointer in iter_operations(data):
@@ -345,13 +360,15 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             continue
         decl = effective_declaration(decl, defaults)  # what check and generate will read
         instance = _plain(decl)
-        digest = clean.digest(instance)
+        digest = clean.digest(instance, _details_schemas(decl, registry))
         if digest not in clean.digests:
+            if decl_validator is None:
+                decl_validator = _validator(DECLARATION_SCHEMA)
             found = list(_schema_diagnostics(doc, decl_validator, instance, pointer))
+            found.extend(_details_diagnostics(doc, decl, pointer, registry))
             out.extend(found)
             if digest is not None and not found:
                 clean.add(digest)
-        out.extend(_details_diagnostics(doc, decl, pointer, registry))
         out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
     if REGISTRY_KEY in data:
@@ -398,7 +415,7 @@ def _defaults_validator() -> jsonschema.Draft202012Validator:
     """The ``documentDefaults`` definition of the declaration schema, as a root schema."""
     schema = load_json(DECLARATION_SCHEMA)
     root = {"$ref": "#/$defs/documentDefaults", "$defs": schema["$defs"]}
-    return _Linear(root, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    return _linear()(root, format_checker=_jsonschema().Draft202012Validator.FORMAT_CHECKER)
 
 
 def _too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
@@ -481,6 +498,18 @@ def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
             )
 
 
+def _details_schemas(decl: Any, registry: Registry) -> list[Any]:
+    """The details schema of each reason code ``decl`` gives (what the details check reads
+    beside the declaration), in order."""
+    reasons = decl.get("reasons") if isinstance(decl, Mapping) else None
+    out: list[Any] = []
+    for reason in reasons if isinstance(reasons, list) else ():
+        code = reason.get("code") if isinstance(reason, Mapping) else None
+        info = registry.reason(code) if isinstance(code, str) else None
+        out.append(None if info is None else _plain(info.details))
+    return out
+
+
 def _details_diagnostics(
     doc: _SourceLike, decl: Any, pointer: str, registry: Registry
 ) -> Iterator[Diagnostic]:
@@ -505,7 +534,7 @@ def _details_diagnostics(
         }
         schema = {k: v for k, v in info.details.items() if k != "required"}
         at = pointer_join(pointer, "reasons", index)
-        validator = jsonschema.Draft202012Validator(schema)
+        validator = _jsonschema().Draft202012Validator(schema)
         for error in sorted(validator.iter_errors(details), key=lambda e: list(e.path)):
             if error.validator == "additionalProperties":
                 for key in _extra_keys(error):
@@ -688,7 +717,7 @@ def line_for(lines: Mapping[str, int], pointer: str) -> int | None:
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     schema = load_json(name)
-    return _Linear(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    return _linear()(schema, format_checker=_jsonschema().Draft202012Validator.FORMAT_CHECKER)
 
 
 def _canonical(value: Any) -> str:
@@ -714,14 +743,18 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
     for item in instance:
         key = _canonical(item)
         if key in seen:
-            yield jsonschema.ValidationError(f"{instance!r} has non-unique elements")
+            yield _jsonschema().ValidationError(f"{instance!r} has non-unique elements")
             return
         seen.add(key)
 
 
-_Linear = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
-)
+@cache
+def _linear() -> Any:
+    """Draft 2020-12 with the linear ``uniqueItems``."""
+    jsonschema = _jsonschema()
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
+    )
 
 
 def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None:
@@ -743,6 +776,7 @@ def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None
 
 
 def _schema_is_valid(schema: Mapping[str, Any]) -> bool:
+    jsonschema = _jsonschema()
     try:
         jsonschema.Draft202012Validator.check_schema(_plain(schema))
     except jsonschema.SchemaError:
