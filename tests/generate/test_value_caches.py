@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cache_inputs import cache_inputs
+from support.cache_inputs import cache_inputs, damages
 from xcompleteness.declare import standard_registry
 from xcompleteness.declare._vocabulary import _details_schemas
 from xcompleteness.emit import _cache as gencache
@@ -202,23 +202,20 @@ def test_damaged_or_symlinked_entries_are_ignored_and_rewritten(
     cold = generate(spec, [overlay], "repos", cache=False)
     generate(spec, [overlay], "repos")
     (entry,) = _entries(kind)
-    good = entry.read_bytes()
     key = entry.name.split(".")[0]
-    outside = tmp_path / f"outside{KINDS[kind].suffix}"
-    outside.write_bytes(good)
-    outside.chmod(0o600)
-    damages = {
-        "truncate": lambda: entry.write_bytes(good[:-3]),
-        "flip": lambda: entry.write_bytes(good[:-2] + bytes([good[-2] ^ 1]) + good[-1:]),
-        "foreign key": lambda: entry.write_bytes(_raw(kind, "0" * 64, _value(outside))),
-        "other kind": lambda: entry.write_bytes(
-            _raw("scan" if kind != "scan" else "lines", key, _value(outside))
-        ),
-        "not the shape": lambda: entry.write_bytes(_raw(kind, key, [1, 2, 3])),
-        "group writable": lambda: (entry.write_bytes(good), entry.chmod(0o666)),
-        "symlink": lambda: entry.symlink_to(outside),
-    }
-    for name, damage in damages.items():
+    value = _value(entry)
+    ways, good, outside = damages(
+        entry,
+        tmp_path,
+        **{
+            "foreign key": lambda: entry.write_bytes(_raw(kind, "0" * 64, value)),
+            "other kind": lambda: entry.write_bytes(
+                _raw("scan" if kind != "scan" else "lines", key, value)
+            ),
+            "not the shape": lambda: entry.write_bytes(_raw(kind, key, [1, 2, 3])),
+        },
+    )
+    for name, damage in ways.items():
         if entry.is_symlink() or entry.exists():
             entry.unlink()
         damage()

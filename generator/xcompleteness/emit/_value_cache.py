@@ -27,16 +27,13 @@ or write never fails ``generate``; ``--no-cache`` / ``XC_NO_CACHE=1`` use none.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import zlib
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.emit._cache import prune, trusted_dir, write_entry
-from xcompleteness.emit._format_cache import _read_regular
-from xcompleteness.safety import Untrusted
+from xcompleteness.emit._cache import prune, write_entry
+from xcompleteness.emit._format_cache import CacheFolder, entry_header, inflated_payload
 
 __all__ = [
     "DeclarationCache",
@@ -54,7 +51,7 @@ MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _HEX = frozenset("0123456789abcdef")
 
 
-class ValueCache:
+class ValueCache(CacheFolder):
     """A :class:`xcompleteness.reuse.ValueStore` in the generate cache folder (module doc)."""
 
     kind = ""
@@ -62,15 +59,8 @@ class ValueCache:
     max_entries = 16
 
     def __init__(self) -> None:
-        self._folder: Path | None = None
-        self._looked = False
+        super().__init__()
         self._pruned = False
-
-    def _dir(self, create: bool) -> Path | None:
-        if self._folder is None and (create or not self._looked):
-            self._looked = True
-            self._folder = trusted_dir([], create=create)  # the whole-run cache reports problems
-        return self._folder
 
     def _entry_path(self, folder: Path, key: str) -> Path:
         if len(key) != 64 or not set(key) <= _HEX:
@@ -78,25 +68,7 @@ class ValueCache:
         return folder / f"{key}{self.suffix}"
 
     def _decode(self, key: str, blob: bytes) -> Any:
-        head, sep, body = blob.partition(b"\n")
-        if not sep:
-            raise ValueError("no header")
-        header = json.loads(head)
-        if not isinstance(header, dict) or header.get("generator") != "xcompleteness":
-            raise ValueError("not an x-completeness cache entry")
-        if header.get("kind") != self.kind or header.get("format") != FORMAT:
-            raise ValueError("another kind or format")
-        if header.get("key") != key:
-            raise ValueError("another key")
-        if (
-            header.get("size") != len(body)
-            or header.get("sha256") != hashlib.sha256(body).hexdigest()
-        ):
-            raise ValueError("truncated or corrupted")
-        inflater = zlib.decompressobj()
-        raw = inflater.decompress(body, MAX_ENTRY_BYTES)
-        if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
-            raise ValueError("payload too large or incomplete")
+        raw = inflated_payload(key, blob, self.kind, FORMAT, MAX_ENTRY_BYTES)
         return json.loads(raw.decode("utf-8"))
 
     def get(self, key: str) -> Any:
@@ -105,14 +77,9 @@ class ValueCache:
             return None
         try:
             path = self._entry_path(folder, key)
-            value = self._decode(key, _read_regular(path))
-        except (Untrusted, OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
+        except ValueError:
             return None
-        try:
-            os.utime(path, follow_symlinks=False)  # most recently used: pruned last
-        except (OSError, NotImplementedError):
-            pass
-        return value
+        return self._read(path, lambda blob: self._decode(key, blob))
 
     def put(self, key: str, value: Any) -> None:
         folder = self._dir(create=True)
@@ -121,14 +88,7 @@ class ValueCache:
         try:
             raw = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
             body = zlib.compress(raw.encode("utf-8"), 1)
-            header = {
-                "generator": "xcompleteness",
-                "kind": self.kind,
-                "format": FORMAT,
-                "key": key,
-                "size": len(body),
-                "sha256": hashlib.sha256(body).hexdigest(),
-            }
+            header = entry_header(self.kind, FORMAT, key, body)
             write_entry(self._entry_path(folder, key), header, body)
             if not self._pruned:
                 self._pruned = True
