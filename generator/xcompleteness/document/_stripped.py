@@ -12,15 +12,23 @@ webhooks and callbacks keep theirs, so an edit there is a new digest), together 
 
 The digest is None whenever a removed value could still be read: a ``$ref`` that is not a plain
 local ``#/`` pointer (it could name anything), a ``$ref`` whose text names ``x-completeness``
-(it could point into a declaration), refs not collected by the loader, or data that is not a
-JSON-serialisable mapping. Each user adds what its own reasoning needs (the verdict also
+(it could point into a declaration), refs not collected by the loader, or data holding anything
+but plain JSON-shaped values. Each user adds what its own reasoning needs (the verdict also
 refuses dangling refs).
+
+The bytes hashed are ``marshal.dumps(..., 0)`` of the stripped document (hashed, never loaded):
+version 0 writes no back-references and no interning flags, so equal structures give equal
+bytes in every run, and it writes every plain value faithfully (strings, integers of any size,
+floats including NaN, infinities and -0.0, booleans apart from integers, ``None``, lists, and
+dicts whatever their keys), so two documents with one digest are equal. It is about three times
+faster than ``json.dumps`` on GitHub's 13 MB (which would also write the keys ``1`` and ``"1"``
+alike). A type marshal refuses (a subclass, anything else) gives no digest.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import marshal
 from collections.abc import Iterable
 from typing import Any
 
@@ -70,13 +78,7 @@ def declaration_free_digest(data: Any, refs: Iterable[tuple[str, str]] | None) -
         if PREFIX in pointer:
             inside.append((pointer, ref))
     try:
-        text = json.dumps(
-            [stripped(data), inside],
-            ensure_ascii=True,
-            separators=(",", ":"),
-            check_circular=False,
-            allow_nan=False,
-        )
-    except (TypeError, ValueError, RecursionError):
+        blob = marshal.dumps([stripped(data), inside], 0)
+    except (ValueError, RecursionError):  # a value that is not plain data, or nested too deep
         return None
-    return hashlib.sha256(text.encode("ascii")).digest()
+    return hashlib.sha256(blob).digest()
