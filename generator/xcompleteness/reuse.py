@@ -2,12 +2,13 @@
 and the parts of a key that say which code and libraries made a fact.
 
 A stage that can reuse a fact (a clean validation verdict, a parse without duplicate keys, a
-formatted module) names its store through a :class:`StoreSlot`: the caller that owns a cache
-folder (``generate``) fills the slot for the length of a block, and the stage reads it with
+formatted module) or a value (a line index, the findings of a scan: a :class:`ValueStore`)
+names its store through a :class:`StoreSlot`: the caller that owns a cache folder
+(``generate``) fills the slot for the length of a block, and the stage reads it with
 :meth:`StoreSlot.current`; no slot is filled by default, so a plain ``check`` touches no disk.
-A store is other people's disk: :func:`known` and :func:`remember` turn any failure of it into
-a miss, never an error. :func:`library_versions` and :func:`hash_sources` are the key parts
-that tie a fact to the code that established it.
+A store is other people's disk: :func:`known`, :func:`remember`, :func:`recall` and
+:func:`keep` turn any failure of it into a miss, never an error. :func:`library_versions` and
+:func:`hash_sources` are the key parts that tie a fact to the code that established it.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ from typing import Any, Generic, Protocol, TypeVar
 __all__ = [
     "FactStore",
     "StoreSlot",
+    "ValueStore",
     "file_sha256",
     "hash_sources",
     "known",
+    "keep",
     "library_versions",
+    "recall",
     "remember",
 ]
 
@@ -38,6 +42,15 @@ class FactStore(Protocol):
     def get(self, key: str) -> bool: ...
 
     def put(self, key: str) -> None: ...
+
+
+class ValueStore(Protocol):
+    """One JSON value per key (a line index, the findings of a scan); ``get`` gives None for a
+    miss. The stage that reads a value checks its shape before it trusts it."""
+
+    def get(self, key: str) -> Any: ...
+
+    def put(self, key: str, value: Any) -> None: ...
 
 
 class StoreSlot(Generic[S]):
@@ -72,6 +85,26 @@ def remember(store: FactStore, key: str) -> None:
     """Keep the fact under ``key``; a store that fails keeps nothing."""
     try:
         store.put(key)
+    except Exception:  # noqa: BLE001 - a store never fails a run
+        return
+
+
+def recall(store: ValueStore | None, key: str | None) -> Any:
+    """The value ``store`` holds under ``key``; None for no store, no key or a failing store."""
+    if store is None or key is None:
+        return None
+    try:
+        return store.get(key)
+    except Exception:  # noqa: BLE001 - a store never fails a run
+        return None
+
+
+def keep(store: ValueStore | None, key: str | None, value: Any) -> None:
+    """Store ``value`` under ``key``; no store, no key or a failing store keeps nothing."""
+    if store is None or key is None:
+        return
+    try:
+        store.put(key, value)
     except Exception:  # noqa: BLE001 - a store never fails a run
         return
 

@@ -136,3 +136,73 @@ def test_overlay_that_is_not_an_overlay(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         apply_overlays(doc, [other])
     assert {d.code for d in info.value.diagnostics} == {"XC020"}
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=objects, first=objects, second=objects, data=st.data())
+def test_actions_in_sequence_copy_only_what_they_write(
+    tmp_path: Path, body: dict, first: dict, second: dict, data: Any
+) -> None:
+    """Several actions on one working copy: each sees the one before, the input never changes
+    (the working copy shares every subtree no action writes with the input)."""
+    doc = load_spec(_base(tmp_path, {"a": body, "b": {"keep": body}}))
+    before = copy.deepcopy(doc.data)
+    actions: list[dict[str, Any]] = [
+        {"target": "$['x-doc'].a", "update": first},
+        {"target": "$['x-doc'].a", "update": second},
+    ]
+    expected = expected_merge(expected_merge(body, first), second)
+    if expected:
+        gone = data.draw(st.sampled_from(sorted(expected)))
+        actions.append({"target": f"$['x-doc'].a['{gone}']", "remove": True})
+        expected = {k: v for k, v in expected.items() if k != gone}
+    out = apply_overlays(doc, [_overlay(tmp_path, *actions)])
+    assert out.data["x-doc"] == {"a": expected, "b": {"keep": body}}
+    assert doc.data == before
+
+
+def test_a_target_selecting_a_node_and_one_inside_it(tmp_path: Path) -> None:
+    """Both matches are written as when every match was changed in place: a match inside one
+    an earlier match already merged into sees that merge; one the earlier match replaced is no
+    longer in the document, so changing it changes nothing."""
+    nested = {"k": {"k": {"q": 1}}}
+    doc = load_spec(_base(tmp_path, nested))
+    ov = _overlay(tmp_path, {"target": "$..[?@.k]", "update": {"k": {"m": 2}}})
+    assert apply_overlays(doc, [ov]).data["x-doc"] == {"k": {"k": {"q": 1, "m": 2}, "m": 2}}
+    replaced = load_spec(_base(tmp_path, {"k": {"k": 1}}))
+    ov = _overlay(tmp_path, {"target": "$..[?@.k]", "update": {"k": 5}})
+    assert apply_overlays(replaced, [ov]).data["x-doc"] == {"k": 5}
+    assert doc.data["x-doc"] == nested and replaced.data["x-doc"] == {"k": {"k": 1}}
+
+
+NAME_TARGETS = [
+    "$",
+    "$.a",
+    "$['a']",
+    '$["a"].b',
+    "$.a['/x/{y}'].get",
+    "$['c-d'].e",
+    "$.a.b['nope']",
+    "$.a.b.c",
+]
+
+
+@settings(max_examples=80, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=objects, target=st.sampled_from(NAME_TARGETS))
+def test_name_only_targets_match_what_jsonpath_matches(body: dict, target: str) -> None:
+    """Targets made of name selectors are matched without python-jsonpath, with its answer."""
+    from xcompleteness.load._overlay import _jsonpath, _name_path_matches
+
+    data = {"a": {"b": body, "/x/{y}": {"get": body}}, "c-d": {"e": [body]}, **body}
+    ours = _name_path_matches(target, data)
+    assert ours is not None
+    _, env = _jsonpath()
+    expected = [(m.obj, tuple(m.parts)) for m in env.finditer(target, data)]
+    assert [(m.obj, m.parts) for m in ours] == expected
+
+
+@pytest.mark.parametrize("target", ["$..a", "$.a[0]", "$.a.*", "$['a\\'b']", "$ .a", "$.é"])
+def test_other_targets_go_to_jsonpath(target: str) -> None:
+    from xcompleteness.load._overlay import _name_path_matches
+
+    assert _name_path_matches(target, {"a": [1]}) is None

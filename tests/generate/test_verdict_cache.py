@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cache_inputs import EXAMPLE, cache_inputs
+from support.cache_inputs import EXAMPLE, cache_inputs, damages
 from xcompleteness.check import _verdict
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _verdict_cache as vc
@@ -177,19 +177,15 @@ def test_damaged_or_symlinked_entries_are_ignored(inputs, tmp_path: Path) -> Non
     key = _key(spec, bad)
     vc.VerdictCache().put(key)
     entry = _verdicts()[0]
-    good = entry.read_bytes()
-    outside = tmp_path / "outside.xcvalid"
-    outside.write_bytes(good)
-    outside.chmod(0o600)
-    damages = {
-        "truncate": lambda: entry.write_bytes(good[:-3]),
-        "flip": lambda: entry.write_bytes(good[:-2] + bytes([good[-2] ^ 1]) + good[-1:]),
-        "other payload": lambda: entry.write_bytes(_raw_entry(key, b"valid\n")),
-        "foreign key": lambda: entry.write_bytes(_raw_entry("0" * 64)),
-        "group writable": lambda: (entry.write_bytes(good), entry.chmod(0o666)),
-        "symlink": lambda: entry.symlink_to(outside),
-    }
-    for name, damage in damages.items():
+    ways, good, outside = damages(
+        entry,
+        tmp_path,
+        **{
+            "other payload": lambda: entry.write_bytes(_raw_entry(key, b"valid\n")),
+            "foreign key": lambda: entry.write_bytes(_raw_entry("0" * 64)),
+        },
+    )
+    for name, damage in ways.items():
         if entry.is_symlink() or entry.exists():
             entry.unlink()
         damage()

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
 from support.paths import EXAMPLES
 
-__all__ = ["EXAMPLE", "cache_inputs", "edited_overlay"]
+__all__ = ["EXAMPLE", "cache_inputs", "damages", "edited_overlay"]
 
 EXAMPLE = EXAMPLES / "link_header_search"
 
@@ -33,3 +35,23 @@ def edited_overlay(overlay: Path, text: str) -> Path:
     out = overlay.with_name(f"edited-{hashlib.sha256(text.encode()).hexdigest()[:8]}.yaml")
     out.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
     return out
+
+
+def damages(
+    entry: Path, folder: Path, **extra: Callable[[], Any]
+) -> tuple[dict[str, Callable[[], Any]], bytes, Path]:
+    """Ways to spoil the cache entry ``entry``: truncated, one bit flipped, group-writable, a
+    symbolic link to a copy of it in ``folder``; plus ``extra`` (name -> how). Returns the ways,
+    the entry's sound bytes and the copy (which a link must never let anyone write)."""
+    good = entry.read_bytes()
+    outside = folder / f"outside{entry.suffix}"
+    outside.write_bytes(good)
+    outside.chmod(0o600)
+    ways = {
+        "truncate": lambda: entry.write_bytes(good[:-3]),
+        "flip": lambda: entry.write_bytes(good[:-2] + bytes([good[-2] ^ 1]) + good[-1:]),
+        **extra,
+        "group writable": lambda: (entry.write_bytes(good), entry.chmod(0o666)),
+        "symlink": lambda: entry.symlink_to(outside),
+    }
+    return ways, good, outside

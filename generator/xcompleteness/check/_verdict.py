@@ -34,14 +34,13 @@ not import the validator stack: a hit is what lets a run skip that import.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.document import HTTP_METHODS
+from xcompleteness.document import stripped
 from xcompleteness.reuse import (
     FactStore,
     StoreSlot,
@@ -61,8 +60,6 @@ __all__ = [
     "verdict_store",
 ]
 
-PREFIX = "x-completeness"
-"""Keys starting with this (``x-completeness``, ``-defaults``, ``-registry``) are removed."""
 LIBRARIES = (
     "openapi-spec-validator",
     "openapi-schema-validator",
@@ -82,6 +79,7 @@ _SOURCES = (
     "_osv_speedup.py",
     "_verdict.py",
 )
+_DOCUMENT_SOURCES = ("_stripped.py",)
 _ENV = ("OPENAPI_SPEC_VALIDATOR_RESOLVED_CACHE_MAXSIZE",)
 
 
@@ -99,33 +97,8 @@ def _fingerprint() -> bytes:
     h.update(f"xc-verdict 1\npython {sys.version}\n".encode())
     h.update(library_versions(LIBRARIES))
     hash_sources(h, Path(__file__).resolve().parent, _SOURCES)
+    hash_sources(h, Path(__file__).resolve().parent.parent / "document", _DOCUMENT_SOURCES)
     return h.digest()
-
-
-def _without_ours(node: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in node.items() if not (isinstance(k, str) and k.startswith(PREFIX))}
-
-
-def stripped(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` without ``x-completeness*`` keys at the root and in operation objects (shallow
-    copies of the changed containers; everything else shared, never modified)."""
-    out = _without_ours(data)
-    paths = out.get("paths")
-    if isinstance(paths, dict):
-        new_paths: dict[Any, Any] = {}
-        for url, item in paths.items():
-            if isinstance(url, str) and url.startswith("/") and isinstance(item, dict):
-                ops = {
-                    m: _without_ours(item[m])
-                    for m in HTTP_METHODS
-                    if isinstance(item.get(m), dict)
-                    and any(isinstance(k, str) and k.startswith(PREFIX) for k in item[m])
-                }
-                if ops:
-                    item = {k: ops.get(k, v) for k, v in item.items()}
-            new_paths[url] = item
-        out["paths"] = new_paths
-    return out
 
 
 def verdict_key(doc: Any) -> str | None:
@@ -138,27 +111,14 @@ def verdict_key(doc: Any) -> str | None:
         return None
     if any(d.code == DANGLING_REF for d in doc.diagnostics):
         return None
-    inside: list[tuple[str, str]] = []
-    for pointer, ref in refs:
-        if not ref.startswith("#/") or "%" in ref or PREFIX in ref:
-            return None
-        if PREFIX in pointer:
-            inside.append((pointer, ref))
-    try:
-        text = json.dumps(
-            [stripped(data), inside],
-            ensure_ascii=True,
-            separators=(",", ":"),
-            check_circular=False,
-            allow_nan=False,
-        )
-    except (TypeError, ValueError, RecursionError):
+    digest = getattr(doc, "declaration_free_digest", None)  # the loaded document's, computed once
+    if digest is None:
         return None
     h = hashlib.sha256(_fingerprint())
     for name in _ENV:
         value = os.environ.get(name, "").encode("utf-8", "surrogateescape")
         h.update(b"%s=%d:%s\n" % (name.encode(), len(value), value))
-    h.update(text.encode("ascii"))
+    h.update(digest)
     return h.hexdigest()
 
 

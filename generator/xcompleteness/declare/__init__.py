@@ -15,6 +15,7 @@ from xcompleteness.declare._defaults import (
 )
 from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import (
+    declaration_store,
     load_registry,
     standard_registry,
     validate_declarations,
@@ -22,6 +23,7 @@ from xcompleteness.declare._vocabulary import (
 
 __all__ = [
     "VOCABULARY_CODES",
+    "declaration_store",
     "defaulted_keys",
     "document_defaults",
     "effective_declaration",

@@ -33,23 +33,40 @@ XC058   an adapter-only end signal (``response.last``, ``pagination.end``) in na
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
 other cross-checks are semantic rules (``rules.py``, ``XC1xx``); they run on the canonical contract.
+
+Reuse: an overlay edit changes one declaration and validates all of them again. Inside
+:func:`declaration_store` (``generate``'s cache folder: :mod:`xcompleteness.emit._value_cache`)
+the SHA-256 of every effective declaration that had **no** schema and no details error is kept,
+together with the details schemas of the reason codes it gives (one entry per schema and code:
+the key covers every file of ``spec_ext/``, this module's source, the versions of jsonschema,
+the libraries it resolves with and the optional ones its format checks use, and Python's
+version), and such a declaration is not checked again. Sound because both checks are pure
+functions of the instance, those details schemas and the key's inputs, and the digest is of
+them as canonical JSON (``sort_keys``: key order cannot make an instance valid or invalid;
+``1``, ``1.0`` and ``true`` stay distinct). Only "no error at all" is kept, so no diagnostic text
+is ever reused; deadlines, placement, the defaults block and the registry are checked every
+time. jsonschema itself is imported only when something is checked.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import hashlib
 import json
 import re
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
-from xcompleteness.resources import load_json
+from xcompleteness.resources import load_json, spec_ext_dir
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, library_versions, recall
 from xcompleteness.runtime.contract import CodeEntry, Registry
 
 if TYPE_CHECKING:
@@ -236,6 +253,89 @@ def _as_date(value: Any) -> _dt.date | None:
 # Validation
 
 
+_SLOT: StoreSlot[ValueStore] = StoreSlot("xc_declaration_store")
+declaration_store = _SLOT.using
+"""``with declaration_store(store):`` lets :func:`validate_declarations` skip the schema check of
+declarations it found clean before (module doc)."""
+MAX_CLEAN = 20_000
+"""How many clean-declaration digests one entry keeps (the newest)."""
+_LIBRARIES = (
+    "jsonschema",
+    "jsonschema-specifications",
+    "referencing",
+    "rpds-py",
+    "fqdn",
+    "idna",
+    "isoduration",
+    "jsonpointer",
+    "rfc3339-validator",
+    "rfc3986-validator",
+    "rfc3987",
+    "uri-template",
+    "webcolors",
+)
+"""jsonschema, what it resolves with, and every optional library its format checks use."""
+
+
+def _jsonschema() -> Any:
+    """jsonschema, imported when a schema is first checked: a run whose declarations are all
+    known clean (and that has no defaults block or registry) never loads it."""
+    import jsonschema
+    import jsonschema.validators
+
+    return jsonschema
+
+
+@cache
+def _clean_key() -> str:
+    # the format checkers jsonschema has are those of the optional libraries installed: their
+    # versions ("-" when absent) are in the key
+    h = hashlib.sha256(f"xc-declarations 2\npython {sys.version}\n".encode())
+    h.update(library_versions(_LIBRARIES))
+    h.update(file_sha256(Path(__file__)))
+    folder = spec_ext_dir()
+    for path in sorted(folder.glob("*.json")):
+        h.update(path.name.encode() + b"\0" + file_sha256(path))
+    return h.hexdigest()
+
+
+class _Clean:
+    """Digests of the declarations known to pass the schema, read once and saved when grown."""
+
+    def __init__(self) -> None:
+        self.store = _SLOT.current()
+        self.key = _clean_key() if self.store is not None else None
+        value = recall(self.store, self.key)
+        known = value.get("clean") if isinstance(value, dict) else None
+        ok = isinstance(known, list) and all(isinstance(d, str) and len(d) == 64 for d in known)
+        self.digests: dict[str, None] = dict.fromkeys(known) if ok else {}  # type: ignore[arg-type]
+        self.grown = False
+
+    def digest(self, instance: Any, details: Any) -> str | None:
+        """The digest of a declaration and the details schemas of the codes it gives."""
+        if self.store is None:
+            return None
+        try:
+            text = json.dumps(
+                [instance, details],
+                sort_keys=True,
+                ensure_ascii=True,
+                separators=(",", ":"),
+                allow_nan=False,
+            )
+        except (TypeError, ValueError, RecursionError):
+            return None
+        return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+    def add(self, digest: str) -> None:
+        self.digests[digest] = None
+        self.grown = True
+
+    def save(self) -> None:
+        if self.grown:
+            keep(self.store, self.key, {"clean": list(self.digests)[-MAX_CLEAN:]})
+
+
 def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     """Validate every ``x-completeness`` and the ``x-completeness-registry`` of ``doc``."""
     data = doc.data
@@ -243,6 +343,8 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         return []
     out: list[Diagnostic] = []
     registry = load_registry(data)
+    decl_validator: jsonschema.Draft202012Validator | None = None
+    clean = _Clean()
     defaults = _defaults_block(doc, out)
     for _path, _method, operation, op_pointer in iter_operations(data):
         if DECLARATION_KEY not in operation:
@@ -257,8 +359,16 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             out.append(over)
             continue
         decl = effective_declaration(decl, defaults)  # what check and generate will read
-        out.extend(_schema_diagnostics(doc, _validator(DECLARATION_SCHEMA), _plain(decl), pointer))
-        out.extend(_details_diagnostics(doc, decl, pointer, registry))
+        instance = _plain(decl)
+        digest = clean.digest(instance, _details_schemas(decl, registry))
+        if digest not in clean.digests:
+            if decl_validator is None:
+                decl_validator = _validator(DECLARATION_SCHEMA)
+            found = list(_schema_diagnostics(doc, decl_validator, instance, pointer))
+            found.extend(_details_diagnostics(doc, decl, pointer, registry))
+            out.extend(found)
+            if digest is not None and not found:
+                clean.add(digest)
         out.extend(_deadline_diagnostics(doc, decl, pointer))
     out.extend(_misplaced(doc))
     if REGISTRY_KEY in data:
@@ -266,6 +376,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
             out.append(_depth_diag(doc, pointer_join("", REGISTRY_KEY)))
         else:
             out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
+    clean.save()
     return out
 
 
@@ -385,6 +496,18 @@ def _misplaced(doc: _SourceLike) -> Iterator[Diagnostic]:
                 hint,
                 Severity.WARNING,
             )
+
+
+def _details_schemas(decl: Any, registry: Registry) -> list[Any]:
+    """The details schema of each reason code ``decl`` gives (what the details check reads
+    beside the declaration), in order."""
+    reasons = decl.get("reasons") if isinstance(decl, Mapping) else None
+    out: list[Any] = []
+    for reason in reasons if isinstance(reasons, list) else ():
+        code = reason.get("code") if isinstance(reason, Mapping) else None
+        info = registry.reason(code) if isinstance(code, str) else None
+        out.append(None if info is None else _plain(info.details))
+    return out
 
 
 def _details_diagnostics(
@@ -625,20 +748,13 @@ def _unique_items(validator: Any, unique: Any, instance: Any, schema: Any) -> It
         seen.add(key)
 
 
-def _jsonschema() -> Any:
-    """jsonschema, imported on first use (about 0.1 s): a document without declarations, a
-    defaults block or a registry never needs it."""
-    import jsonschema
-    import jsonschema.validators
-
-    return jsonschema
-
-
 @cache
 def _linear() -> Any:
-    """Draft 2020-12 with :func:`_unique_items`."""
-    js = _jsonschema()
-    return js.validators.extend(js.Draft202012Validator, {"uniqueItems": _unique_items})
+    """Draft 2020-12 with the linear ``uniqueItems``."""
+    jsonschema = _jsonschema()
+    return jsonschema.validators.extend(
+        jsonschema.Draft202012Validator, {"uniqueItems": _unique_items}
+    )
 
 
 def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None:
@@ -660,9 +776,10 @@ def _over_count(doc: _SourceLike, value: Any, pointer: str) -> Diagnostic | None
 
 
 def _schema_is_valid(schema: Mapping[str, Any]) -> bool:
+    jsonschema = _jsonschema()
     try:
-        _jsonschema().Draft202012Validator.check_schema(_plain(schema))
-    except _jsonschema().SchemaError:
+        jsonschema.Draft202012Validator.check_schema(_plain(schema))
+    except jsonschema.SchemaError:
         return False
     return True
 

@@ -9,6 +9,7 @@ from xcompleteness.detect._listlike import (
     Signal,
     operation_ids,
     scan_all,
+    scan_store,
     undeclared_listings,
 )
 from xcompleteness.detect._pagination_imports import supported_styles
@@ -29,6 +30,7 @@ __all__ = [
     "operation_ids",
     "patch_action",
     "scan_all",
+    "scan_store",
     "supported_styles",
     "undeclared_listings",
 ]

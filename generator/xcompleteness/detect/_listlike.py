@@ -31,10 +31,26 @@ What makes an operation list-like (false alarms cost a reviewer's time, misses c
 A GET whose path ends in ``{param}`` reads one resource unless its own top level pages an array
 (``_naming``). Streams (Kubernetes ``watch``, ``;stream=`` media, server-sent events) and
 declarations ``{kind: none, why}`` are :class:`Excluded` with their reason, never findings.
+
+Reuse (``check``'s XC100 rule inside ``generate``): :func:`undeclared_listings` keeps, per
+operation, why it looks list-like (or that it does not) in a :func:`scan_store`
+(:mod:`xcompleteness.emit._value_cache`), keyed by the document's declaration-free digest
+(:func:`xcompleteness.document.declaration_free_digest`) and the source of ``detect`` and
+``document``. Sound because :func:`scan_operation` reads an operation's declaration in exactly
+two places: ``declared_none_reason`` (a ``kind: none`` declaration ends the scan: such an
+operation is not recorded, so it is scanned afresh if it is ever undeclared) and
+``Finding.declared`` (not recorded; the rule reads ``declared`` from the operation at hand).
+Everything else it reads (paths, methods, parameters, responses, schemas, other tools'
+extensions, the root's non-``x-completeness`` keys) is in the digest, so a recorded reason is
+the one a fresh scan gives. An operation the entry does not name is scanned.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from xcompleteness.detect import _body_paging as body_paging
@@ -75,6 +91,7 @@ from xcompleteness.detect._pagination_params import (
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.detect._shape import Shape, body_shape, last_literal
 from xcompleteness.document import Parameter, pointer_tokens
+from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
 from xcompleteness.runtime.contract import BODY_LOCATION
 
 __all__ = [
@@ -88,8 +105,46 @@ __all__ = [
     "scan",
     "scan_all",
     "scan_operation",
+    "scan_store",
     "undeclared_listings",
 ]
+
+_SLOT: StoreSlot[ValueStore] = StoreSlot("xc_scan_store")
+scan_store = _SLOT.using
+"""``with scan_store(store):`` lets :func:`undeclared_listings` reuse its findings (module doc)."""
+
+
+@cache
+def _code_digest() -> bytes:
+    """The scan's code: every module of ``detect`` and ``document`` and the vocabulary schema
+    (:func:`~xcompleteness.detect._pagination_imports.supported_styles` reads it)."""
+    h = hashlib.sha256(b"xc-scan 1\n")
+    package = Path(__file__).resolve().parent.parent
+    for folder in ("detect", "document"):
+        names = sorted(p.name for p in (package / folder).glob("*.py"))
+        hash_sources(h, package / folder, names)
+    from xcompleteness.resources import load_json
+
+    schema = load_json("x-completeness.schema.json")
+    h.update(json.dumps(schema, sort_keys=True).encode())
+    return h.digest()
+
+
+def _scan_key(document: Any) -> str | None:
+    digest = getattr(document, "declaration_free_digest", None)
+    if digest is None:
+        return None
+    return hashlib.sha256(_code_digest() + digest).hexdigest()
+
+
+def _recorded(value: Any) -> dict[str, str | None] | None:
+    """A decoded entry, if it has the shape of one: operation pointer -> reason or null."""
+    if not isinstance(value, dict):
+        return None
+    for pointer, why in value.items():
+        if not isinstance(pointer, str) or not (why is None or isinstance(why, str)):
+            return None
+    return value
 
 
 def scan(document: Any) -> list[Finding]:
@@ -115,9 +170,36 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     """Operation pointer -> why it looks list-like, for every undeclared list-like operation.
 
     The one heuristic ``check``'s "listing without a declaration" rule can share with audit, so
-    that check on a spec plus audit's draft reports exactly the draft's TODOs.
+    that check on a spec plus audit's draft reports exactly the draft's TODOs. Inside
+    :func:`scan_store`, reasons recorded for the same declaration-free document are reused
+    (module doc).
     """
-    return {f.pointer: "; ".join(f.why) for f in scan(document) if not f.declared}
+    store = _SLOT.current()
+    key = _scan_key(document) if store is not None else None
+    recorded = _recorded(recall(store, key)) if key is not None else None
+    known: dict[str, str | None] = dict(recorded or {})
+    walker: SchemaWalker | None = None
+    out: dict[str, str] = {}
+    learned = recorded is None
+    for ref in iter_operations(document):
+        if ref.view.declared and recorded is not None:
+            continue  # not reported: its reason is not needed
+        if ref.pointer in known and not ref.view.declared:
+            why = known[ref.pointer]
+        else:
+            if walker is None:
+                walker = SchemaWalker(getattr(document, "data", document))
+            result = scan_operation(ref, walker)
+            if isinstance(result, Excluded) and result.source == "declared":
+                continue  # its declaration ended the scan: nothing to record
+            why = "; ".join(result.why) if isinstance(result, Finding) else None
+            known[ref.pointer] = why
+            learned = True
+        if why is not None and not ref.view.declared:
+            out[ref.pointer] = why
+    if learned:
+        keep(store, key, known)
+    return out
 
 
 def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:

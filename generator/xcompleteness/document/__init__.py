@@ -22,6 +22,7 @@ from xcompleteness.document._refs import (
     resolve_pointer,
     resolve_ref,
 )
+from xcompleteness.document._stripped import declaration_free_digest, stripped
 from xcompleteness.document._views import (
     DECLARATION_KEY,
     DEFAULTS_KEY,
@@ -47,6 +48,7 @@ __all__ = [
     "RequestBody",
     "Response",
     "SchemaRef",
+    "declaration_free_digest",
     "deref",
     "deref_at",
     "deref_mapping",
@@ -59,5 +61,6 @@ __all__ = [
     "ref_pointer",
     "resolve_pointer",
     "resolve_ref",
+    "stripped",
     "views",
 ]

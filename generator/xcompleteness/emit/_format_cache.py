@@ -30,13 +30,23 @@ import json
 import os
 import stat
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from xcompleteness.emit._cache import prune, trusted_dir, write_entry
 from xcompleteness.safety import Untrusted, private_file
 
-__all__ = ["FORMAT", "FormatCache", "MAX_ENTRIES", "MAX_ENTRY_BYTES", "SUFFIX"]
+__all__ = [
+    "CacheFolder",
+    "FORMAT",
+    "FormatCache",
+    "MAX_ENTRIES",
+    "MAX_ENTRY_BYTES",
+    "SUFFIX",
+    "entry_header",
+    "inflated_payload",
+]
 
 FORMAT = 1
 SUFFIX = ".xcfmt"
@@ -76,28 +86,48 @@ def _read_regular(path: Path) -> bytes:
         os.close(fd)
 
 
-def _decode(key: str, blob: bytes) -> str:
+def inflated_payload(key: str, blob: bytes, kind: str, fmt: int, limit: int) -> bytes:
+    """The payload of an entry (a JSON header line, then zlib), checked: the header names
+    ``kind``, ``fmt`` and exactly ``key`` and the payload has the recorded length and SHA-256 and
+    inflates completely within ``limit`` bytes (raises ValueError otherwise)."""
     head, sep, body = blob.partition(b"\n")
     if not sep:
         raise ValueError("no header")
     header = json.loads(head)
     if not isinstance(header, dict) or header.get("generator") != "xcompleteness":
         raise ValueError("not an x-completeness cache entry")
-    if header.get("kind") != _KIND or header.get("format") != FORMAT:
+    if header.get("kind") != kind or header.get("format") != fmt:
         raise ValueError("another kind or format")
     if header.get("key") != key:
         raise ValueError("another key")
     if header.get("size") != len(body) or header.get("sha256") != hashlib.sha256(body).hexdigest():
         raise ValueError("truncated or corrupted")
     inflater = zlib.decompressobj()
-    raw = inflater.decompress(body, MAX_ENTRY_BYTES)
+    raw = inflater.decompress(body, limit)
     if inflater.unconsumed_tail or not inflater.eof or inflater.unused_data:
         raise ValueError("payload too large or incomplete")
-    return raw.decode("utf-8")
+    return raw
 
 
-class FormatCache:
-    """The :class:`xcompleteness.emit._format.FormatStore` of ``generate`` (see the module doc)."""
+def entry_header(kind: str, fmt: int, key: str, body: bytes) -> dict[str, Any]:
+    """The header line of an entry holding ``body`` under ``key``."""
+    return {
+        "generator": "xcompleteness",
+        "kind": kind,
+        "format": fmt,
+        "key": key,
+        "size": len(body),
+        "sha256": hashlib.sha256(body).hexdigest(),
+    }
+
+
+def _decode(key: str, blob: bytes) -> str:
+    return inflated_payload(key, blob, _KIND, FORMAT, MAX_ENTRY_BYTES).decode("utf-8")
+
+
+class CacheFolder:
+    """The generate cache folder, looked up once per store (:func:`trusted_dir`), and the
+    checked read of one entry in it."""
 
     def __init__(self) -> None:
         self._folder: Path | None = None
@@ -109,19 +139,32 @@ class FormatCache:
             self._folder = trusted_dir([], create=create)  # the whole-run cache reports problems
         return self._folder
 
-    def get(self, key: str) -> str | None:
-        folder = self._dir(create=False)
-        if folder is None:
-            return None
+    def _read(self, path: Path, decode: Callable[[bytes], Any]) -> Any:
+        """``decode`` of the entry at ``path`` (a private regular file, never through a link),
+        or None when it cannot be read or decoded; a used entry is marked most recently used."""
         try:
-            path = _entry_path(folder, key)
-            text = _decode(key, _read_regular(path))
+            value = decode(_read_regular(path))
         except (Untrusted, OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
             return None
         try:
             os.utime(path, follow_symlinks=False)  # most recently used: pruned last
         except (OSError, NotImplementedError):
             pass
+        return value
+
+
+class FormatCache(CacheFolder):
+    """The :class:`xcompleteness.emit._format.FormatStore` of ``generate`` (see the module doc)."""
+
+    def get(self, key: str) -> str | None:
+        folder = self._dir(create=False)
+        if folder is None:
+            return None
+        try:
+            path = _entry_path(folder, key)
+        except ValueError:
+            return None
+        text: str | None = self._read(path, lambda blob: _decode(key, blob))
         return text
 
     def put_many(self, items: Mapping[str, str]) -> None:
@@ -134,15 +177,7 @@ class FormatCache:
         try:
             for key, text in items.items():
                 body = zlib.compress(text.encode("utf-8"), 1)
-                header = {
-                    "generator": "xcompleteness",
-                    "kind": _KIND,
-                    "format": FORMAT,
-                    "key": key,
-                    "size": len(body),
-                    "sha256": hashlib.sha256(body).hexdigest(),
-                }
-                write_entry(_entry_path(folder, key), header, body)
+                write_entry(_entry_path(folder, key), entry_header(_KIND, FORMAT, key, body), body)
             prune(folder, MAX_ENTRIES, SUFFIX)
         except (OSError, ValueError):
             return

@@ -234,11 +234,18 @@ def generate(
             hit.diagnostics.extend(notes)
             return hit
     from xcompleteness.check import verdict_store
+    from xcompleteness.declare import declaration_store
+    from xcompleteness.detect import scan_store
     from xcompleteness.emit._format import format_store
     from xcompleteness.emit._format_cache import FormatCache
     from xcompleteness.emit._model_cache import ModelCache
+    from xcompleteness.emit._value_cache import (
+        DeclarationCache,
+        ScanCache,
+        SplitCache,
+    )
     from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
-    from xcompleteness.ir import model_store
+    from xcompleteness.ir import model_store, split_store
     from xcompleteness.load import parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
@@ -246,10 +253,16 @@ def generate(
     # unchanged, and a clean OpenAPI verdict across runs whose documents differ only in
     # x-completeness values, and the spec text's parse facts (no duplicate keys, depth cap):
     # same cache folder and rules, same opt-out (``cache=False``).
+    # ... and what the list-likeness scan found for a document
+    # that differs only in x-completeness values, the declarations the vocabulary schema found
+    # clean and the reading of the item-model module (:mod:`~xcompleteness.emit._value_cache`).
     reuse = key is not None
     with (
         parse_store(ParseCache() if reuse else None),
+        scan_store(ScanCache() if reuse else None),
+        declaration_store(DeclarationCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
+        split_store(SplitCache() if reuse else None),
         format_store(FormatCache() if reuse else None),
         verdict_store(VerdictCache() if reuse else None),
     ):

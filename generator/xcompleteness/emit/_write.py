@@ -56,11 +56,12 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_manifest(out: Path) -> dict[str, str] | None:
+def read_manifest(out: Path, checked: dict[str, Path] | None = None) -> dict[str, str] | None:
     """The ``{relative path: sha256}`` map of our earlier run, or None when OUT is not ours.
 
     Raises ``XC604`` when the manifest names a path the generator could never have written
     (absolute, ``..``, a dot-file such as ``.git/HEAD``, through a symbolic link): it is forged.
+    ``checked`` receives the path each name was checked to (the writer checks each name once).
     """
     path = out / MANIFEST
     if not path.is_file() or path.is_symlink():
@@ -74,7 +75,10 @@ def read_manifest(out: Path) -> dict[str, str] | None:
     except (OSError, ValueError, KeyError, TypeError):
         return None
     for rel in sorted(manifest):
-        if _target(out, rel) is None:
+        target = _target(out, rel)
+        if checked is not None and target is not None:
+            checked[rel] = target
+        if target is None:
             raise _refuse(
                 out,
                 f"the manifest {MANIFEST} names {rel[:200]!r}, which xcompleteness never writes: "
@@ -100,13 +104,13 @@ def _safe_target(out: Path, rel: str) -> Path:
     return target
 
 
-def _ownership(out: Path) -> dict[str, str]:
+def _ownership(out: Path, checked: dict[str, Path] | None = None) -> dict[str, str]:
     """Check rule 1 and return the earlier manifest ({} for a new or empty folder)."""
     if out.is_symlink():
         raise _refuse(out, "the output folder is a symbolic link", "pass the real folder")
     if out.exists() and not out.is_dir():
         raise _refuse(out, "the output path exists and is not a folder", "choose another -o")
-    manifest = read_manifest(out) if out.exists() else None
+    manifest = read_manifest(out, checked) if out.exists() else None
     if manifest is None:
         if out.exists() and any(out.iterdir()):
             raise _refuse(
@@ -195,10 +199,11 @@ class _Transaction:
 def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
     """Write ``files`` (relative to OUT) following the safety rules above: all or nothing."""
     out = Path(out)
-    previous = _ownership(out)
+    checked: dict[str, Path] = {}  # names the manifest holds, checked a moment ago
+    previous = _ownership(out, checked)
     report = WriteReport()
     encoded = {str(rel): text.encode("utf-8") for rel, text in sorted(files.items())}
-    targets = {rel: _safe_target(out, rel) for rel in encoded}
+    targets = {rel: checked.get(rel) or _safe_target(out, rel) for rel in encoded}
     for rel, target in targets.items():  # rule 4: check everything before writing anything
         if (target.exists() or target.is_symlink()) and rel not in previous:
             raise _refuse(
@@ -208,7 +213,7 @@ def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
             raise _refuse(out, f"{rel} is a folder", "move it away")
     stale: list[tuple[str, Path]] = []
     for rel in sorted(set(previous) - set(encoded)):
-        target = _safe_target(out, rel)
+        target = checked.get(rel) or _safe_target(out, rel)
         if not target.is_file():
             continue
         if _sha(target.read_bytes()) != previous[rel]:

@@ -15,6 +15,7 @@ from xcompleteness.ir._datamodels import (
     model_store,
     models_key,
     split_items,
+    split_store,
     sub_document_for,
 )
 from xcompleteness.ir._naming import (
@@ -46,5 +47,6 @@ __all__ = [
     "models_key",
     "snake",
     "split_items",
+    "split_store",
     "sub_document_for",
 ]

@@ -27,6 +27,15 @@ included), which also sees base classes (``allOf``) and type aliases the metadat
 The library's trailing ``X.model_rebuild()`` calls are dropped: each one built ``X`` (and what it
 reaches) at import, defeating ``defer_build`` (Stripe: 366 models built for one ``page()``);
 pydantic resolves the forward references itself on first use, from the module's globals.
+
+Reuse: reading the library's module (``ast.parse`` of ~1 MB, then the names every definition
+mentions) is a pure function of its text, and an overlay edit that changes no item schema gives
+the same text again (the item-model cache). Inside :func:`split_store` (``generate``'s cache
+folder: :mod:`xcompleteness.emit._value_cache`) the reading is kept under a SHA-256 of this
+module's source and the exact text. An entry holds no code: only the line ranges of the import
+statements and of each definition, the names each defines and mentions (Python identifiers,
+checked), so a used entry can only cut the same text, never add any; the statements are sliced
+from the text at hand and the import lines re-read from it.
 """
 
 from __future__ import annotations
@@ -45,6 +54,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, recall
+
 __all__ = [
     "BASE_CLASS",
     "BASE_MODULE",
@@ -57,6 +68,7 @@ __all__ = [
     "SHARED_PREFIX",
     "model_items",
     "split_items",
+    "split_store",
     "sub_document",
 ]
 
@@ -368,21 +380,94 @@ def _import_line(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
     return f"from {'.' * level}{node.module or ''} import {alias.name}{as_part}"
 
 
+_SPLIT: StoreSlot[ValueStore] = StoreSlot("xc_split_store")
+split_store = _SPLIT.using
+"""``with split_store(store):`` lets :func:`split_items` reuse its reading of a text (module
+doc)."""
+
+
+def _split_key(source: str) -> str:
+    h = hashlib.sha256(b"xc-split 1\n")
+    h.update(file_sha256(Path(__file__)))
+    h.update(source.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
 def _parse(source: str) -> tuple[dict[str, str], list[_Def]] | None:
     """Imports (local name -> line) and definitions; None when the module has another shape."""
-    tree = ast.parse(source)
+    store = _SPLIT.current()
+    key = _split_key(source) if store is not None else None
     lines = source.splitlines(keepends=True)
+    reused = _from_record(recall(store, key), lines)
+    if reused is not None:
+        return reused
+    record: dict[str, Any] = {"imports": [], "defs": []}
+    parsed = _parse_fresh(source, lines, record)
+    if parsed is not None:
+        keep(store, key, record)
+    return parsed
+
+
+def _add_import(stmt: ast.Import | ast.ImportFrom, imports: dict[str, str]) -> None:
+    for alias in stmt.names:
+        local = alias.asname or alias.name.split(".")[0]
+        imports[local] = _import_line(stmt, alias)
+
+
+def _from_record(value: Any, lines: list[str]) -> tuple[dict[str, str], list[_Def]] | None:
+    """The reading a stored record describes, if it fits ``lines`` (else None: read afresh)."""
+    if not isinstance(value, dict) or set(value) != {"imports", "defs"}:
+        return None
+    spans, rows = value["imports"], value["defs"]
+    if not isinstance(spans, list) or not isinstance(rows, list):
+        return None
+
+    def span(first: Any, last: Any) -> bool:
+        return type(first) is int and type(last) is int and 1 <= first <= last <= len(lines)
+
+    head = []
+    for pair in spans:
+        if not isinstance(pair, list) or len(pair) != 2 or not span(*pair):
+            return None
+        head.append("".join(lines[pair[0] - 1 : pair[1]]))
+    try:
+        tree = ast.parse("".join(head))
+    except (SyntaxError, ValueError):
+        return None
+    imports: dict[str, str] = {}
+    for stmt in tree.body:
+        if not isinstance(stmt, ast.Import | ast.ImportFrom):
+            return None
+        _add_import(stmt, imports)
+    defs: list[_Def] = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 4 or not span(row[2], row[3]):
+            return None
+        names, deps = row[0], row[1]
+        if not isinstance(names, list) or not isinstance(deps, list) or not names:
+            return None
+        if not all(isinstance(n, str) and n.isidentifier() for n in names + deps):
+            return None
+        text = "".join(lines[row[2] - 1 : row[3]]).rstrip() + "\n"
+        defs.append(_Def(tuple(names), text, set(deps)))
+    return imports, defs
+
+
+def _parse_fresh(
+    source: str, lines: list[str], record: dict[str, Any]
+) -> tuple[dict[str, str], list[_Def]] | None:
+    tree = ast.parse(source)
     imports: dict[str, str] = {}
     defs: list[_Def] = []
     for stmt in tree.body:
         if isinstance(stmt, ast.Import | ast.ImportFrom):
-            for alias in stmt.names:
-                local = alias.asname or alias.name.split(".")[0]
-                imports[local] = _import_line(stmt, alias)
+            _add_import(stmt, imports)
+            record["imports"].append([stmt.lineno, stmt.end_lineno or stmt.lineno])
             continue
         if _is_rebuild(stmt):
             continue
-        text = "".join(lines[stmt.lineno - 1 : stmt.end_lineno]).rstrip() + "\n"
+        end = stmt.end_lineno or stmt.lineno
+        text = "".join(lines[stmt.lineno - 1 : end]).rstrip() + "\n"
         if isinstance(stmt, ast.ClassDef) and not stmt.decorator_list:
             defs.append(_Def((stmt.name,), text, _names(stmt)))
         elif isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
@@ -397,6 +482,7 @@ def _parse(source: str) -> tuple[dict[str, str], list[_Def]] | None:
             continue  # a module docstring
         else:
             return None
+        record["defs"].append([list(defs[-1].names), sorted(defs[-1].deps), stmt.lineno, end])
     return imports, defs
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity
-from xcompleteness.document import DocumentViews, views
+from xcompleteness.document import DocumentViews, declaration_free_digest, views
 from xcompleteness.load._limits import (
     NOT_MAPPING,
     NOT_OPENAPI,
@@ -73,6 +73,15 @@ class SourceDoc:
         """The typed views of ``data``, parsed on first use and kept (``data`` is not changed
         after loading: overlays make a new ``SourceDoc``)."""
         return views(self.data)
+
+    @cached_property
+    def declaration_free_digest(self) -> bytes | None:
+        """SHA-256 of ``data`` without ``x-completeness*`` values at the root and in operations
+        (:func:`xcompleteness.document.declaration_free_digest`), computed once; None when a
+        removed value could be read or the refs pull in other files."""
+        if self.sources:
+            return None
+        return declaration_free_digest(self.data, self.refs)
 
     def locate(self, pointer: str) -> tuple[str, int | None]:
         """File name and line for ``pointer``, falling back to the nearest ancestor we know."""

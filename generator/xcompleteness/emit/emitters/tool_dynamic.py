@@ -16,14 +16,21 @@ from __future__ import annotations
 from typing import Any
 
 from xcompleteness.emit.emitters import tool_schemas as ts
-from xcompleteness.runtime.toolsets import MAX_DESCRIBE, MAX_RESULTS
+from xcompleteness.resources import runtime_constant
+
+
+def _limit(name: str) -> int:
+    """``MAX_RESULTS`` / ``MAX_DESCRIBE`` of the runtime's toolsets, read without importing it."""
+    limit: int = runtime_constant("toolsets", name)
+    return limit
+
 
 SEARCH = (
     "Find tools of this API by words (tool names, summaries, tags, resources; deterministic "
     "lexical match, best first). Then describe_tools for their schemas and call_tool to run one."
 )
 DESCRIBE = (
-    f"Full definitions (description, inputSchema, outputSchema) of up to {MAX_DESCRIBE} tools "
+    "Full definitions (description, inputSchema, outputSchema) of up to {max_describe} tools "
     "named by search_tools."
 )
 CALL = (
@@ -38,7 +45,10 @@ def _search_input() -> dict[str, Any]:
         {
             "query": {"type": "string", "description": "Words to look for."},
             "limit": ts.nullable_scalar(
-                "integer", "At most this many tools (default 10).", minimum=1, maximum=MAX_RESULTS
+                "integer",
+                "At most this many tools (default 10).",
+                minimum=1,
+                maximum=_limit("MAX_RESULTS"),
             ),
         }
     )
@@ -50,7 +60,7 @@ def _describe_input() -> dict[str, Any]:
             "names": {
                 "type": "array",
                 "items": {"type": "string"},
-                "maxItems": MAX_DESCRIBE,
+                "maxItems": _limit("MAX_DESCRIBE"),
                 "description": "Tool names from search_tools.",
             }
         }
@@ -95,7 +105,7 @@ def definitions(strict: bool) -> list[dict[str, Any]]:
         },
         {
             "name": "describe_tools",
-            "description": DESCRIBE,
+            "description": DESCRIBE.format(max_describe=_limit("MAX_DESCRIBE")),
             "parameters": _describe_input(),
             "output": _listing_output("tools", {"type": "object"}),
             "annotations": read_only,

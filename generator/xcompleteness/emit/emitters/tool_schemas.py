@@ -24,7 +24,6 @@ from typing import Any
 from xcompleteness.detect import PAGING_PARAMS, fold
 from xcompleteness.document import deref, pointer_tokens
 from xcompleteness.ir import argument_name
-from xcompleteness.runtime.approval import WHY
 from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
 from xcompleteness.runtime.codes import CLIENT_WARNING_CODES
 
@@ -38,7 +37,6 @@ __all__ = [
     "META_KIND",
     "MUTATION_ARGS",
     "NUMBER_KEYS",
-    "REFUSAL_CODES",
     "STATUS",
     "STRING_FORMATS",
     "annotations",
@@ -66,8 +64,19 @@ __all__ = [
 
 STATUS = ("complete", "partial", "error")
 _SORTED_CLIENT_CODES = tuple(sorted(_CLIENT_CODES))
-REFUSAL_CODES = tuple(WHY)
 CONTROL_ARGS = ("max_pages", "deadline_s", "continuation")
+
+
+def __getattr__(name: str) -> Any:
+    """``REFUSAL_CODES``: the runtime's refusal reasons, read on first use (the runtime module
+    imports httpx, which rendering never needs)."""
+    if name == "REFUSAL_CODES":
+        from xcompleteness.runtime.approval import WHY
+
+        return tuple(WHY)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 MUTATION_ARGS = ("evidence",)
 META_JSON_ARGS = "x-completeness/json_args"
 META_KIND = "x-completeness/kind"

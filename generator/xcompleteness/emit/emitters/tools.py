@@ -23,10 +23,9 @@ from xcompleteness.emit.emitters import EmitError, tool_dynamic
 from xcompleteness.emit.emitters import tool_schemas as ts
 from xcompleteness.emit.emitters.tool_schemas import md_data
 from xcompleteness.ir import SpecIR
+from xcompleteness.resources import runtime_constant
 from xcompleteness.runtime.contract import ScopeDecl
 from xcompleteness.runtime.recheck import OMISSION_REASONS
-from xcompleteness.runtime.toolsets import META as META_SEARCH
-from xcompleteness.runtime.toolsets import SelectionError, select
 
 TOOLS = PurePosixPath("tools")
 SNAPSHOTS = ("none", "request", "token")
@@ -63,6 +62,9 @@ def chosen_operations(spec: SpecIR) -> list[Any]:
     (:func:`xcompleteness.runtime.toolsets.select`; a selector matching nothing is XC609)."""
     if not spec.tool_selection:
         return list(spec.operations)
+    # imported only for a subset: the runtime's toolsets import httpx (tool results)
+    from xcompleteness.runtime.toolsets import SelectionError, select
+
     entries = [(op.operation_id, op.tool_name, op_tags(spec, op)) for op in spec.operations]
     try:
         picked = select(spec.tool_selection, entries, spec.contracts)
@@ -110,7 +112,7 @@ def tool_defs(spec: SpecIR, operations: Sequence[Any] | None = None) -> list[dic
             "x-completeness/params": sorted(p.name for p in ts.tool_parameters(op)),
             "x-completeness/body": sorted(f.name for f in ts.tool_body_fields(op)),
             "x-completeness/spec_names": ts.spec_names(op),
-            META_SEARCH: {
+            runtime_constant("toolsets", "META"): {
                 "summary": ts.brief(op.summary or op.description, ts.SUMMARY_LIMIT),
                 "tags": [ts.neutral(t, 80) for t in op_tags(spec, op)],
                 "resource": ts.neutral(scope.resource, 80) if scope and scope.resource else "",
