@@ -17,19 +17,12 @@ cut-down shapes (specs/unseen_round6.yaml).
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import yaml
+from support.unseen import findings_by_path
+from support.unseen import todos as _todos
 from xcompleteness.audit._draft import draft_declaration
-from xcompleteness.detect._listlike import scan_all
 
-SPEC = yaml.safe_load((Path(__file__).parent / "specs" / "unseen_round6.yaml").read_text("utf-8"))
-FOUND, _ = scan_all(SPEC)
-BY_PATH = {f.path: f for f in FOUND}
-
-
-def _todos(decl: dict, topic: str) -> list[str]:
-    return [t for t in decl["x-todo"] if t.startswith(topic + ":")]
+BY_PATH = findings_by_path("unseen_round6.yaml")
+FOUND = list(BY_PATH.values())
 
 
 def test_several_undescribed_totals_are_asked_naming_each() -> None:
