@@ -347,6 +347,11 @@ def _pagination(
             out["response"] = {"pages": pages.expression}
         elif total is not None:
             out["response"] = {"total": total.expression}
+            if f.total_doubt:  # several candidate totals: a question naming them, never a pick
+                todos.append(
+                    f"pagination: {f.total_doubt}; the draft's response.total is "
+                    f"{total.expression}: confirm it counts every item, or set the right field"
+                )
         if "response" not in out and when is None:
             # nothing but an empty page can show the end: the walk ends there and says so
             # (END_INFERRED); a person confirms there is no total, page count or flag

@@ -15,6 +15,7 @@ from xcompleteness.diagnostics import pointer_join
 __all__ = [
     "body_signals",
     "header_signals",
+    "settle_totals",
 ]
 
 
@@ -65,6 +66,45 @@ def body_signals(
             inner = walker.properties(sub, sptr)
             out.extend(body_signals(inner, walker, rel, skip, depth + 1, cursor_keys))
     return out
+
+
+def settle_totals(
+    signals: list[Signal], props: dict[str, Located], walker: SchemaWalker
+) -> tuple[list[Signal], str | None]:
+    """The body's total-like fields reduced to the one total, or a question when several remain.
+
+    An envelope holding two or more total-like fields (OnSched's ``{count, total, hasMore, data}``,
+    neither described) gives no evidence which one counts every item: the other may count this
+    page. When exactly one of them is described as counting all items ("total", "all",
+    "matching"), it is the total and the others are dropped; otherwise every candidate is kept
+    (the first is drafted) and the returned sentence names them for a TODO, never a pick."""
+    totals = [
+        s for s in signals if s.kind == "total" and s.expression.startswith("$response.body#")
+    ]
+    if len(totals) < 2:
+        return signals, None
+    described = [s for s in totals if prose.says_total(_description_at(s, props, walker))]
+    if len(described) == 1:
+        return [s for s in signals if s not in totals or s is described[0]], None
+    named = ", ".join(f"{s.name} ({s.expression})" for s in totals)
+    return signals, (
+        f"the response holds {len(totals)} total-like fields, {named}, and nothing in the spec "
+        "says which one counts every item (another may count this page only)"
+    )
+
+
+def _description_at(signal: Signal, props: dict[str, Located], walker: SchemaWalker) -> str | None:
+    """The description of the body field a signal reads (walked from the top-level ``props``)."""
+    tokens = signal.expression.removeprefix("$response.body#").strip("/").split("/")
+    located: Located | None = None
+    level = props
+    for token in tokens:
+        token = token.replace("~1", "/").replace("~0", "~")
+        located = level.get(token)
+        if located is None:
+            return None
+        level = walker.properties(*located)
+    return _description(*located, walker) if located is not None else None
 
 
 def _typed_signal(

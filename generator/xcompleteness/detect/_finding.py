@@ -104,6 +104,9 @@ class Finding:
     """Why the drafted kind may be another (a collection whose prose says "search"...)."""
     kind_other: str | None = None
     """The kind ``kind_doubt`` suggests instead (``search``, ``collection``, ``aggregate``)."""
+    total_doubt: str | None = None
+    """Why the drafted ``response.total`` may be another field: the body holds several total-like
+    fields and nothing says which counts every item (the draft asks, naming them)."""
     listing_doubt: str | None = None
     """Why the operation may not be a listing at all: no response schema shows an array, only its
     name, prose or parameters say it lists (the draft asks, never states it)."""
@@ -143,6 +146,7 @@ class Finding:
             "kind_doubt": self.kind_doubt,
             "kind_other": self.kind_other,
             "listing_doubt": self.listing_doubt,
+            "total_doubt": self.total_doubt,
         }
 
 

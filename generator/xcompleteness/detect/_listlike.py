@@ -341,6 +341,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         body_next=fed[1] if fed is not None and style == "cursor" else None,
         kind_doubt=kind_doubt,
         kind_other=kind_other,
+        total_doubt=shape.total_doubt,
         listing_doubt=None
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged),
@@ -588,9 +589,9 @@ def _kind_question(
     addressed = _addressed_search_word(ref.path, walker) if kind == "search" else None
     if addressed is not None and not query_text:
         return (
-            f"the path's search word {addressed!r} is also addressed by an id elsewhere in the "
-            f"API ({addressed}/{{...}}), so it may name a resource (saved queries), not a "
-            "search; no parameter takes a query text",
+            f"the path's search word {addressed.rsplit('/', 1)[-1]!r} is also addressed by an id "
+            f"elsewhere in the API ({addressed}/{{...}}), so it may name a resource (saved "
+            "queries), not a search; no parameter takes a query text",
             "collection",
         )
     if (
@@ -605,7 +606,22 @@ def _kind_question(
             "may answer one computed series or summary (a chart, a breakdown, a report)",
             "aggregate",
         )
+    tally = _tally_field(shape)
+    if kind == "collection" and shape.items is not None and shape.id is None and tally:
+        return (
+            f"its items carry no identifier but a {tally!r} field, so each may be a count per "
+            "distinct value (a breakdown), not a record",
+            "aggregate",
+        )
     return None, None
+
+
+def _tally_field(shape: Shape) -> str | None:
+    """The item field that counts something (``count``, ``total``...) on items without an id:
+    Mist's ``{results: [{count}]}`` answers counts per distinct value, paged or not."""
+    return next(
+        (n for n in shape.item_fields if sig.SIGNAL_FIELDS.get(sig.fold(n)) == "total"), None
+    )
 
 
 def _plain_values(shape: Shape) -> bool:
@@ -647,7 +663,9 @@ def _addressed_prefixes(document: Any) -> frozenset[str]:
 def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str | None:
     """Why an unpaged array may be one object typed as an array: a bare array answering a path
     that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID"),
-    or prose that reads one thing ("get next outgoing transaction", "a single", "by ID")."""
+    a path whose last word is ``summary`` (Mist's ``impact-summary``: one summary holding arrays
+    per field), or prose that reads one thing ("get next outgoing transaction", "a single", "by
+    ID")."""
     if paged or ref.method != "get" or shape.items is None:
         return None
     last = path.rstrip("/").rsplit("/", 1)[-1]
@@ -655,6 +673,12 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str 
         return (
             f"an unpaged array answers a path that ends in the parameter {last}, which usually "
             "reads one object"
+        )
+    literal = last_literal(path)
+    if sig.word_list(literal)[-1:] == ["summary"]:
+        return (
+            f"the path ends in {literal!r}: an unpaged summary reads one object (its arrays are "
+            "parts of it), not a list"
         )
     for where, text in _prose_texts(ref)[:2]:
         said = prose.one_object_sentence(text)

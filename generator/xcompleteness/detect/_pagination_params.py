@@ -29,6 +29,9 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
     roles: dict[str, str] = {}
     sizes: list[str] = []
     cursors: list[str] = []
+    # ``start``/``from`` beside ``end``/``to``/``until``/``duration`` bound a window (Mist's
+    # ``start``, ``end``, ``duration`` beside ``page``): no position, whatever their type
+    windowed = any(p.location == "query" and sig.fold(p.name) in sig.WINDOW_ENDS for p in params)
     for p in params:
         if p.location != "query" or prose.reserved(p.get("description")):
             continue  # a parameter the API keeps for itself is never a position the walk sets
@@ -41,6 +44,8 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         elif key in sig.OFFSET_PARAMS or key in sig.PAGE_PARAMS:
             role = "offset" if key in sig.OFFSET_PARAMS else "page"
             kind = _position_kind(p, walker, role)
+            if role == "offset" and windowed and key in sig.WINDOW_STARTS:
+                kind = "time"
             if kind == "number":
                 roles.setdefault(role, name)
             elif kind == "text" and role == "page":

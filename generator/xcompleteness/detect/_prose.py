@@ -172,6 +172,15 @@ _ESTIMATE = re.compile(r"\b(?:approximate(?:ly)?|estimated?|estimation|roughly|a
 _ALL = re.compile(r"\b(?:total|all|across|every|whole|entire|matching)\b", re.IGNORECASE)
 
 
+def says_total(description: str | None) -> bool:
+    """The count is described as counting every item ("the total number", "all matching")."""
+    return (
+        isinstance(description, str)
+        and bool(_ALL.search(_plain(description)))
+        and not (not_a_total(description))
+    )
+
+
 def not_a_total(description: str | None) -> bool:
     """The count counts one page (and never says "total"/"all"), or only estimates."""
     if not isinstance(description, str):

@@ -9,7 +9,7 @@ from typing import Any
 from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _words as sig
-from xcompleteness.detect._body_signals import body_signals
+from xcompleteness.detect._body_signals import body_signals, settle_totals
 from xcompleteness.detect._finding import FLAG_KINDS, Signal, body_expr
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
@@ -41,6 +41,7 @@ class Shape:
     id_alternatives: tuple[str, ...] = ()
     cursor_end: str | None = None
     item_types: frozenset[str] = frozenset()  # JSON types one item may have
+    total_doubt: str | None = None  # several total-like fields, none settled as the total
 
 
 def body_shape(
@@ -149,6 +150,7 @@ def body_shape(
         inner_props = walker.properties(*props[wrapper])
         base = pointer_join("", wrapper)
         shape.signals += body_signals(inner_props, walker, base, skip, 1, cursor_keys)
+    shape.signals, shape.total_doubt = settle_totals(shape.signals, props, walker)
     token = next((s for s in shape.signals if s.kind == "next_token"), None)
     if token is not None:
         shape.cursor_end = _token_end(schema, ptr, token, walker, examples)

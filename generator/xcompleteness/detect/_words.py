@@ -36,6 +36,8 @@ __all__ = [
     "STREAM_ACTIONS",
     "STREAM_MEDIA",
     "TIME_WORDS",
+    "WINDOW_ENDS",
+    "WINDOW_STARTS",
     "fold",
     "is_meta_array",
     "is_next_link_name",
@@ -393,6 +395,9 @@ AGGREGATE_PREFIXES = (
 TIME_WORDS = frozenset(
     {"timestamp", "time", "date", "datetime", "epoch", "unix", "timezone", "utc", "gmt"}
 )
+# A window's two bounds: ``start``/``from`` beside one of WINDOW_ENDS is a time filter.
+WINDOW_STARTS = _keys("start", "from")
+WINDOW_ENDS = _keys("end", "to", "until", "duration")
 # Media types (or a ``stream=`` media-type parameter) of a response that never ends: Kubernetes
 # ``watch``, server-sent events, newline-delimited JSON. Completeness does not apply to a stream.
 STREAM_MEDIA = frozenset(

