@@ -11,6 +11,7 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import BOOL_KINDS, Signal, body_expr
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import pointer_tokens
 
 __all__ = [
     "body_signals",
@@ -95,11 +96,10 @@ def settle_totals(
 
 def _description_at(signal: Signal, props: dict[str, Located], walker: SchemaWalker) -> str | None:
     """The description of the body field a signal reads (walked from the top-level ``props``)."""
-    tokens = signal.expression.removeprefix("$response.body#").strip("/").split("/")
+    tokens = pointer_tokens(signal.expression.removeprefix("$response.body#")) or ()
     located: Located | None = None
     level = props
     for token in tokens:
-        token = token.replace("~1", "/").replace("~0", "~")
         located = level.get(token)
         if located is None:
             return None
