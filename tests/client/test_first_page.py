@@ -302,7 +302,9 @@ print(json.dumps({
 """
 
 
-def test_a_first_page_in_a_fresh_interpreter_imports_no_item_model(pkg):
+@pytest.fixture(scope="module")
+def probe(pkg) -> dict:
+    """What one first page() in a fresh interpreter imported and built (PROBE's report)."""
     _, out = pkg
     with serve(make_app(FaultyCollection(12))) as base:
         run = subprocess.run(
@@ -312,7 +314,11 @@ def test_a_first_page_in_a_fresh_interpreter_imports_no_item_model(pkg):
             timeout=120,
         )
     assert run.returncode == 0, run.stderr
-    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+def test_a_first_page_in_a_fresh_interpreter_imports_no_item_model(probe):
+    seen = probe
     after = seen["after_page"]
     assert after["complete"] is False and after["reasons"] == ["MORE_PAGES_AVAILABLE"]
     assert after["next_cursor"]
@@ -324,21 +330,12 @@ def test_a_first_page_in_a_fresh_interpreter_imports_no_item_model(pkg):
     assert seen["item_modules_after_read"] == [f"{PACKAGE}._items._shared_item"]
 
 
-def test_a_first_page_leaves_out_what_it_does_not_reach(pkg):
+def test_a_first_page_leaves_out_what_it_does_not_reach(probe):
     """Beyond the item models (issue 21, first call): no runtime module of the tool layer, the
     service side or the client codes' models; the records a listing page does not make stay
     unmaterialized (runtime/records.py); no httpx command, no asyncio; and no pattern of
     tokenize compiled (a builtin default factory would make pydantic parse its signature)."""
-    _, out = pkg
-    with serve(make_app(FaultyCollection(12))) as base:
-        run = subprocess.run(
-            [sys.executable, "-c", PROBE, str(out), PACKAGE, base],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-    assert run.returncode == 0, run.stderr
-    left_out = json.loads(run.stdout.strip().splitlines()[-1])["left_out"]
+    left_out = probe["left_out"]
     runtime = set(left_out["runtime"])
     assert {"envelope", "walk", "operations", "records", "page_items"} <= runtime
     assert runtime.isdisjoint(

@@ -16,7 +16,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 
 import pytest
-from support.cache_inputs import edited_overlay
+from support.cache_inputs import cache_entries, drop_whole_run_entries, edited_overlay
 from xcompleteness.cli import main
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _format_cache as fc
@@ -27,13 +27,7 @@ MARK = "# reused from the format cache\n"
 
 
 def _entries() -> list[Path]:
-    folder = gencache.cache_dir()
-    return sorted(folder.glob("*" + fc.SUFFIX)) if folder.is_dir() else []
-
-
-def _drop_whole_run_entries() -> None:
-    for path in gencache.cache_dir().glob("*" + gencache.SUFFIX):
-        path.unlink()
+    return cache_entries(fc.SUFFIX)
 
 
 def _entry_for(text: str) -> Path:
@@ -73,9 +67,9 @@ def test_cold_and_warm_runs_give_the_bytes_of_an_uncached_run(inputs, tmp_path: 
     assert not warm.cached and warm.files == plain
     assert len(_entries()) <= count + 2  # the edit changed few modules, if any
     # the CLI writes the same tree with a warm format cache as with none
-    _drop_whole_run_entries()
+    drop_whole_run_entries()
     assert main(["generate", str(spec), "--overlay", str(edit), "-o", str(tmp_path / "a")]) == 0
-    _drop_whole_run_entries()  # b: the pipeline runs, every module from the format cache
+    drop_whole_run_entries()  # b: the pipeline runs, every module from the format cache
     code = main(["generate", str(spec), "--overlay", str(edit), "-o", str(tmp_path / "b")])
     assert code == 0
     args = ["generate", str(spec), "--overlay", str(edit), "--no-cache", "-o", str(tmp_path / "c")]

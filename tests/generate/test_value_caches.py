@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cache_inputs import cache_inputs, damages
+from support.cache_inputs import cache_inputs, damages, drop_whole_run_entries
 from xcompleteness.declare import standard_registry
 from xcompleteness.declare._vocabulary import _details_schemas
 from xcompleteness.emit import _cache as gencache
@@ -68,13 +68,8 @@ def _entries(kind: str) -> list[Path]:
     return sorted(folder.glob("*" + KINDS[kind].suffix)) if folder.is_dir() else []
 
 
-def _drop_whole_run_entries() -> None:
-    for path in gencache.cache_dir().glob("*" + gencache.SUFFIX):
-        path.unlink()
-
-
 def _same_as_uncached(spec: Path, overlay: Path) -> Any:
-    _drop_whole_run_entries()  # the pipeline runs, with whatever value entries there are
+    drop_whole_run_entries()  # the pipeline runs, with whatever value entries there are
     cached = generate(spec, [overlay], "repos")
     plain = generate(spec, [overlay], "repos", cache=False)
     assert not cached.cached
@@ -104,7 +99,7 @@ def _value(path: Path) -> Any:
 def _plant(kind: str, value: Any) -> None:
     (entry,) = _entries(kind)
     entry.write_bytes(_raw(kind, entry.name.split(".")[0], value))
-    _drop_whole_run_entries()
+    drop_whole_run_entries()
 
 
 def test_edits_with_warm_entries_give_the_uncached_bytes_and_diagnostics(inputs) -> None:
@@ -127,7 +122,6 @@ def test_edits_with_warm_entries_give_the_uncached_bytes_and_diagnostics(inputs)
     undeclared = _same_as_uncached(spec, edits[1])
     assert [d for d in undeclared.diagnostics if d.code == "XC100" and "search" in d.pointer]
     assert len(_entries("scan")) == 1  # one declaration-free document, one entry
-
 
 
 def test_a_stored_scan_is_what_the_next_run_uses(inputs) -> None:
@@ -202,7 +196,7 @@ def test_damaged_or_symlinked_entries_are_ignored_and_rewritten(
         if entry.is_symlink() or entry.exists():
             entry.unlink()
         damage()
-        _drop_whole_run_entries()
+        drop_whole_run_entries()
         again = generate(spec, [overlay], "repos")
         assert again.files == cold.files, name
         assert [d.to_json() for d in again.diagnostics] == [

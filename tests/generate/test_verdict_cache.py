@@ -16,7 +16,13 @@ from typing import Any
 
 import pytest
 import yaml
-from support.cache_inputs import EXAMPLE, cache_inputs, damages
+from support.cache_inputs import (
+    EXAMPLE,
+    cache_entries,
+    cache_inputs,
+    damages,
+    drop_whole_run_entries,
+)
 from xcompleteness.check import _verdict
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _verdict_cache as vc
@@ -49,13 +55,7 @@ INVALID = {"target": OP, "update": {"bogus": 1}}
 
 
 def _verdicts() -> list[Path]:
-    folder = gencache.cache_dir()
-    return sorted(folder.glob("*" + vc.SUFFIX)) if folder.is_dir() else []
-
-
-def _drop_whole_run_entries() -> None:
-    for path in gencache.cache_dir().glob("*" + gencache.SUFFIX):
-        path.unlink()
+    return cache_entries(vc.SUFFIX)
 
 
 def _key(spec: Path, overlay: Path) -> str:
@@ -202,7 +202,7 @@ def test_no_cache_writes_no_verdict(inputs, monkeypatch: pytest.MonkeyPatch) -> 
     generate(spec, [overlay], "repos")
     assert _verdicts() == []
     monkeypatch.delenv("XC_NO_CACHE")
-    _drop_whole_run_entries()
+    drop_whole_run_entries()
     generate(spec, [overlay], "repos")
     assert len(_verdicts()) == 1
 
@@ -260,7 +260,7 @@ def test_duplicate_keys_are_never_recorded_and_a_planted_fact_is_used(inputs) ->
     first = generate(dup, [overlay], "repos")
     assert any(d.code == "XC013" for d in first.diagnostics)
     assert _parses() == []  # a text with duplicate keys is never recorded
-    _drop_whole_run_entries()
+    drop_whole_run_entries()
     assert any(d.code == "XC013" for d in generate(dup, [overlay], "repos").diagnostics)
     key = parse_key(dup.read_bytes(), Limits.from_env())
     assert key != parse_key(dup.read_bytes(), Limits(max_depth=Limits.from_env().max_depth - 1))

@@ -55,3 +55,19 @@ def damages(
         "symlink": lambda: entry.symlink_to(outside),
     }
     return ways, good, outside
+
+
+def cache_entries(suffix: str) -> list[Path]:
+    """The entries of one kind (``.xcvalid``, ``.xcfmt``, ...) in the generate cache folder."""
+    from xcompleteness.emit import _cache as gencache
+
+    folder = gencache.cache_dir()
+    return sorted(folder.glob("*" + suffix)) if folder.is_dir() else []
+
+
+def drop_whole_run_entries() -> None:
+    """Remove the whole-run entries, so the next run goes through the per-stage caches."""
+    from xcompleteness.emit import _cache as gencache
+
+    for path in cache_entries(gencache.SUFFIX):
+        path.unlink()
