@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from support.paths import EXAMPLES
+from support.paths import EXAMPLE_IDS, EXAMPLE_SPECS
 from xcompleteness.check._pipeline import check_spec
 from xcompleteness.ir._build import build_ir
 from xcompleteness.runtime.codes import CLIENT_CODES, REASON_CODES
@@ -120,15 +120,7 @@ def test_continuation_logic_lives_only_in_the_registry() -> None:
     assert ".continuation if info" not in normalize and "registry.reason(" not in normalize
 
 
-@pytest.mark.parametrize(
-    ("spec", "overlays"),
-    [
-        (EXAMPLES / "service_accounts" / "openapi.yaml", ()),
-        (EXAMPLES / "link_header_search" / "openapi.yaml", ()),
-        (EXAMPLES / "github" / "excerpt.yaml", (EXAMPLES / "github" / "overlay.yaml",)),
-    ],
-    ids=["service_accounts", "link_header_search", "github"],
-)
+@pytest.mark.parametrize(("spec", "overlays"), EXAMPLE_SPECS, ids=EXAMPLE_IDS)
 def test_normalize_ir_and_walk_agree_on_continuation_and_origin(
     spec: Path, overlays: tuple[Path, ...]
 ) -> None:

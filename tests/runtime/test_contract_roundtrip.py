@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support.paths import EXAMPLES
+from support.paths import EXAMPLE_IDS, EXAMPLE_SPECS
 from xcompleteness.check._pipeline import check_spec
 from xcompleteness.runtime.codes import CONTINUATION_KINDS, REASON_CODES, WARNING_ORIGINS
 from xcompleteness.runtime.contract import Contract, contracts_from_document
@@ -215,15 +215,7 @@ def test_golden_canonical_contracts_round_trip(path: Path) -> None:
         _assert_round_trip(canonical, ordered=False)
 
 
-@pytest.mark.parametrize(
-    ("spec", "overlays"),
-    [
-        (EXAMPLES / "service_accounts" / "openapi.yaml", ()),
-        (EXAMPLES / "link_header_search" / "openapi.yaml", ()),
-        (EXAMPLES / "github" / "excerpt.yaml", (EXAMPLES / "github" / "overlay.yaml",)),
-    ],
-    ids=["service_accounts", "link_header_search", "github"],
-)
+@pytest.mark.parametrize(("spec", "overlays"), EXAMPLE_SPECS, ids=EXAMPLE_IDS)
 def test_every_example_operation_round_trips(spec: Path, overlays: tuple[Path, ...]) -> None:
     result = check_spec(spec, overlays)
     assert result.contracts

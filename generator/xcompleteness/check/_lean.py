@@ -40,6 +40,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from xcompleteness.document import plain_tree
+
 __all__ = [
     "OAS_FORMATS",
     "default_ok",
@@ -51,7 +53,6 @@ __all__ = [
     "structural_valid",
 ]
 
-_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
 _SETTINGS = ("OPENAPI_SPEC_VALIDATOR_", "OPENAPI_SCHEMA_VALIDATOR_")
 
 
@@ -165,33 +166,17 @@ def lean_meta_check(version: str) -> Any | None:
     return None if _settings_in_env() else _compiled_meta(version)
 
 
+def _float_plain(item: float) -> bool:
+    return math.isfinite(item) and not item.is_integer()
+
+
 def plain_json(node: Any) -> bool:
     """True when ``node`` holds only strings keys and numbers every implementation reads alike.
 
     False for a float that is integral (``1.0``) or not finite, an integer beyond 64 bits, or a
     non-string mapping key: those nodes go to the stock check.
     """
-    stack = [node]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        item = pop()
-        kind = type(item)
-        if kind is dict:
-            for key in item:
-                if type(key) is not str:
-                    return False
-            push(item.values())
-        elif kind is list:
-            push(item)
-        elif kind is float:
-            if not math.isfinite(item) or item.is_integer():
-                return False
-        elif kind is int:
-            if not _INT_MIN <= item <= _INT_MAX:
-                return False
-        elif kind not in (str, bool, type(None)):
-            return False
-    return True
+    return plain_tree(node, _float_plain)
 
 
 def fast_meta_valid(compiled: Any, schema_value: Any) -> bool:

@@ -9,6 +9,7 @@ from xcompleteness.document._operations import (
     iter_operations,
     iter_path_items,
 )
+from xcompleteness.document._plain import plain_tree
 from xcompleteness.document._refs import (
     MAX_REF_HOPS,
     deref,
@@ -56,6 +57,7 @@ __all__ = [
     "iter_operations",
     "iter_path_items",
     "iter_refs",
+    "plain_tree",
     "pointer_tokens",
     "ref_component",
     "ref_pointer",

@@ -16,6 +16,8 @@ import math
 import re
 from typing import Any
 
+from xcompleteness.document import plain_tree
+
 __all__ = ["dumps_indented"]
 
 
@@ -24,36 +26,14 @@ try:  # optional: without it the standard library writes everything
 except ImportError:  # pragma: no cover - orjson is a dependency
     orjson = None
 
-_INT_MIN, _INT_MAX = -(2**63), 2**64 - 1
-_PLAIN = (str, bool, type(None))
+
+def _float_same(item: float) -> bool:
+    return math.isfinite(item) and orjson.dumps(item) == repr(item).encode()
 
 
 def _same_either_way(value: Any) -> bool:
     """True when orjson and ``json.dumps`` write ``value`` alike (see the module doc)."""
-    stack = [value]
-    pop, push = stack.pop, stack.extend
-    dumps = orjson.dumps
-    while stack:
-        item = pop()
-        kind = type(item)
-        if kind is dict:
-            for key in item:
-                if type(key) is not str:
-                    return False
-            push(item.values())
-        elif kind is list:
-            push(item)
-        elif kind is str or kind in _PLAIN:
-            continue
-        elif kind is int:
-            if not _INT_MIN <= item <= _INT_MAX:
-                return False
-        elif kind is float:
-            if not math.isfinite(item) or dumps(item) != repr(item).encode():
-                return False
-        else:
-            return False
-    return True
+    return plain_tree(value, _float_same)
 
 
 _NOT_ASCII = re.compile("[^\x00-\x7e]")

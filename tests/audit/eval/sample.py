@@ -46,7 +46,7 @@ import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
@@ -73,7 +73,7 @@ SEED = 19
 PER_CLASS = 10
 
 # Round 2's held-out half (seed "19:heldout:2" at 185fc64e): retired into tuning in round 3.
-ROUND2: dict[str, str] = {
+_ROUND2_APIS: dict[str, str] = {
     "contract-p": "contract-p.fit.json",
     "dracoon": "dracoon.team.json",
     "files": "files.com.json",
@@ -82,20 +82,20 @@ ROUND2: dict[str, str] = {
     "peertube": "cpy.re/peertube.json",
     "trello": "trello.com.json",
 }
-ROUND2_DRAW: dict[str, Any] = {
+_ROUND2_DRAW: dict[str, Any] = {
     "seed": "19:heldout:2",
     "base": "185fc64e34bfb0b23e3f18a59ee0424c38bbef37",
     "size": 7,
     "replaced": {},
 }
-ROUND2_RETIRED_REASON = (
+_ROUND2_REASON = (
     "round 2's held-out figures were printed after each merge of heuristics (counts only), and"
     " round 3 studied its error classes (schema-less listings); the seven moved to tuning and a"
     " fresh held-out half was drawn"
 )
 
 # Round 3's held-out half (seed "19:heldout:3" at 87875b0a): retired into tuning in round 4.
-ROUND3: dict[str, str] = {
+_ROUND3_APIS: dict[str, str] = {
     "cloudfront": "amazonaws.com/cloudfront.json",
     "drchrono": "drchrono.com.json",
     "monarchinitiative": "monarchinitiative.org.json",
@@ -103,20 +103,20 @@ ROUND3: dict[str, str] = {
     "threatjammer": "threatjammer.com.json",
     "tradematic": "tradematic.com.json",
 }
-ROUND3_DRAW: dict[str, Any] = {
+_ROUND3_DRAW: dict[str, Any] = {
     "seed": "19:heldout:3",
     "base": "87875b0a49ed8b16433658f586bcffa454b50583",
     "size": 6,
     "replaced": {},
 }
-ROUND3_RETIRED_REASON = (
+_ROUND3_REASON = (
     "round 3's held-out error classes (items among several arrays, kinds, reads by id typed as"
     " bare arrays, bodies typed only as XML) were studied and fixed in round 4; the six moved"
     " to tuning and a fresh held-out half was drawn"
 )
 
 # Round 4's held-out half (seed "19:heldout:4" at db50f7ca): retired into tuning in round 5.
-ROUND4: dict[str, str] = {
+_ROUND4_APIS: dict[str, str] = {
     "accounting": "codat.io/accounting.json",
     "brex": "brex.io.json",
     "magento": "magento.com.json",
@@ -124,7 +124,7 @@ ROUND4: dict[str, str] = {
     "superset": "superset.apache.local/superset.json",
     "visma": "visma.net.json",
 }
-ROUND4_DRAW: dict[str, Any] = {
+_ROUND4_DRAW: dict[str, Any] = {
     "seed": "19:heldout:4",
     "base": "db50f7ca6fd14dc3881245e4d613aa11e0a94cf5",
     "size": 6,
@@ -135,14 +135,14 @@ ROUND4_DRAW: dict[str, Any] = {
         ),
     },
 }
-ROUND4_RETIRED_REASON = (
+_ROUND4_REASON = (
     "round 4's held-out error classes (a search kind drafted from an operationId, missed"
     " listings, reads of one object asked whether they list) were studied in round 5; the six"
     " moved to tuning and a fresh held-out half was drawn"
 )
 
 # Round 5's held-out half (seed "19:heldout:5" at 3195214c): retired into tuning in round 6.
-ROUND5: dict[str, str] = {
+_ROUND5_APIS: dict[str, str] = {
     "autotask": "autotask.net.json",
     "gitlab": "gitlab.com.json",
     "mist": "mist.com.json",
@@ -150,17 +150,38 @@ ROUND5: dict[str, str] = {
     "registry": "apicurio.local/registry.json",
     "setup": "onsched.com/setup.json",
 }
-ROUND5_DRAW: dict[str, Any] = {
+_ROUND5_DRAW: dict[str, Any] = {
     "seed": "19:heldout:5",
     "base": "3195214c117c1c23f2c344dca67d23cb32121366",
     "size": 6,
     "replaced": {},
 }
-ROUND5_RETIRED_REASON = (
+_ROUND5_REASON = (
     "round 5's held-out error classes (a total drafted where the envelope holds two undescribed"
     " total-like fields, kinds, page vs offset, false listings) were studied in round 6; the six"
     " moved to tuning and a fresh held-out half was drawn"
 )
+
+
+class Retired(NamedTuple):
+    """A held-out half of an earlier round, drawn as HELDOUT is now and later moved to tuning."""
+
+    apis: dict[str, str]
+    draw: dict[str, Any]
+    reason: str
+
+
+# round -> its held-out half, retired into tuning the round after (round 1's is RETIRED_REASON's)
+RETIRED_ROUNDS: dict[int, Retired] = {
+    2: Retired(_ROUND2_APIS, _ROUND2_DRAW, _ROUND2_REASON),
+    3: Retired(_ROUND3_APIS, _ROUND3_DRAW, _ROUND3_REASON),
+    4: Retired(_ROUND4_APIS, _ROUND4_DRAW, _ROUND4_REASON),
+    5: Retired(_ROUND5_APIS, _ROUND5_DRAW, _ROUND5_REASON),
+}
+TUNING: dict[str, str] = {
+    **ROUND1,
+    **{api: rel for done in RETIRED_ROUNDS.values() for api, rel in done.apis.items()},
+}
 
 # Round 6's held-out half, drawn by draw_heldout() (a corpus test recomputes it).
 HELDOUT_SEED = "19:heldout:6"
@@ -183,7 +204,7 @@ HELDOUT: dict[str, str] = {
     "shipengine": "shipengine.com.json",
     "snyk": "snyk.io.json",
 }
-APIS: dict[str, str] = {**ROUND1, **ROUND2, **ROUND3, **ROUND4, **ROUND5, **HELDOUT}
+APIS: dict[str, str] = {**TUNING, **HELDOUT}
 RETIRED_REASON = (
     "round 1's held-out figures were printed repeatedly while audit heuristics changed, so they"
     " were mildly contaminated; the seven moved to tuning and a fresh held-out half was drawn"
@@ -546,25 +567,13 @@ def split() -> dict[str, Any]:
         "named_in_issue": list(NAMED),
         "round1": {"tuning": tuning1, "heldout": heldout1},
         "retired_heldout": {"apis": list(heldout1), "reason": RETIRED_REASON},
-        "round2": {
-            "heldout_draw": {**ROUND2_DRAW, "min_candidates": MIN_CANDIDATES},
-            "heldout": sorted(ROUND2),
-            "retired": {"apis": sorted(ROUND2), "reason": ROUND2_RETIRED_REASON},
-        },
-        "round3": {
-            "heldout_draw": {**ROUND3_DRAW, "min_candidates": MIN_CANDIDATES},
-            "heldout": sorted(ROUND3),
-            "retired": {"apis": sorted(ROUND3), "reason": ROUND3_RETIRED_REASON},
-        },
-        "round4": {
-            "heldout_draw": {**ROUND4_DRAW, "min_candidates": MIN_CANDIDATES},
-            "heldout": sorted(ROUND4),
-            "retired": {"apis": sorted(ROUND4), "reason": ROUND4_RETIRED_REASON},
-        },
-        "round5": {
-            "heldout_draw": {**ROUND5_DRAW, "min_candidates": MIN_CANDIDATES},
-            "heldout": sorted(ROUND5),
-            "retired": {"apis": sorted(ROUND5), "reason": ROUND5_RETIRED_REASON},
+        **{
+            f"round{n}": {
+                "heldout_draw": {**done.draw, "min_candidates": MIN_CANDIDATES},
+                "heldout": sorted(done.apis),
+                "retired": {"apis": sorted(done.apis), "reason": done.reason},
+            }
+            for n, done in RETIRED_ROUNDS.items()
         },
         "heldout_draw": {
             "seed": HELDOUT_SEED,
@@ -574,7 +583,7 @@ def split() -> dict[str, Any]:
             "rule": DRAW_RULE,
             "replaced": dict(REPLACED),
         },
-        "tuning": sorted([*ROUND1, *ROUND2, *ROUND3, *ROUND4, *ROUND5]),
+        "tuning": sorted(TUNING),
         "heldout": sorted(HELDOUT),
         "specs": dict(sorted(APIS.items())),
     }
@@ -617,16 +626,7 @@ def excluded_providers() -> set[str]:
                 texts.append(raw.read().decode("utf-8", "replace"))
     blob = "\n".join(texts).lower()
     directory = spec_path_rel("x").parent
-    out = {
-        provider(rel)
-        for rel in (
-            *ROUND1.values(),
-            *ROUND2.values(),
-            *ROUND3.values(),
-            *ROUND4.values(),
-            *ROUND5.values(),
-        )
-    }
+    out = {provider(rel) for rel in (*TUNING.values(),)}
     for rel in _directory_specs(directory):
         name = provider(rel).lower()
         if re.search(rf"(?<![a-z0-9_-]){re.escape(name)}(?![a-z0-9_-])", blob):
