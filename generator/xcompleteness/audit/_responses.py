@@ -34,8 +34,16 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from xcompleteness.audit._walks import (
+    MISSING,
+    WalkRoles,
+    carried,
+    recorded_walks,
+    same_value,
+    scalar_leaves,
+    value_at,
+)
 from xcompleteness.detect import SIZE_PARAMS, Finding, fold
-from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
 
 __all__ = ["BODY", "EVIDENCE_KEY", "TODO_KEY", "assign", "cross_check", "recorded_for"]
@@ -45,7 +53,7 @@ EVIDENCE_KEY = "x-evidence"
 TODO_KEY = "x-todo"
 BODY = "$response.body#"
 REQUEST_BODY = "$request.body#"
-_MISSING = object()
+_MISSING = MISSING
 _ID_LIKE = re.compile(r"(?:^|_)(?:id|gid|sid|uid|uuid|guid|key|uri)$|[a-z]Id$|ID$")
 
 
@@ -86,17 +94,7 @@ def assign(
     return out
 
 
-def _at(value: Any, expr: str) -> Any:
-    if not isinstance(expr, str) or not expr.startswith(BODY):
-        return _MISSING
-    for token in pointer_tokens(expr[len(BODY) :]) or ():
-        if isinstance(value, dict) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return _MISSING
-    return value
+_at = value_at
 
 
 def _describe(value: Any, origin: str | None = None) -> str:
@@ -144,13 +142,20 @@ def cross_check(decl: dict[str, Any], f: Finding, recorded: list[RecordedPage]) 
     if not pages or TODO_KEY not in decl:
         return
     items = _check_items(decl, pages)
-    if items is not None:
-        walks = [[i for p in walk for i in _at(p.body, decl["items"])] for walk in _walks(f, pages)]
-        _check_id(decl, f, pages, items, walks)
-    _find_next(decl, f, pages)
+    carrier = _find_next(decl, f, pages)
     _link_header(decl, f, pages)
-    _check_next(decl, pages)
-    _check_body_cursor(decl, pages)
+    _next_is_url(decl, pages)
+    hits = _body_hits(decl, pages)
+    top = _most(hits)
+    cursor = decl.get("pagination", {}).get("request", {}).get("cursor") if hits else None
+    if cursor in top or len(top) == 1:  # where the recording shows the walks send the cursor
+        carrier = cursor if cursor in top else top[0]
+    walks = _walks(decl, f, pages, carrier)
+    _check_end(decl, walks)
+    _check_body_cursor(decl, pages, hits)
+    if items is not None:
+        ids = [[i for p in walk for i in _at(p.body, decl["items"])] for walk in walks]
+        _check_id(decl, f, pages, items, ids)
     _check_total(decl, pages)
 
 
@@ -190,29 +195,29 @@ def _common_arrays(pages: list[RecordedPage]) -> list[str]:
     return sorted(common)
 
 
-def _walks(f: Finding, pages: list[RecordedPage]) -> list[list[RecordedPage]]:
-    """The recorded pages cut into walks: a HAR request that carries no paging value (no cursor,
-    offset or page number: the first page of a listing) starts a new one. Two walks may read the
-    same items (two queries, or one query recorded twice): an id repeats across walks, never
-    within one. Folder pages (and a HAR of a listing without paging parameters) are one walk."""
-    starts = {"cursor": "", "offset": "0", "page": str(f.first_page)}  # a first page sends these
-    roles = [(f.request[r], starts[r]) for r in starts if r in f.request]
-    if not roles or any(p.method is None for p in pages):
+def _walks(
+    decl: dict[str, Any], f: Finding, pages: list[RecordedPage], carrier: str | None
+) -> list[list[RecordedPage]]:
+    """The recorded pages cut into walks (``audit._walks``): by the drafted chain, the cursor
+    read where the recording showed it sent (``carrier``). Without a chain (no pagination
+    drafted), a HAR request that carries none of the drafted paging parameters starts a walk.
+    Two walks may read the same items: an id repeats across walks, never within one."""
+    roles = WalkRoles.of_declaration(decl, carrier)
+    if roles is not None or any(p.method is None for p in pages):
+        return recorded_walks(pages, roles)
+    names = [f.request[r] for r in ("cursor", "offset", "page") if r in f.request]
+    if not names:
         return [pages]
     out: list[list[RecordedPage]] = []
     for page in pages:
         body = page.request_body if isinstance(page.request_body, dict) else {}
         sent = [
-            (
-                body.get(r[len(REQUEST_BODY) + 1 :])
-                if r.startswith(REQUEST_BODY)
-                else page.query.get(r),
-                start,
-            )
-            for r, start in roles
+            body.get(n.removeprefix(REQUEST_BODY + "/"))
+            if n.startswith(REQUEST_BODY)
+            else page.query.get(n)
+            for n in names
         ]
-        first = all(v is None or str(v) in ("", start) for v, start in sent)
-        if first or not out:
+        if not out or all(v in (None, "") for v in sent):
             out.append([page])
         else:
             out[-1].append(page)
@@ -284,25 +289,31 @@ def _check_id(
         _note(decl, f"id: {drafted} is present and unique in {len(items)} recorded items ({where})")
 
 
-def _find_next(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) -> None:
+def _find_next(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) -> str | None:
     """The next cursor's location when the spec does not show it (a pagination TODO, no
-    pagination drafted, a cursor parameter known)."""
+    pagination drafted, a cursor parameter known): the one field of page *k* whose value the
+    next request sent as the cursor, on the most recorded pairs (a number matches its decimal
+    text in the query). Returns the cursor parameter when it declared the walk."""
     if "pagination" in decl or f.style != "cursor" or "cursor" not in f.request:
-        return
+        return None
     cursor = f.request["cursor"]
     found: str | None = None
     evidence = ""
+    hits: dict[str, list[str]] = {}
     for before, after in zip(pages, pages[1:], strict=False):
         sent = after.query.get(cursor)
         if sent:
-            hits = [e for e in _string_leaves(before.body, "") if e[1] == sent]
-            if len(hits) == 1:
-                found, evidence = BODY + hits[0][0], f"{before.source} -> {after.source}"
-                break
+            for at, value in scalar_leaves(before.body):
+                if same_value(value, sent, True):
+                    hits.setdefault(at, []).append(f"{before.source} -> {after.source}")
+    most = max((len(v) for v in hits.values()), default=0)
+    top = [at for at, v in hits.items() if len(v) == most]
+    if len(top) == 1:
+        found, evidence = BODY + top[0], ", ".join(hits[top[0]][:3])
     if found is None and len(pages) >= 2 and not any(p.query for p in pages):
         found, evidence = _next_by_name(pages)
     if found is None:
-        return
+        return None
     size = {"size": f.request["size"]} if "size" in f.request else {}
     decl["pagination"] = {
         "style": "cursor",
@@ -320,6 +331,7 @@ def _find_next(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) -> N
         f"pagination: the next cursor is at {found}: the value recorded there is the "
         f"{cursor} of the next request ({evidence}); the last page has it {_describe(last)}",
     )
+    return cursor
 
 
 _NEXT_LINK = re.compile(r"""<[^>]*>\s*;[^,]*\brel\s*=\s*"?next"?""", re.IGNORECASE)
@@ -350,60 +362,82 @@ def _link_header(decl: dict[str, Any], f: Finding, pages: list[RecordedPage]) ->
     )
 
 
-def _check_body_cursor(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
-    """A cursor drafted in the request body, against the recorded request bodies (HAR
-    ``postData``): where did page *k+1* send page *k*'s next token?"""
+def _body_hits(
+    decl: dict[str, Any], pages: list[RecordedPage]
+) -> dict[str, list[tuple[RecordedPage, RecordedPage]]]:
+    """For a cursor drafted in the request body: each place (``$request.body#/NAME`` or
+    ``?name``) where a recorded request *k+1* sent page *k*'s next token (a string, or a number
+    sent back as the same number, or as its decimal text in a query), with those pairs."""
     pagination = decl.get("pagination")
     if not isinstance(pagination, dict) or pagination.get("style") != "cursor":
-        return
+        return {}
     request = pagination.get("request") if isinstance(pagination.get("request"), dict) else {}
     response = pagination.get("response") if isinstance(pagination.get("response"), dict) else {}
     cursor, nxt = request.get("cursor"), response.get("next")
     if not isinstance(cursor, str) or not cursor.startswith(REQUEST_BODY):
-        return
+        return {}
     if not isinstance(nxt, str) or not nxt.startswith(BODY):
-        return
-    follows: list[tuple[RecordedPage, RecordedPage, list[str]]] = []
+        return {}
+    hits: dict[str, list[tuple[RecordedPage, RecordedPage]]] = {}
     for before, after in zip(pages, pages[1:], strict=False):
         token = _at(before.body, nxt)
-        if isinstance(token, str) and token:
-            carriers = _carriers(after, token)
-            if carriers:  # else a new walk starts here (or the recording skipped a page)
-                follows.append((before, after, carriers))
-    if not follows:
+        if token not in (_MISSING, None, "") and not isinstance(token, bool):
+            for carrier in carried(after, token):  # none: a new walk starts (or a page skipped)
+                hits.setdefault(carrier, []).append((before, after))
+    return hits
+
+
+def _most(hits: dict[str, list[Any]]) -> list[str]:
+    """The places that carried the token on the most recorded pairs."""
+    most = max((len(v) for v in hits.values()), default=0)
+    return [c for c, v in hits.items() if len(v) == most] if most else []
+
+
+def _check_body_cursor(
+    decl: dict[str, Any],
+    pages: list[RecordedPage],
+    hits: dict[str, list[tuple[RecordedPage, RecordedPage]]],
+) -> None:
+    """A cursor drafted in the request body, against the recorded request bodies (HAR
+    ``postData``, :func:`_body_hits`): the place that carried page *k*'s next token on the most
+    recorded pairs confirms the draft, or is named in a TODO."""
+    if not hits:
         return  # a folder, a HAR without request bodies, or no page followed another
-    pairs = ", ".join(f"{b.source} -> {a.source}" for b, a, _ in follows[:3])
-    wrong = [(b, a, c) for b, a, c in follows if cursor not in c]
+    pagination = decl["pagination"]
+    request, nxt = pagination["request"], pagination["response"]["next"]
+    cursor = request["cursor"]
+    top = _most(hits)
     mine = [t for t in decl[TODO_KEY] if t.startswith("pagination:") and cursor in t]
     decl[TODO_KEY] = [t for t in decl[TODO_KEY] if t not in mine]
     name = cursor[len(REQUEST_BODY) + 1 :]
-    if wrong:
-        b, a, carriers = wrong[0]
-        there = _told(carriers[0])
-        fix = (
-            f"request.cursor: {carriers[0]}"
-            if carriers[0].startswith(REQUEST_BODY)
-            else f"request.cursor: {carriers[0].removeprefix('?')} (a query parameter)"
-        )
+    if cursor not in top:
+        b, a = hits[top[0]][0]
+        there = " or ".join(_told(c) for c in top)
+        if len(top) > 1:
+            fix = "request.cursor as the one of them the API reads"
+        elif top[0].startswith(REQUEST_BODY):
+            fix = (
+                f"request.cursor: {top[0]} and add the property to the request body schema if "
+                "it lacks it (XC146)"
+            )
+        else:
+            fix = f"request.cursor: {top[0].removeprefix('?')} (a query parameter)"
         _raise(
             decl,
             "pagination",
             f"the recorded requests send the {nxt} of the page before in {there}, not in the "
-            f"body field {name}; declare {fix}"
-            + (
-                " and add the property to the request body schema if it lacks it (XC146)"
-                if carriers[0].startswith(REQUEST_BODY)
-                else ""
-            ),
+            f"body field {name}; declare {fix}",
             f"{b.source} -> {a.source}",
         )
         return
+    follows = hits[cursor]
+    pairs = ", ".join(f"{b.source} -> {a.source}" for b, a in follows[:3])
     _note(
         decl,
         f"pagination: each recorded request sends the {nxt} of the page before in the body "
         f"field {name} ({pairs})",
     )
-    _body_size(decl, request, [follows[0][0], *(a for _, a, _ in follows)])
+    _body_size(decl, request, [follows[0][0], *(a for _, a in follows)])
     ends = [p for p in pages if _at(p.body, nxt) in (_MISSING, None, "")]
     if not ends:
         _raise(
@@ -413,7 +447,10 @@ def _check_body_cursor(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
             "confirm how the last page shows it (the draft ends on a missing, null or empty one)",
             pages[-1].source,
         )
-    elif not any(e.startswith("pagination: the last recorded page") for e in decl[EVIDENCE_KEY]):
+    elif not any(
+        e.startswith("pagination: the last recorded page") or "end a walk with" in e
+        for e in decl[EVIDENCE_KEY]
+    ):
         shown = sorted({_describe(_at(p.body, nxt)) for p in ends})
         reasons = decl.get("reasons") if isinstance(decl.get("reasons"), list) else []
         for more in reasons:
@@ -425,13 +462,6 @@ def _check_body_cursor(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
             f"pagination: {len(ends)} recorded page(s) end a walk with {nxt} "
             f"{' or '.join(shown)}; the walk ends there ({_sources(ends)})",
         )
-
-
-def _carriers(page: RecordedPage, token: str) -> list[str]:
-    """Where a recorded request sent ``token``: ``$request.body#/NAME`` body locations, then
-    ``?name`` query parameters."""
-    body = [REQUEST_BODY + at for at, v in _string_leaves(page.request_body, "") if v == token]
-    return body + [f"?{k}" for k, v in page.query.items() if v == token]
 
 
 def _told(carrier: str) -> str:
@@ -476,18 +506,8 @@ def _body_size(
     )
 
 
-def _string_leaves(value: Any, at: str, depth: int = 0) -> list[tuple[str, str]]:
-    out: list[tuple[str, str]] = []
-    if depth > 4:
-        return out
-    if isinstance(value, dict):
-        for k, v in value.items():
-            here = f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}"
-            if isinstance(v, str):
-                out.append((here, v))
-            elif isinstance(v, dict):
-                out.extend(_string_leaves(v, here, depth + 1))
-    return out
+def _string_leaves(value: Any, at: str) -> list[tuple[str, str]]:
+    return [(where, v) for where, v in scalar_leaves(value, at) if isinstance(v, str)]
 
 
 def _next_by_name(pages: list[RecordedPage]) -> tuple[str | None, str]:
@@ -510,17 +530,17 @@ def _cursor_named(at: str) -> bool:
     return "next" in fold(at) or last in ("offset", "cursor", "token", "marker")
 
 
-def _check_next(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
+def _next_is_url(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
+    """A drafted cursor whose recorded values are all URLs is a next URL (style next-url)."""
     pagination = decl.get("pagination")
-    if not isinstance(pagination, dict) or pagination.get("style") not in ("cursor", "next-url"):
+    if not isinstance(pagination, dict) or pagination.get("style") != "cursor":
         return
     nxt = pagination.get("response", {}).get("next")
     if not isinstance(nxt, str) or not nxt.startswith(BODY):
         return
-    values = [_at(p.body, nxt) for p in pages]
     origin = next((p.origin for p in pages if p.origin), None)
-    sent = [v for v in values if isinstance(v, str) and v]
-    if pagination["style"] == "cursor" and sent and all(_is_url(v) for v in sent):
+    sent = [v for v in (_at(p.body, nxt) for p in pages) if isinstance(v, str) and v]
+    if sent and all(_is_url(v) for v in sent):
         request = pagination.get("request", {})
         pagination["style"] = "next-url"
         pagination["request"] = {k: v for k, v in request.items() if k == "size"} or None
@@ -531,22 +551,50 @@ def _check_next(decl: dict[str, Any], pages: list[RecordedPage]) -> None:
             f"pagination: {nxt} is {_describe(sent[0], origin)} on the recorded pages, not a "
             f"token: style next-url follows it ({_sources(pages)})",
         )
-    last = values[-1]
+
+
+def _token(value: Any) -> bool:
+    """A handed-out next cursor: a non-empty string or a non-zero number."""
+    if isinstance(value, str):
+        return value != ""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value != 0
+
+
+def _check_end(decl: dict[str, Any], walks: list[list[RecordedPage]]) -> None:
+    """How the recorded walks end: a next cursor every page but a walk's last hands out, and
+    the last sends as ``""`` (or ``0``, for a numeric cursor such as Twitter's): the walk must
+    end on that value too, not only on an absent one."""
+    pagination = decl.get("pagination")
+    if not isinstance(pagination, dict) or pagination.get("style") not in ("cursor", "next-url"):
+        return
+    nxt = pagination.get("response", {}).get("next")
+    if not isinstance(nxt, str) or not nxt.startswith(BODY) or not walks:
+        return
+    middles = [_at(p.body, nxt) for walk in walks for p in walk[:-1]]
+    finals = [(walk[-1], _at(walk[-1].body, nxt)) for walk in walks]
     reasons = decl.get("reasons") if isinstance(decl.get("reasons"), list) else []
     more = next((r for r in reasons if r.get("code") == "MORE_PAGES_AVAILABLE"), None)
-    if more is None or len(pages) < 2 or not all(isinstance(v, str) and v for v in values[:-1]):
-        return  # one page, or no clear sequence: nothing to say about the end
-    if last == "" and more.get("when") == {"present": nxt}:
-        more["when"] = {"all": [{"present": nxt}, {"not-equals": [nxt, ""]}]}
+    if more is None or not middles or not all(_token(v) for v in middles):
+        return  # one page a walk, or no clear sequence: nothing to say about the end
+    numeric = all(isinstance(v, (int, float)) for v in middles)
+    marker: Any = 0 if numeric else ""
+    ends = [p for p, v in finals if type(v) is type(marker) and v == marker]
+    if ends and more.get("when") == {"present": nxt}:
+        more["when"] = {"all": [{"present": nxt}, {"not-equals": [nxt, marker]}]}
+        told = "0" if numeric else '""'
         _note(
             decl,
-            f'pagination: the last recorded page sends {nxt} as "" ({pages[-1].source}); the '
+            f"pagination: the last recorded page sends {nxt} as {told} ({_sources(ends)}); the "
             "walk ends on it, not only on an absent cursor",
         )
-    elif last in (None, _MISSING, ""):
+        return
+    ended = [(p, v) for p, v in finals if v is None or v is _MISSING or v == ""]
+    if ended:
+        shown = sorted({_describe(v) for _, v in ended})
         _note(
             decl,
-            f"pagination: the last recorded page has {nxt} {_describe(last)} ({pages[-1].source})",
+            f"pagination: {len(ended)} recorded page(s) end a walk with {nxt} "
+            f"{' or '.join(shown)}; the walk ends there ({_sources([p for p, _ in ended])})",
         )
 
 

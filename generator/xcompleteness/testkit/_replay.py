@@ -7,7 +7,8 @@ each request is answered with the recorded page it asks for, found from the requ
   the spec's path) and on the query: every parameter the walk sends (but the page size, which
   the walk varies) has the recorded value, and a position parameter the walk does *not* send
   (cursor, offset, page) must be absent from the recording too, so the first page is the one
-  recorded without a position. A POST search paged in its JSON body (``$request.body#/marker``)
+  recorded without a position, or one that starts a recorded walk (``audit.recorded_walks``:
+  a start token such as ``cursor=-1`` continues no page before it). A POST search paged in its JSON body (``$request.body#/marker``)
   is matched the same way on the top-level properties of its body (the HAR's ``postData``)
   next to its query: the cursor the walk writes into the body must be the recorded one. A
   parameter or body property that no recorded request of the operation carries is left out of
@@ -32,6 +33,7 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from xcompleteness.audit import WalkRoles, walk_starts
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
 from xcompleteness.runtime.expressions import MISSING, resolve_pointer
@@ -55,7 +57,11 @@ def _at(body: Any, expr: Any) -> Any:
 
 
 def _next_value(body: Any, expr: Any) -> str | None:
+    """The next cursor a recorded page hands out, as the walk sends it (a number as its
+    decimal text)."""
     found = _at(body, expr)
+    if isinstance(found, (int, float)) and not isinstance(found, bool):
+        return str(int(found)) if float(found).is_integer() else json.dumps(found)
     return found if isinstance(found, str) and found else None
 
 
@@ -133,7 +139,8 @@ class Replay:
             and (p.path.endswith(path) or path.endswith(p.path))  # the same concrete path
         ]
         if har:
-            return self._har_page(har, query, size, positions)
+            starts = {id(p) for p in walk_starts(har, WalkRoles.of_contract(contract))}
+            return self._har_page(har, query, size, positions, starts)
         folder = [p for p in self.pages if p.operation == op_id]
         if not folder:
             return None
@@ -145,6 +152,7 @@ class Replay:
         query: dict[str, str],
         size: str | None,
         positions: list[str],
+        starts: set[int],
     ) -> RecordedPage | None:
         sent = [{**p.query, **_fields(p.request_body)} for p in pages]
         # A name no recorded request carries is one the recording cannot speak for: left out,
@@ -155,8 +163,8 @@ class Replay:
             got = {k: v for k, v in recorded.items() if k != size}
             if any(got.get(k) != v for k, v in wanted.items()):
                 continue
-            if any(p in got and p not in wanted for p in positions):
-                continue  # a later page: the walk asked for the first
+            if any(p in got and p not in wanted for p in positions) and id(page) not in starts:
+                continue  # a later page: the walk asked for the first (a start token is one)
             return page
         return None
 
