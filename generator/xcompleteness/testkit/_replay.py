@@ -7,13 +7,13 @@ each request is answered with the recorded page it asks for, found from the requ
   the spec's path) and on the query: every parameter the walk sends (but the page size, which
   the walk varies) has the recorded value, and a position parameter the walk does *not* send
   (cursor, offset, page) must be absent from the recording too, so the first page is the one
-  recorded without a position, or one that starts a recorded walk (``audit.recorded_walks``:
-  a start token such as ``cursor=-1`` continues no page before it). A POST search paged in its JSON body (``$request.body#/marker``)
-  is matched the same way on the top-level properties of its body (the HAR's ``postData``)
-  next to its query: the cursor the walk writes into the body must be the recorded one. A
-  parameter or body property that no recorded request of the operation carries is left out of
-  the match (an API ignores a name it does not know), so a draft that writes the cursor under
-  a wrong name reads the first page again, as it would live;
+  recorded without a position, or one that starts a recorded walk (``audit.recorded_walks``: a
+  start token such as ``cursor=-1`` continues no page before it). A POST search paged in its
+  JSON body (``$request.body#/marker``) is matched the same way on the top-level properties of
+  its body (the HAR's ``postData``) next to its query: the cursor the walk writes into the body
+  must be the recorded one. A parameter or body property that no recorded request of the
+  operation carries is left out of the match (an API ignores a name it does not know), so a
+  draft that writes the cursor under a wrong name reads the first page again, as it would live;
 * a **folder** page (no request recorded) is located by the walk's position: no position is
   the operation's first page; a cursor or next URL is the page after the one that handed it
   out; an offset is the page after the items counted so far; a page number counts pages. A
