@@ -237,17 +237,18 @@ def audit(
             if responses is not None:
                 stage("reading recorded responses")
                 pages = load_recorded(Path(responses))
+            notes = pages.warnings if pages is not None else ()  # XC018: entries not read
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin, responses=pages)
             findings = tuple(_audit_finding(doc, f) for f in report.undeclared)
             code = ExitCode.FINDINGS if report.undeclared or report.patches else ExitCode.OK
-            result = AuditResult(origin, (), code, report, findings=findings)
+            result = AuditResult(origin, notes, code, report, findings=findings)
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)
                 inputs = [spec, *_overlays(overlays)]
                 write_draft(Path(emit_overlay), result.drafts_yaml, force=force, inputs=inputs)
                 report.overlay = os.fspath(emit_overlay)
-                result = AuditResult(origin, (), code, report, report.overlay, findings)
+                result = AuditResult(origin, notes, code, report, report.overlay, findings)
     except InputError as exc:
         return AuditResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
     return result
@@ -534,7 +535,8 @@ def verify(
                 transport=transport,
             )
             try:
-                diagnostics = tuple(verifier.run())
+                notes = pages.warnings if pages is not None else ()  # XC018: entries not read
+                diagnostics = (*notes, *verifier.run())
             finally:
                 verifier.client.close()
     except InputError as exc:

@@ -341,13 +341,18 @@ def run_audit(args: argparse.Namespace) -> ExitCode:
     if result.report is None:
         _emit(result.diagnostics, args.format)
     elif args.format in ("sarif", "github"):
-        _emit(result.findings, args.format)
+        _emit((*result.diagnostics, *result.findings), args.format)
         if not args.quiet:
             _note(result.summary)
     elif args.format == "json":
-        print(json.dumps(result.report.to_json(), indent=2, sort_keys=True))
+        out = result.report.to_json()
+        if result.diagnostics:  # XC018: recorded entries or files that were not read
+            out["diagnostics"] = json.loads(render_json(result.diagnostics))["diagnostics"]
+        print(json.dumps(out, indent=2, sort_keys=True))
     else:
         print(result.report.to_text())
+        if result.diagnostics:
+            _note(render_text(result.diagnostics))
         if not args.quiet:
             _note(result.summary)
     return result.exit_code

@@ -7,13 +7,14 @@ from xcompleteness.load._limits import DANGLING_REF, WORK_BUDGET, Limits
 from xcompleteness.load._load import documents_live_with_the_process, load_document
 from xcompleteness.load._overlay import apply_overlays
 from xcompleteness.load._parse import load_data, parse_store
-from xcompleteness.load._recorded import RecordedPage, load_recorded
+from xcompleteness.load._recorded import RecordedPage, Recording, load_recorded
 from xcompleteness.load._source import SourceDoc, load_spec
 
 __all__ = [
     "DANGLING_REF",
     "Limits",
     "RecordedPage",
+    "Recording",
     "SourceDoc",
     "WORK_BUDGET",
     "apply_overlays",
