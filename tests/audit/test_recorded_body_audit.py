@@ -25,7 +25,6 @@ A folder of saved pages, or a HAR exported without request bodies, cannot tell: 
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
 from pathlib import Path
@@ -37,6 +36,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from support.fault_server import serve
 from support.har import HarRecorder, audit_outputs
+from support.recorded_fakes import databases_app, opaque_offset, opaque_token
 from xcompleteness import api
 
 REC = Path(__file__).parent / "recorded"
@@ -48,19 +48,6 @@ PEOPLE = [
     {"id": f"C{i:02d}", "given_name": f"Person {i}", "group_ids": ["vip" if i % 2 else "std"]}
     for i in range(7)
 ]
-ROWS = [
-    {"id": f"3f2b6c1e-0000-4000-8000-00000000000{i}", "url": f"https://n.test/p{i}"}
-    for i in range(5)
-]
-
-
-def _token(n: int) -> str:
-    """An opaque cursor (a real API's cursors may carry state worth keeping private)."""
-    return base64.urlsafe_b64encode(f"CURSORSECRET:{n}".encode()).decode()
-
-
-def _offset(token: str | None) -> int:
-    return int(base64.urlsafe_b64decode(token).decode().split(":")[1]) if token else 0
 
 
 def _customers_app(cursor_in_query: bool = False) -> FastAPI:
@@ -74,32 +61,11 @@ def _customers_app(cursor_in_query: bool = False) -> FastAPI:
         groups = ((body.get("query") or {}).get("filter") or {}).get("group_ids")
         rows = [p for p in PEOPLE if not groups or set(groups) & set(p["group_ids"])]
         cursor = request.query_params.get("cursor") if cursor_in_query else body.get("cursor")
-        start, size = _offset(cursor), min(int(body.get("limit") or 100), 100)
+        start, size = opaque_offset(cursor), min(int(body.get("limit") or 100), 100)
         page: dict[str, Any] = {"customers": rows[start : start + size]}
         if start + size < len(rows):
-            page["cursor"] = _token(start + size)  # absent on the last page
+            page["cursor"] = opaque_token(start + size)  # absent on the last page
         return JSONResponse(page)
-
-    return app
-
-
-def _databases_app() -> FastAPI:
-    app = FastAPI()
-
-    @app.post("/v1/databases/{database_id}/query")
-    async def query(database_id: str, request: Request) -> JSONResponse:
-        body = await request.json()  # the API reads start_cursor; a "cursor" it ignores
-        start = _offset(body.get("start_cursor"))
-        size = min(int(body.get("page_size") or 2), 100)  # a small default page
-        more = start + size < len(ROWS)
-        return JSONResponse(
-            {
-                "object": "list",
-                "results": ROWS[start : start + size],
-                "next_cursor": _token(start + size) if more else None,
-                "has_more": more,
-            }
-        )
 
     return app
 
@@ -144,7 +110,7 @@ def recordings(tmp_path_factory) -> dict[str, Path]:
     return {
         "customers": _record(_customers_app(), tmp, "customers.har", CUSTOMER_WALKS),
         "query": _record(_customers_app(True), tmp, "query.har", CUSTOMER_WALKS, query=True),
-        "databases": _record(_databases_app(), tmp, "databases.har", DATABASE_WALKS),
+        "databases": _record(databases_app(), tmp, "databases.har", DATABASE_WALKS),
     }
 
 
@@ -231,7 +197,7 @@ def test_a_recording_that_sends_the_token_in_another_body_field_raises_a_todo(re
     drafted = dict(decl, **{"x-todo": [t for t in decl["x-todo"] if t not in todos]})
     wrong = _reviewed(drafted, tmp_path, "wrong", target)
     params = {"database_id": "d1"}
-    with serve(_databases_app()) as base:
+    with serve(databases_app()) as base:
         online = api.verify(DATABASES, base + "/v1", [wrong], params=params)
         # the TODO followed literally: the field it names, added to the request body schema
         fixed = copy.deepcopy(drafted)
@@ -298,11 +264,11 @@ def test_the_recording_stopping_before_the_end_keeps_the_end_question(recordings
 def test_secrets_and_cursors_of_the_recording_are_never_printed(recordings, tmp_path, name):
     recording = recordings[name]
     raw = recording.read_text("utf-8")
-    assert SECRET in raw and "COOKIE_NEVER_PRINT_ME" in raw and _token(2) in raw
+    assert SECRET in raw and "COOKIE_NEVER_PRINT_ME" in raw and opaque_token(2) in raw
     spec = CUSTOMERS if name == "customers" else DATABASES
     text = "\n".join(audit_outputs(spec, recording, tmp_path / "draft.yaml"))
     assert "evidence" in text
-    for secret in ("NEVER_PRINT_ME", "Bearer", "CURSORSECRET", _token(2), _token(3)):
+    for secret in ("NEVER_PRINT_ME", "Bearer", "CURSORSECRET", opaque_token(2), opaque_token(3)):
         assert secret not in text
 
 

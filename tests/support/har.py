@@ -6,12 +6,19 @@ keeps them), cookies and ``postData`` (the JSON body of a POST search), and the 
 headers and ``content.text``. What ``audit --responses`` and ``verify --recorded`` then read is
 what a user would have captured from the API, not a hand-written file.
 
+``body`` says how the response body is stored, as the tools that write HARs do: ``"text"`` (the
+decoded text, as Chrome stores JSON), ``"base64"`` (the decoded bytes base64, ``content.encoding:
+base64``, as Firefox and some proxies store bodies) or ``"raw"`` (the bytes as they came over the
+wire, still gzip-compressed when the server compressed them, base64: what a capturing proxy
+that does not decode keeps; the client still reads the decoded body).
+
 :func:`audit_outputs` runs ``audit --responses`` through the CLI in both formats and returns
 everything it printed and wrote, for the tests that assert no secret of a recording leaks.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -27,17 +34,56 @@ def _pairs(headers: httpx.Headers) -> list[dict[str, str]]:
     return [{"name": k, "value": v} for k, v in headers.multi_items()]
 
 
-class HarRecorder:
-    """Collects HAR entries from an httpx client (use :meth:`client`), writes them with
-    :meth:`write`."""
+class _WireBytes(httpx.BaseTransport):
+    """A real HTTP transport that keeps each response's bytes as they came over the wire (still
+    content-encoded) in ``extensions["wire"]``; the client reads the decoded body as usual."""
 
     def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        response = self.inner.handle_request(request)
+        wire = b"".join(response.iter_raw())
+        response.close()
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            content=wire,
+            extensions={**response.extensions, "wire": wire},
+        )
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class HarRecorder:
+    """Collects HAR entries from an httpx client (use :meth:`client`), writes them with
+    :meth:`write`; ``body`` is how response bodies are stored (module docstring)."""
+
+    def __init__(self, body: str = "text") -> None:
+        assert body in ("text", "base64", "raw")
+        self.body = body
         self.entries: list[dict[str, Any]] = []
 
     def client(self, base_url: str, **kwargs: Any) -> httpx.Client:
+        if self.body == "raw":
+            kwargs.setdefault("transport", _WireBytes())
         return httpx.Client(
             base_url=base_url, event_hooks={"response": [self._record]}, timeout=10, **kwargs
         )
+
+    def _content(self, response: httpx.Response) -> dict[str, Any]:
+        stored: dict[str, Any] = {
+            "size": len(response.content),
+            "mimeType": response.headers.get("content-type", ""),
+        }
+        if self.body == "text":
+            stored["text"] = response.text
+        else:
+            data = response.extensions["wire"] if self.body == "raw" else response.content
+            stored["text"] = base64.b64encode(data).decode("ascii")
+            stored["encoding"] = "base64"
+        return stored
 
     def _record(self, response: httpx.Response) -> None:
         response.read()
@@ -70,11 +116,7 @@ class HarRecorder:
                 "httpVersion": "HTTP/1.1",
                 "headers": _pairs(response.headers),
                 "cookies": [],
-                "content": {
-                    "size": len(response.content),
-                    "mimeType": response.headers.get("content-type", ""),
-                    "text": response.text,
-                },
+                "content": self._content(response),
                 "redirectURL": "",
                 "headersSize": -1,
                 "bodySize": len(response.content),

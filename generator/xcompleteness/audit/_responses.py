@@ -584,8 +584,8 @@ def _check_end(decl: dict[str, Any], walks: list[list[RecordedPage]]) -> None:
         told = "0" if numeric else '""'
         _note(
             decl,
-            f"pagination: the last recorded page sends {nxt} as {told} ({_sources(ends)}); the "
-            "walk ends on it, not only on an absent cursor",
+            f"pagination: the last recorded page of each walk sends {nxt} as {told} "
+            f"({_sources(ends)}); the walk ends on it, not only on an absent cursor",
         )
         return
     ended = [(p, v) for p, v in finals if v is None or v is _MISSING or v == ""]
