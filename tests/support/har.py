@@ -27,7 +27,17 @@ from typing import Any
 
 import httpx
 
-__all__ = ["HarRecorder", "audit_outputs"]
+__all__ = ["HarRecorder", "audit_outputs", "brotli_stored"]
+
+
+def brotli_stored(data: bytes) -> bytes:
+    """``data`` as a valid Brotli stream (RFC 7932) of one uncompressed meta-block: what a
+    server answering ``Content-Encoding: br`` sends, without the brotli package (not a
+    dependency). Header bits, LSB first: WBITS 16 (0), ISLAST 0, MNIBBLES 4 (00), MLEN-1 in 16
+    bits, ISUNCOMPRESSED 1; then the bytes; then ISLAST 1, ISLASTEMPTY 1."""
+    assert 0 < len(data) <= 1 << 16
+    header = ((len(data) - 1) << 4) | (1 << 20)
+    return header.to_bytes(3, "little") + data + b"\x03"
 
 
 def _pairs(headers: httpx.Headers) -> list[dict[str, str]]:
