@@ -67,6 +67,18 @@ def _edit(har: Path, out: Path, edit) -> Path:
     return out
 
 
+def _reviewed(decl: dict[str, Any], tmp_path: Path) -> Path:
+    """The draft with its review questions answered (the visibility said, the page-size
+    maximum read as one), as an overlay file."""
+    decl = {k: v for k, v in decl.items() if k not in ("x-todo", "x-evidence")}
+    decl["scope"] = {**decl["scope"], "visibility": "the followers the token can read"}
+    action = {"target": "$.paths['/followers/list.json'].get", "update": {"x-completeness": decl}}
+    overlay = {"overlay": "1.0.0", "info": {"title": "t", "version": "1"}, "actions": [action]}
+    path = tmp_path / "reviewed.yaml"
+    path.write_text(yaml.safe_dump(overlay, sort_keys=False), "utf-8")
+    return path
+
+
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "xcompleteness", *args],
@@ -157,24 +169,7 @@ def test_answers_without_their_body_are_named_not_dropped(recordings, tmp_path):
     [shown] = json.loads(as_json.stdout)["diagnostics"]
     assert shown["code"] == "XC018" and "entry 4, entry 5" in shown["message"]
 
-    fixed = tmp_path / "fixed.yaml"
-    decl.pop("x-todo")
-    decl["scope"]["visibility"] = "the followers the token can read"
-    fixed.write_text(
-        yaml.safe_dump(
-            {
-                "overlay": "1.0.0",
-                "info": {"title": "t", "version": "1"},
-                "actions": [
-                    {
-                        "target": "$.paths['/followers/list.json'].get",
-                        "update": {"x-completeness": decl},
-                    }
-                ],
-            }
-        ),
-        "utf-8",
-    )
+    fixed = _reviewed(decl, tmp_path)
     walked = api.verify(SPEC, "", [fixed], recorded=har)
     codes = [d.code for d in walked.diagnostics]
     assert codes[0] == "XC018" and "XC717" in codes  # the walk left the recording at page 2
@@ -236,6 +231,12 @@ def test_a_folder_with_files_that_are_not_json_pages(recordings, tmp_path):
         e.startswith("id: /id is present and unique in 7 recorded items (pages/listFollowers.1")
         for e in decl["x-evidence"]
     )
+    assert decl["reasons"][0]["when"]["all"][1] == {  # the numeric end, from the folder too
+        "not-equals": ["$response.body#/next_cursor", 0]
+    }
+    walked = api.verify(SPEC, "", [_reviewed(decl, tmp_path)], recorded=folder)
+    assert [d.code for d in walked.diagnostics] == ["XC018", "XC018"]  # said again, nothing else
+    assert walked.exit_code == 0 and walked.summary[0].startswith("listFollowers: ok (")
     (tmp_path / "only").mkdir()
     (tmp_path / "only" / "README.txt").write_text("nothing saved")
     empty = api.audit(SPEC, responses=tmp_path / "only")
