@@ -27,13 +27,23 @@ from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
+from xcompleteness.runtime.expressions import MISSING, resolve_pointer
 
-__all__ = ["WalkRoles", "carried", "recorded_walks", "same_value", "sent_at", "walk_starts"]
+__all__ = [
+    "MISSING",
+    "WalkRoles",
+    "carried",
+    "recorded_walks",
+    "same_value",
+    "scalar_leaves",
+    "sent_at",
+    "value_at",
+    "walk_starts",
+]
 
 
 BODY = "$response.body#"
 REQUEST_BODY = "$request.body#"
-MISSING = object()
 _LINK = re.compile(r"""<([^>]*)>\s*;[^,]*\brel\s*=\s*"?next"?""", re.IGNORECASE)
 
 
@@ -128,14 +138,7 @@ def value_at(body: Any, expr: Any) -> Any:
 
 
 def _pointer(value: Any, pointer: str) -> Any:
-    for token in pointer_tokens(pointer) or ():
-        if isinstance(value, dict) and token in value:
-            value = value[token]
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return MISSING
-    return value
+    return resolve_pointer(value, pointer_tokens(pointer) or ())
 
 
 def sent_at(page: RecordedPage, where: str) -> tuple[Any, bool]:
