@@ -107,6 +107,8 @@ def _describe(value: Any, origin: str | None = None) -> str:
         return '""'
     if isinstance(value, str) and _is_url(value):
         return "a URL" + (" on the recorded host" if origin and value.startswith(origin) else "")
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "0" if value == 0 else "a number"  # 0 is an end marker, not a position
     return f"a {type(value).__name__}"
 
 
