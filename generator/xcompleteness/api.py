@@ -224,7 +224,7 @@ def audit(
     folder of saved JSON pages), the drafts are cross-checked against them (docs/audit.md). Audit
     does not validate the OpenAPI document: that is :func:`check`.
     """
-    from xcompleteness.audit import audit_document, write_draft
+    from xcompleteness.audit import audit_document, unmatched_recorded, write_draft
     from xcompleteness.load import load_document, load_recorded
     from xcompleteness.progress import stage
 
@@ -240,6 +240,8 @@ def audit(
             notes = pages.warnings if pages is not None else ()  # XC018: entries not read
             stage("scanning operations")
             report = audit_document(doc.data, origin=doc.origin, responses=pages)
+            if pages is not None:
+                notes = (*notes, *unmatched_recorded(pages, report.recorded, os.fspath(responses)))
             findings = tuple(_audit_finding(doc, f) for f in report.undeclared)
             code = ExitCode.FINDINGS if report.undeclared or report.patches else ExitCode.OK
             result = AuditResult(origin, notes, code, report, findings=findings)
@@ -521,8 +523,11 @@ def verify(
             errors = tuple(d for d in result.diagnostics if d.severity is Severity.ERROR)
             if errors:
                 return VerifyResult(origin, errors, ExitCode.UNUSABLE)
+            notes: tuple[Diagnostic, ...] = ()
             if pages is not None:
-                transport = Replay(pages, result).transport()
+                replay = Replay(pages, result)
+                transport = replay.transport()
+                notes = (*pages.warnings, *replay.unmatched(os.fspath(recorded)))
                 if base_url == _RECORDED:  # a folder: the spec's server, where next URLs point
                     base_url = _server_url(result.doc.data) or base_url
             verifier = Verifier(
@@ -535,8 +540,7 @@ def verify(
                 transport=transport,
             )
             try:
-                notes = pages.warnings if pages is not None else ()  # XC018: entries not read
-                diagnostics = (*notes, *verifier.run())
+                diagnostics = (*notes, *verifier.run())  # XC018/XC019: answers not read or used
             finally:
                 verifier.client.close()
     except InputError as exc:

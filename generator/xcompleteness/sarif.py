@@ -75,6 +75,7 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC015": "the schemas the declarations reach take more than the work budget to model",
             "XC017": "the recorded responses cannot be read",
             "XC018": "recorded entries or files were not read (no body, not JSON, undecodable)",
+            "XC019": "recorded answers match no operation of the spec (nothing checked with them)",
             "XC020": "an overlay file is not an Overlay 1.0 document",
             "XC021": "an overlay action's target matches nothing",
             "XC022": "an overlay target is not valid RFC 9535 JSONPath",

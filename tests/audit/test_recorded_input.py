@@ -15,7 +15,9 @@ user hits:
   and verify; the rest is still checked; a HAR with no JSON answer at all is ``XC017`` (exit 2).
   A browser HAR's other entries (HTML, images) are skipped without a word;
 * a folder of saved pages holding other files: each named (``XC018``), dot-files ignored, the
-  JSON pages still read; a folder with no JSON page is ``XC017``.
+  JSON pages still read; a folder with no JSON page is ``XC017``;
+* answers nothing is checked against (pages named after no operation, a HAR of another API):
+  ``XC019``.
 
 No warning quotes a body, a cursor or a credential: entries and files are named.
 """
@@ -35,7 +37,14 @@ from typing import Any
 import pytest
 import yaml
 from support.har import brotli_stored
-from support.recorded_fakes import SECRET, followers_app, record, walk_followers
+from support.recorded_fakes import (
+    SECRET,
+    dept_users_app,
+    followers_app,
+    record,
+    walk_dept_users,
+    walk_followers,
+)
 from xcompleteness import api
 
 SPEC = Path(__file__).parent / "recorded" / "followers.yaml"
@@ -241,3 +250,39 @@ def test_a_folder_with_files_that_are_not_json_pages(recordings, tmp_path):
     (tmp_path / "only" / "README.txt").write_text("nothing saved")
     empty = api.audit(SPEC, responses=tmp_path / "only")
     assert empty.exit_code == 2 and [d.code for d in empty.diagnostics] == ["XC017", "XC018"]
+
+
+def test_answers_nothing_is_checked_against_are_named(recordings, tmp_path):
+    """Saved pages named after no operation (another case), and a HAR of another API: read,
+    but nothing matches them. Said (XC019), not a silent 'cross-checked 0 drafts'."""
+    entries = json.loads(recordings["text"].read_text("utf-8"))["log"]["entries"]
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n, entry in enumerate(entries, 1):
+        (folder / f"listfollowers.{n}.json").write_text(entry["response"]["content"]["text"])
+    result = api.audit(SPEC, responses=folder)
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        (
+            "XC019",
+            "3 saved page(s) name no operation of the spec, so nothing is checked against them: "
+            "pages/listfollowers.1.json, pages/listfollowers.2.json, pages/listfollowers.3.json",
+        )
+    ]
+    assert "as the spec spells it" in result.diagnostics[0].hint
+    walked = api.verify(SPEC, "", [], recorded=folder)
+    assert [d.code for d in walked.diagnostics][:1] == ["XC019"]
+    assert "name no declared listing of the spec" in walked.diagnostics[0].message
+
+    other = record(
+        dept_users_app(), tmp_path / "other.har", [functools.partial(walk_dept_users, size=3)]
+    )
+    result = api.audit(SPEC, responses=other)
+    assert [(d.code, d.message) for d in result.diagnostics] == [
+        (
+            "XC019",
+            "none of the 3 JSON answer(s) of the recording matches an operation of the spec by "
+            "method and URL path, so nothing is checked against them",
+        )
+    ]
+    cli = _cli("audit", str(SPEC), "--responses", str(other))
+    assert cli.returncode == 1 and "warning XC019" in cli.stderr

@@ -5,6 +5,7 @@ May import: ``document`` to ``detect``, ``diagnostics``.
 
 from xcompleteness.audit._draft import draft_overlay, dump_overlay
 from xcompleteness.audit._report import AuditReport, audit_document, write_draft
+from xcompleteness.audit._responses import unmatched as unmatched_recorded
 from xcompleteness.audit._walks import WalkRoles, recorded_walks, walk_starts
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "draft_overlay",
     "dump_overlay",
     "recorded_walks",
+    "unmatched_recorded",
     "walk_starts",
     "write_draft",
 ]

@@ -44,9 +44,19 @@ from xcompleteness.audit._walks import (
     value_at,
 )
 from xcompleteness.detect import SIZE_PARAMS, Finding, fold
+from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.load import RecordedPage
 
-__all__ = ["BODY", "EVIDENCE_KEY", "TODO_KEY", "assign", "cross_check", "recorded_for"]
+__all__ = [
+    "BODY",
+    "EVIDENCE_KEY",
+    "TODO_KEY",
+    "UNMATCHED_CODE",
+    "assign",
+    "cross_check",
+    "recorded_for",
+    "unmatched",
+]
 
 
 EVIDENCE_KEY = "x-evidence"
@@ -54,6 +64,7 @@ TODO_KEY = "x-todo"
 BODY = "$response.body#"
 REQUEST_BODY = "$request.body#"
 _MISSING = MISSING
+UNMATCHED_CODE = "XC019"
 _ID_LIKE = re.compile(r"(?:^|_)(?:id|gid|sid|uid|uuid|guid|key|uri)$|[a-z]Id$|ID$")
 
 
@@ -630,3 +641,47 @@ def recorded_for(
     report_recorded: Mapping[str, list[RecordedPage]] | None, f: Finding
 ) -> list[RecordedPage]:
     return list((report_recorded or {}).get(f.pointer, ()))
+
+
+def unmatched(
+    pages: list[RecordedPage],
+    matched: Mapping[str, list[RecordedPage]],
+    origin: str,
+    what: str = "operation of the spec",
+) -> list[Diagnostic]:
+    """``XC019`` warnings for recorded answers nothing was checked against: saved pages whose
+    file names no ``what`` (a typo, another case), and a HAR none of whose JSON answers matches
+    one by method and path (a browser HAR of another site, a spec of another version)."""
+    used = {id(p) for group in matched.values() for p in group}
+    out = []
+    saved = [p for p in pages if p.operation is not None and id(p) not in used]
+    if saved:
+        names = [p.source for p in saved]
+        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
+        out.append(
+            Diagnostic(
+                origin,
+                "",
+                UNMATCHED_CODE,
+                Severity.WARNING,
+                f"{len(saved)} saved page(s) name no {what}, so nothing is checked against "
+                f"them: {shown}",
+                "name each file <operationId>.<n>.json (or <operationId>/<n>.json) after the "
+                "listing's operationId, as the spec spells it",
+            )
+        )
+    har = [p for p in pages if p.operation is None]
+    if har and not any(id(p) in used for p in har):
+        out.append(
+            Diagnostic(
+                origin,
+                "",
+                UNMATCHED_CODE,
+                Severity.WARNING,
+                f"none of the {len(har)} JSON answer(s) of the recording matches an {what} by "
+                "method and URL path, so nothing is checked against them",
+                "record the listing's own requests (a base path before the spec's paths is "
+                "fine), or check the spec is the one of the recorded API",
+            )
+        )
+    return out

@@ -33,7 +33,8 @@ import re
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from xcompleteness.audit import WalkRoles, walk_starts
+from xcompleteness.audit import WalkRoles, unmatched_recorded, walk_starts
+from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
 from xcompleteness.runtime.expressions import MISSING, resolve_pointer
@@ -79,6 +80,20 @@ class Replay:
             )
         self.ops.sort(key=lambda o: -len(re.sub(r"\{[^}]*\}", "", str(o[3].path))))
         self.served: list[str] = []
+
+    def unmatched(self, origin: str) -> list[Diagnostic]:
+        """``XC019`` warnings for recorded answers no declared listing can be answered from."""
+        matched: dict[str, list[RecordedPage]] = {}
+        for page in self.pages:
+            for method, template, op_id, _ in self.ops:
+                if page.operation == op_id or (
+                    page.path is not None
+                    and page.method == method
+                    and template.fullmatch(page.path)
+                ):
+                    matched.setdefault(op_id, []).append(page)
+                    break
+        return unmatched_recorded(self.pages, matched, origin, "declared listing of the spec")
 
     def transport(self) -> Any:
         import httpx
