@@ -215,6 +215,31 @@ def test_a_numeric_cursor_the_schema_does_not_show_is_found_from_the_requests(re
     ), decl["x-evidence"]
 
 
+def test_an_unpaged_listing_recorded_twice_is_two_walks(recordings, tmp_path):
+    """The same API described without paging (style none): each recorded request is a whole
+    walk, so reading it twice repeats no id within a walk."""
+    spec = yaml.safe_load(FOLLOWERS.read_text("utf-8"))
+    op = spec["paths"]["/followers/list.json"]["get"]
+    op["parameters"] = [p for p in op["parameters"] if p["name"] == "screen_name"]
+    props = op["responses"]["200"]["content"]["application/json"]["schema"]["properties"]
+    del props["next_cursor"], props["previous_cursor"]
+    op["description"] = "Returns every follower of the user."
+    unpaged = tmp_path / "unpaged.yaml"
+    unpaged.write_text(yaml.safe_dump(spec, sort_keys=False), "utf-8")
+    har = record(
+        followers_app(),
+        tmp_path / "twice.har",
+        [functools.partial(walk_followers, count=200)] * 2,  # one page holds every follower
+    )
+    decl = _audit(unpaged, tmp_path / "draft.yaml", har)
+    assert decl["pagination"] == {"style": "none"}
+    assert _todos(decl, "id") == []
+    assert (
+        "id: /id is present and unique in 14 recorded items (twice.har entry 1, twice.har entry "
+        "2; 2 walks)"
+    ) in decl["x-evidence"]
+
+
 # -- a number in the JSON body -------------------------------------------------------------------
 
 

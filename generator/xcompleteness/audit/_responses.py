@@ -212,12 +212,15 @@ def _walks(
     decl: dict[str, Any], f: Finding, pages: list[RecordedPage], carrier: str | None
 ) -> list[list[RecordedPage]]:
     """The recorded pages cut into walks (``audit._walks``): by the drafted chain, the cursor
-    read where the recording showed it sent (``carrier``). Without a chain (no pagination
-    drafted), a HAR request that carries none of the drafted paging parameters starts a walk.
+    read where the recording showed it sent (``carrier``). A listing drafted without paging
+    (style none) is one request a walk. Without a chain (no pagination drafted), a HAR
+    request that carries none of the drafted paging parameters starts a walk.
     Two walks may read the same items: an id repeats across walks, never within one."""
     roles = WalkRoles.of_declaration(decl, carrier)
     if roles is not None or any(p.method is None for p in pages):
         return recorded_walks(pages, roles)
+    if (decl.get("pagination") or {}).get("style") == "none":
+        return [[p] for p in pages]  # each recorded request is a whole walk
     names = [f.request[r] for r in ("cursor", "offset", "page") if r in f.request]
     if not names:
         return [pages]
