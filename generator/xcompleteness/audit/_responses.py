@@ -656,17 +656,12 @@ def unmatched(
     file names no ``what`` (a typo, another case), and a HAR none of whose JSON answers matches
     one by method and path (a browser HAR of another site, a spec of another version)."""
     used = {id(p) for group in matched.values() for p in group}
-    out = []
-    saved = [p for p in pages if p.operation is not None and id(p) not in used]
+    found: list[tuple[str, str]] = []
+    saved = [p.source for p in pages if p.operation is not None and id(p) not in used]
     if saved:
-        names = [p.source for p in saved]
-        shown = ", ".join(names[:8]) + (f" and {len(names) - 8} more" if len(names) > 8 else "")
-        out.append(
-            Diagnostic(
-                origin,
-                "",
-                UNMATCHED_CODE,
-                Severity.WARNING,
+        shown = ", ".join(saved[:8]) + (f" and {len(saved) - 8} more" if len(saved) > 8 else "")
+        found.append(
+            (
                 f"{len(saved)} saved page(s) name no {what}, so nothing is checked against "
                 f"them: {shown}",
                 "name each file <operationId>.<n>.json (or <operationId>/<n>.json) after the "
@@ -675,16 +670,12 @@ def unmatched(
         )
     har = [p for p in pages if p.operation is None]
     if har and not any(id(p) in used for p in har):
-        out.append(
-            Diagnostic(
-                origin,
-                "",
-                UNMATCHED_CODE,
-                Severity.WARNING,
+        found.append(
+            (
                 f"none of the {len(har)} JSON answer(s) of the recording matches an {what} by "
                 "method and URL path, so nothing is checked against them",
                 "record the listing's own requests (a base path before the spec's paths is "
                 "fine), or check the spec is the one of the recorded API",
             )
         )
-    return out
+    return [Diagnostic(origin, "", UNMATCHED_CODE, Severity.WARNING, m, h) for m, h in found]
