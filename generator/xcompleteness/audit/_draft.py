@@ -339,6 +339,8 @@ def _pagination(
             )
         )
     if f.style in ("offset", "page"):
+        if f.link_doubt:  # an undescribed Link header beside the parameter: which walk?
+            todos.append(f"pagination: {f.link_doubt}")
         out = {"style": f.style, "request": {f.style: f.request[f.style], **size}}
         total = f.signal("total")
         pages = f.signal("total_pages") if f.style == "page" else None

@@ -110,6 +110,10 @@ class Finding:
     listing_doubt: str | None = None
     """Why the operation may not be a listing at all: no response schema shows an array, only its
     name, prose or parameters say it lists (the draft asks, never states it)."""
+    link_doubt: str | None = None
+    """For a walk by page or offset: the response also declares a ``Link`` header that nothing
+    describes (no description, no example), so whether it links the pages is unsaid (the draft
+    pages by the parameter and asks)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""
@@ -147,6 +151,7 @@ class Finding:
             "kind_other": self.kind_other,
             "listing_doubt": self.listing_doubt,
             "total_doubt": self.total_doubt,
+            "link_doubt": self.link_doubt,
         }
 
 

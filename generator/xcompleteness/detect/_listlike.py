@@ -71,6 +71,7 @@ from xcompleteness.detect._naming import (
     listing_path,
     named_report,
     not_listing_after_all,
+    report_read,
     single_object,
 )
 from xcompleteness.detect._operation_facts import (
@@ -89,8 +90,9 @@ from xcompleteness.detect._pagination_params import (
     param_roles,
 )
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
-from xcompleteness.detect._shape import Shape, body_shape, last_literal
-from xcompleteness.document import Parameter, pointer_tokens
+from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token
+from xcompleteness.diagnostics import pointer_join
+from xcompleteness.document import Parameter, pointer_tokens, resolve_pointer
 from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
 from xcompleteness.runtime.contract import BODY_LOCATION
 
@@ -263,6 +265,16 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
             why.append(f"search with a required query and arrays in its response ({nested})")
     if not why and body is None and status is not None and listy:
         why.append("described as a list; the response declares no schema")
+    if (
+        not why
+        and listy
+        and body is not None
+        and not lpath.rstrip("/").rsplit("/", 1)[-1].startswith("{")  # a read by id
+        and _no_array(body, shape, walker)
+    ):
+        # GitLab types "Get the list of system hooks" as one Hook; Snyk's "List" answers a map
+        # it declares as ``{properties: {}}``: asked whether it lists (listing_doubt)
+        why.append("described as a list; the response schema shows no array")
     if not why and body is None and status is not None and ref.method == "get":
         plural = _plural_tail(lpath)
         if searchy and "query" in roles:
@@ -297,8 +309,16 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         kind = "aggregate" if not searchy else kind
     if not paged and not searchy and named_report(ref.path):
         kind = "aggregate"  # one computed report, not pages of records
+    if not searchy and report_read(ref):
+        kind = "aggregate"  # report rows read by POST (filters in the body)
     cursor_fed_by_token(roles, signals, ref.parameters)
-    style, request = pagination_style(roles, signals)
+    walk = _without_bare_link(roles, signals, walker) if style_doubt is None else signals
+    style, request = pagination_style(roles, walk)
+    link_doubt = None
+    if walk is not signals and style in ("offset", "page"):
+        link_doubt = _bare_link_question(style, request[style], signals)
+    elif walk is not signals and style != "next-url":  # nothing settles it: the header walks
+        style, request = pagination_style(roles, signals)
     if body is None and style == "none":
         style = "unknown"  # no response schema: nothing shows whether or how it pages
     first_page, page_start_unsaid = 1, False
@@ -342,6 +362,7 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
         kind_doubt=kind_doubt,
         kind_other=kind_other,
         total_doubt=shape.total_doubt,
+        link_doubt=link_doubt,
         listing_doubt=None
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged),
@@ -373,6 +394,20 @@ def _plural_tail(path: str) -> str | None:
     if tail in _NOT_PLURAL or tail in sig.SINGLE_OBJECT_WORDS:
         return None
     return last
+
+
+def _no_array(body: Located, shape: Shape, walker: SchemaWalker) -> bool:
+    """The response schema shows no array at all, at its top or one object down (GitHub's
+    ``/feeds``, "Lists the feeds ...", holds arrays of URLs and of links: one object)."""
+    if shape.items is not None or shape.containers or walker.is_array(*body):
+        return False
+    props = walker.properties(*walker.resolve(*body))
+    for sub, sptr in props.values():
+        if walker.is_array(sub, sptr):
+            return False
+        if any(walker.is_array(*inner) for inner in walker.properties(sub, sptr).values()):
+            return False
+    return True
 
 
 def _arrayless(
@@ -414,6 +449,48 @@ def _described_link_header(ref: OperationRef, signals: list[Signal]) -> str | No
             signals.append(Signal("link_header", "Link", "$response.link.next", ref.pointer))
             return f"no response declares a Link header, but the {where} says {said!r}"
     return None
+
+
+def _without_bare_link(
+    roles: dict[str, str], signals: list[Signal], walker: SchemaWalker
+) -> list[Signal]:
+    """The signals the walk is chosen from: all of them, less a declared ``Link`` header that
+    nothing describes (no description or example on the header or its schema) when a described
+    walk stands beside it: a page or offset parameter, or a next link in the body (Snyk's
+    ``{paths, links: {next: "The URL of the next page ..."}}`` beside a bare ``Link: {schema:
+    {type: string}}``). GitHub's Link header carries an example with ``rel="next"``: described."""
+    link = next((s for s in signals if s.kind == "link_header"), None)
+    if link is None or _described_header(link, walker):
+        return signals
+    body_link = any(
+        s.kind == "next_link" and s.expression.startswith("$response.body#") for s in signals
+    )
+    if not (body_link or "page" in roles or "offset" in roles):
+        return signals
+    return [s for s in signals if s is not link]
+
+
+def _described_header(link: Signal, walker: SchemaWalker) -> bool:
+    found, node = resolve_pointer(walker.fact("document", lambda d: d), link.pointer)
+    header, at = walker.resolve(node if found else {}, link.pointer)
+    if not isinstance(header, dict):
+        return False
+    schema, _ = walker.resolve(header.get("schema"), pointer_join(at, "schema"))
+    parts = [header] + ([schema] if isinstance(schema, dict) else [])
+    return any(part.get(k) not in (None, "", {}) for part in parts for k in _SAYS)
+
+
+_SAYS = ("description", "example", "examples")
+
+
+def _bare_link_question(style: str, name: str, signals: list[Signal]) -> str:
+    link = next(s for s in signals if s.kind == "link_header")
+    return (
+        f"the success response declares a {link.name} header that nothing describes (no "
+        f"description or example at {link.pointer}), beside the {style} parameter {name}: the "
+        f"draft walks by {name} (style {style}); if the API sends rel=next links in that header, "
+        "style link-header walks as well (confirm which the API documents)"
+    )
 
 
 def _first_page(
@@ -689,13 +766,25 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str 
 
 def _aggregate_doubt(kind: str, shape: Shape, paged: bool) -> str | None:
     """An aggregate named so by its path or operationId (``stats``, ``facets``...) that pages an
-    array of records like a list may be a collection of those records."""
-    if kind != "aggregate" or shape.aggregate or not paged or shape.items is None:
+    array of records like a list, or whose items carry an identifier (Snyk's ``POST
+    .../aggregated-issues``: "List all project snapshot aggregated issues", each issue with its
+    ``id``), may be a collection of those records."""
+    if kind != "aggregate" or shape.aggregate or shape.items is None:
         return None
-    return (
-        "the path or operationId names a summary (stats, aggregates...) but the operation "
-        "pages an array"
-    )
+    if paged:
+        return (
+            "the path or operationId names a summary (stats, aggregates...) but the operation "
+            "pages an array"
+        )
+    if shape.id is not None and sig.fold(last_token(shape.id)) == "id":
+        # its own ``id``, not a reference to what a row summarises (ClickMeter's ``entityId``
+        # on rows of statistics, Xero's ``ReportID`` on one report)
+        return (
+            "the path or operationId names a summary (aggregated, stats, a report...) but its "
+            f"items carry their own identifier ({shape.id}), so each may be a record of a "
+            "resource"
+        )
+    return None
 
 
 def _kind_doubt(kind: str, ref: OperationRef) -> str | None:

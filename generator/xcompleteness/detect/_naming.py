@@ -13,6 +13,7 @@ __all__ = [
     "listing_path",
     "named_report",
     "not_listing_after_all",
+    "report_read",
     "single_object",
 ]
 
@@ -49,6 +50,15 @@ def named_report(path: str) -> bool:
     """``/Reports/BalanceSheet``: a literal segment under a ``reports`` segment names one
     report (``/Reports`` itself lists them)."""
     literal = [s for s in path.split("/") if s and "{" not in s]
+    return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
+
+
+def report_read(ref: OperationRef) -> bool:
+    """A POST under a ``reporting``/``reports`` segment (Snyk's ``POST /reporting/counts/tests``
+    with filters in its body): a read of computed report rows, not a mutation."""
+    if ref.method != "post":
+        return False
+    literal = [s for s in ref.path.split("/") if s and "{" not in s]
     return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
 
 
@@ -94,7 +104,8 @@ def not_listing_after_all(
 ) -> bool:
     """List-shaped, but not a listing: a mutation not named like one, or a single read."""
     op_id = ref.view.operation_id
-    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path)):
+    reads_rows = report_read(ref) and shape.items is not None
+    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path) or reads_rows):
         return True
     if ref.method != "get" and shape.items is None and not strong and not positioned:
         return True

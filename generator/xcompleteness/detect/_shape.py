@@ -226,6 +226,17 @@ def _wrapped_array(
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and _named_alike(sig.fold(arrays[0]), noun):
         chosen = arrays[0]  # "Gets a list of brands": GET /brands answers {brands: [...], ...}
+    elif (
+        len(arrays) == 1
+        and len(others) <= 1
+        and not resource_like
+        and not any(sig.SIGNAL_FIELDS.get(sig.fold(n)) == "total" for n in props)
+        and (sig.fold(arrays[0]) == noun or _named_alike(sig.fold(arrays[0]), noun))
+    ):
+        # the path's own resource beside one field: ``GET .../assets.json`` answering
+        # ``{assets: [Asset], since}`` (the export's checkpoint); not beside a figure (GitHub's
+        # traffic ``{count, uniques, views: [...]}`` is one summary)
+        chosen = arrays[0]
     if chosen is None:
         return None
     sub, sptr = props[chosen]

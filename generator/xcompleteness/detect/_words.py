@@ -438,7 +438,8 @@ def is_search(path: str, operation_id: str | None) -> bool:
 
     A path segment must *start* with a search word (``/search/repositories``, ``/_search``,
     ``searchUsers``), and an operationId must start or end with one, after an HTTP-verb prefix
-    (``search/repos``, ``GetChargesSearch``): ``/v1/sigma/scheduled_query_runs`` lists runs.
+    (``search/repos``, ``GetChargesSearch``), or end in one followed by ``results``
+    (``GetBookRemoteSearchResults``): ``/v1/sigma/scheduled_query_runs`` lists runs.
     """
     for segment in path.split("/"):
         if "{" in segment:
@@ -449,6 +450,8 @@ def is_search(path: str, operation_id: str | None) -> bool:
     op = word_list(operation_id or "")
     if op and op[0] in ("get", "post", "put", "list", "do"):
         op = op[1:]
+    if op[-2:-1] and op[-1] in ("results", "result") and op[-2] in SEARCH_WORDS:
+        op = op[:-1]  # ``GetBookRemoteSearchResults``: the results of a search
     return bool(op) and (op[0] in SEARCH_WORDS or op[-1] in SEARCH_WORDS)
 
 
@@ -496,6 +499,6 @@ SINGLE_OBJECT_WORDS = frozenset(
 # ``{authMethods: [...]}``); a bare array answered there is a list all the same.
 SINGLE_OBJECT_NOUNS = frozenset({"config", "configuration", "settings"})
 # A path or operation naming a report: one computed document when it takes no page position.
-REPORT_WORDS = frozenset({"report", "reports"})
+REPORT_WORDS = frozenset({"report", "reports", "reporting"})
 
 AGGREGATE_FIELDS = _keys("aggregations", "aggs", "buckets", "facets", "histogram")
