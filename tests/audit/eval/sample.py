@@ -226,6 +226,7 @@ REPLACED: dict[str, str] = {
     ),
 }
 HELDOUT: dict[str, str] = {
+    "figshare": "figshare.com.json",
     "gsmtasks": "gsmtasks.com.json",
     "illumidesk": "illumidesk.com.json",
     "netbox": "netbox.dev.json",
