@@ -163,12 +163,8 @@ def generate_from_check(
     renderer = Renderer()
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
-    for emitter in selected(only):
-        stage(f"rendering {emitter.name}")
-        try:
-            emitted = emitter.emit(ir, renderer)
-        except EmitError as exc:
-            raise GenerationRefused(exc.diagnostics) from None
+    emitters = selected(only)
+    for emitter, emitted in zip(emitters, _rendered(emitters, ir, renderer), strict=True):
         base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
         for rel, text in emitted.items():
             path = base / _safe_rel(emitter.name, PurePosixPath(rel))
@@ -190,6 +186,81 @@ def generate_from_check(
         sources=tuple(getattr(result.doc, "sources", ())),
         views=result.doc.views if result.doc.data is ir.document else None,
     )
+
+
+SIDE_EMITTERS = frozenset({"augmented", "tools"})
+"""The emitters a second process renders while this one renders the rest (about half the
+rendering of a large description each: GitHub's augmented spec and agent tools against its
+models and client)."""
+SIDE_MIN_OPERATIONS = 64
+"""Fewer generated operations than this: everything is rendered here (a fork costs more)."""
+
+
+def _emit(emitter: Any, ir: SpecIR, renderer: Any) -> dict[Any, str]:
+    try:
+        return emitter.emit(ir, renderer)
+    except EmitError as exc:
+        raise GenerationRefused(exc.diagnostics) from None
+
+
+def _emit_side(emitters: Sequence[Any], ir: SpecIR) -> list[dict[str, str]]:
+    """The forked child's work: each emitter's files as plain ``{str: str}`` (pickled back)."""
+    from xcompleteness.emit._render import Renderer
+
+    renderer = Renderer()
+    return [
+        {str(rel): text for rel, text in emitter.emit(ir, renderer).items()} for emitter in emitters
+    ]
+
+
+def _side_answer(answer: Any, count: int) -> list[dict[PurePosixPath, str]] | None:
+    if not isinstance(answer, list) or len(answer) != count:
+        return None
+    out = []
+    for emitted in answer:
+        if not isinstance(emitted, dict) or not all(
+            type(k) is str and type(v) is str for k, v in emitted.items()
+        ):
+            return None
+        out.append({PurePosixPath(k): v for k, v in emitted.items()})
+    return out
+
+
+def _rendered(emitters: Sequence[Any], ir: SpecIR, renderer: Any) -> list[dict[Any, str]]:
+    """Each emitter's files, in order. With two usable cores and a large package (see
+    :data:`SIDE_EMITTERS`), a forked child renders the side emitters from the same IR (inherited,
+    never re-read) while this process renders the others; every emitter is a pure function of
+    the IR, so the files are the ones one process renders. If the child fails in any way (an
+    emitter raised, it died, its answer is not a list of text files) the side emitters are
+    rendered here, so errors and refusals are the one-process ones.
+    """
+    from xcompleteness.check import prevalidate
+
+    side = [e for e in emitters if e.name in SIDE_EMITTERS]
+    job = None
+    if side and len(ir.operations) >= SIDE_MIN_OPERATIONS and prevalidate.wanted():
+        job = prevalidate.Forked(_emit_side, side, ir, name="xc-render")
+    done: dict[str, dict[Any, str]] = {}
+    try:
+        for emitter in emitters:
+            if job is None or emitter not in side:
+                stage(f"rendering {emitter.name}")
+                done[emitter.name] = _emit(emitter, ir, renderer)
+    except BaseException:
+        if job is not None:
+            job.cancel()
+        raise
+    if job is not None:
+        stage("rendering " + ", ".join(e.name for e in side))
+        ok, answer = job.result()
+        got = _side_answer(answer, len(side)) if ok else None
+        if got is not None:
+            done.update((e.name, files) for e, files in zip(side, got, strict=True))
+    for emitter in emitters:
+        if emitter.name not in done:
+            stage(f"rendering {emitter.name}")
+            done[emitter.name] = _emit(emitter, ir, renderer)
+    return [done[e.name] for e in emitters]
 
 
 def generate(
