@@ -77,6 +77,8 @@ class Generation:
     views: Any = None
     """The checked document's typed views (``SourceDoc.views``), kept so :func:`summary` does
     not parse the operations again."""
+    stored: Any = None
+    """With ``generate(store_later=True)``: call it to wait until the cache entry is written."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
@@ -272,6 +274,7 @@ def generate(
     tests: bool = False,
     cache: bool = True,
     tools: Sequence[str] = (),
+    store_later: bool = False,
 ) -> Generation:
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
@@ -279,6 +282,9 @@ def generate(
     is stored (docs/generate.md, "Cache"); with ``allow_external_refs`` the files the refs pull in
     are recorded in the entry and must be unchanged for a hit. A cache folder or entry someone
     else could have written is not used (a diagnostic says so: :mod:`xcompleteness.safety`).
+    ``store_later``: the fresh entry is packed and written on a thread while the caller goes on
+    (writing OUT); the caller must then call ``Generation.stored()`` (the diagnostics are
+    complete either way).
     """
     from xcompleteness.check import check_spec, prevalidate
     from xcompleteness.emit import _cache as gencache
@@ -350,17 +356,17 @@ def generate(
         except OSError:
             sources = None
         if sources is not None:
-            gencache.store(
-                key,
-                gencache.Entry(
-                    files=gen.files,
-                    diagnostics=[d.to_json() for d in gen.diagnostics],
-                    package=gen.package,
-                    summary=gen.summary_text,
-                    sources=sources,
-                ),
-                notes,
+            entry = gencache.Entry(
+                files=gen.files,
+                diagnostics=[d.to_json() for d in gen.diagnostics],
+                package=gen.package,
+                summary=gen.summary_text,
+                sources=sources,
             )
+            if store_later:
+                gen.stored = gencache.store_later(key, entry, notes)
+            else:
+                gencache.store(key, entry, notes)
     gen.diagnostics.extend(notes)
     return gen
 
