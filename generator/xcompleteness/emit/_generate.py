@@ -318,12 +318,13 @@ def generate(
     from xcompleteness.emit._model_cache import ModelCache
     from xcompleteness.emit._value_cache import (
         DeclarationCache,
+        LineCache,
         ScanCache,
         SplitCache,
     )
     from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
     from xcompleteness.ir import model_store, split_store
-    from xcompleteness.load import parse_store
+    from xcompleteness.load import LineMemo, line_store, parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
     # reasons or pagination), and formatted modules across runs where a module's text is
@@ -334,8 +335,10 @@ def generate(
     # that differs only in x-completeness values, the declarations the vocabulary schema found
     # clean and the reading of the item-model module (:mod:`~xcompleteness.emit._value_cache`).
     reuse = key is not None
+    memo = LineMemo(LineCache()) if reuse else None
     with (
         parse_store(ParseCache() if reuse else None),
+        line_store(memo),
         scan_store(ScanCache() if reuse else None),
         declaration_store(DeclarationCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
@@ -348,7 +351,9 @@ def generate(
         else:
             result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
             gen = generate_from_check(result, package, tests=tests, tools=tools)
-    gen.summary_text = summary(gen)
+        gen.summary_text = summary(gen)
+    if memo is not None:
+        memo.save()  # the lines this run's diagnostics asked for, for the next edit
     if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")
         try:
