@@ -35,6 +35,7 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
             super().__init__(job, *args, name=name)
 
     monkeypatch.setattr(_generate, "SIDE_MIN_OPERATIONS", 0)
+    monkeypatch.setattr(_generate, "_idle_core", lambda: True)  # whatever the machine's load
     monkeypatch.setattr(prevalidate, "Forked", Recorded)
     return names
 
@@ -70,6 +71,24 @@ def test_a_failing_child_leaves_the_work_to_the_parent(
     two = _run(spec, overlays, monkeypatch, "2")
     assert "xc-render" in forks
     assert two == one
+
+
+def test_no_fork_without_an_idle_core(forks: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    spec, overlays = CASES[0]
+    one = _run(spec, overlays, monkeypatch, "1")
+    monkeypatch.setattr(_generate, "_idle_core", lambda: False)
+    assert _run(spec, overlays, monkeypatch, "2") == one
+    assert "xc-render" not in forks
+
+
+def test_an_idle_core_is_read_from_the_load_average(monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    cpus = len(os.sched_getaffinity(0))
+    monkeypatch.setattr(os, "getloadavg", lambda: (cpus - 1.0, 0.0, 0.0))
+    assert _generate._idle_core()
+    monkeypatch.setattr(os, "getloadavg", lambda: (cpus + 3.0, 0.0, 0.0))
+    assert not _generate._idle_core()
 
 
 @pytest.mark.parametrize(
