@@ -21,10 +21,10 @@ __all__ = [
     "WORK_BUDGET",
     "apply_overlays",
     "documents_live_with_the_process",
+    "line_store",
     "load_data",
     "load_document",
     "load_recorded",
-    "line_store",
     "load_spec",
     "parse_store",
 ]
