@@ -338,7 +338,6 @@ def generate(
         raise ValueError("generate(check=True) compares with a folder: pass out")
     from xcompleteness.emit import GenerationRefused
     from xcompleteness.emit import generate as run_pipeline
-    from xcompleteness.emit import summary as generate_summary
 
     origin = os.fspath(spec)
     try:
@@ -351,11 +350,30 @@ def generate(
                 tests=tests,
                 cache=cache,
                 tools=tuple(tools),
+                store_later=out is not None,  # the cache entry is written while OUT is
             )
     except InputError as exc:
         return GenerateResult(origin, exc.diagnostics, ExitCode.UNUSABLE)
     except GenerationRefused as exc:
         return GenerateResult(origin, exc.diagnostics, ExitCode.FINDINGS)
+    try:
+        return _generated(gen, origin, out, package, check=check, progress=progress)
+    finally:
+        if gen.stored is not None:
+            gen.stored()
+
+
+def _generated(
+    gen: Any,
+    origin: str,
+    out: PathLike | None,
+    package: str | None,
+    *,
+    check: bool,
+    progress: ProgressCallback | None,
+) -> GenerateResult:
+    from xcompleteness.emit import summary as generate_summary
+
     done = GenerateResult(
         origin,
         tuple(gen.diagnostics),

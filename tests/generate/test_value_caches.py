@@ -1,5 +1,5 @@
-"""The value caches of an overlay edit: line index, list-likeness scan, clean declarations and
-the reading of the item-model module (``KEY.xcscan``, ``.xcdecl``, ``.xcsplit``).
+"""The value caches of an overlay edit: line numbers, list-likeness scan, clean declarations and
+the reading of the item-model module (``KEY.xclines``, ``.xcscan``, ``.xcdecl``, ``.xcsplit``).
 
 Observed without timings or mocks: every run with warm entries gives the bytes and diagnostics
 of a run that used no cache at all; a planted, well-formed entry changes what the next run
@@ -23,6 +23,7 @@ from xcompleteness.declare._vocabulary import _details_schemas
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _value_cache as valc
 from xcompleteness.emit._generate import GenerationRefused, generate
+from xcompleteness.load._lines import LazyJsonLines
 
 UNDECLARED = "/orgs/{org}/members"
 SEARCH = "$.paths['/search/repositories'].get"
@@ -30,6 +31,7 @@ KINDS = {
     "scan": valc.ScanCache,
     "declarations": valc.DeclarationCache,
     "split": valc.SplitCache,
+    "lines": valc.LineCache,
 }
 
 
@@ -169,6 +171,24 @@ def test_a_stored_reading_of_the_item_models_is_used_and_can_only_cut_the_same_t
     named = {**record, "defs": [[["not an identifier"], [], 1, 1]]}
     _plant("split", named)
     assert generate(spec, [overlay], "repos").files == cold.files
+
+
+def test_stored_lines_are_what_the_next_run_reports_for_keys_the_text_has(inputs) -> None:
+    spec, overlay = inputs
+    cold = generate(spec, [overlay], "repos")
+    pointer = "/paths/~1orgs~1{org}~1members/get"
+    (warning,) = [d for d in cold.diagnostics if d.code == "XC100" and d.pointer == pointer]
+    lines = _value(_entries("lines")[0])
+    assert lines[pointer] == warning.line  # what the run looked up, kept
+    _plant("lines", {**lines, pointer: 4242, "/paths/~1nowhere/get": 7})
+    again = generate(spec, [overlay], "repos")
+    (moved,) = [d for d in again.diagnostics if d.code == "XC100" and d.pointer == pointer]
+    assert moved.line == 4242  # the planted line was used; a key the text lacks never is:
+    text = spec.read_text("utf-8")
+    index = LazyJsonLines(text)
+    index.remembered({"/paths/~1nowhere/get": 7, pointer: True, "": 3}, json.loads(text))
+    assert index.get("/paths/~1nowhere/get") is None
+    assert index.get(pointer) == warning.line
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

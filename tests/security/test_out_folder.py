@@ -97,6 +97,27 @@ def test_a_failed_write_leaves_out_as_it_was(tmp_path: Path) -> None:
     assert _tree(out) == before  # a.py not rewritten, old.py not removed, no temporary files
 
 
+def test_a_failed_write_of_many_files_leaves_out_as_it_was(tmp_path: Path) -> None:
+    """Enough files that several threads stage them: a failure among them still undoes all."""
+    from xcompleteness.emit import _write
+
+    out = tmp_path / "out"
+    old = {P(f"pkg/m{n:02}.py"): f"n = {n}\n" for n in range(40)}
+    write_tree(out, {**old, P("pkg/old.py"): "old = 1\n"})
+    (out / "pkg" / "sub").write_text("a file where the new tree needs a folder\n")
+    before = _tree(out)
+    new = {P(f"pkg/m{n:02}.py"): f"n = {n + 1}\n" for n in range(40)}
+    new.update({P(f"pkg/new/x{n:02}.py"): "x = 1\n" for n in range(20)})
+    assert len(new) >= 2 * _write.STAGING_THREADS
+    with pytest.raises(OSError):
+        write_tree(out, {**new, P("pkg/sub/b.py"): "b = 1\n"})
+    assert _tree(out) == before  # nothing rewritten or removed, no new folder, no temporary file
+    report = write_tree(out, new)  # and the same tree without the obstacle is written whole
+    assert sorted(report.written) == sorted(str(rel) for rel in new)
+    assert report.removed == ["pkg/old.py"]
+    assert all((out / str(rel)).read_text() == text for rel, text in new.items())
+
+
 def test_a_bad_entry_refuses_before_anything_is_written(
     capsys: pytest.CaptureFixture[str], generated: tuple[Path, Path]
 ) -> None:

@@ -27,12 +27,12 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic
 
-__all__ = ["Validation", "merge", "wanted"]
+__all__ = ["Forked", "Validation", "merge", "wanted"]
 
 
 def wanted() -> bool:
@@ -51,24 +51,28 @@ def wanted() -> bool:
     return cpus >= 2
 
 
-def _child(conn: Any, doc: Any) -> None:
+def _child(conn: Any, job: Callable[..., Any], args: tuple[Any, ...]) -> None:
     try:
         # Our copies of the parent's stdout/stderr are never written or flushed (multiprocessing
         # flushes sys.stdout/sys.stderr on exit: they are /dev/null here).
         sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives with the process
-        from xcompleteness.check._validate import validate_openapi
-
-        conn.send((True, list(validate_openapi(doc))))
-    except BaseException:  # noqa: BLE001 - the parent validates again in-process
+        conn.send((True, job(*args)))
+    except BaseException:  # noqa: BLE001 - the parent does the work again in-process
         conn.send((False, None))
     finally:
         conn.close()
 
 
-class Validation:
-    """``validate_openapi(doc)`` in a forked child process (``doc``: the loaded SourceDoc)."""
+class Forked:
+    """``job(*args)`` in a forked child process; its (picklable) answer comes back over a pipe.
 
-    def __init__(self, doc: Any) -> None:
+    The arguments are inherited through ``fork`` (never pickled, so the child works on the very
+    objects the parent holds); only the answer crosses, and only from this parent's own child.
+    :meth:`result` is ``(True, answer)`` or ``(False, None)`` when the child could not start,
+    raised, died or sent nothing: the caller then does the work itself.
+    """
+
+    def __init__(self, job: Callable[..., Any], *args: Any, name: str) -> None:
         ctx = multiprocessing.get_context("fork")
         for stream in (sys.stdout, sys.stderr):  # nothing buffered is copied into the child
             try:
@@ -77,10 +81,7 @@ class Validation:
                 pass
         self._conn, child_end = ctx.Pipe(duplex=False)
         self._proc: Any = ctx.Process(
-            target=_child,
-            args=(child_end, doc),
-            name="xc-validate",
-            daemon=True,
+            target=_child, args=(child_end, job, args), name=name, daemon=True
         )
         try:
             self._proc.start()
@@ -89,10 +90,10 @@ class Validation:
         finally:
             child_end.close()
 
-    def result(self) -> list[Diagnostic] | None:
-        """The child's diagnostics, or None when it failed (validate in-process then)."""
+    def result(self) -> tuple[bool, Any]:
+        """``(True, answer)``, or ``(False, None)`` when the child failed."""
         if self._proc is None:
-            return None
+            return False, None
         try:
             ok, payload = self._conn.recv()
         except (EOFError, OSError, ValueError, TypeError, AttributeError, ImportError):
@@ -100,11 +101,8 @@ class Validation:
         finally:
             self._conn.close()
             self._proc.join()
-        if not ok or not isinstance(payload, list):
-            return None
-        if not all(isinstance(d, Diagnostic) for d in payload):
-            return None
-        return payload
+            self._proc = None
+        return (True, payload) if ok is True else (False, None)
 
     def cancel(self) -> None:
         """Stop the child (the parent no longer needs its answer)."""
@@ -113,6 +111,32 @@ class Validation:
             self._proc.join()
             self._conn.close()
             self._proc = None
+
+
+def _validated(doc: Any) -> list[Diagnostic]:
+    from xcompleteness.check._validate import validate_openapi
+
+    return list(validate_openapi(doc))
+
+
+class Validation:
+    """``validate_openapi(doc)`` in a forked child process (``doc``: the loaded SourceDoc)."""
+
+    def __init__(self, doc: Any) -> None:
+        self._job = Forked(_validated, doc, name="xc-validate")
+
+    def result(self) -> list[Diagnostic] | None:
+        """The child's diagnostics, or None when it failed (validate in-process then)."""
+        ok, payload = self._job.result()
+        if not ok or not isinstance(payload, list):
+            return None
+        if not all(isinstance(d, Diagnostic) for d in payload):
+            return None
+        return payload
+
+    def cancel(self) -> None:
+        """Stop the child (the parent no longer needs its answer)."""
+        self._job.cancel()
 
 
 def merge(result: Any, validation: Sequence[Diagnostic]) -> list[Diagnostic]:

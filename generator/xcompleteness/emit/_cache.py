@@ -48,7 +48,7 @@ import os
 import sys
 import tempfile
 import zlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -347,6 +347,27 @@ def load(key: str, notes: list[Diagnostic] | None = None) -> Entry | None:
 def store(key: str, entry: Entry, notes: list[Diagnostic] | None = None) -> Path | None:
     """Write ``entry`` under ``key`` atomically and prune old entries; None when not possible
     (or when the folder cannot be trusted: ``notes`` then gets a diagnostic)."""
+    folder = trusted_dir(notes if notes is not None else [], create=True)
+    return None if folder is None else _packed_and_written(folder, key, entry)
+
+
+def store_later(key: str, entry: Entry, notes: list[Diagnostic]) -> Callable[[], None]:
+    """:func:`store` with the packing and writing on a thread (zlib and SHA-256 release the
+    GIL, so it overlaps with writing OUT); the folder is checked now, so ``notes`` is complete
+    on return. Call the function returned to wait for the entry (it never raises)."""
+    folder = trusted_dir(notes, create=True)
+    if folder is None:
+        return lambda: None
+    import threading
+
+    worker = threading.Thread(
+        target=_packed_and_written, args=(folder, key, entry), name="xc-cache-store"
+    )
+    worker.start()
+    return worker.join
+
+
+def _packed_and_written(folder: Path, key: str, entry: Entry) -> Path | None:
     ordered = sorted(entry.files.items())
     encoded = [text.encode("utf-8") for _rel, text in ordered]
     meta = {
@@ -368,9 +389,6 @@ def store(key: str, entry: Entry, notes: list[Diagnostic] | None = None) -> Path
         "size": len(body),
         "sha256": hashlib.sha256(body).hexdigest(),
     }
-    folder = trusted_dir(notes if notes is not None else [], create=True)
-    if folder is None:
-        return None
     target = _entry_path(key)
     try:
         write_entry(target, header, body)

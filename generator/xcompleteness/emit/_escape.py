@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import keyword
 import textwrap
+from functools import lru_cache
 
 __all__ = ["DOC_WIDTH", "py_comment", "py_doc", "py_docblock", "py_ident", "py_str", "toml_str"]
 
@@ -47,8 +48,23 @@ DOC_WIDTH = 100
 """The line length of generated code (ruff's ``--line-length``); docstrings are wrapped to it."""
 
 
+def _plain(text: str) -> bool:
+    """No character of ``text`` needs an escape in a docstring: printable ASCII (so no tab, no
+    line break), no backslash, no double quote. Most spec text is; it skips the loop below."""
+    return text.isascii() and text.isprintable() and "\\" not in text and '"' not in text
+
+
 def _doc_units(text: str) -> list[str]:
     """``text`` as escaped units, one per character (never split inside an escape)."""
+    units = list(text) if _plain(text) else _escaped_units(text)
+    lead = len(text) - len(text.lstrip(" "))
+    trail = len(text) - len(text.rstrip(" ")) if text.strip(" ") else 0
+    for i in [*range(lead), *range(len(units) - trail, len(units))]:
+        units[i] = "\\x20"  # formatters strip edge whitespace of docstrings
+    return units
+
+
+def _escaped_units(text: str) -> list[str]:
     units = []
     for ch in text:
         if ch == "\n":
@@ -63,10 +79,6 @@ def _doc_units(text: str) -> list[str]:
             units.append(ch)
         else:
             units.append(_escape_char(ch))
-    lead = len(text) - len(text.lstrip(" "))
-    trail = len(text) - len(text.rstrip(" ")) if text.strip(" ") else 0
-    for i in [*range(lead), *range(len(units) - trail, len(units))]:
-        units[i] = "\\x20"  # formatters strip edge whitespace of docstrings
     return units
 
 
@@ -129,6 +141,8 @@ def py_comment(text: str, limit: int | None = None) -> str:
 
 
 def _doc_chars(line: str) -> str:
+    if _plain(line):
+        return line
     out = []
     for ch in line:
         if ch == "\t":
@@ -174,6 +188,13 @@ def py_docblock(text: str, indent: int = 0, width: int = DOC_WIDTH) -> str:
     """
     if not isinstance(text, str):
         raise TypeError(f"py_docblock expects str, got {type(text).__name__}")
+    return _docblock(text, indent, width)
+
+
+@lru_cache(maxsize=4096)
+def _docblock(text: str, indent: int, width: int) -> str:
+    """:func:`py_docblock` of a str (the emitters write one description several times: the
+    client, the tools and the models each quote an operation's text; a pure function)."""
     lines = [line.rstrip(" \t") for line in text.replace("\r\n", "\n").split("\n")]
     while lines and not lines[-1]:
         lines.pop()

@@ -22,6 +22,7 @@ formatting in :mod:`xcompleteness.cli`; this module prints nothing.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -77,6 +78,8 @@ class Generation:
     views: Any = None
     """The checked document's typed views (``SourceDoc.views``), kept so :func:`summary` does
     not parse the operations again."""
+    stored: Any = None
+    """With ``generate(store_later=True)``: call it to wait until the cache entry is written."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
@@ -163,12 +166,8 @@ def generate_from_check(
     renderer = Renderer()
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
-    for emitter in selected(only):
-        stage(f"rendering {emitter.name}")
-        try:
-            emitted = emitter.emit(ir, renderer)
-        except EmitError as exc:
-            raise GenerationRefused(exc.diagnostics) from None
+    emitters = selected(only)
+    for emitter, emitted in zip(emitters, _rendered(emitters, ir, renderer), strict=True):
         base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
         for rel, text in emitted.items():
             path = base / _safe_rel(emitter.name, PurePosixPath(rel))
@@ -192,6 +191,94 @@ def generate_from_check(
     )
 
 
+SIDE_EMITTERS = frozenset({"client", "tools"})
+"""The emitters a second process renders while this one renders the rest (about half the
+rendering of a large description each: GitHub's client and agent tools, 0.35 s of CPU, against
+its models and augmented spec). Not the augmented spec: it reads the whole document, and every
+page a forked child reads is copied (reference counts), which cost more than it saved."""
+SIDE_MIN_OPERATIONS = 64
+"""Fewer generated operations than this: everything is rendered here (a fork costs more)."""
+
+
+def _idle_core() -> bool:
+    """A core is likely free: the 1-minute load average is under the usable CPUs minus one
+    (this run counts as one). On a busy machine a second process only adds the fork's cost
+    (pages copied on write, the child's own template compiling) to CPU the machine lacks."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+        return os.getloadavg()[0] < cpus - 0.5
+    except (AttributeError, OSError):
+        return False
+
+
+def _emit(emitter: Any, ir: SpecIR, renderer: Any) -> dict[Any, str]:
+    try:
+        return emitter.emit(ir, renderer)
+    except EmitError as exc:
+        raise GenerationRefused(exc.diagnostics) from None
+
+
+def _emit_side(emitters: Sequence[Any], ir: SpecIR) -> list[dict[str, str]]:
+    """The forked child's work: each emitter's files as plain ``{str: str}`` (pickled back)."""
+    from xcompleteness.emit._render import Renderer
+
+    renderer = Renderer()
+    return [
+        {str(rel): text for rel, text in emitter.emit(ir, renderer).items()} for emitter in emitters
+    ]
+
+
+def _side_answer(answer: Any, count: int) -> list[dict[PurePosixPath, str]] | None:
+    if not isinstance(answer, list) or len(answer) != count:
+        return None
+    out = []
+    for emitted in answer:
+        if not isinstance(emitted, dict) or not all(
+            type(k) is str and type(v) is str for k, v in emitted.items()
+        ):
+            return None
+        out.append({PurePosixPath(k): v for k, v in emitted.items()})
+    return out
+
+
+def _rendered(emitters: Sequence[Any], ir: SpecIR, renderer: Any) -> list[dict[Any, str]]:
+    """Each emitter's files, in order. With two usable cores, one of them idle, and a large
+    package (see :data:`SIDE_EMITTERS`), a forked child renders the side emitters from the same
+    IR (inherited, never re-read) while this process renders the others; every emitter is a
+    pure function of the IR, so the files are the ones one process renders. If the child fails
+    in any way (an emitter raised, it died, its answer is not a list of text files) the side
+    emitters are rendered here, so errors and refusals are the one-process ones.
+    """
+    from xcompleteness.check import prevalidate
+
+    side = [e for e in emitters if e.name in SIDE_EMITTERS]
+    job = None
+    big = len(ir.operations) >= SIDE_MIN_OPERATIONS
+    if side and big and prevalidate.wanted() and _idle_core():
+        job = prevalidate.Forked(_emit_side, side, ir, name="xc-render")
+    done: dict[str, dict[Any, str]] = {}
+    try:
+        for emitter in emitters:
+            if job is None or emitter not in side:
+                stage(f"rendering {emitter.name}")
+                done[emitter.name] = _emit(emitter, ir, renderer)
+    except BaseException:
+        if job is not None:
+            job.cancel()
+        raise
+    if job is not None:
+        stage("rendering " + ", ".join(e.name for e in side))
+        ok, answer = job.result()
+        got = _side_answer(answer, len(side)) if ok else None
+        if got is not None:
+            done.update((e.name, files) for e, files in zip(side, got, strict=True))
+    for emitter in emitters:
+        if emitter.name not in done:
+            stage(f"rendering {emitter.name}")
+            done[emitter.name] = _emit(emitter, ir, renderer)
+    return [done[e.name] for e in emitters]
+
+
 def generate(
     spec: str | Path,
     overlays: Sequence[str | Path] = (),
@@ -201,6 +288,7 @@ def generate(
     tests: bool = False,
     cache: bool = True,
     tools: Sequence[str] = (),
+    store_later: bool = False,
 ) -> Generation:
     """The whole pipeline from a spec path (raises InputError / GenerationRefused).
 
@@ -208,6 +296,9 @@ def generate(
     is stored (docs/generate.md, "Cache"); with ``allow_external_refs`` the files the refs pull in
     are recorded in the entry and must be unchanged for a hit. A cache folder or entry someone
     else could have written is not used (a diagnostic says so: :mod:`xcompleteness.safety`).
+    ``store_later``: the fresh entry is packed and written on a thread while the caller goes on
+    (writing OUT); the caller must then call ``Generation.stored()`` (the diagnostics are
+    complete either way).
     """
     from xcompleteness.check import check_spec, prevalidate
     from xcompleteness.emit import _cache as gencache
@@ -241,12 +332,13 @@ def generate(
     from xcompleteness.emit._model_cache import ModelCache
     from xcompleteness.emit._value_cache import (
         DeclarationCache,
+        LineCache,
         ScanCache,
         SplitCache,
     )
     from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
     from xcompleteness.ir import model_store, split_store
-    from xcompleteness.load import parse_store
+    from xcompleteness.load import LineMemo, line_store, parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
     # reasons or pagination), and formatted modules across runs where a module's text is
@@ -257,8 +349,10 @@ def generate(
     # that differs only in x-completeness values, the declarations the vocabulary schema found
     # clean and the reading of the item-model module (:mod:`~xcompleteness.emit._value_cache`).
     reuse = key is not None
+    memo = LineMemo(LineCache()) if reuse else None
     with (
         parse_store(ParseCache() if reuse else None),
+        line_store(memo),
         scan_store(ScanCache() if reuse else None),
         declaration_store(DeclarationCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
@@ -271,7 +365,9 @@ def generate(
         else:
             result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
             gen = generate_from_check(result, package, tests=tests, tools=tools)
-    gen.summary_text = summary(gen)
+        gen.summary_text = summary(gen)
+    if memo is not None:
+        memo.save()  # the lines this run's diagnostics asked for, for the next edit
     if key is not None and not any(n.severity is Severity.WARNING for n in notes):
         stage("writing the cache")
         try:
@@ -279,17 +375,17 @@ def generate(
         except OSError:
             sources = None
         if sources is not None:
-            gencache.store(
-                key,
-                gencache.Entry(
-                    files=gen.files,
-                    diagnostics=[d.to_json() for d in gen.diagnostics],
-                    package=gen.package,
-                    summary=gen.summary_text,
-                    sources=sources,
-                ),
-                notes,
+            entry = gencache.Entry(
+                files=gen.files,
+                diagnostics=[d.to_json() for d in gen.diagnostics],
+                package=gen.package,
+                summary=gen.summary_text,
+                sources=sources,
             )
+            if store_later:
+                gen.stored = gencache.store_later(key, entry, notes)
+            else:
+                gencache.store(key, entry, notes)
     gen.diagnostics.extend(notes)
     return gen
 

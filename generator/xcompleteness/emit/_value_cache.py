@@ -10,7 +10,9 @@ own source, so a changed algorithm is a new key); this module only keeps the val
   _listlike`);
 * ``KEY.xcdecl``: the declarations the vocabulary schema found nothing wrong with
   (:mod:`xcompleteness.declare._vocabulary`);
-* ``KEY.xcsplit``: the statements of the item-model module (:mod:`xcompleteness.ir._datamodels`).
+* ``KEY.xcsplit``: the statements of the item-model module (:mod:`xcompleteness.ir._datamodels`);
+* ``KEY.xclines``: the lines diagnostics asked of a JSON spec text (:mod:`xcompleteness.load.
+  _lines`, ``LineMemo``).
 
 Same folder and rules as the other caches: ``$XDG_CACHE_HOME/xcompleteness/generate/`` (or
 ``XC_CACHE_DIR``; :func:`~xcompleteness.emit._cache.trusted_dir`: the one ownership guard of
@@ -37,6 +39,7 @@ from xcompleteness.emit._format_cache import CacheFolder, entry_header, inflated
 __all__ = [
     "DeclarationCache",
     "FORMAT",
+    "LineCache",
     "MAX_ENTRY_BYTES",
     "ScanCache",
     "SplitCache",
@@ -114,3 +117,10 @@ class SplitCache(ValueCache):
 
     kind = "item-statements"
     suffix = ".xcsplit"
+
+
+class LineCache(ValueCache):
+    """The lines looked up in a JSON spec text (:class:`xcompleteness.load.LineMemo`)."""
+
+    kind = "line-numbers"
+    suffix = ".xclines"

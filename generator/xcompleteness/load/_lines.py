@@ -11,13 +11,17 @@ get their line map from the builder instead (:mod:`xcompleteness.load._yaml`).
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 import re
 from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import pointer_tokens, resolve_pointer
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, recall
 
 _NO_DATA: Any = object()
 
@@ -31,7 +35,7 @@ def _one_line(text: str) -> bool:
 _NON_BLANK = re.compile(r"\S")
 
 
-__all__ = ["LazyJsonLines", "parse_json"]
+__all__ = ["LazyJsonLines", "LineMemo", "line_key", "line_store", "parse_json"]
 
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"(\s*:)?|[{}\[\]]|[^\s{}\[\],:"]+')
 
@@ -64,8 +68,13 @@ class LazyJsonLines(Mapping[str, int]):
         self._full: dict[str, int] | None = None
         self._data = data if data is not _NO_DATA and _one_line(text) else _NO_DATA
         self._unique = unique_keys
+        self._recalled: dict[str, int] = {}
+        self._found: dict[str, int] | None = None  # what lookups found, while a memo watches
 
     def __getitem__(self, pointer: str) -> int:
+        line = self._recalled.get(pointer)
+        if line is not None:
+            return line
         tokens = pointer_tokens(pointer)
         if not tokens:
             raise KeyError(pointer)
@@ -82,7 +91,34 @@ class LazyJsonLines(Mapping[str, int]):
                 raise KeyError(pointer)
             key_pos, pos = found
             current = pointer_join(current, token)
-        return self._line_at(key_pos)
+        line = self._line_at(key_pos)
+        if self._found is not None:
+            self._found[pointer] = line
+        return line
+
+    def remembered(self, value: Any, data: Any) -> None:
+        """Answer from ``value`` (an earlier run's lines of this very text, :class:`LineMemo`)
+        and note what lookups find from now on. Only ``{pointer: line >= 1}`` entries whose
+        pointer resolves in ``data`` (this text's parsed value) are taken: a value from
+        elsewhere can at worst move a line number, never make a missing key look present."""
+        self._found = {}
+        if not isinstance(value, dict):
+            return
+        for pointer, line in value.items():
+            if (
+                isinstance(pointer, str)
+                and type(line) is int
+                and line >= 1
+                and pointer_tokens(pointer)
+                and resolve_pointer(data, pointer)[0]
+            ):
+                self._recalled[pointer] = line
+
+    def news(self) -> dict[str, int] | None:
+        """Every line known now (recalled and found) when lookups found any new one, else None."""
+        if not self._found:
+            return None
+        return {**self._recalled, **self._found}
 
     def _line_at(self, pos: int) -> int:
         """The line of ``pos``: newlines counted from the nearest position already placed."""
@@ -298,3 +334,49 @@ def _scan_json_lines(text: str) -> dict[str, int]:
         if ch in "{[":
             stack.append([pointer if pointer is not None else "", ch == "[", 0])
     return out
+
+
+@cache
+def _own_source() -> bytes:
+    return file_sha256(Path(__file__))
+
+
+def line_key(text_key: str) -> str:
+    """The key of a text's line numbers: SHA-256 over this module's source and the key of the
+    exact text (``load._parse.parse_key``: its bytes); a line is a function of those alone."""
+    h = hashlib.sha256(b"xc-lines 1\n")
+    h.update(_own_source())
+    h.update(text_key.encode())
+    return h.hexdigest()
+
+
+class LineMemo:
+    """The lines a run looked up in a JSON text, kept for the next run of the same text.
+
+    A diagnostic's line is found by indexing the containers on its pointer's path (about a
+    second parse of what lies before it: 0.12 s for the first one under GitHub's
+    ``/components/schemas``); an overlay edit asks for the same lines again. ``store`` (a
+    :class:`xcompleteness.reuse.ValueStore`: ``generate``'s cache folder) holds
+    ``{pointer: line}`` per :func:`line_key`; :meth:`save` writes what a run added.
+    """
+
+    def __init__(self, store: ValueStore) -> None:
+        self.store = store
+        self._watched: list[tuple[str, LazyJsonLines]] = []
+
+    def attach(self, key: str, lines: LazyJsonLines, data: Any) -> None:
+        lines.remembered(recall(self.store, key), data)
+        self._watched.append((key, lines))
+
+    def save(self) -> None:
+        for key, lines in self._watched:
+            news = lines.news()
+            if news is not None:
+                keep(self.store, key, news)
+        self._watched = []
+
+
+_SLOT: StoreSlot[LineMemo] = StoreSlot("xc_line_memo")
+line_store = _SLOT.using
+"""``with line_store(memo):`` lets the loader attach a JSON spec's line map to ``memo``."""
+current_memo = _SLOT.current

@@ -31,7 +31,7 @@ from xcompleteness.load._limits import (
     input_error,
     too_deep_error,
 )
-from xcompleteness.load._lines import LazyJsonLines, parse_json
+from xcompleteness.load._lines import LazyJsonLines, current_memo, line_key, parse_json
 from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
 
 __all__ = ["ParseStore", "load_data", "parse_key", "parse_store"]
@@ -57,6 +57,13 @@ def parse_key(raw: bytes, limits: Limits) -> str:
     h.update(b"max_depth %d\n" % limits.max_depth)
     h.update(raw)
     return h.hexdigest()
+
+
+def _memo_lines(key: str | None, lines: LazyJsonLines, data: Any) -> None:
+    """Let a :func:`line_store` memo answer and keep this text's lines (key: its bytes)."""
+    memo = current_memo()
+    if memo is not None and key is not None:
+        memo.attach(line_key(key), lines, data)
 
 
 def load_data(
@@ -86,7 +93,9 @@ def load_data(
                 data, placed = parse_json(text)
                 if not placed:
                     data = json.loads(text)
-                return data, LazyJsonLines(text, data, unique_keys=True, known=placed), []
+                known_lines = LazyJsonLines(text, data, unique_keys=True, known=placed)
+                _memo_lines(key, known_lines, data)
+                return data, known_lines, []
             data, placed = parse_json(text, _pairs_hook(duplicates))
             if not placed:  # not read plainly: json.loads gives the data or the error
                 duplicates.clear()
@@ -120,6 +129,7 @@ def load_data(
             notes.extend(mixed_enum_notes(origin, enums or (), lines))
             if store is not None and key is not None and not duplicates:
                 remember(store, key)
+                _memo_lines(key, lines, data)
             return data, lines, notes
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
