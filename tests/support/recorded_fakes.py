@@ -10,7 +10,10 @@
   cursor is a number in the JSON body (``{"dept_id": 1, "cursor": 0, "size": 3}``), the first
   page sends ``cursor: 0``, a page hands out ``result.next_cursor`` (a number) while
   ``result.has_more`` is true and leaves it out on the last page. Like a Jackson-bound server,
-  it reads a number sent as its decimal text too.
+  it reads a number sent as its decimal text too; ``strict=True`` makes it a strict one (a
+  pydantic body model in strict mode, like Go's ``encoding/json`` into an int field): a number
+  sent as text (``{"cursor": "3"}``) is refused with a 422, pages hold 3 unless a size is sent,
+  and every body it was sent is kept in ``app.state.bodies``.
 
 Both require a credential (a bearer token, a DingTalk access-token header) that must never be
 printed. Also the Notion-shaped database query of tests/audit/test_recorded_body_audit.py
@@ -26,6 +29,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict
 from starlette.middleware.gzip import GZipMiddleware
 
 from support.fault_server import serve
@@ -120,14 +124,30 @@ def followers_app(gzip: bool = False) -> FastAPI:
     return app
 
 
-def dept_users_app() -> FastAPI:
+class _StrictListSimple(BaseModel):
+    """The body a strict server takes: integers only, nothing else (pages of 3 by default)."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+    dept_id: int
+    cursor: int = 0
+    size: int = 3
+
+
+def dept_users_app(strict: bool = False) -> FastAPI:
     app = FastAPI()
+    app.state.bodies = []
 
     @app.post("/topapi/user/listsimple")
     async def listsimple(request: Request) -> JSONResponse:
         if request.headers.get("x-acs-dingtalk-access-token") != SECRET:
             return JSONResponse({"errcode": 88, "errmsg": "invalid access token"}, 401)
         body = await request.json()
+        if strict:
+            app.state.bodies.append(body)  # as sent: the test reads the JSON types
+            try:
+                body = _StrictListSimple.model_validate(body).model_dump()
+            except ValueError as exc:
+                return JSONResponse({"errcode": 40035, "errmsg": str(exc)}, 422)
         cursor, size = int(body.get("cursor") or 0), min(int(body.get("size") or 10), 100)
         more = cursor + size < len(MEMBERS)
         result: dict[str, Any] = {"has_more": more, "list": MEMBERS[cursor : cursor + size]}

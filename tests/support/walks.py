@@ -14,17 +14,21 @@ from mcp import Client as McpClient
 __all__ = ["WALKS", "call_tools", "collect_async", "collect_sync"]
 
 
-def collect_sync(pkg: Any, base: str, attr: str, **kw: Any) -> Any:
-    """``Client(base).<attr>.collect(**kw)``."""
-    with pkg.Client(base) as client:
+def collect_sync(
+    pkg: Any, base: str, attr: str, *, headers: dict[str, str] | None = None, **kw: Any
+) -> Any:
+    """``Client(base, headers=headers).<attr>.collect(**kw)``."""
+    with pkg.Client(base, headers=headers) as client:
         return getattr(client, attr).collect(**kw)
 
 
-def collect_async(pkg: Any, base: str, attr: str, **kw: Any) -> Any:
-    """``AsyncClient(base).<attr>.collect(**kw)`` in a fresh event loop."""
+def collect_async(
+    pkg: Any, base: str, attr: str, *, headers: dict[str, str] | None = None, **kw: Any
+) -> Any:
+    """``AsyncClient(base, headers=headers).<attr>.collect(**kw)`` in a fresh event loop."""
 
     async def main() -> Any:
-        async with pkg.AsyncClient(base) as client:
+        async with pkg.AsyncClient(base, headers=headers) as client:
             return await getattr(client, attr).collect(**kw)
 
     return asyncio.run(main())
@@ -40,12 +44,13 @@ def call_tools(
     calls: list[tuple[str, dict[str, Any]]],
     *,
     secret: bytes = b"s" * 32,
+    headers: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """``tools/call`` each (name, arguments) in order through ``package``'s generated MCP server
-    against ``base``, by the official SDK client; the structured results, in order. Every name
-    called must be among the listed tools."""
+    against ``base`` (sending ``headers``), by the official SDK client; the structured results,
+    in order. Every name called must be among the listed tools."""
     server_mod = importlib.import_module(f"{package}.tools.mcp_server")
-    host = server_mod.build_host(base, {}, secret=secret)
+    host = server_mod.build_host(base, headers or {}, secret=secret)
     server = server_mod.build_server(host)
     out: list[dict[str, Any]] = []
 

@@ -59,10 +59,12 @@ def encode_continuation(state: Mapping[str, Any]) -> str:
     """The text of a client continuation: ``xc1.<base64url JSON>.<check>``.
 
     It carries what the walk needs to resume and to know where the listing ends: the operation,
-    the position (cursor, next URL, offset or page number), how many items were read before it,
-    the declared total seen so far and a digest of the invalidating parameters. The check digest
-    catches a damaged or hand-edited continuation; it is not a signature (the client has no
-    secret), so the walk also bounds itself on whatever it is handed (see docs/client.md).
+    the position (cursor, next URL, offset or page number; a numeric cursor sent in the JSON
+    request body as a JSON integer, so it goes back as the number), how many items were read
+    before it, the declared total seen so far and a digest of the invalidating parameters. The
+    check digest catches a damaged or hand-edited continuation; it is not a signature (the
+    client has no secret), so the walk also bounds itself on whatever it is handed (see
+    docs/client.md).
     """
     body = json.dumps(dict(state), separators=(",", ":"), sort_keys=True).encode()
     text = base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
@@ -87,9 +89,11 @@ def decode_continuation(text: str) -> dict[str, Any] | None:
             "the continuation is damaged (its check digest does not match); restart the listing"
         ) from None
     before = state.get("n") if isinstance(state, dict) else None
+    position = state.get("c") if isinstance(state, dict) else None
     if (
         not isinstance(state, dict)
-        or not isinstance(state.get("c"), str)
+        or isinstance(position, bool)
+        or not isinstance(position, (str, int))
         or isinstance(before, bool)
         or not isinstance(before, int)
         or before < 0

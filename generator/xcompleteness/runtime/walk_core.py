@@ -35,7 +35,7 @@ from .walk_continuations import (
     decode_continuation,
     encode_continuation,
 )
-from .walk_pages import _error_code, _PageReader, _retry_after
+from .walk_pages import Cursor, _error_code, _PageReader, _retry_after
 from .walk_plan import _Plan
 from .walk_results import (
     CLIENT_DEADLINE_EXCEEDED,
@@ -119,7 +119,7 @@ class _Core(_PageReader):
         self.finished = False
         self.retries = 0
         self.seen: set[str] = set()
-        self.cursor: str | None = None  # the position the next request starts from
+        self.cursor: Cursor | None = None  # the position the next request starts from
         self.url: str | None = None
         self.offset = 0
         self.page_no = 1
@@ -156,9 +156,11 @@ class _Core(_PageReader):
         plan = self.plan
         if isinstance(resume, Continuation):
             resume = resume.cursor
-        state = decode_continuation(str(resume)) if resume is not None else None
+        state = decode_continuation(resume) if isinstance(resume, str) else None
         if state is not None:
             resume = self._resume_state(state)
+        elif resume is not None:
+            resume = _as_cursor(resume)  # plain text stays text; a caller's int stays a number
         if plan.style == "offset" and plan.req_offset:
             start = resume if resume is not None else self.params.get(plan.req_offset, 0)
             self.offset = _position_number(start, plan.req_offset)
@@ -177,13 +179,13 @@ class _Core(_PageReader):
             ):
                 self.url = str(resume)  # a next URL (Link header or body): same origin only
             elif plan.req_cursor:
-                self.params[plan.req_cursor] = str(resume)
+                self.params[plan.req_cursor] = resume
         if plan.req_cursor and plan.req_cursor in self.params:
-            self.cursor = str(self.params[plan.req_cursor])
+            self.cursor = self.params[plan.req_cursor] = _as_cursor(self.params[plan.req_cursor])
         elif self.url:
             self.cursor = self.url
 
-    def _resume_state(self, state: Mapping[str, Any]) -> str:
+    def _resume_state(self, state: Mapping[str, Any]) -> Cursor:
         """Check a decoded continuation against this walk; returns the position to start at."""
         plan = self.plan
         if state.get("o") != plan.operation_id or state.get("s") != plan.style:
@@ -200,7 +202,7 @@ class _Core(_PageReader):
         self.before = int(state["n"])
         if state.get("t") is not None:
             self.total = state["t"]
-        return str(state["c"])
+        return state["c"]  # text, or the integer a numeric body cursor was (checked on decode)
 
     def continuation_text(self) -> str | None:
         """The continuation of the position the next request starts from (None at the start).
@@ -212,15 +214,21 @@ class _Core(_PageReader):
         ends and refuses a continuation of another query. A native cursor or a next link stays
         as the server sent it: the end test needs nothing else, and a native service binds the
         invalidating parameters into its own signed cursor (``ListingTokens``).
+
+        A numeric cursor the walk sends in the JSON request body is carried as that number in
+        the client token (plain text could not say whether ``"3"`` was 3), so a resumed walk
+        sends ``{"cursor": 3}`` again; in a query or header it is its decimal text.
         """
         position = self._position()
         if position is None:
             return None
+        if not isinstance(position, str) and not self.plan.body_cursor:
+            position = str(position)  # a query or header carries the number as text anyway
         numbered = self.plan.style in ("offset", "page")
         guarded = (self.plan.mode == "adapter" or numbered) and bool(
             self.plan.invalidated_by & {"filter", "ordering", "page-size"}
         )
-        if not numbered and not guarded:
+        if not numbered and not guarded and isinstance(position, str):
             return position
         state: dict[str, Any] = {
             "o": self.plan.operation_id,
@@ -234,8 +242,9 @@ class _Core(_PageReader):
             state["q"] = self.guard
         return encode_continuation(state)
 
-    def _position(self) -> str | None:
-        """The resumable position of the next request, as a string (None at the very start)."""
+    def _position(self) -> Cursor | None:
+        """The resumable position of the next request (None at the very start): an offset or
+        page number as text, a cursor as the API gave it (text or integer)."""
         if self.plan.style == "offset":
             return str(self.offset)
         if self.plan.style == "page":
@@ -414,7 +423,7 @@ class _Core(_PageReader):
         reasons: list[Reason],
         warnings: list[Warning],
         more: bool,
-        nxt: str | None,
+        nxt: Cursor | None,
         snapshot: Any,
         evidence: Any,
         envelope: Any,
@@ -439,7 +448,7 @@ class _Core(_PageReader):
             complete=not reasons,
             reasons=tuple(reasons),
             warnings=tuple(warnings),
-            next_cursor=nxt if more else None,
+            next_cursor=None if nxt is None or not more else str(nxt),
             snapshot=snapshot,
             evidence=evidence,
             envelope=envelope,
@@ -453,7 +462,7 @@ class _Core(_PageReader):
         self._advance(nxt)
         return page
 
-    def _advance(self, nxt: str | None) -> None:
+    def _advance(self, nxt: Cursor | None) -> None:
         plan = self.plan
         if nxt is None:
             self._violation("more pages are signalled but there is nothing to continue from")
@@ -470,7 +479,7 @@ class _Core(_PageReader):
         elif plan.style == "page":
             self.page_no = int(nxt)
         elif plan.follows_url:
-            self.url = nxt  # the fetcher follows it only on the base URL's origin
+            self.url = str(nxt)  # the fetcher follows it only on the base URL's origin
         else:
             self.url = None
             if plan.req_cursor:
@@ -597,3 +606,11 @@ class _Core(_PageReader):
             minimum = math.ceil(2 * budget / 1000) if isinstance(budget, (int, float)) else None
             return Continuation(kind=kind, minimum_seconds=minimum)
         return Continuation(kind=kind)
+
+
+def _as_cursor(value: Any) -> Cursor:
+    """A cursor a caller gave (a resume or the cursor parameter): text or an integer as given,
+    anything else as its text (what the walk always sent)."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    return str(value)

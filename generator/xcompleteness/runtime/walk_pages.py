@@ -16,6 +16,7 @@ Standard library and pydantic only (no httpx): copied verbatim into generated pa
 from __future__ import annotations
 
 import email.utils
+import json
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,9 @@ from .walk_results import (
     _Violation,
     _warning,
 )
+
+Cursor = str | int
+"""A cursor as the API handed it out: JSON text or a JSON integer (never a bool or float)."""
 
 
 def _value(expr: Any, view: ResponseView) -> Any:
@@ -117,7 +121,7 @@ class _PageReader:
             reasons: list[Reason],
             warnings: list[Warning],
             more: bool,
-            nxt: str | None,
+            nxt: Cursor | None,
             snapshot: Any,
             evidence: Any,
             envelope: Any,
@@ -314,7 +318,7 @@ class _PageReader:
             "items": raw_items,
             "complete": not reasons,
             "incomplete_reasons": [r.model_dump(mode="json", exclude_none=True) for r in reasons],
-            "next_cursor": nxt if more else None,
+            "next_cursor": None if nxt is None or not more else str(nxt),
             "scope": None,
             "warnings": [],
             "evidence": None,
@@ -408,8 +412,12 @@ class _PageReader:
             raise _Violation(f"the declared {what} is missing or not a number")
         return value
 
-    def _next(self, view: ResponseView, raw_items: Sequence[Any]) -> str | None:
-        """The position of the page after this one (a cursor, URL, offset or page number)."""
+    def _next(self, view: ResponseView, raw_items: Sequence[Any]) -> Cursor | None:
+        """The position of the page after this one (a cursor, URL, offset or page number).
+
+        A cursor keeps its JSON type (a string or an integer): a numeric cursor goes back into a
+        JSON request body as the number it was (``{"cursor": 3}``, what a strict server needs),
+        into a query or header as its decimal text."""
         plan = self.plan
         if plan.style == "offset":
             return str(self.offset + len(raw_items))
@@ -419,8 +427,22 @@ class _PageReader:
             if not raw_items:
                 return None
             value = resolve_pointer(raw_items[-1], plan.next_last_item)
-            return None if value is MISSING or value is None else str(value)
+            if value is MISSING or value is None:
+                return None
+            return _cursor(value, "the last item's id the next page starts after")
         value = _value(plan.next, view)
         if plan.style == "next-url" and value is not None and not isinstance(value, str):
             raise _Violation("the next page's URL in the body is not a string")
-        return None if value in (None, "") else str(value)
+        return None if value in (None, "") else _cursor(value, "the next cursor")
+
+
+def _cursor(value: Any, what: str) -> Cursor:
+    """``value`` as a cursor the walk can send back unchanged (raises _Violation otherwise)."""
+    if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
+        return value
+    kind = {bool: "a boolean", float: "a fractional number", dict: "an object", list: "a list"}
+    shown = json.dumps(value)[:60]
+    raise _Violation(
+        f"{what} is {kind.get(type(value), type(value).__name__)} ({shown}), not a string or an "
+        "integer: the walk cannot send it back as the API gave it"
+    )

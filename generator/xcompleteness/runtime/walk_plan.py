@@ -60,6 +60,7 @@ class _Plan:
     id_pointer: tuple[str, ...] | None = None
     evidence_accept: tuple[str, ...] = ()  # doubts that still mint evidence (evidence.accept)
     first_page: int = 1  # style page: the number of the first page (``first-page``)
+    body_cursor: bool = False  # the cursor goes in the JSON request body (keeps its JSON type)
 
     @classmethod
     def from_contract(cls, contract: Contract | Mapping[str, Any]) -> _Plan:
@@ -95,6 +96,7 @@ class _Plan:
             id_pointer=c.id_pointer,
             evidence_accept=c.evidence.accept if c.evidence is not None else (),
             first_page=pag.first_page if pag is not None else 1,
+            body_cursor="cursor" in request.body,
         )
         plan._check()
         return plan
