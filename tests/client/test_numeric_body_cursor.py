@@ -102,6 +102,19 @@ def test_a_stopped_walk_resumes_sending_the_number_again(pkg, strict, walk):
     assert again.complete is True and _ids(again.items) == USERIDS[3:]
 
 
+def test_page_by_page_with_the_envelope_cursor_as_a_number(pkg, strict):
+    """A page's envelope ``next_cursor`` is text (the envelope's type); given back as a number,
+    the client sends it as the number."""
+    base, app = strict
+    with pkg.Client(base, headers=HEADERS) as client:
+        op = getattr(client, ATTR)
+        first = op.page(dept_id=1)
+        assert first.next_cursor == "3" and _ids(first.items) == USERIDS[:3]
+        second = op.page(dept_id=1, cursor=int(first.next_cursor))
+        assert _ids(second.items) == USERIDS[3:6] and second.next_cursor == "6"
+    assert _cursors(app) == [3] and type(_cursors(app)[0]) is int
+
+
 def test_the_mcp_tool_walks_and_resumes_with_the_number(pkg, strict):
     base, app = strict
     whole, first = call_tools(
