@@ -218,3 +218,11 @@ def test_a_tampered_or_forged_typed_continuation_is_refused():
     for text in (damaged, *forged):
         with pytest.raises(ContinuationMismatch):
             Walker(_contract(), scripted([])).collect({"dept_id": 1}, resume=text)
+
+
+def test_a_numeric_cursor_equal_to_the_text_it_resumed_from_is_a_repeat():
+    """The loop guard compares positions as text: a walk resumed from ``"3"`` that is handed 3
+    again ends on a repeated cursor instead of reading the same page twice."""
+    result = Walker(_contract(), scripted([_page(3, 3)])).collect({"dept_id": 1}, resume="3")
+    assert result.codes == ["CONTRACT_VIOLATION"]
+    assert result.reasons[0].details["what"] == "repeated cursor 3"

@@ -467,13 +467,15 @@ class _Core(_PageReader):
         if nxt is None:
             self._violation("more pages are signalled but there is nothing to continue from")
             return
-        if nxt in self.seen or nxt == self._position():
+        # Positions are compared as text: 3 and "3" are one position to the loop guard (a walk
+        # resumed from the text of a numeric cursor must not read its pages twice).
+        position = self._position()
+        if str(nxt) in self.seen or (position is not None and str(nxt) == str(position)):
             self._violation(f"repeated cursor {nxt!r}", "repeated_cursor")
             return
-        position = self._position()
         if position is not None:
-            self.seen.add(position)
-        self.seen.add(nxt)
+            self.seen.add(str(position))
+        self.seen.add(str(nxt))
         if plan.style == "offset":
             self.offset = int(nxt)
         elif plan.style == "page":
