@@ -99,7 +99,9 @@ def test_the_adapter_suite_passes_and_generation_is_deterministic(tmp_path):
 
 
 SNAPSHOT_CHECK = "        if self.snapshot_seen and snapshot != self.snapshot:\n"
-REPEAT_CHECK = "        if nxt in self.seen or nxt == self._position():\n"
+REPEAT_CHECK = (
+    "        if str(nxt) in self.seen or (position is not None and str(nxt) == str(position)):\n"
+)
 
 
 def test_the_suite_catches_a_walk_that_misses_a_snapshot_change_or_a_repeated_cursor(tmp_path):

@@ -154,32 +154,33 @@ class _Core(_PageReader):
 
     def _start(self, resume: Continuation | str | None) -> None:
         plan = self.plan
-        if isinstance(resume, Continuation):
-            resume = resume.cursor
-        state = decode_continuation(resume) if isinstance(resume, str) else None
+        given = resume.cursor if isinstance(resume, Continuation) else resume
+        state = decode_continuation(given) if isinstance(given, str) else None
+        start: Any
+        position: Cursor | None = None
         if state is not None:
-            resume = self._resume_state(state)
-        elif resume is not None:
-            resume = _as_cursor(resume)  # plain text stays text; a caller's int stays a number
+            position = self._resume_state(state)
+        elif given is not None:
+            position = _as_cursor(given)  # plain text stays text; a caller's int stays a number
         if plan.style == "offset" and plan.req_offset:
-            start = resume if resume is not None else self.params.get(plan.req_offset, 0)
+            start = position if position is not None else self.params.get(plan.req_offset, 0)
             self.offset = _position_number(start, plan.req_offset)
             self.params.pop(plan.req_offset, None)
         elif plan.style == "page" and plan.req_page:
             # Pages are numbered from the declared first page (``first-page``: 0 or 1).
-            start = resume if resume is not None else self.params.get(plan.req_page)
+            start = position if position is not None else self.params.get(plan.req_page)
             start = plan.first_page if start is None else start
             self.page_no = _position_number(start, plan.req_page)
             self.params.pop(plan.req_page, None)
             if state is None and self.page_no > plan.first_page:
                 self.before = None  # a bare page number: how many items precede it is unknown
-        elif resume is not None:
+        elif position is not None:
             if plan.follows_url and (
-                plan.style == "next-url" or str(resume).startswith(("http://", "https://"))
+                plan.style == "next-url" or str(position).startswith(("http://", "https://"))
             ):
-                self.url = str(resume)  # a next URL (Link header or body): same origin only
+                self.url = str(position)  # a next URL (Link header or body): same origin only
             elif plan.req_cursor:
-                self.params[plan.req_cursor] = resume
+                self.params[plan.req_cursor] = position
         if plan.req_cursor and plan.req_cursor in self.params:
             self.cursor = self.params[plan.req_cursor] = _as_cursor(self.params[plan.req_cursor])
         elif self.url:
