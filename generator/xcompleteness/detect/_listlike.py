@@ -154,9 +154,12 @@ def scan(document: Any) -> list[Finding]:
     return scan_all(document)[0]
 
 
-def scan_all(document: Any) -> tuple[list[Finding], list[Excluded]]:
-    """List-like operations and the operations excluded with a reason, in document order."""
-    walker = SchemaWalker(getattr(document, "data", document))
+def scan_all(document: Any, *, memo: bool = True) -> tuple[list[Finding], list[Excluded]]:
+    """List-like operations and the operations excluded with a reason, in document order.
+
+    ``memo=False`` shares no answer between operations (:meth:`SchemaWalker.remembered`): the
+    reference the memoised scan is compared with in tests."""
+    walker = SchemaWalker(getattr(document, "data", document), memo=memo)
     found: list[Finding] = []
     excluded: list[Excluded] = []
     for ref in iter_operations(document):
@@ -191,10 +194,10 @@ def undeclared_listings(document: Any) -> dict[str, str]:
         else:
             if walker is None:
                 walker = SchemaWalker(getattr(document, "data", document))
-            result = scan_operation(ref, walker)
+            result = scan_operation(ref, walker, reasons_only=True)
             if isinstance(result, Excluded) and result.source == "declared":
                 continue  # its declaration ended the scan: nothing to record
-            why = "; ".join(result.why) if isinstance(result, Finding) else None
+            why = "; ".join(result) if isinstance(result, tuple) else None
             known[ref.pointer] = why
             learned = True
         if why is not None and not ref.view.declared:
@@ -204,8 +207,14 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     return out
 
 
-def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:
-    """The finding for one operation, an exclusion with its reason, or None (not list-like)."""
+def scan_operation(
+    ref: OperationRef, walker: SchemaWalker, *, reasons_only: bool = False
+) -> Finding | Excluded | tuple[str, ...] | None:
+    """The finding for one operation, an exclusion with its reason, or None (not list-like).
+
+    ``reasons_only``: a list-like operation answers just its ``Finding.why`` (a tuple), the
+    moment it is known to be one: ``check``'s XC100 reads nothing else, and the rest of a
+    finding (style, kind questions, caps, doubts) is most of a listing's cost."""
     op = ref.view
     op_id = op.operation_id
     declared_none = declared_none_reason(op)
@@ -303,6 +312,8 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
     paged = positioned or any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
     if imported is None and not paged and single_object(ref, shape, op_id):
         return None
+    if reasons_only:
+        return tuple(why)
     searchy = searchy or "query" in roles  # a listing that needs a query text is a search
     kind = "search" if searchy else "collection"
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):

@@ -46,14 +46,20 @@ _SPACE = re.compile(r"\s+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\[*_(])")
 
 
-@lru_cache(maxsize=4096)
+_PER_TEXT = 16_384
+"""Texts whose answers are kept: a spec repeats its shared parameter descriptions in every
+operation (Microsoft Graph's ``$orderby``, ``$select``... on thousands), so each question about
+one text is answered once."""
+
+
+@lru_cache(maxsize=_PER_TEXT)
 def _plain(text: str) -> str:
     """Markdown links reduced to their text, inline code marks dropped, whitespace collapsed.
     (Cached: a spec repeats its shared parameter descriptions in every operation.)"""
     return _SPACE.sub(" ", _LINK.sub(r"\1", text).replace("`", "")).strip()
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=_PER_TEXT)
 def _sentences(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in _SENTENCE.split(_plain(text)) if part.strip())
 
@@ -72,8 +78,11 @@ _RESERVED = re.compile(
 
 def reserved(description: str | None) -> bool:
     """The description opens by saying the API keeps the parameter for itself."""
-    if not isinstance(description, str):
-        return False
+    return isinstance(description, str) and _reserved(description)
+
+
+@lru_cache(maxsize=_PER_TEXT)
+def _reserved(description: str) -> bool:
     return any(_RESERVED.match(s) for s in sentences(description))
 
 
@@ -96,14 +105,24 @@ def describes_query_text(description: str | None) -> bool:
     """A query-named parameter (``q``, ``query``, ``search``) takes text to search for: it has no
     description, or its description says search, match, text, keywords, terms, a string, a
     filter, a name... ("The origin site to query" names one site instead)."""
-    if not isinstance(description, str) or not description.strip():
+    return not isinstance(description, str) or _describes_query_text(description)
+
+
+@lru_cache(maxsize=_PER_TEXT)
+def _describes_query_text(description: str) -> bool:
+    if not description.strip():
         return True
     return bool(_QUERY_TEXT.search(_plain(description)))
 
 
 def describes_cursor(description: str | None) -> bool:
     """The description says the parameter is a pagination cursor or a page token."""
-    return isinstance(description, str) and bool(_CURSOR_WORDS.search(_plain(description)))
+    return isinstance(description, str) and _describes_cursor(description)
+
+
+@lru_cache(maxsize=_PER_TEXT)
+def _describes_cursor(description: str) -> bool:
+    return bool(_CURSOR_WORDS.search(_plain(description)))
 
 
 _LINK_HEADER = re.compile(r"\blink\b (?:response )?headers?\b|\bheaders?\b[^.]{0,20}\blink\b", re.I)
@@ -113,9 +132,17 @@ _PAGING = re.compile(r"\bpaginat|\bnext\b|\bprevious\b|\bpages?\b", re.IGNORECAS
 def link_header_sentence(texts: Iterable[str]) -> str | None:
     """The first sentence saying the pages are linked through the HTTP ``Link`` header."""
     for text in texts:
-        for s in sentences(text):
-            if _LINK_HEADER.search(s) and _PAGING.search(s):
-                return s
+        found = _link_header_in(text)
+        if found is not None:
+            return found
+    return None
+
+
+@lru_cache(maxsize=_PER_TEXT)
+def _link_header_in(text: str) -> str | None:
+    for s in sentences(text):
+        if _LINK_HEADER.search(s) and _PAGING.search(s):
+            return s
     return None
 
 

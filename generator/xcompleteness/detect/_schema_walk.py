@@ -12,8 +12,8 @@ itself says.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import deref_at
@@ -23,16 +23,23 @@ __all__ = ["Located", "SchemaWalker"]
 
 _MAX_DEPTH = 8
 _MISSING = object()
+_NO_TYPES: frozenset[str] = frozenset()
 
 Located = tuple[Any, str]
 """A schema node together with the JSON pointer where it sits in the document."""
+
+_T = TypeVar("_T")
 
 
 class SchemaWalker:
     """Resolves local ``$ref``s in one document and answers shape questions about schemas."""
 
-    def __init__(self, document: Any):
+    def __init__(self, document: Any, *, memo: bool = True):
         self._doc = document
+        self.memo = memo
+        """Whether :meth:`remembered` keeps answers (off: every question is computed afresh,
+        the reference the memoised scan is compared with in tests)."""
+        self._memo: dict[Hashable, tuple[Any, Any]] = {}
         self._cache: dict[str, Located | None] = {}
         # Shape answers per resolved node (its id is stable: the walker holds the document).
         # Shared component schemas are asked about once per operation that reaches them;
@@ -61,18 +68,38 @@ class SchemaWalker:
             self._facts[name] = compute(self._doc)
         return self._facts[name]
 
+    def remembered(self, key: Hashable, anchor: Any, compute: Callable[[], _T]) -> _T:
+        """``compute()``, computed once per ``key`` for the scan's pure questions about shared
+        parts of the document (the shape of a component schema many operations answer).
+
+        ``key`` may name a node by ``id``; ``anchor`` is that node, kept with the answer and
+        compared by identity, so a key whose id was reused by another object never answers.
+        Callers hand out copies of mutable answers."""
+        if not self.memo:
+            return compute()
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is anchor:
+            return hit[1]
+        value = compute()
+        self._memo[key] = (anchor, value)
+        return value
+
     # -- shapes -----------------------------------------------------------------------------
 
     def types(self, node: Any, pointer: str = "", depth: int = 0) -> set[str]:
         """Every JSON type a schema may have (combinators included), ``{}`` when it says none."""
+        return set(self._kept_types(node, pointer, depth))
+
+    def _kept_types(self, node: Any, pointer: str, depth: int) -> frozenset[str] | set[str]:
+        """:meth:`types` as kept (never handed to callers: they get copies)."""
         node, pointer = self.resolve(node, pointer)
         if not isinstance(node, dict) or not node or depth > _MAX_DEPTH:
-            return set()  # (an empty dict may be resolve's fresh stand-in: never cached by id)
+            return _NO_TYPES  # (an empty dict may be resolve's fresh stand-in: never cached by id)
         key = (id(node), depth)
         cached = self._types.get(key)
         if cached is None:
             cached = self._types[key] = self._types_of(node, pointer, depth)
-        return set(cached)
+        return cached
 
     def _types_of(self, node: dict[str, Any], pointer: str, depth: int) -> set[str]:
         out: set[str] = set()
@@ -95,7 +122,7 @@ class SchemaWalker:
         return out
 
     def is_array(self, node: Any, pointer: str = "") -> bool:
-        return "array" in self.types(node, pointer)
+        return "array" in self._kept_types(node, pointer, 0)
 
     def array_items(self, node: Any, pointer: str, depth: int = 0) -> Located | None:
         """The ``items`` schema of an array schema (looking through combinators)."""

@@ -53,6 +53,50 @@ def body_shape(
     cursor_keys: set[str] | frozenset[str] = frozenset(),
     examples: list[Any] | None = None,
 ) -> Shape:
+    """Where the items of the success body ``body`` sit, and its signals (a fresh :class:`Shape`).
+
+    Pure in its arguments, and it reads of ``path`` only its last literal segment and whether
+    a parameter ends it: so the shape of one resolved schema is worked out once per such key
+    (:meth:`SchemaWalker.remembered`) and shared by every operation answering that schema, as
+    Microsoft Graph's thousands of operations share their component schemas. The shape is
+    worked out on a stand-in path made of just those facts, so nothing else of the path can
+    reach a shared answer; tests compare it with the shape of the real path
+    (``SchemaWalker(memo=False)``). Bodies with examples are not shared (their examples are
+    parsed afresh)."""
+    if examples or not walker.memo:
+        return _body_shape(body, walker, path, positioned, listy, cursor_keys, examples)
+    schema, ptr = walker.resolve(*body)
+    literal = [s for s in path.split("/") if s and "{" not in s]
+    stand_in = ("/" + literal[-1] if literal else "") + (
+        "/{}" if path.rstrip("/").endswith("}") else ""
+    )
+    keys = frozenset(cursor_keys)
+    key = ("body_shape", id(schema), ptr, stand_in, positioned, listy, keys)
+    shape = walker.remembered(
+        key,
+        schema,
+        lambda: _body_shape((schema, ptr), walker, stand_in, positioned, listy, keys, None),
+    )
+    return _copy(shape)
+
+
+def _copy(shape: Shape) -> Shape:
+    """A copy of a shared shape a caller may change (its signals list included)."""
+    out = Shape.__new__(Shape)
+    out.__dict__.update(shape.__dict__)
+    out.signals = list(shape.signals)
+    return out
+
+
+def _body_shape(
+    body: Located,
+    walker: SchemaWalker,
+    path: str,
+    positioned: bool,
+    listy: bool,
+    cursor_keys: set[str] | frozenset[str],
+    examples: list[Any] | None,
+) -> Shape:
     schema, ptr = walker.resolve(*body)
     shape = Shape()
     examples = examples or []
@@ -145,7 +189,13 @@ def body_shape(
                 f"only an example shows an array at {rel}; the response schema does not declare "
                 "it (this overlay's schema patch adds it)"
             )
-    shape.signals = body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys)
+    shape.signals = list(
+        walker.remembered(  # the body's own fields: the same whatever the path
+            ("body_signals", id(schema), ptr, skip, frozenset(cursor_keys)),
+            schema,
+            lambda: body_signals(props, walker, "", skip, depth=0, cursor_keys=cursor_keys),
+        )
+    )
     if wrapper is not None:  # the list envelope's own fields (``NextMarker``, ``IsTruncated``)
         inner_props = walker.properties(*props[wrapper])
         base = pointer_join("", wrapper)

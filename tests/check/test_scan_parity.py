@@ -1,0 +1,220 @@
+"""The list-likeness scan shares its work between operations and stops early where only reasons
+are read, and the typed views read media types and parameter schemas on first use (issue 21:
+``check``'s cost must grow no faster than Redocly's with operation count). None of that may
+change a verdict: the memoised scan gives the findings of the reference scan (``memo=False``,
+every operation worked out on its own, its real path), check's XC100 reasons (``reasons_only``)
+are the full findings' reasons, and a lazily read view holds what an eager one did.
+
+Here on the bundled examples and the hand-written audit specs; on GitHub, Stripe, Microsoft Graph
+and a sample of real specs in tests/corpus/test_scan_parity_corpus.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.paths import EXAMPLE_IDS, EXAMPLE_SPECS, ROOT
+from xcompleteness.detect._listlike import Excluded, Finding, scan_all, undeclared_listings
+from xcompleteness.detect._operation_facts import OperationRef
+from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.detect._shape import body_shape
+from xcompleteness.document import views
+from xcompleteness.load import load_document
+
+AUDIT_SPECS = sorted((ROOT / "tests" / "audit" / "specs").glob("*.yaml"))
+SPECS: list[tuple[Path, tuple[Path, ...]]] = [
+    *EXAMPLE_SPECS,
+    *((p, ()) for p in AUDIT_SPECS if not p.name.endswith(".expected.yaml")),
+]
+IDS = [*EXAMPLE_IDS, *(p.stem for p, _ in SPECS[len(EXAMPLE_SPECS) :])]
+
+
+def reference_reasons(document: Any) -> dict[str, str]:
+    """XC100's reasons from the reference scan: the full findings, nothing shared."""
+    found, _ = scan_all(document, memo=False)
+    return {f.pointer: "; ".join(f.why) for f in found if not f.declared}
+
+
+@pytest.mark.parametrize(("spec", "overlays"), SPECS, ids=IDS)
+def test_memoised_scan_and_xc100_reasons_equal_the_reference(
+    spec: Path, overlays: tuple[Path, ...]
+) -> None:
+    doc = load_document(spec, list(overlays))
+    memoised = scan_all(doc)
+    assert memoised == scan_all(doc, memo=False)
+    reasons = undeclared_listings(doc)
+    assert list(reasons.items()) == list(reference_reasons(doc).items())
+    assert memoised[0] or spec.name == "not_lists.yaml", "the others have list-like operations"
+
+
+def _doc(paths: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": paths,
+        "components": {"schemas": schemas},
+    }
+
+
+def _get(schema: str, summary: str = "") -> dict[str, Any]:
+    ref = {"$ref": f"#/components/schemas/{schema}"}
+    op: dict[str, Any] = {
+        "responses": {
+            "200": {"description": "ok", "content": {"application/json": {"schema": ref}}}
+        }
+    }
+    if summary:
+        op["summary"] = summary
+    return {"get": op}
+
+
+# One schema answered under paths whose last words decide differently: "Gets a list of brands"
+# on /brands takes the array named after the path; on /cars the same body is no listing.
+SHARED = _doc(
+    {
+        "/brands": _get("Envelope", "Gets a list of brands"),
+        "/cars": _get("Envelope", "Gets a list of cars"),
+        "/v2/brands": _get("Envelope", "Gets a list of brands"),
+        "/things/{id}": _get("Thing"),
+        "/things": _get("Thing"),
+    },
+    {
+        "Envelope": {
+            "type": "object",
+            "properties": {
+                "brands": {"type": "array", "items": {"$ref": "#/components/schemas/Brand"}},
+                "label": {"type": "string"},
+                "owner": {"type": "string"},
+            },
+        },
+        "Brand": {"type": "object", "properties": {"id": {"type": "string"}}},
+        "Thing": {
+            "type": "object",
+            "properties": {
+                "id": {"type": "string"},
+                "results": {"type": "array", "items": {"$ref": "#/components/schemas/Brand"}},
+            },
+        },
+    },
+)
+
+
+def test_a_shared_schema_keeps_the_verdicts_its_paths_give() -> None:
+    """What a shape reads of the path (its last literal segment, a parameter at its end) is in
+    the memo's key: the same schema gives each path its own verdict."""
+    reference = reference_reasons(SHARED)
+    assert set(reference) == {
+        "/paths/~1brands/get",
+        "/paths/~1v2~1brands/get",
+        "/paths/~1things/get",
+    }  # /cars: no array named after it; /things/{id}: one thing holding an array
+    assert undeclared_listings(SHARED) == reference
+    assert scan_all(SHARED) == scan_all(SHARED, memo=False)
+
+
+def test_a_schema_is_shaped_once_per_path_key_and_handed_out_as_copies() -> None:
+    walker = SchemaWalker(SHARED)
+    ops = {op.path: OperationRef(op) for op in views(SHARED).operations}
+    body = ({"$ref": "#/components/schemas/Envelope"}, "/paths/~1brands/get/responses/200")
+    first = body_shape(body, walker, ops["/brands"].path, False, listy=True)
+    assert first.items == "$response.body#/brands"
+    kept = len(walker._memo)
+    again = body_shape(body, walker, ops["/v2/brands"].path, False, listy=True)
+    assert len(walker._memo) == kept, "the same schema under the same last word: shared"
+    assert again == first and again is not first and again.signals is not first.signals
+    first.items, first.signals[:] = None, []  # a caller's change reaches no other operation
+    third = body_shape(body, walker, "/v3/brands", False, listy=True)
+    assert third.items == "$response.body#/brands"
+    other = body_shape(body, walker, ops["/cars"].path, False, listy=True)
+    assert other.items is None and len(walker._memo) > kept
+
+
+def test_a_remembered_answer_is_tied_to_the_node_it_names() -> None:
+    """A key naming a node by ``id`` answers only for that very node (an id can be reused)."""
+    walker = SchemaWalker({})
+    a, b = {"type": "object"}, {"type": "object"}
+    assert walker.remembered(("k", 1), a, lambda: "a") == "a"
+    assert walker.remembered(("k", 1), a, lambda: pytest.fail("computed twice")) == "a"
+    assert walker.remembered(("k", 1), b, lambda: "b") == "b"
+    off = SchemaWalker({}, memo=False)
+    assert off.remembered(("k",), a, lambda: 1) == 1
+    assert off.remembered(("k",), a, lambda: 2) == 2
+
+
+def test_reasons_only_stops_at_the_reasons_of_the_full_finding() -> None:
+    from xcompleteness.detect._listlike import scan_operation
+
+    kinds = set()
+    for spec, overlays in SPECS:
+        doc = load_document(spec, list(overlays))
+        walker = SchemaWalker(doc.data)
+        for op in doc.views.operations:
+            full = scan_operation(OperationRef(op), walker)
+            short = scan_operation(OperationRef(op), walker, reasons_only=True)
+            if isinstance(full, Finding):
+                assert short == full.why
+            else:
+                assert short == full and (full is None or isinstance(full, Excluded))
+            kinds.add(type(full).__name__)
+    assert kinds == {"Finding", "Excluded", "NoneType"}
+
+
+def test_views_read_media_types_and_parameter_schemas_on_first_use() -> None:
+    doc = _doc(
+        {
+            "/a": {
+                "parameters": [{"name": "q", "in": "query", "schema": {"type": "string"}}],
+                "post": {
+                    "requestBody": {
+                        "content": {"application/json": {"schema": {"type": "object"}}}
+                    },
+                    "responses": {"default": {"$ref": "#/components/responses/Error"}},
+                },
+            }
+        },
+        {"Error": {"type": "object"}},
+    )
+    doc["components"]["responses"] = {
+        "Error": {
+            "description": "e",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+        }
+    }
+    (op,) = views(doc).operations
+    (param,), (response,), body = op.parameters, op.responses, op.request_body
+    assert body is not None
+    for view, name in ((param, "schema"), (response, "content"), (body, "content")):
+        assert name not in view.__dict__, f"{name} is read on first use"
+    (media,) = response.content
+    assert media.pointer == "/paths/~1a/post/responses/default/content/application~1json"
+    assert media.schema is not None and media.schema.schema == {"type": "object"}
+    assert media.schema.component == "Error"
+    assert param.schema is not None and param.schema.pointer == "/paths/~1a/parameters/0/schema"
+    assert response.content is response.content  # read once, kept
+    assert body.json_schema() is not None and body.json_schema().raw == {"type": "object"}
+    assert dataclasses.replace(body) == body and body.content == dataclasses.replace(body).content
+
+
+@pytest.mark.parametrize(("spec", "overlays"), SPECS[:3], ids=IDS[:3])
+def test_views_made_without_init_equal_the_views_init_makes(
+    spec: Path, overlays: tuple[Path, ...]
+) -> None:
+    """Views are made without the frozen ``__init__`` (speed): each holds every field, and the
+    view ``__init__`` makes from those fields is equal to it."""
+    doc = load_document(spec, list(overlays))
+    made: list[Any] = []
+    for op in doc.views.operations:
+        made += [op, *op.parameters, *op.responses]
+        made += [m for r in op.responses for m in r.content]
+        made += [p.schema for p in op.parameters if p.schema is not None]
+        made += [m.schema for r in op.responses for m in r.content if m.schema is not None]
+        if op.request_body is not None:
+            made += [op.request_body, *op.request_body.content]
+    kinds = set()
+    for view in made:
+        assert dataclasses.replace(view) == view
+        kinds.add(type(view).__name__)
+    assert kinds >= {"Operation", "Parameter", "Response", "MediaType", "SchemaRef"}
