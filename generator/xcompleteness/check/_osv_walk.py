@@ -170,17 +170,24 @@ class _Walk:
             seen.add(name)
 
     def path(self, url: str, at: tuple[Any, ...], item: dict[str, Any]) -> Iterator[Found]:
-        parameters = None
+        # What every operation of the item compares (the stock walk works both out again per
+        # operation; an odd parameter raised Undecided in ``parameters`` already, and any
+        # Undecided discards the whole walk, so working them out once here changes nothing).
+        path_names: list[str] = []
         if "parameters" in item:
             parameters = self.child(item, "parameters", list)
             yield from self.parameters((*at, "parameters"), parameters)
+            path_names = list(self._path_names(parameters))
+        url_params: set[str] | None = None  # read when the item has an operation, as before
         for name, operation in item.items():
             if name not in OPERATIONS:
                 continue
+            if url_params is None:
+                url_params = {p for _, p, _, _ in string.Formatter().parse(url) if p}
             operation = self.resolve(operation)
             if type(operation) is not dict:
                 raise Undecided("operation")
-            yield from self.operation(url, name, (*at, name), operation, parameters)
+            yield from self.operation(url, name, (*at, name), operation, path_names, url_params)
 
     def parameters(self, at: tuple[Any, ...], parameters: list[Any]) -> Iterator[Found]:
         seen = set()
@@ -216,7 +223,8 @@ class _Walk:
         name: str,
         at: tuple[Any, ...],
         operation: dict[str, Any],
-        path_parameters: list[Any] | None,
+        path_names: list[str],
+        url_params: set[str],
     ) -> Iterator[Found]:
         if "operationId" in operation:
             op_id = self.resolve(operation["operationId"])
@@ -245,10 +253,7 @@ class _Walk:
             parameters = self.child(operation, "parameters", list)
             yield from self.parameters((*at, "parameters"), parameters)
             names += self._path_names(parameters)
-        if path_parameters is not None:
-            names += self._path_names(path_parameters)
-        all_params = set(names)
-        url_params = {p for _, p, _, _ in string.Formatter().parse(url) if p}
+        all_params = set(names) | set(path_names)
         for param in sorted(url_params):
             if param not in all_params:
                 yield Found(at, _unresolved(param, name, url))
