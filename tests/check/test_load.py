@@ -138,10 +138,16 @@ def test_parse_json_reads_like_json_loads_and_places_operation_keys(paths, rest,
     calls_stock: list = []
     calls_ours: list = []
     stock = json.loads(text, object_pairs_hook=lambda p: calls_stock.append(p) or dict(p))
+    full = dict(LazyJsonLines(text).items())
+    if indent is None:  # one line: every key on line 1, answered from the data by json.loads
+        assert parse_json(text, lambda p: calls_ours.append(p) or dict(p)) == (None, {})
+        assert calls_ours == [] and set(full.values()) <= {1}
+        from_data = LazyJsonLines(text, stock, unique_keys=True)
+        assert all(from_data[pointer] == line for pointer, line in full.items())
+        return
     data, known = parse_json(text, lambda p: calls_ours.append(p) or dict(p))
     assert data == stock and json.dumps(data) == json.dumps(stock) and calls_ours == calls_stock
     assert "" in known and "/paths" in known
-    full = dict(LazyJsonLines(text).items())
     seeded = LazyJsonLines(text, unique_keys=True, known=known)
     for pointer, line in full.items():
         assert seeded[pointer] == line, pointer
