@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -196,24 +196,6 @@ class _Transaction:
                 pass
 
 
-STAGING_THREADS = 4
-"""Files are compared and staged by this many threads (creating a file is a system call that
-waits on the file system, not on Python; a GitHub package is ~700 files). Which files are
-staged, their bytes and the order of the swap do not depend on it."""
-
-
-def _each(job: Callable[[str], bool], items: list[str]) -> list[bool]:
-    """``[job(item) for item in items]`` on :data:`STAGING_THREADS` threads; returns only when
-    every call has ended (so a rollback sees every staged file), raising the first failure."""
-    if len(items) < 2 * STAGING_THREADS:
-        return [job(item) for item in items]
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(STAGING_THREADS, thread_name_prefix="xc-write") as pool:
-        futures = [pool.submit(job, item) for item in items]
-    return [future.result() for future in futures]
-
-
 def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
     """Write ``files`` (relative to OUT) following the safety rules above: all or nothing."""
     out = Path(out)
@@ -255,8 +237,8 @@ def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
             tx.stage(target, data)
             return False
 
-        for rel, same in zip(encoded, _each(put, list(encoded)), strict=True):
-            (report.unchanged if same else report.written).append(rel)
+        for rel in encoded:
+            (report.unchanged if put(rel) else report.written).append(rel)
         order = {target: n for n, target in enumerate(targets.values())}
         tx.staged.sort(key=lambda staged: order[staged[1]])  # swapped in name order, as before
         manifest_path = out / MANIFEST

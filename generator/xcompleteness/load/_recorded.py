@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import gzip
 import json
 import re
 import zlib
@@ -214,6 +213,8 @@ def _body_text(content: dict[str, Any], headers: Any) -> str | tuple[str, str] |
     coding = _header(headers, "content-encoding").lower()
     try:
         if raw[:2] == b"\x1f\x8b":
+            import gzip  # only a recording a proxy kept compressed needs it
+
             raw = gzip.decompress(raw)
         elif "deflate" in coding and raw[:1] in (b"\x78", b"\x58", b"\x68"):
             raw = zlib.decompress(raw)
