@@ -226,21 +226,13 @@ def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
     tx = _Transaction(out)
     try:
         tx._mkdirs(out)
-        for folder in sorted({target.parent for target in targets.values()}):
-            tx._mkdirs(folder)  # every folder first, in order: the staging below only adds files
-
-        def put(rel: str) -> bool:
-            """Stage ``rel`` unless the disk already holds its bytes (then True)."""
-            target, data = targets[rel], encoded[rel]
+        for rel, data in encoded.items():
+            target = targets[rel]
             if target.is_file() and target.read_bytes() == data:
-                return True
+                report.unchanged.append(rel)
+                continue
             tx.stage(target, data)
-            return False
-
-        for rel in encoded:
-            (report.unchanged if put(rel) else report.written).append(rel)
-        order = {target: n for n, target in enumerate(targets.values())}
-        tx.staged.sort(key=lambda staged: order[staged[1]])  # swapped in name order, as before
+            report.written.append(rel)
         manifest_path = out / MANIFEST
         if not (manifest_path.is_file() and manifest_path.read_bytes() == manifest_data):
             tx.stage(manifest_path, manifest_data)  # staged last, so swapped in last
