@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl, urljoin, urlsplit
 
+from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
 from xcompleteness.runtime.expressions import MISSING, resolve_pointer
@@ -187,7 +188,7 @@ def scalar_leaves(value: Any, at: str = "", depth: int = 0) -> list[tuple[str, A
     if depth > 4 or not isinstance(value, dict):
         return out
     for k, v in value.items():
-        here = f"{at}/{str(k).replace('~', '~0').replace('/', '~1')}"
+        here = pointer_join(at, k)
         if isinstance(v, str) or _number(v):
             out.append((here, v))
         elif isinstance(v, dict):
