@@ -286,3 +286,35 @@ def test_answers_nothing_is_checked_against_are_named(recordings, tmp_path):
     ]
     cli = _cli("audit", str(SPEC), "--responses", str(other))
     assert cli.returncode == 1 and "warning XC019" in cli.stderr
+
+
+@pytest.mark.parametrize("coding", ["gzip", "deflate"])
+def test_a_compressed_body_that_expands_past_the_size_cap_is_named_not_inflated(
+    recordings, tmp_path, coding
+):
+    """A decompression bomb: a few KB of base64 that would inflate to 50 MB. The loading size
+    cap bounds what a body may expand to; the entry is an XC018 warning, the rest is read."""
+    import zlib
+
+    from xcompleteness.load import load_recorded
+    from xcompleteness.load._limits import Limits
+
+    huge = b'{"users": [' + b" " * 50_000_000 + b"]}"
+    if coding == "gzip":
+        packed = gzip.compress(huge, compresslevel=9)
+    else:
+        packed = zlib.compress(huge, 9)
+    assert len(packed) < 100_000
+
+    def bomb(entries: list[dict[str, Any]]) -> None:
+        response = entries[1]["response"]
+        response["content"]["text"] = base64.b64encode(packed).decode()
+        response["content"]["encoding"] = "base64"
+        response["headers"] = [{"name": "Content-Encoding", "value": coding}]
+
+    har = _edit(recordings["text"], tmp_path / "session.har", bomb)
+    recording = load_recorded(har, Limits(max_bytes=1_000_000))
+    (warning,) = recording.warnings
+    assert warning.code == "XC018" and "entry 2" in warning.message
+    assert "expands beyond the 1000000-byte cap" in warning.message
+    assert len(recording) == len(json.loads(har.read_text("utf-8"))["log"]["entries"]) - 1

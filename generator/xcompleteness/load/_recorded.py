@@ -137,7 +137,7 @@ def load_recorded(path: Path | str, limits: Limits | None = None) -> Recording:
         data = _read_json(path, limits)
         if not isinstance(data, dict) or not isinstance(data.get("log"), dict):
             raise _error(str(path), "not a HAR file (no 'log' object)", "export HAR from devtools")
-        recording = _har(path, data["log"].get("entries"))
+        recording = _har(path, data["log"].get("entries"), limits.max_bytes)
     if not recording:
         what = "folder" if path.is_dir() else "HAR file"
         raise InputError(
@@ -194,10 +194,11 @@ _NO_BODY_HINT = (
 )
 
 
-def _body_text(content: dict[str, Any], headers: Any) -> str | tuple[str, str] | None:
+def _body_text(content: dict[str, Any], headers: Any, cap: int) -> str | tuple[str, str] | None:
     """A HAR response body as text: ``None`` when the entry has none, ``(kind, why)`` when it
     cannot be given back. Base64 is decoded; gzip/deflate bytes a proxy kept compressed are
-    decompressed (br when the brotli package is installed)."""
+    decompressed (br when the brotli package is installed), never to more than ``cap`` bytes (the
+    loading size cap: a small compressed body may expand without bound)."""
     text = content.get("text")
     if not isinstance(text, str) or not text:
         return None
@@ -213,19 +214,19 @@ def _body_text(content: dict[str, Any], headers: Any) -> str | tuple[str, str] |
     coding = _header(headers, "content-encoding").lower()
     try:
         if raw[:2] == b"\x1f\x8b":
-            import gzip  # only a recording a proxy kept compressed needs it
-
-            raw = gzip.decompress(raw)
+            raw = _inflate(raw, 16 + zlib.MAX_WBITS, cap)  # gzip
         elif "deflate" in coding and raw[:1] in (b"\x78", b"\x58", b"\x68"):
-            raw = zlib.decompress(raw)
+            raw = _inflate(raw, zlib.MAX_WBITS, cap)
         elif "br" in coding and raw.lstrip()[:1] not in (b"{", b"["):
-            raw = _brotli(raw)
+            raw = _brotli(raw, cap)
             if raw is None:
                 return (
                     "br",
                     "its body is brotli-compressed (content-encoding: br) and the brotli "
                     "package is not installed",
                 )
+    except _TooLarge:
+        return ("encoding", f"its compressed body expands beyond the {cap}-byte cap")
     except (OSError, EOFError, zlib.error) as exc:
         return ("encoding", f"its compressed body does not decompress ({type(exc).__name__})")
     try:
@@ -234,16 +235,41 @@ def _body_text(content: dict[str, Any], headers: Any) -> str | tuple[str, str] |
         return ("encoding", "its decoded body is not UTF-8 text")
 
 
-def _brotli(raw: bytes) -> bytes | None:
+class _TooLarge(Exception):
+    """A compressed body expands beyond the loading size cap."""
+
+
+def _inflate(raw: bytes, wbits: int, cap: int) -> bytes:
+    """gzip (every member) or zlib data decompressed to at most ``cap`` bytes (else _TooLarge)."""
+    out = b""
+    while raw:
+        engine = zlib.decompressobj(wbits)
+        out += engine.decompress(raw, cap + 1 - len(out))
+        if len(out) > cap or engine.unconsumed_tail:
+            raise _TooLarge
+        if not engine.eof:
+            raise EOFError("the compressed body is cut short")
+        raw = engine.unused_data if wbits > zlib.MAX_WBITS else b""
+    return out
+
+
+def _brotli(raw: bytes, cap: int) -> bytes | None:
+    """Brotli data decompressed to at most ``cap`` bytes; None without a brotli package. A
+    binding whose decompressor cannot stop at a size is not asked (a bomb would be unbounded)."""
     for name in ("brotli", "brotlicffi"):
         try:
             module = __import__(name)
         except ImportError:
             continue
         try:
-            return bytes(module.decompress(raw))
+            out = bytes(module.Decompressor().process(raw, output_buffer_limit=cap + 1))
+        except TypeError:
+            raise OSError(f"{name} cannot bound its output") from None
         except Exception as exc:  # noqa: BLE001 - each binding raises its own error type
             raise OSError(str(exc)) from None
+        if len(out) > cap:
+            raise _TooLarge
+        return out
     return None
 
 
@@ -260,7 +286,7 @@ def _json_answer(content: dict[str, Any], headers: Any) -> bool:
     return isinstance(mime, str) and "json" in mime.lower()
 
 
-def _har(path: Path, entries: Any) -> Recording:
+def _har(path: Path, entries: Any, cap: int) -> Recording:
     out: list[RecordedPage] = []
     skipped = _Skipped(str(path))
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
@@ -274,7 +300,7 @@ def _har(path: Path, entries: Any) -> Recording:
         name = f"entry {i + 1}"
         where = f"/log/entries/{i}/response/content"
         json_answer = _json_answer(content, response.get("headers"))
-        text = _body_text(content, response.get("headers"))
+        text = _body_text(content, response.get("headers"), cap)
         if text is None:
             if json_answer and status not in (204, 304) and not 100 <= status < 200:
                 skipped.add(
