@@ -2,7 +2,7 @@
 are read, and the typed views read media types and parameter schemas on first use (issue 21:
 ``check``'s cost must grow no faster than Redocly's with operation count). None of that may
 change a verdict: the memoised scan gives the findings of the reference scan (``memo=False``,
-every operation worked out on its own, its real path), check's XC100 reasons (``reasons_only``)
+every operation worked out on its own, its real path), check's XC100 reasons (``listing_reasons``)
 are the full findings' reasons, and a lazily read view holds what an eager one did.
 
 Here on the bundled examples and the hand-written audit specs; on GitHub, Stripe, Microsoft Graph
@@ -17,7 +17,13 @@ from typing import Any
 
 import pytest
 from support.paths import EXAMPLE_IDS, EXAMPLE_SPECS, ROOT
-from xcompleteness.detect._listlike import Excluded, Finding, scan_all, undeclared_listings
+from xcompleteness.detect._listlike import (
+    Excluded,
+    Finding,
+    listing_reasons,
+    scan_all,
+    undeclared_listings,
+)
 from xcompleteness.detect._operation_facts import OperationRef
 from xcompleteness.detect._schema_walk import SchemaWalker
 from xcompleteness.detect._shape import body_shape
@@ -144,7 +150,7 @@ def test_a_remembered_answer_is_tied_to_the_node_it_names() -> None:
     assert off.remembered(("k",), a, lambda: 2) == 2
 
 
-def test_reasons_only_stops_at_the_reasons_of_the_full_finding() -> None:
+def test_listing_reasons_stop_at_the_reasons_of_the_full_finding() -> None:
     from xcompleteness.detect._listlike import scan_operation
 
     kinds = set()
@@ -153,7 +159,7 @@ def test_reasons_only_stops_at_the_reasons_of_the_full_finding() -> None:
         walker = SchemaWalker(doc.data)
         for op in doc.views.operations:
             full = scan_operation(OperationRef(op), walker)
-            short = scan_operation(OperationRef(op), walker, reasons_only=True)
+            short = listing_reasons(OperationRef(op), walker)
             if isinstance(full, Finding):
                 assert short == full.why
             else:

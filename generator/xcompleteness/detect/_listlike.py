@@ -51,7 +51,7 @@ import hashlib
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
@@ -194,7 +194,7 @@ def undeclared_listings(document: Any) -> dict[str, str]:
         else:
             if walker is None:
                 walker = SchemaWalker(getattr(document, "data", document))
-            result = scan_operation(ref, walker, reasons_only=True)
+            result = listing_reasons(ref, walker)
             if isinstance(result, Excluded) and result.source == "declared":
                 continue  # its declaration ended the scan: nothing to record
             why = "; ".join(result) if isinstance(result, tuple) else None
@@ -207,14 +207,36 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     return out
 
 
-def scan_operation(
-    ref: OperationRef, walker: SchemaWalker, *, reasons_only: bool = False
-) -> Finding | Excluded | tuple[str, ...] | None:
-    """The finding for one operation, an exclusion with its reason, or None (not list-like).
+def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Excluded | None:
+    """The finding for one operation, an exclusion with its reason, or None (not list-like)."""
+    return _scan(ref, walker, reasons_only=False)
 
-    ``reasons_only``: a list-like operation answers just its ``Finding.why`` (a tuple), the
-    moment it is known to be one: ``check``'s XC100 reads nothing else, and the rest of a
-    finding (style, kind questions, caps, doubts) is most of a listing's cost."""
+
+def listing_reasons(ref: OperationRef, walker: SchemaWalker) -> tuple[str, ...] | Excluded | None:
+    """Why one operation is list-like (its :class:`Finding`'s ``why``), an exclusion, or None.
+
+    Stops the moment the operation is known to be a listing: ``check``'s XC100 reads nothing
+    else, and the rest of a finding (style, kind questions, caps, doubts) is most of a
+    listing's cost. Same verdict as :func:`scan_operation` (tests/check/test_scan_parity.py)."""
+    return _scan(ref, walker, reasons_only=True)
+
+
+@overload
+def _scan(
+    ref: OperationRef, walker: SchemaWalker, *, reasons_only: Literal[False]
+) -> Finding | Excluded | None: ...
+
+
+@overload
+def _scan(
+    ref: OperationRef, walker: SchemaWalker, *, reasons_only: Literal[True]
+) -> tuple[str, ...] | Excluded | None: ...
+
+
+def _scan(
+    ref: OperationRef, walker: SchemaWalker, *, reasons_only: bool
+) -> Finding | Excluded | tuple[str, ...] | None:
+    """:func:`scan_operation`, or :func:`listing_reasons` when ``reasons_only``."""
     op = ref.view
     op_id = op.operation_id
     declared_none = declared_none_reason(op)

@@ -249,13 +249,13 @@ def _rendered(emitters: Sequence[Any], ir: SpecIR, renderer: Any) -> list[dict[A
     in any way (an emitter raised, it died, its answer is not a list of text files) the side
     emitters are rendered here, so errors and refusals are the one-process ones.
     """
-    from xcompleteness.check import prevalidate
+    from xcompleteness import forked
 
     side = [e for e in emitters if e.name in SIDE_EMITTERS]
     job = None
     big = len(ir.operations) >= SIDE_MIN_OPERATIONS
-    if side and big and prevalidate.wanted() and _idle_core():
-        job = prevalidate.Forked(_emit_side, side, ir, name="xc-render")
+    if side and big and forked.wanted() and _idle_core():
+        job = forked.Forked(_emit_side, side, ir, name="xc-render")
     done: dict[str, dict[Any, str]] = {}
     try:
         for emitter in emitters:
