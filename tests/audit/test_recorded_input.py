@@ -16,6 +16,8 @@ user hits:
   A browser HAR's other entries (HTML, images) are skipped without a word;
 * a folder of saved pages holding other files: each named (``XC018``), dot-files ignored, the
   JSON pages still read; a folder with no JSON page is ``XC017``;
+* an anti-XSSI prefix before a JSON body (Gerrit's ``)]}'``) is read past, in a HAR and in saved
+  pages; other text before the JSON is still "not JSON";
 * answers nothing is checked against (pages named after no operation, a HAR of another API):
   ``XC019``.
 
@@ -200,6 +202,41 @@ def test_a_recording_without_any_json_answer_is_unusable(recordings, tmp_path):
     assert verify.exit_code == 2 and [d.code for d in verify.diagnostics] == ["XC017", "XC018"]
     cli = _cli("audit", str(SPEC), "--responses", str(har))
     assert cli.returncode == 2 and "error XC017" in cli.stderr and "Traceback" not in cli.stderr
+
+
+@pytest.mark.parametrize("prefix", [")]}'\n", ")]}',\n", "for (;;);", "while(1);"])
+def test_an_anti_xssi_prefix_is_read_past(recordings, tmp_path, prefix):
+    """Gerrit and Google put ``)]}'`` before a JSON body (so a <script> tag cannot run it): the
+    answer behind it is read, in a HAR and in saved pages, like the same answer without it."""
+    _, plain = _decl(SPEC, recordings["text"], tmp_path)
+
+    def guard(entries: list[dict[str, Any]]) -> None:
+        for entry in entries:
+            entry["response"]["content"]["text"] = prefix + entry["response"]["content"]["text"]
+
+    har = _edit(recordings["text"], tmp_path / "session.har", guard)
+    result, decl = _decl(SPEC, har, tmp_path)
+    assert result.diagnostics == ()
+    assert decl == plain
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    for n, entry in enumerate(json.loads(har.read_text("utf-8"))["log"]["entries"], 1):
+        (folder / f"listFollowers.{n}.json").write_text(entry["response"]["content"]["text"])
+    result, decl = _decl(SPEC, folder, tmp_path)
+    assert result.diagnostics == ()
+    assert decl["reasons"] == plain["reasons"]
+    assert any(e.startswith("id: /id is present and unique in 7") for e in decl["x-evidence"])
+
+
+def test_text_before_json_that_is_no_anti_xssi_prefix_is_still_not_json(recordings, tmp_path):
+    def junk(entries: list[dict[str, Any]]) -> None:
+        content = entries[2]["response"]["content"]
+        content["text"] = ")]} " + content["text"]  # not the prefix: no quote
+
+    result, _ = _decl(SPEC, _edit(recordings["text"], tmp_path / "session.har", junk), tmp_path)
+    assert [(d.code, d.pointer) for d in result.diagnostics] == [
+        ("XC018", "/log/entries/2/response/content/text")
+    ]
 
 
 def test_a_json_answer_cut_short_is_named_without_quoting_it(recordings, tmp_path):

@@ -18,8 +18,9 @@ read under the loading size cap (``XC_MAX_SPEC_BYTES``); unreadable input is a l
 ``XC017`` diagnostic, never a traceback.
 
 What a real recording holds besides clean JSON pages is read or named, never dropped in
-silence: a body stored base64 (``content.encoding``) is decoded, and gzip or deflate bytes a
-proxy kept compressed are decompressed (brotli when the ``brotli`` package is installed). A
+silence: a body stored base64 (``content.encoding``) is decoded, gzip or deflate bytes a
+proxy kept compressed are decompressed (brotli when the ``brotli`` package is installed), and
+an anti-XSSI prefix before a JSON body (Gerrit's ``)]}'``) is read past. A
 JSON answer whose body the recording lacks (Chrome leaves out large or unfinished bodies), or
 cannot give back (not JSON, not decodable), and a file of a folder that is not a ``.json`` page
 or does not parse, are ``XC018`` warnings naming the entries or files (``Recording.warnings``);
@@ -50,6 +51,10 @@ SKIPPED_CODE = "XC018"
 _NAMED = 8  # entries or files named in one warning; the rest are counted
 _SECRET_HEADER = re.compile(r"cookie|auth|token|secret|key|session|signature", re.IGNORECASE)
 _PAGE_FILE = re.compile(r"^(?P<op>.+?)(?:\.(?P<n>\d+))?\.json$")
+# Anti-XSSI prefixes an API may put before a JSON body so that a <script> tag cannot run it:
+# Gerrit's and Google's ``)]}'`` (then a newline, or a comma in Angular's form), and the
+# endless-loop forms ``for (;;);`` and ``while(1);``. They are not part of the answer.
+_XSSI = re.compile(r"\A\s*(?:\)\]\}'\s*,?|for\s*\(;;\);|while\s*\(1\);)")
 
 
 @dataclass(frozen=True)
@@ -102,6 +107,17 @@ def _check_size(path: Path, limits: Limits) -> None:
 def _parse(path: Path) -> Any:
     """A file's JSON (raises OSError, UnicodeDecodeError or ValueError)."""
     return json.loads(path.read_text("utf-8-sig"))
+
+
+def _body_json(text: str) -> Any:
+    """A response body's JSON, read past an anti-XSSI prefix (``)]}'``; raises ValueError)."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        prefix = _XSSI.match(text)
+        if prefix is None:
+            raise
+        return json.loads(text[prefix.end() :])
 
 
 def _read_json(path: Path, limits: Limits) -> Any:
@@ -327,7 +343,7 @@ def _har(path: Path, entries: Any, cap: int) -> Recording:
             )
             continue
         try:
-            body = json.loads(text)
+            body = _body_json(text)
         except ValueError:
             if json_answer:
                 skipped.add(
@@ -406,7 +422,7 @@ def _folder(root: Path, limits: Limits) -> Recording:
             continue
         _check_size(path, limits)
         try:
-            body = _parse(path)
+            body = _body_json(path.read_text("utf-8-sig"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             skipped.add(
                 f"bad:{rel.as_posix()}",
