@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document._operations import HTTP_METHODS, iter_path_items
-from xcompleteness.document._refs import deref, deref_at, is_mapping, ref_component, ref_pointer
+from xcompleteness.document._refs import deref_at, is_mapping, ref_component, ref_pointer
 
 __all__ = [
     "DECLARATION_KEY",
@@ -63,6 +63,50 @@ def _made(cls: type[_V], **fields: Any) -> _V:
     made = object.__new__(cls)
     object.__setattr__(made, "__dict__", fields)
     return made
+
+
+class _Refs:
+    """One document's local ``$ref`` chains, each followed once while its views are built.
+
+    Microsoft Graph's 11,422 operations name the same few thousand ``$ref``s (shared
+    parameters, two shared error responses per operation) about 60,000 times; each is followed
+    once here (:func:`deref_at`, the one follower) and its answer kept, keyed by the ``$ref``
+    text: a node holding a text ``$ref`` leads where that text leads whatever else it holds, so
+    the answer is the follower's own. Valid while the document is not changed under its views
+    (the module doc).
+    """
+
+    __slots__ = ("data", "_chains")
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self._chains: dict[str, tuple[Any, str] | None] = {}
+
+    def at(self, node: Any, pointer: str) -> tuple[Any, str] | None:
+        """``deref_at(data, node, pointer)``."""
+        if type(node) is dict:
+            ref = node.get("$ref")
+            if ref is None and "$ref" not in node:
+                return node, pointer  # an inline node: nothing to follow
+            if type(ref) is str:
+                chains = self._chains
+                if ref in chains:
+                    return chains[ref]
+                located = chains[ref] = deref_at(self.data, node, pointer)
+                return located
+        return deref_at(self.data, node, pointer)
+
+    def node(self, node: Any) -> Any:
+        """``deref(data, node)``."""
+        if type(node) is dict and "$ref" not in node:
+            return node
+        located = self.at(node, "")
+        return None if located is None else located[0]
+
+
+def _refs_of(view: Any) -> _Refs:
+    refs = view.refs
+    return refs if refs is not None else _Refs(view.data)
 
 
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
@@ -113,7 +157,7 @@ class MediaType:
         return bool(_JSON_MEDIA.match(self.name))
 
 
-def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
+def _content(refs: _Refs, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
     content = node.get("content")
     if not is_mapping(content):
         return ()
@@ -122,12 +166,12 @@ def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaTyp
         if not is_mapping(entry):
             continue
         where = pointer_join(pointer, "content", name)
-        schema = _schema(data, entry, where)
+        schema = _schema(refs, entry, where)
         out.append(_made(MediaType, name=str(name), pointer=where, schema=schema, node=entry))
     return tuple(out)
 
 
-def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | None:
+def _schema(refs: _Refs, holder: Mapping[str, Any], pointer: str) -> SchemaRef | None:
     """The :class:`SchemaRef` of ``holder["schema"]``, None when there is no ``schema`` key."""
     if "schema" not in holder:
         return None
@@ -135,10 +179,10 @@ def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | N
     ref = raw.get("$ref") if is_mapping(raw) else None
     return _made(
         SchemaRef,
-        pointer=pointer_join(pointer, "schema"),
+        pointer=pointer + "/schema",
         raw=raw,
         ref=ref if isinstance(ref, str) else None,
-        schema=deref(data, raw),
+        schema=refs.node(raw),
     )
 
 
@@ -156,10 +200,12 @@ class _Bodied:
 
     data: Any = field(default=None, repr=False, compare=False, kw_only=True)
     """The document the view was read from (where ``$ref``s resolve)."""
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """Its ``$ref`` chains as followed so far (shared by the views of one document)."""
 
     @cached_property
     def content(self) -> tuple[MediaType, ...]:
-        return _content(self.data, self.node, self.pointer)  # type: ignore[attr-defined]
+        return _content(_refs_of(self), self.node, self.pointer)  # type: ignore[attr-defined]
 
     def media(self, name: str) -> MediaType | None:
         return next((m for m in self.content if m.name == name), None)
@@ -189,7 +235,7 @@ class Parameter(_Bodied):
     @cached_property
     def schema(self) -> SchemaRef | None:
         """The parameter's ``schema`` (None without one), read on first use."""
-        return _schema(self.data, self.node, self.pointer)
+        return _schema(_refs_of(self), self.node, self.pointer)
 
     @property
     def required(self) -> bool:
@@ -306,16 +352,25 @@ def _status(response: Response) -> str:
     return response.status
 
 
+def _token(part: str) -> str:
+    """One RFC 6901 reference token (:func:`pointer_join`'s escaping)."""
+    if "~" in part or "/" in part:
+        return part.replace("~", "~0").replace("/", "~1")
+    return part
+
+
 def _parameters(
-    data: Any, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
+    refs: _Refs, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
 ) -> tuple[Parameter, ...]:
     merged: dict[tuple[str, str], Parameter] = {}
+    data = refs.data
     for source, where in ((path_item, item_ptr), (op, op_ptr)):
         raws = source.get("parameters")
         if not isinstance(raws, list):
             continue
+        listed = where + "/parameters/"
         for index, raw in enumerate(raws):
-            node = deref(data, raw)
+            node = refs.node(raw)
             if not is_mapping(node):
                 continue
             name, location = node.get("name"), node.get("in")
@@ -325,21 +380,24 @@ def _parameters(
                 Parameter,
                 name=name,
                 location=location,
-                pointer=pointer_join(where, "parameters", index),
+                pointer=listed + str(index),
                 node=node,
                 data=data,
+                refs=refs,
             )
     return tuple(merged.values())
 
 
-def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
+def _responses(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
     raws = op.get("responses")
     if not is_mapping(raws):
         return ()
     out = []
+    listed = op_ptr + "/responses/"
+    data = refs.data
     for status, raw in raws.items():
-        pointer = pointer_join(op_ptr, "responses", status)
-        located = deref_at(data, raw, pointer)
+        pointer = listed + _token(status if type(status) is str else str(status))
+        located = refs.at(raw, pointer)
         node, target = located if located is not None else (None, pointer)
         resolved = is_mapping(node)
         node = node if resolved else {}
@@ -349,6 +407,7 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
             _made(
                 Response,
                 data=data,
+                refs=refs,
                 status=str(status),
                 pointer=pointer,
                 node=node,
@@ -361,23 +420,23 @@ def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response,
     return tuple(out)
 
 
-def _request_body(data: Any, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
-    node = deref(data, op.get("requestBody"))
+def _request_body(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
+    node = refs.node(op.get("requestBody"))
     if not is_mapping(node):
         return None
-    pointer = pointer_join(op_ptr, "requestBody")
-    return _made(RequestBody, pointer=pointer, node=node, data=data)
+    pointer = op_ptr + "/requestBody"
+    return _made(RequestBody, pointer=pointer, node=node, data=refs.data, refs=refs)
 
 
 def _operation(
-    data: Any,
+    refs: _Refs,
     path: str,
     method: str,
     op: Mapping[str, Any],
     path_item: Mapping[str, Any],
     item_ptr: str,
 ) -> Operation:
-    op_ptr = pointer_join(item_ptr, method)
+    op_ptr = item_ptr + "/" + method
     op_id = op.get("operationId")
     return _made(
         Operation,
@@ -387,9 +446,9 @@ def _operation(
         node=op,
         path_item=path_item,
         operation_id=op_id if isinstance(op_id, str) else None,
-        parameters=_parameters(data, path_item, op, item_ptr, op_ptr),
-        request_body=_request_body(data, op, op_ptr),
-        responses=_responses(data, op, op_ptr),
+        parameters=_parameters(refs, path_item, op, item_ptr, op_ptr),
+        request_body=_request_body(refs, op, op_ptr),
+        responses=_responses(refs, op, op_ptr),
         declaration=op.get(DECLARATION_KEY),
     )
 
@@ -436,8 +495,9 @@ def views(document: Any) -> DocumentViews:
     plain data.
     """
     data = getattr(document, "data", document)
+    refs = _Refs(data)
     operations = tuple(
-        _operation(data, path, method, item[method], item, item_ptr)
+        _operation(refs, path, method, item[method], item, item_ptr)
         for path, item, item_ptr in iter_path_items(data)
         for method in HTTP_METHODS
         if isinstance(item.get(method), dict)
