@@ -76,11 +76,16 @@ class _Refs:
     (the module doc).
     """
 
-    __slots__ = ("data", "_chains")
+    __slots__ = ("_chains", "data", "parameters", "responses")
 
     def __init__(self, data: Any) -> None:
         self.data = data
         self._chains: dict[str, tuple[Any, str] | None] = {}
+        self.parameters: dict[str, Any] = {}
+        """``$ref`` text -> what a parameter written as that reference reads (``_named``)."""
+        self.responses: dict[str, Any] = {}
+        """``$ref`` text -> what a response written as that reference reads (``_read_response``,
+        whose answer for a text ``$ref`` depends on nothing else of the node or its place)."""
 
     def at(self, node: Any, pointer: str) -> tuple[Any, str] | None:
         """``deref_at(data, node, pointer)``."""
@@ -359,23 +364,41 @@ def _token(part: str) -> str:
     return part
 
 
+def _named(refs: _Refs, raw: Any) -> tuple[Mapping[str, Any], str, str] | None:
+    """The parameter ``raw`` (as listed) stands for, with its ``name`` and ``in``; None when it
+    is skipped (not a mapping, or no text ``name`` and ``in``)."""
+    node = refs.node(raw)
+    if not is_mapping(node):
+        return None
+    name, location = node.get("name"), node.get("in")
+    if not isinstance(name, str) or not isinstance(location, str):
+        return None
+    return node, name, location
+
+
 def _parameters(
     refs: _Refs, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
 ) -> tuple[Parameter, ...]:
     merged: dict[tuple[str, str], Parameter] = {}
     data = refs.data
+    shared = refs.parameters
     for source, where in ((path_item, item_ptr), (op, op_ptr)):
         raws = source.get("parameters")
         if not isinstance(raws, list):
             continue
         listed = where + "/parameters/"
         for index, raw in enumerate(raws):
-            node = refs.node(raw)
-            if not is_mapping(node):
+            ref = raw.get("$ref") if type(raw) is dict else None
+            if type(ref) is str:  # what a $ref'd parameter stands for is its text's (_Refs)
+                if ref in shared:
+                    named = shared[ref]
+                else:
+                    named = shared[ref] = _named(refs, raw)
+            else:
+                named = _named(refs, raw)
+            if named is None:
                 continue
-            name, location = node.get("name"), node.get("in")
-            if not isinstance(name, str) or not isinstance(location, str):
-                continue
+            node, name, location = named
             merged[(location, name)] = _made(
                 Parameter,
                 name=name,
@@ -388,6 +411,23 @@ def _parameters(
     return tuple(merged.values())
 
 
+def _read_response(refs: _Refs, raw: Any, pointer: str) -> tuple[Any, ...]:
+    """``(node, target, resolved, headers, ref)`` of the response ``raw`` written at ``pointer``;
+    ``target`` is None when the chain does not resolve (then it is ``pointer``)."""
+    located = refs.at(raw, pointer)
+    node, target = located if located is not None else (None, None)
+    resolved = is_mapping(node)
+    headers = node.get("headers") if resolved else None
+    ref = raw.get("$ref") if is_mapping(raw) else None
+    return (
+        node if resolved else None,
+        target,
+        resolved,
+        tuple(str(h) for h in headers) if is_mapping(headers) else (),
+        ref if isinstance(ref, str) else None,
+    )
+
+
 def _responses(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
     raws = op.get("responses")
     if not is_mapping(raws):
@@ -395,14 +435,18 @@ def _responses(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> tuple[Respons
     out = []
     listed = op_ptr + "/responses/"
     data = refs.data
+    shared = refs.responses
     for status, raw in raws.items():
         pointer = listed + _token(status if type(status) is str else str(status))
-        located = refs.at(raw, pointer)
-        node, target = located if located is not None else (None, pointer)
-        resolved = is_mapping(node)
-        node = node if resolved else {}
-        ref = raw.get("$ref") if is_mapping(raw) else None
-        headers = node.get("headers")
+        ref = raw.get("$ref") if type(raw) is dict else None
+        if type(ref) is str:  # what a $ref'd response reads is its text's (_Refs)
+            if ref in shared:
+                read = shared[ref]
+            else:
+                read = shared[ref] = _read_response(refs, raw, pointer)
+        else:
+            read = _read_response(refs, raw, pointer)
+        node, target, resolved, headers, ref = read
         out.append(
             _made(
                 Response,
@@ -410,11 +454,11 @@ def _responses(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> tuple[Respons
                 refs=refs,
                 status=str(status),
                 pointer=pointer,
-                node=node,
-                headers=tuple(str(h) for h in headers) if is_mapping(headers) else (),
+                node=node if resolved else {},
+                headers=headers,
                 resolved=resolved,
-                ref=ref if isinstance(ref, str) else None,
-                target=target,
+                ref=ref,
+                target=pointer if target is None else target,
             )
         )
     return tuple(out)
