@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from support.paths import EXAMPLE_IDS, EXAMPLE_SPECS, ROOT
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import deref, deref_at, views
+from xcompleteness.document import deref, deref_at, iter_operations, operation_nodes, views
 from xcompleteness.document._operations import iter_path_items
 from xcompleteness.document._refs import is_mapping
 from xcompleteness.load import load_document
@@ -176,3 +176,23 @@ def test_views_of_real_documents_read_as_the_resolver_reads(
 ) -> None:
     doc = load_document(spec, list(overlays))
     assert _assert_views_say_what_the_resolver_says(doc.data) > 0
+
+
+@pytest.mark.parametrize(("spec", "overlays"), SPECS, ids=IDS)
+def test_operation_nodes_from_the_views_are_iter_operations(
+    spec: Path, overlays: tuple[Path, ...]
+) -> None:
+    """Stages that only read operation objects take them from the views a loaded document
+    carries: the same objects, pointers and order as walking ``paths`` again."""
+    doc = load_document(spec, list(overlays))
+    walked = [(op, pointer) for _, _, op, pointer in iter_operations(doc.data)]
+    from_views = list(operation_nodes(doc))
+    assert [p for _, p in from_views] == [p for _, p in walked]
+    assert all(a is b for (a, _), (b, _) in zip(from_views, walked, strict=True))
+    assert list(operation_nodes(doc.data)) == from_views  # plain data: the walk itself
+
+
+def test_operation_nodes_of_a_tricky_document() -> None:
+    walked = [(op, pointer) for _, _, op, pointer in iter_operations(TRICKY)]
+    assert len(walked) == 6  # /ref-item's $ref path item is read where it leads
+    assert list(operation_nodes(TRICKY)) == walked

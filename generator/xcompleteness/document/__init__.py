@@ -8,6 +8,7 @@ from xcompleteness.document._operations import (
     HTTP_METHODS,
     iter_operations,
     iter_path_items,
+    operation_nodes,
 )
 from xcompleteness.document._plain import plain_tree
 from xcompleteness.document._refs import (
@@ -56,6 +57,7 @@ __all__ = [
     "follow_refs",
     "iter_operations",
     "iter_path_items",
+    "operation_nodes",
     "iter_refs",
     "plain_tree",
     "pointer_tokens",
