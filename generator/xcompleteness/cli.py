@@ -230,7 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from xcompleteness.load import documents_live_with_the_process
 
     try:
-        with documents_live_with_the_process():  # one run, one process (see there)
+        # one run, one process (see there); check only reads its document after loading
+        with documents_live_with_the_process(pause_collector=args.command == "check"):
             return int(commands[args.command](args))
     except InputError as exc:  # raised outside the api: mock's server (XC705, XC706)
         _emit(list(exc.diagnostics), args.format)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import string
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -247,5 +248,52 @@ def test_a_document_for_the_process_is_frozen_once_loaded_and_only_then(tmp_path
             doc = load_document(spec)
             assert gc.get_freeze_count() > 0 and gc.isenabled()
         assert doc.data["openapi"] == "3.0.3"
+    finally:
+        gc.unfreeze()
+
+
+def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``check`` on the command line reads its one document after loading it: full collections
+    (which traverse everything the run builds, again and again) are put off while it runs and
+    the collector's schedule is restored after it; library callers and the block without
+    ``pause_collector`` keep the usual schedule. Young collections still run."""
+    import gc
+
+    from xcompleteness import cli
+    from xcompleteness.check import _pipeline
+    from xcompleteness.load import documents_live_with_the_process
+    from xcompleteness.load._load import FULL_COLLECTION_PUT_OFF
+
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {}}),
+        encoding="utf-8",
+    )
+    usual = gc.get_threshold()
+    seen: list[tuple[int, int, int]] = []
+    real_validated = _pipeline.validated
+
+    def validated(doc: Any) -> Any:  # the real stage, its collector schedule noted
+        seen.append(gc.get_threshold())
+        return real_validated(doc)
+
+    monkeypatch.setattr(_pipeline, "validated", validated)
+    gc.unfreeze()
+    try:
+        assert cli.main(["check", "-q", str(spec)]) == 0
+        young, middle, full = usual
+        assert seen == [(young, middle, full * FULL_COLLECTION_PUT_OFF)]
+        assert gc.get_threshold() == usual and gc.isenabled()
+        from xcompleteness import api
+
+        api.check(spec)  # a library caller
+        with documents_live_with_the_process():
+            api.check(spec)
+        assert seen[1:] == [usual, usual]
+        with pytest.raises(RuntimeError), documents_live_with_the_process(pause_collector=True):
+            raise RuntimeError("restored on the way out too")
+        assert gc.get_threshold() == usual
     finally:
         gc.unfreeze()

@@ -155,6 +155,38 @@ def _cases(v: str) -> dict[str, dict[str, Any]]:
     }
 
 
+def _shared_holders(v: str) -> dict[str, Any]:
+    """A ``$ref``'d response and parameter met by three operations. The first meeting reports
+    the meta error of Bad's schema and stops there, so the stock walk enters that schema at the
+    next meeting (meta-checked, not visited) and reports its nested default error there; Good
+    and P are reported once and then only met again (the walk skips what met cleanly)."""
+    bad_schema = {
+        "type": "object",
+        "pattern": "(?<name>a)",
+        "properties": {"n": {"type": "integer", "default": "x"}},
+    }
+    op = {
+        "parameters": [
+            {"$ref": "#/components/parameters/P"},
+            {"$ref": "#/components/parameters/Q"},
+        ],
+        "responses": {
+            "200": {"$ref": "#/components/responses/Bad"},
+            "400": {"$ref": "#/components/responses/Good"},
+        },
+    }
+    data = _spec(v, {"/a": {"get": op}, "/b": {"get": op, "post": op}}, {"S": {"type": "string"}})
+    data["components"]["parameters"] = {
+        "P": {"name": "p", "in": "query", "schema": {"type": "integer", "default": "x"}},
+        "Q": {"name": "q", "in": "query", "schema": {"type": "string", "pattern": "(?<q>a)"}},
+    }
+    data["components"]["responses"] = {
+        "Bad": {"description": "b", "content": {"application/json": {"schema": bad_schema}}},
+        "Good": _json(_ref("S"))["200"],
+    }
+    return data
+
+
 def _with_response_component(data: dict[str, Any]) -> dict[str, Any]:
     if "/a" in data["paths"] and "x-ext" in data["paths"]:
         data["components"]["responses"] = {"R": _json(_ref("S"))["200"]}
@@ -164,7 +196,7 @@ def _with_response_component(data: dict[str, Any]) -> dict[str, Any]:
 CASES = {
     f"{name} {v}": _with_response_component(data)
     for v in ("3.0.3", "3.1.0")
-    for name, data in _cases(v).items()
+    for name, data in (*_cases(v).items(), ("shared holders met again", _shared_holders(v)))
 }
 
 
@@ -203,6 +235,24 @@ def test_pointers_follow_the_walk_through_refs(tmp_path: Path) -> None:
     # checked there, and not again under /b or in components: visited.
     items = "/paths/~1a/get/responses/200/content/application~1json/schema/items"
     assert pointers == {items + "/properties/y"}
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_shared_holders_report_what_the_stock_walk_reports_at_each_meeting(
+    version: str, tmp_path: Path
+) -> None:
+    doc = _load(tmp_path, _shared_holders(version))
+    fast = _key(validate_openapi(doc))
+    assert fast == _key(validate_openapi(doc, speedup=False))
+    pointers = [pointer for _, pointer, _, _ in fast]
+    bad = "responses/200/content/application~1json/schema"
+    # the meta error at the first meeting, the nested default error at the second, then nothing
+    assert [p for p in pointers if bad in p] == [
+        f"/paths/~1a/get/{bad}/pattern",
+        f"/paths/~1b/get/{bad}/properties/n",
+    ]
+    assert sum("parameters/0/schema" in p for p in pointers) == 1  # P: once
+    assert sum("parameters/1/schema" in p for p in pointers) == 1  # Q: once
 
 
 DECLINED = {

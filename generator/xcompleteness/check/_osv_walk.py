@@ -28,7 +28,7 @@ sample of real specs (tests/check/test_validate*.py, tests/corpus/test_validate_
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from xcompleteness.check import _lean
@@ -87,6 +87,11 @@ class _Walk:
         self.is_31 = version == "3.1"
         self.meta_checked: set[int] = set()
         self.visited: set[int] = set()
+        self.walked_clean: set[int] = set()
+        """Parameter and response objects whose schemas were walked and yielded nothing: walked
+        again (a shared ``$ref``'d one, once per operation), each of their schemas would stop
+        at once, since a schema that yields nothing ends meta-checked and visited (an error is
+        what leaves one unvisited), so the stock walk of them yields nothing again."""
         self.operation_ids: set[Any] = set()
         self._targets: dict[str, Any] = {}
 
@@ -176,8 +181,7 @@ class _Walk:
         path_names: list[str] = []
         if "parameters" in item:
             parameters = self.child(item, "parameters", list)
-            yield from self.parameters((*at, "parameters"), parameters)
-            path_names = list(self._path_names(parameters))
+            path_names = yield from self.parameters((*at, "parameters"), parameters)
         url_params: set[str] | None = None  # read when the item has an operation, as before
         for name, operation in item.items():
             if name not in OPERATIONS:
@@ -189,33 +193,45 @@ class _Walk:
                 raise Undecided("operation")
             yield from self.operation(url, name, (*at, name), operation, path_names, url_params)
 
-    def parameters(self, at: tuple[Any, ...], parameters: list[Any]) -> Iterator[Found]:
+    def parameters(
+        self, at: tuple[Any, ...], parameters: list[Any]
+    ) -> Generator[Found, None, list[str]]:
+        """The stock walk of a parameter list; returns the names of its path parameters (which
+        the stock walk reads in a second pass over the list: every parameter's ``name`` and
+        ``in`` were read here already, so that pass finds nothing new to decline)."""
         seen = set()
+        path_names: list[str] = []
+        field = self._field
         for index, parameter in enumerate(parameters):
-            parameter = self.resolve(parameter)
+            if type(parameter) is dict and "$ref" in parameter:
+                parameter = self.resolve(parameter)
             if type(parameter) is not dict:
                 raise Undecided("parameter")
-            if "schema" in parameter:
-                yield from self.schema((*at, index, "schema"), parameter["schema"])
-            name, where = self._field(parameter, "name"), self._field(parameter, "in")
+            if "schema" in parameter and id(parameter) not in self.walked_clean:
+                clean = True
+                for found in self.schema((*at, index, "schema"), parameter["schema"]):
+                    clean = False
+                    yield found
+                if clean:
+                    self.walked_clean.add(id(parameter))
+            name, where = field(parameter, "name"), field(parameter, "in")
             key = (name, where)
             if key in seen:
                 yield Found(at, f"Duplicate parameter '{name}'")
             seen.add(key)
+            if where == "path":
+                path_names.append(name)
+        return path_names
 
     def _field(self, node: dict[str, Any], key: str) -> str:
         if key not in node:
             raise Undecided(f"no {key}")
-        value = self.resolve(node[key])
-        if type(value) is not str:
-            raise Undecided(f"{key} is not a string")
+        value = node[key]
+        if type(value) is not str:  # a text is its own resolution
+            value = self.resolve(value)
+            if type(value) is not str:
+                raise Undecided(f"{key} is not a string")
         return value
-
-    def _path_names(self, parameters: list[Any]) -> Iterator[str]:
-        for parameter in parameters:
-            parameter = self.resolve(parameter)
-            if self._field(parameter, "in") == "path":
-                yield self._field(parameter, "name")
 
     def operation(
         self,
@@ -239,7 +255,8 @@ class _Walk:
                 response = self.resolve(response)
                 if type(response) is not dict:
                     continue  # the stock walk finds no "content" in it and moves on
-                if "content" in response:
+                if "content" in response and id(response) not in self.walked_clean:
+                    clean = True
                     content = self.child(response, "content", dict)
                     for mime, media in content.items():
                         media = self.resolve(media)
@@ -247,12 +264,15 @@ class _Walk:
                             continue  # no "schema" in it: skipped, as the stock walk does
                         if "schema" in media:
                             where = ("responses", code, "content", mime, "schema")
-                            yield from self.schema((*at, *where), media["schema"])
+                            for found in self.schema((*at, *where), media["schema"]):
+                                clean = False
+                                yield found
+                    if clean:
+                        self.walked_clean.add(id(response))
         names: list[str] = []
         if "parameters" in operation:
             parameters = self.child(operation, "parameters", list)
-            yield from self.parameters((*at, "parameters"), parameters)
-            names += self._path_names(parameters)
+            names = yield from self.parameters((*at, "parameters"), parameters)
         all_params = set(names) | set(path_names)
         for param in sorted(url_params):
             if param not in all_params:

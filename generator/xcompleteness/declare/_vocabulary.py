@@ -64,7 +64,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from xcompleteness.declare._defaults import document_defaults, effective_declaration
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.document import DECLARATION_KEY, DEFAULTS_KEY, iter_operations, iter_path_items
+from xcompleteness.document import (
+    DECLARATION_KEY,
+    DEFAULTS_KEY,
+    iter_path_items,
+    operation_nodes,
+)
 from xcompleteness.resources import load_json, spec_ext_dir
 from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, library_versions, recall
 from xcompleteness.runtime.contract import CodeEntry, Registry
@@ -346,7 +351,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     decl_validator: jsonschema.Draft202012Validator | None = None
     clean = _Clean()
     defaults = _defaults_block(doc, out)
-    for _path, _method, operation, op_pointer in iter_operations(data):
+    for operation, op_pointer in operation_nodes(doc):
         if DECLARATION_KEY not in operation:
             continue
         pointer = pointer_join(op_pointer, DECLARATION_KEY)

@@ -8,6 +8,7 @@ from xcompleteness.document._operations import (
     HTTP_METHODS,
     iter_operations,
     iter_path_items,
+    operation_nodes,
 )
 from xcompleteness.document._plain import plain_tree
 from xcompleteness.document._refs import (
@@ -57,6 +58,7 @@ __all__ = [
     "iter_operations",
     "iter_path_items",
     "iter_refs",
+    "operation_nodes",
     "plain_tree",
     "pointer_tokens",
     "ref_component",

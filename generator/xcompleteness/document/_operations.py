@@ -15,7 +15,7 @@ from typing import Any, Final
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document._refs import deref_at
 
-__all__ = ["HTTP_METHODS", "iter_operations", "iter_path_items"]
+__all__ = ["HTTP_METHODS", "iter_operations", "iter_path_items", "operation_nodes"]
 
 HTTP_METHODS: Final = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 """The operation keys of an OpenAPI path item, in the order operations are visited: the one copy."""
@@ -53,3 +53,17 @@ def iter_operations(document: Any) -> Iterator[tuple[str, str, dict[str, Any], s
             operation = item.get(method)
             if isinstance(operation, dict):
                 yield path, method, operation, pointer_join(item_pointer, method)
+
+
+def operation_nodes(document: Any) -> Iterator[tuple[Mapping[str, Any], str]]:
+    """``(operation, pointer)`` for every operation under ``paths``, as :func:`iter_operations`
+    yields them (same operations, order and pointers); read from the document's typed views
+    when it carries them (a loaded ``SourceDoc``: the front pipeline builds them anyway), so a
+    stage that only needs the operation objects does not walk ``paths`` again."""
+    views = getattr(document, "views", None)
+    if views is not None:
+        for op in views.operations:
+            yield op.node, op.pointer
+        return
+    for _path, _method, operation, pointer in iter_operations(document):
+        yield operation, pointer

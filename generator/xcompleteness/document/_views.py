@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document._operations import HTTP_METHODS, iter_path_items
-from xcompleteness.document._refs import deref, deref_at, is_mapping, ref_component, ref_pointer
+from xcompleteness.document._refs import deref_at, is_mapping, ref_component, ref_pointer
 
 __all__ = [
     "DECLARATION_KEY",
@@ -63,6 +63,55 @@ def _made(cls: type[_V], **fields: Any) -> _V:
     made = object.__new__(cls)
     object.__setattr__(made, "__dict__", fields)
     return made
+
+
+class _Refs:
+    """One document's local ``$ref`` chains, each followed once while its views are built.
+
+    Microsoft Graph's 11,422 operations name the same few thousand ``$ref``s (shared
+    parameters, two shared error responses per operation) about 60,000 times; each is followed
+    once here (:func:`deref_at`, the one follower) and its answer kept, keyed by the ``$ref``
+    text: a node holding a text ``$ref`` leads where that text leads whatever else it holds, so
+    the answer is the follower's own. Valid while the document is not changed under its views
+    (the module doc).
+    """
+
+    __slots__ = ("_chains", "data", "parameters", "responses")
+
+    def __init__(self, data: Any) -> None:
+        self.data = data
+        self._chains: dict[str, tuple[Any, str] | None] = {}
+        self.parameters: dict[str, Any] = {}
+        """``$ref`` text -> what a parameter written as that reference reads (``_named``)."""
+        self.responses: dict[str, Any] = {}
+        """``$ref`` text -> what a response written as that reference reads (``_read_response``,
+        whose answer for a text ``$ref`` depends on nothing else of the node or its place)."""
+
+    def at(self, node: Any, pointer: str) -> tuple[Any, str] | None:
+        """``deref_at(data, node, pointer)``."""
+        if type(node) is dict:
+            ref = node.get("$ref")
+            if ref is None and "$ref" not in node:
+                return node, pointer  # an inline node: nothing to follow
+            if type(ref) is str:
+                chains = self._chains
+                if ref in chains:
+                    return chains[ref]
+                located = chains[ref] = deref_at(self.data, node, pointer)
+                return located
+        return deref_at(self.data, node, pointer)
+
+    def node(self, node: Any) -> Any:
+        """``deref(data, node)``."""
+        if type(node) is dict and "$ref" not in node:
+            return node
+        located = self.at(node, "")
+        return None if located is None else located[0]
+
+
+def _refs_of(view: Any) -> _Refs:
+    refs = view.refs
+    return refs if refs is not None else _Refs(view.data)
 
 
 _JSON_MEDIA = re.compile(r"^application/(?:[\w.+-]*\+)?json(?:;.*)?$|^\*/\*$", re.IGNORECASE)
@@ -113,7 +162,7 @@ class MediaType:
         return bool(_JSON_MEDIA.match(self.name))
 
 
-def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
+def _content(refs: _Refs, node: Mapping[str, Any], pointer: str) -> tuple[MediaType, ...]:
     content = node.get("content")
     if not is_mapping(content):
         return ()
@@ -122,12 +171,12 @@ def _content(data: Any, node: Mapping[str, Any], pointer: str) -> tuple[MediaTyp
         if not is_mapping(entry):
             continue
         where = pointer_join(pointer, "content", name)
-        schema = _schema(data, entry, where)
+        schema = _schema(refs, entry, where)
         out.append(_made(MediaType, name=str(name), pointer=where, schema=schema, node=entry))
     return tuple(out)
 
 
-def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | None:
+def _schema(refs: _Refs, holder: Mapping[str, Any], pointer: str) -> SchemaRef | None:
     """The :class:`SchemaRef` of ``holder["schema"]``, None when there is no ``schema`` key."""
     if "schema" not in holder:
         return None
@@ -135,10 +184,10 @@ def _schema(data: Any, holder: Mapping[str, Any], pointer: str) -> SchemaRef | N
     ref = raw.get("$ref") if is_mapping(raw) else None
     return _made(
         SchemaRef,
-        pointer=pointer_join(pointer, "schema"),
+        pointer=pointer + "/schema",
         raw=raw,
         ref=ref if isinstance(ref, str) else None,
-        schema=deref(data, raw),
+        schema=refs.node(raw),
     )
 
 
@@ -156,10 +205,12 @@ class _Bodied:
 
     data: Any = field(default=None, repr=False, compare=False, kw_only=True)
     """The document the view was read from (where ``$ref``s resolve)."""
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """Its ``$ref`` chains as followed so far (shared by the views of one document)."""
 
     @cached_property
     def content(self) -> tuple[MediaType, ...]:
-        return _content(self.data, self.node, self.pointer)  # type: ignore[attr-defined]
+        return _content(_refs_of(self), self.node, self.pointer)  # type: ignore[attr-defined]
 
     def media(self, name: str) -> MediaType | None:
         return next((m for m in self.content if m.name == name), None)
@@ -189,7 +240,7 @@ class Parameter(_Bodied):
     @cached_property
     def schema(self) -> SchemaRef | None:
         """The parameter's ``schema`` (None without one), read on first use."""
-        return _schema(self.data, self.node, self.pointer)
+        return _schema(_refs_of(self), self.node, self.pointer)
 
     @property
     def required(self) -> bool:
@@ -306,78 +357,130 @@ def _status(response: Response) -> str:
     return response.status
 
 
+def _token(part: str) -> str:
+    """One RFC 6901 reference token (:func:`pointer_join`'s escaping)."""
+    if "~" in part or "/" in part:
+        return part.replace("~", "~0").replace("/", "~1")
+    return part
+
+
+def _named(refs: _Refs, raw: Any) -> tuple[Mapping[str, Any], str, str] | None:
+    """The parameter ``raw`` (as listed) stands for, with its ``name`` and ``in``; None when it
+    is skipped (not a mapping, or no text ``name`` and ``in``)."""
+    node = refs.node(raw)
+    if not is_mapping(node):
+        return None
+    name, location = node.get("name"), node.get("in")
+    if not isinstance(name, str) or not isinstance(location, str):
+        return None
+    return node, name, location
+
+
 def _parameters(
-    data: Any, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
+    refs: _Refs, path_item: Mapping[str, Any], op: Mapping[str, Any], item_ptr: str, op_ptr: str
 ) -> tuple[Parameter, ...]:
     merged: dict[tuple[str, str], Parameter] = {}
+    data = refs.data
+    shared = refs.parameters
     for source, where in ((path_item, item_ptr), (op, op_ptr)):
         raws = source.get("parameters")
         if not isinstance(raws, list):
             continue
+        listed = where + "/parameters/"
         for index, raw in enumerate(raws):
-            node = deref(data, raw)
-            if not is_mapping(node):
+            ref = raw.get("$ref") if type(raw) is dict else None
+            if type(ref) is str:  # what a $ref'd parameter stands for is its text's (_Refs)
+                if ref in shared:
+                    named = shared[ref]
+                else:
+                    named = shared[ref] = _named(refs, raw)
+            else:
+                named = _named(refs, raw)
+            if named is None:
                 continue
-            name, location = node.get("name"), node.get("in")
-            if not isinstance(name, str) or not isinstance(location, str):
-                continue
+            node, name, location = named
             merged[(location, name)] = _made(
                 Parameter,
                 name=name,
                 location=location,
-                pointer=pointer_join(where, "parameters", index),
+                pointer=listed + str(index),
                 node=node,
                 data=data,
+                refs=refs,
             )
     return tuple(merged.values())
 
 
-def _responses(data: Any, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
+def _read_response(refs: _Refs, raw: Any, pointer: str) -> tuple[Any, ...]:
+    """``(node, target, resolved, headers, ref)`` of the response ``raw`` written at ``pointer``;
+    ``target`` is None when the chain does not resolve (then it is ``pointer``)."""
+    located = refs.at(raw, pointer)
+    node, target = located if located is not None else (None, None)
+    resolved = is_mapping(node)
+    headers = node.get("headers") if resolved else None
+    ref = raw.get("$ref") if is_mapping(raw) else None
+    return (
+        node if resolved else None,
+        target,
+        resolved,
+        tuple(str(h) for h in headers) if is_mapping(headers) else (),
+        ref if isinstance(ref, str) else None,
+    )
+
+
+def _responses(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> tuple[Response, ...]:
     raws = op.get("responses")
     if not is_mapping(raws):
         return ()
     out = []
+    listed = op_ptr + "/responses/"
+    data = refs.data
+    shared = refs.responses
     for status, raw in raws.items():
-        pointer = pointer_join(op_ptr, "responses", status)
-        located = deref_at(data, raw, pointer)
-        node, target = located if located is not None else (None, pointer)
-        resolved = is_mapping(node)
-        node = node if resolved else {}
-        ref = raw.get("$ref") if is_mapping(raw) else None
-        headers = node.get("headers")
+        pointer = listed + _token(status if type(status) is str else str(status))
+        ref = raw.get("$ref") if type(raw) is dict else None
+        if type(ref) is str:  # what a $ref'd response reads is its text's (_Refs)
+            if ref in shared:
+                read = shared[ref]
+            else:
+                read = shared[ref] = _read_response(refs, raw, pointer)
+        else:
+            read = _read_response(refs, raw, pointer)
+        node, target, resolved, headers, ref = read
         out.append(
             _made(
                 Response,
                 data=data,
+                refs=refs,
                 status=str(status),
                 pointer=pointer,
-                node=node,
-                headers=tuple(str(h) for h in headers) if is_mapping(headers) else (),
+                node=node if resolved else {},
+                headers=headers,
                 resolved=resolved,
-                ref=ref if isinstance(ref, str) else None,
-                target=target,
+                ref=ref,
+                target=pointer if target is None else target,
             )
         )
     return tuple(out)
 
 
-def _request_body(data: Any, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
-    node = deref(data, op.get("requestBody"))
+def _request_body(refs: _Refs, op: Mapping[str, Any], op_ptr: str) -> RequestBody | None:
+    node = refs.node(op.get("requestBody"))
     if not is_mapping(node):
         return None
-    pointer = pointer_join(op_ptr, "requestBody")
-    return _made(RequestBody, pointer=pointer, node=node, data=data)
+    pointer = op_ptr + "/requestBody"
+    return _made(RequestBody, pointer=pointer, node=node, data=refs.data, refs=refs)
 
 
 def _operation(
-    data: Any,
+    refs: _Refs,
     path: str,
     method: str,
     op: Mapping[str, Any],
     path_item: Mapping[str, Any],
     item_ptr: str,
 ) -> Operation:
-    op_ptr = pointer_join(item_ptr, method)
+    op_ptr = item_ptr + "/" + method
     op_id = op.get("operationId")
     return _made(
         Operation,
@@ -387,9 +490,9 @@ def _operation(
         node=op,
         path_item=path_item,
         operation_id=op_id if isinstance(op_id, str) else None,
-        parameters=_parameters(data, path_item, op, item_ptr, op_ptr),
-        request_body=_request_body(data, op, op_ptr),
-        responses=_responses(data, op, op_ptr),
+        parameters=_parameters(refs, path_item, op, item_ptr, op_ptr),
+        request_body=_request_body(refs, op, op_ptr),
+        responses=_responses(refs, op, op_ptr),
         declaration=op.get(DECLARATION_KEY),
     )
 
@@ -436,8 +539,9 @@ def views(document: Any) -> DocumentViews:
     plain data.
     """
     data = getattr(document, "data", document)
+    refs = _Refs(data)
     operations = tuple(
-        _operation(data, path, method, item[method], item, item_ptr)
+        _operation(refs, path, method, item[method], item, item_ptr)
         for path, item, item_ptr in iter_path_items(data)
         for method in HTTP_METHODS
         if isinstance(item.get(method), dict)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.document import DECLARATION_KEY, iter_operations
+from xcompleteness.document import DECLARATION_KEY, operation_nodes
 
 __all__ = ["TODO_CODE", "TODO_KEY", "todo_diagnostics"]
 
@@ -29,7 +29,7 @@ _HINT = "settle it and delete the entry (x-todo lists what a draft could not inf
 def todo_diagnostics(doc: Any) -> list[Diagnostic]:
     """One XC900 warning per TODO in the document's declarations (``doc`` is a SourceDoc)."""
     out: list[Diagnostic] = []
-    for pointer, decl in _declarations(doc.data):
+    for pointer, decl in _declarations(doc):
         for ptr, message in _todos(decl, pointer):
             file, line = _locate(doc, ptr)
             out.append(
@@ -55,8 +55,8 @@ def _locate(doc: Any, pointer: str) -> tuple[str, int | None]:
     return str(getattr(doc, "origin", "")), lines.get(pointer)
 
 
-def _declarations(data: Any) -> Iterator[tuple[str, Any]]:
-    for _path, _method, op, pointer in iter_operations(data):
+def _declarations(doc: Any) -> Iterator[tuple[str, Any]]:
+    for op, pointer in operation_nodes(doc):
         if DECLARATION_KEY in op:
             yield pointer_join(pointer, DECLARATION_KEY), op[DECLARATION_KEY]
 
