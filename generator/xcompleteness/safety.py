@@ -72,10 +72,12 @@ class PathChecker:
     def __init__(self, root: Path, *, reserved: frozenset[str] = frozenset()) -> None:
         self.root = root
         self.reserved = reserved
+        self._base = os.fspath(root)
         self._seen: dict[str, os.stat_result | None | bool] = {}
-        """folder (as the parts below root) -> its lstat, None missing, False unusable"""
+        """folder (its path as a string) -> its lstat, None missing, False unusable"""
 
-    def _look(self, path: Path) -> os.stat_result | None | bool:
+    @staticmethod
+    def _look(path: str) -> os.stat_result | None | bool:
         try:
             st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
@@ -89,23 +91,20 @@ class PathChecker:
         if not emittable(rel, reserved=self.reserved):
             return None
         parts = rel.split("/")
-        folder = ""
-        probe = self.root
-        for part in parts[:-1]:
-            folder = f"{folder}/{part}"
-            probe = probe / part
-            seen = self._seen.get(folder, True)
+        probe = self._base
+        for part in parts[:-1]:  # plain strings: pathlib costs more than the lstat here
+            probe = os.path.join(probe, part)
+            seen = self._seen.get(probe, True)
             if seen is True:
-                seen = self._seen[folder] = self._look(probe)
+                seen = self._seen[probe] = self._look(probe)
             if seen is False:
                 return None
             if seen is None:  # missing: so is everything below it
                 return self.root.joinpath(*parts), None
-        target = probe / parts[-1]
-        st = self._look(target)
+        st = self._look(os.path.join(probe, parts[-1]))
         if st is False:
             return None
-        return target, st if isinstance(st, os.stat_result) else None
+        return self.root.joinpath(*parts), st if isinstance(st, os.stat_result) else None
 
 
 class Untrusted(Exception):

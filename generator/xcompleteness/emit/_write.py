@@ -169,8 +169,12 @@ class _Transaction:
         self._mkdirs(target.parent)
         fd = os.open(target, _CREATE, 0o666)
         self.created.append(target)
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
 
     def stage(self, target: Path, data: bytes) -> None:
         self._mkdirs(target.parent)
