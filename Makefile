@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 PYTEST_ARGS ?=
 
-.PHONY: venv demo test test-corpus test-services bench golden lint clean
+.PHONY: venv demo test test-corpus test-services bench golden templates lint clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -33,6 +33,9 @@ test-corpus: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/run.py
+
+templates: $(STAMP)  ## templates/_compiled/: the templates compiled ahead (emit/_render.py)
+	$(BIN)/python -m xcompleteness.emit._render
 
 golden: $(STAMP)
 	$(BIN)/python tests/golden/refresh.py

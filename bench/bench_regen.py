@@ -37,6 +37,7 @@ from bench_speed import (
     WORK,
     Ours,
     _base_tree,
+    _byte_compiled,
     _fmt,
     _github_overlay,
     _load,
@@ -136,6 +137,8 @@ def main() -> str:
     if os.environ.get("XC_BENCH_AFTER"):
         head, after_tree = _base_tree(os.environ["XC_BENCH_AFTER"])
     before, after = Ours("before", tree), Ours("after", after_tree)
+    if after_tree is None:  # the working tree, byte-compiled as an install is (bench_speed)
+        _byte_compiled(ROOT / "generator")
     before.cache, after.cache = WORK / "xdg-regen-before", WORK / "xdg-regen-after"
     OUT.mkdir(parents=True, exist_ok=True)
     gh_overlay, declared = _github_overlay()

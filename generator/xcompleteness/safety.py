@@ -25,6 +25,7 @@ from xcompleteness.diagnostics import Diagnostic, Severity
 __all__ = [
     "CACHE_UNTRUSTED",
     "EMITTABLE_SUFFIXES",
+    "PathChecker",
     "Untrusted",
     "checked_path",
     "emittable",
@@ -54,25 +55,56 @@ def emittable(rel: object, *, reserved: frozenset[str] = frozenset()) -> bool:
 def checked_path(root: Path, rel: str, *, reserved: frozenset[str] = frozenset()) -> Path | None:
     """``root / rel`` when ``rel`` is emittable, nothing on the way is a symbolic link and the
     result stays inside ``root``; None otherwise. Missing parts are fine (a file to create)."""
-    if not emittable(rel, reserved=reserved):
-        return None
-    probe = root
-    for part in rel.split("/"):
-        probe = probe / part
+    found = PathChecker(root, reserved=reserved).check(rel)
+    return None if found is None else found[0]
+
+
+class PathChecker:
+    """:func:`checked_path` for many names under one root (the writer's 700 files): each folder
+    on the way is looked at once, and the file's own ``lstat`` is handed back, so the caller
+    needs no other look at it (``None``: it does not exist).
+
+    Why the walk is the whole check: an emittable name is plain parts (never empty, ``.`` or
+    ``..``), so ``root / rel`` stays under ``root`` by its spelling, and it can leave ``root``
+    on disk only through a symbolic link on the way; every part that exists is ``lstat``-ed and
+    none may be one. Parts below the first missing one do not exist (nothing to follow)."""
+
+    def __init__(self, root: Path, *, reserved: frozenset[str] = frozenset()) -> None:
+        self.root = root
+        self.reserved = reserved
+        self._base = os.fspath(root)
+        self._seen: dict[str, os.stat_result | None | bool] = {}
+        """folder (its path as a string) -> its lstat, None missing, False unusable"""
+
+    @staticmethod
+    def _look(path: str) -> os.stat_result | None | bool:
         try:
-            if stat.S_ISLNK(os.lstat(probe).st_mode):
-                return None
+            st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
-            break  # nothing more exists on the way (the writer reports a file in the way)
+            return None  # nothing more exists on the way (the writer reports a file in the way)
         except OSError:
+            return False
+        return False if stat.S_ISLNK(st.st_mode) else st
+
+    def check(self, rel: str) -> tuple[Path, os.stat_result | None] | None:
+        """``(root / rel, its lstat or None)``, or None when ``rel`` may not be used."""
+        if not emittable(rel, reserved=self.reserved):
             return None
-    target = root.joinpath(*rel.split("/"))
-    try:
-        if not target.resolve().is_relative_to(root.resolve()):
+        parts = rel.split("/")
+        probe = self._base
+        for part in parts[:-1]:  # plain strings: pathlib costs more than the lstat here
+            probe = os.path.join(probe, part)
+            seen = self._seen.get(probe, True)
+            if seen is True:
+                seen = self._seen[probe] = self._look(probe)
+            if seen is False:
+                return None
+            if seen is None:  # missing: so is everything below it
+                return self.root.joinpath(*parts), None
+        st = self._look(os.path.join(probe, parts[-1]))
+        if st is False:
             return None
-    except (OSError, RuntimeError):
-        return None
-    return target
+        return self.root.joinpath(*parts), st if isinstance(st, os.stat_result) else None
 
 
 class Untrusted(Exception):

@@ -83,3 +83,15 @@ def test_diff_tree_reports_drift_and_nothing_when_in_sync(tmp_path: Path) -> Non
     diff = diff_tree(tmp_path, {P("pkg/a.py"): "a = 1\n"})
     assert "-a = 2\n+a = 1\n" in diff
     assert "--- a/pkg/b.py\n+++ /dev/null" in diff
+
+
+def test_a_file_edited_to_the_same_size_is_rewritten(tmp_path: Path) -> None:
+    """The size is only a shortcut to "changed": same size, other bytes is still drift."""
+    out = tmp_path / "out"
+    write_tree(out, {P("pkg/a.py"): "a = 1\n", P("pkg/b.py"): "b = 1\n"})
+    (out / "pkg/a.py").write_text("a = 2\n")  # same length
+    (out / "pkg/b.py").write_text("b = 10\n")  # other length
+    report = write_tree(out, {P("pkg/a.py"): "a = 1\n", P("pkg/b.py"): "b = 1\n"})
+    assert sorted(report.written) == ["pkg/a.py", "pkg/b.py"] and report.unchanged == []
+    assert (out / "pkg/a.py").read_text() == "a = 1\n"
+    assert (out / "pkg/b.py").read_text() == "b = 1\n"

@@ -127,3 +127,81 @@ def test_a_bad_entry_refuses_before_anything_is_written(
     rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
     assert rc == 2 and "XC604" in codes(err)
     assert _tree(out) == before
+
+
+def _resolving_check(root: Path, rel: str) -> Path | None:
+    """The guard as it was written first (every part lstat-ed, then both sides resolved): the
+    oracle PathChecker must agree with on every case below."""
+    from xcompleteness.safety import emittable
+
+    if not emittable(rel):
+        return None
+    probe = root
+    for part in rel.split("/"):
+        probe = probe / part
+        try:
+            if os.path.islink(probe):
+                return None
+            os.lstat(probe)
+        except (FileNotFoundError, NotADirectoryError):
+            break
+    target = root.joinpath(*rel.split("/"))
+    return target if target.resolve().is_relative_to(root.resolve()) else None
+
+
+def test_the_batch_path_check_agrees_with_resolving_each_path(tmp_path: Path) -> None:
+    from xcompleteness.safety import PathChecker, checked_path
+
+    root = tmp_path / "out"
+    (root / "pkg" / "sub").mkdir(parents=True)
+    (root / "pkg" / "a.py").write_text("a\n")
+    (root / "pkg" / "file").write_text("a file where a folder would go\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "x.py").write_text("SECRET\n")
+    (root / "pkg" / "link").symlink_to(outside)
+    (root / "pkg" / "sub" / "l.py").symlink_to(outside / "x.py")
+    (root / "dangling.py").symlink_to(tmp_path / "missing.py")
+    names = [
+        "pkg/a.py", "pkg/new.py", "pkg/sub/new/deep.py", "pkg/link/x.py", "pkg/link/new/y.py",
+        "pkg/sub/l.py", "dangling.py", "pkg/file/b.py", "new/x.py", "../x.py", "pkg/../x.py",
+        "/etc/passwd.py", ".git/HEAD", "pkg/./a.py", "pkg//a.py", "pkg/a.exe",
+    ]  # fmt: skip
+    checker = PathChecker(root)
+    for rel in names:  # one checker for all names (its folder memo), and one per name
+        found = checker.check(rel)
+        assert (found and found[0]) == _resolving_check(root, rel) == checked_path(root, rel), rel
+    found = checker.check("pkg/a.py")
+    assert found is not None and found[1] is not None and found[1].st_size == 2
+    assert checker.check("pkg/new.py") == (root / "pkg" / "new.py", None)
+    assert checker.check("pkg/sub/new/deep.py") == (root / "pkg" / "sub" / "new" / "deep.py", None)
+
+
+def test_a_new_file_is_never_written_through_a_link_that_appeared_after_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file that did not exist at the check is created under its own name with O_EXCL: a
+    link (or file) put there between the check and the write stops the run, and everything
+    written before it is undone."""
+    from xcompleteness import safety
+
+    out = tmp_path / "out"
+    write_tree(out, {P("pkg/a.py"): "a = 1\n"})
+    victim = tmp_path / "victim.txt"
+    victim.write_text("untouched\n")
+    real_check = safety.PathChecker.check
+
+    def check_then_plant(self: safety.PathChecker, rel: str) -> object:
+        found = real_check(self, rel)
+        if rel == "pkg/z.py" and found is not None:  # the race: after the check, a link
+            found[0].symlink_to(victim)
+        return found
+
+    monkeypatch.setattr(safety.PathChecker, "check", check_then_plant)
+    before = {k: v for k, v in _tree(out).items() if k != "pkg/z.py"}
+    with pytest.raises(OSError):
+        write_tree(out, {P("pkg/a.py"): "a = 2\n", P("pkg/b.py"): "b\n", P("pkg/z.py"): "z\n"})
+    assert victim.read_text() == "untouched\n"
+    after = _tree(out)
+    assert after.pop("pkg/z.py") == "-> " + str(victim)  # the planted link, left as it was
+    assert after == before  # a.py not rewritten, b.py (created first) removed again

@@ -336,8 +336,8 @@ def generate(
         ScanCache,
         SplitCache,
     )
-    from xcompleteness.emit._verdict_cache import ParseCache, VerdictCache
-    from xcompleteness.ir import model_store, split_store
+    from xcompleteness.emit._verdict_cache import ParseCache, PatternCache, VerdictCache
+    from xcompleteness.ir import model_store, pattern_store, split_store
     from xcompleteness.load import LineMemo, line_store, parse_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
@@ -357,6 +357,7 @@ def generate(
         declaration_store(DeclarationCache() if reuse else None),
         model_store(ModelCache() if reuse else None),
         split_store(SplitCache() if reuse else None),
+        pattern_store(PatternCache() if reuse else None),
         format_store(FormatCache() if reuse else None),
         verdict_store(VerdictCache() if reuse else None),
     ):

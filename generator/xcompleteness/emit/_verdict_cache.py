@@ -39,7 +39,10 @@ __all__ = [
     "PAYLOAD",
     "PARSE_PAYLOAD",
     "PARSE_SUFFIX",
+    "PATTERN_PAYLOAD",
+    "PATTERN_SUFFIX",
     "ParseCache",
+    "PatternCache",
     "SUFFIX",
     "VerdictCache",
 ]
@@ -50,6 +53,8 @@ PARSE_SUFFIX = ".xcparse"
 MAX_ENTRIES = 64
 PAYLOAD = b"valid: no OpenAPI validation diagnostic\n"
 PARSE_PAYLOAD = b"parsed: no duplicate key, within the depth cap\n"
+PATTERN_SUFFIX = ".xcpattern"
+PATTERN_PAYLOAD = b"compiles: pydantic's regex engine accepts this pattern\n"
 _HEX = frozenset("0123456789abcdef")
 
 
@@ -131,3 +136,11 @@ class ParseCache(FactCache):
     kind = "parsed-text"
     suffix = PARSE_SUFFIX
     payload = PARSE_PAYLOAD
+
+
+class PatternCache(FactCache):
+    """A ``pattern`` pydantic compiles (:func:`xcompleteness.ir._schemas.pattern_supported`)."""
+
+    kind = "pattern-compiles"
+    suffix = PATTERN_SUFFIX
+    payload = PATTERN_PAYLOAD

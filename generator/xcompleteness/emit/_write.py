@@ -10,10 +10,12 @@ Safety rules (documented in docs/generate.md and docs/security.md):
    no symbolic link on the way, inside OUT) before it is read, written or removed. A manifest
    that names anything else was not written by us: the run is refused (``XC604``) and nothing is
    read, printed or touched.
-3. A write is all or nothing. Every check runs first; then the new contents are staged as
-   temporary files beside their targets; then each target is swapped in by ``os.replace``, the
-   file it replaces kept aside until the manifest is written. Any failure removes what was staged
-   and puts back what was swapped, so OUT is left as it was.
+3. A write is all or nothing. Every check runs first; then a file that did not exist is created
+   under its own name (``O_EXCL``: never through a link, never over a file that appeared since
+   the check), and the new content of an existing one is staged as a temporary file beside it,
+   then swapped in by ``os.replace``, the file it replaces kept aside until the manifest is
+   written. Any failure removes what was created or staged and puts back what was swapped, so
+   OUT is left as it was.
 4. Only files listed in the manifest are ever replaced or removed. A file we generated earlier and
    no longer generate is removed only if it still has the content we wrote (a hand-edited one is
    left in place and reported). A file that exists but is not ours is never overwritten.
@@ -26,13 +28,14 @@ import difflib
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
-from xcompleteness.safety import checked_path
+from xcompleteness.safety import PathChecker
 
 __all__ = ["MANIFEST", "WriteReport", "diff_tree", "read_manifest", "write_tree"]
 
@@ -56,12 +59,16 @@ def _sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def read_manifest(out: Path, checked: dict[str, Path] | None = None) -> dict[str, str] | None:
+_Checked = dict[str, tuple[Path, os.stat_result | None]]
+"""name -> (its path under OUT, its ``lstat`` or None when missing), as checked a moment ago"""
+
+
+def read_manifest(out: Path, checked: _Checked | None = None) -> dict[str, str] | None:
     """The ``{relative path: sha256}`` map of our earlier run, or None when OUT is not ours.
 
     Raises ``XC604`` when the manifest names a path the generator could never have written
     (absolute, ``..``, a dot-file such as ``.git/HEAD``, through a symbolic link): it is forged.
-    ``checked`` receives the path each name was checked to (the writer checks each name once).
+    ``checked`` receives what each name was checked to (the writer checks each name once).
     """
     path = out / MANIFEST
     if not path.is_file() or path.is_symlink():
@@ -74,11 +81,12 @@ def read_manifest(out: Path, checked: dict[str, Path] | None = None) -> dict[str
         manifest = {str(k): str(v) for k, v in files.items()}
     except (OSError, ValueError, KeyError, TypeError):
         return None
+    checker = PathChecker(out, reserved=_RESERVED)
     for rel in sorted(manifest):
-        target = _target(out, rel)
-        if checked is not None and target is not None:
-            checked[rel] = target
-        if target is None:
+        found = checker.check(rel)
+        if checked is not None and found is not None:
+            checked[rel] = found
+        if found is None:
             raise _refuse(
                 out,
                 f"the manifest {MANIFEST} names {rel[:200]!r}, which xcompleteness never writes: "
@@ -88,23 +96,21 @@ def read_manifest(out: Path, checked: dict[str, Path] | None = None) -> dict[str
     return manifest
 
 
-def _target(out: Path, rel: str) -> Path | None:
-    return checked_path(out, rel, reserved=_RESERVED)
-
-
-def _safe_target(out: Path, rel: str) -> Path:
-    target = _target(out, rel)
-    if target is None:
+def _safe_target(
+    out: Path, rel: str, checker: PathChecker | None = None
+) -> tuple[Path, os.stat_result | None]:
+    found = (checker or PathChecker(out, reserved=_RESERVED)).check(rel)
+    if found is None:
         raise _refuse(
             out,
             f"refusing to write {rel!r}: not a name the generator emits, or a symbolic link "
             "is on the way",
             "remove the symbolic link, or choose another -o",
         )
-    return target
+    return found
 
 
-def _ownership(out: Path, checked: dict[str, Path] | None = None) -> dict[str, str]:
+def _ownership(out: Path, checked: _Checked | None = None) -> dict[str, str]:
     """Check rule 1 and return the earlier manifest ({} for a new or empty folder)."""
     if out.is_symlink():
         raise _refuse(out, "the output folder is a symbolic link", "pass the real folder")
@@ -129,25 +135,46 @@ def _file_mode() -> int:
     return 0o666 & ~umask
 
 
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+
+
 class _Transaction:
     """Stage files beside their targets, then swap them in; undo everything on failure."""
 
     def __init__(self, out: Path):
         self.out = out
         self.made_dirs: list[Path] = []
+        self.folders: set[Path] = set()  # folders known to exist (made or seen)
+        self.created: list[Path] = []  # files that did not exist, created under their own name
         self.staged: list[tuple[Path, Path]] = []  # (temporary file, target)
         self.swapped: list[tuple[Path, Path | None]] = []  # (target, the old file kept aside)
         self.mode = _file_mode()
 
     def _mkdirs(self, folder: Path) -> None:
+        if folder in self.folders:
+            return
         missing = []
         probe = folder
-        while not probe.exists():
+        while probe not in self.folders and not probe.exists():
             missing.append(probe)
             probe = probe.parent
         for path in reversed(missing):
             path.mkdir()
             self.made_dirs.append(path)
+        self.folders.add(folder)
+
+    def create(self, target: Path, data: bytes) -> None:
+        """Write a file that did not exist at the check under its own name: ``O_EXCL`` refuses
+        anything that appeared since (a link included), and the mode is ``open()``'s."""
+        self._mkdirs(target.parent)
+        fd = os.open(target, _CREATE, 0o666)
+        self.created.append(target)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
 
     def stage(self, target: Path, data: bytes) -> None:
         self._mkdirs(target.parent)
@@ -182,6 +209,8 @@ class _Transaction:
         self.swapped = []
 
     def rollback(self) -> None:
+        for path in self.created:
+            path.unlink(missing_ok=True)
         for tmp, _target in self.staged:
             tmp.unlink(missing_ok=True)
         for target, old in reversed(self.swapped):
@@ -199,21 +228,22 @@ class _Transaction:
 def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
     """Write ``files`` (relative to OUT) following the safety rules above: all or nothing."""
     out = Path(out)
-    checked: dict[str, Path] = {}  # names the manifest holds, checked a moment ago
+    checked: _Checked = {}  # names the manifest holds, checked a moment ago
     previous = _ownership(out, checked)
     report = WriteReport()
     encoded = {str(rel): text.encode("utf-8") for rel, text in sorted(files.items())}
-    targets = {rel: checked.get(rel) or _safe_target(out, rel) for rel in encoded}
-    for rel, target in targets.items():  # rule 4: check everything before writing anything
-        if (target.exists() or target.is_symlink()) and rel not in previous:
+    checker = PathChecker(out, reserved=_RESERVED)
+    targets = {rel: checked.get(rel) or _safe_target(out, rel, checker) for rel in encoded}
+    for rel, (_target, st) in targets.items():  # rule 4: check everything before writing
+        if st is not None and rel not in previous:
             raise _refuse(
                 out, f"{rel} exists and was not generated by xcompleteness", "move it away"
             )
-        if target.is_dir():
+        if st is not None and stat.S_ISDIR(st.st_mode):
             raise _refuse(out, f"{rel} is a folder", "move it away")
     stale: list[tuple[str, Path]] = []
     for rel in sorted(set(previous) - set(encoded)):
-        target = checked.get(rel) or _safe_target(out, rel)
+        target = (checked.get(rel) or _safe_target(out, rel, checker))[0]
         if not target.is_file():
             continue
         if _sha(target.read_bytes()) != previous[rel]:
@@ -227,11 +257,16 @@ def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
     try:
         tx._mkdirs(out)
         for rel, data in encoded.items():
-            target = targets[rel]
-            if target.is_file() and target.read_bytes() == data:
+            target, st = targets[rel]
+            if st is None:
+                tx.create(target, data)
+            elif (
+                stat.S_ISREG(st.st_mode) and st.st_size == len(data) and target.read_bytes() == data
+            ):
                 report.unchanged.append(rel)
                 continue
-            tx.stage(target, data)
+            else:
+                tx.stage(target, data)
             report.written.append(rel)
         manifest_path = out / MANIFEST
         if not (manifest_path.is_file() and manifest_path.read_bytes() == manifest_data):
@@ -258,8 +293,9 @@ def diff_tree(out: Path, files: Mapping[PurePosixPath, str]) -> str:
     previous = (read_manifest(out) if out.is_dir() and not out.is_symlink() else None) or {}
     chunks: list[str] = []
     wanted = {str(rel): text for rel, text in files.items()}
+    checker = PathChecker(out, reserved=_RESERVED)
     for rel in sorted(set(wanted) | set(previous)):
-        target = _safe_target(out, rel)
+        target = _safe_target(out, rel, checker)[0]
         try:
             current = target.read_text(encoding="utf-8") if target.is_file() else None
         except (OSError, UnicodeDecodeError):

@@ -25,6 +25,7 @@ from xcompleteness.ir._naming import (
     default_package_name,
     snake,
 )
+from xcompleteness.ir._schemas import PatternStore, pattern_store
 
 __all__ = [
     "BASE_CLASS",
@@ -37,6 +38,7 @@ __all__ = [
     "ModelsRefused",
     "NameRegistry",
     "OperationIR",
+    "PatternStore",
     "SpecIR",
     "argument_name",
     "build_ir",
@@ -45,6 +47,7 @@ __all__ = [
     "model_items",
     "model_store",
     "models_key",
+    "pattern_store",
     "snake",
     "split_items",
     "split_store",

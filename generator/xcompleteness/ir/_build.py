@@ -54,26 +54,26 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel
-
 from xcompleteness import document
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.ir._runtime_names import (
+    STANDARD_REASON_CLASSES,
+    STANDARD_WARNING_CLASSES,
+    model_attributes,
+)
 from xcompleteness.ir._schemas import ModelSchemas
 from xcompleteness.load import Limits
 from xcompleteness.runtime.codes import LISTING_KINDS
 from xcompleteness.runtime.contract import Contract, ReasonDecl, Registry
-from xcompleteness.runtime.envelope import STANDARD_REASON_MODELS, STANDARD_WARNING_MODELS
 from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 
 __all__ = [
     "CodeIR",
-    "FIELD_RESERVED",
     "FieldIR",
-    "MODEL_ATTRIBUTES",
     "MODEL_RESERVED",
     "OperationIR",
     "ParamIR",
@@ -83,9 +83,15 @@ __all__ = [
     "resolve_pointer",
 ]
 
-MODEL_ATTRIBUTES = frozenset(n for n in dir(BaseModel) if not n.startswith("__"))
-FIELD_RESERVED = frozenset({"code", "message", "origin", "details"} | MODEL_ATTRIBUTES)
-"""Attribute names of pydantic models and of the runtime Reason/Warning: never a field name."""
+_REASON_ATTRIBUTES = frozenset({"code", "message", "origin", "details"})
+
+
+def _field_reserved() -> frozenset[str]:
+    """Attribute names of pydantic models and of the runtime Reason/Warning: never a field name
+    (pydantic's from a plain table: building the IR imports no pydantic, ir/_runtime_names.py)."""
+    return _REASON_ATTRIBUTES | model_attributes()
+
+
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
     "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
@@ -323,12 +329,11 @@ class _Builder:
                 "type": "object",
                 "properties": {},
             }
-            standard_models = (
-                STANDARD_REASON_MODELS if kind == "reasons" else STANDARD_WARNING_MODELS
-            )
-            model = standard_models.get(code)
-            if model is not None:
-                cls = model.__name__
+            standard = (
+                STANDARD_REASON_CLASSES if kind == "reasons" else STANDARD_WARNING_CLASSES
+            ).get(code)
+            if standard is not None:
+                cls = standard
                 self.classes.reserve(cls)
             else:
                 suffix = "Reason" if kind == "reasons" else "Warning"
@@ -345,18 +350,18 @@ class _Builder:
                     entry.origin if entry is not None else self.registry.warning_origin_for(code)
                 ),
                 description=found.description if found is not None else "",
-                standard=model is not None,
+                standard=standard is not None,
             )
         return self.codes[key]
 
     def fields_of(
-        self, schema: Any, origin: str, reserved: frozenset[str] = FIELD_RESERVED
+        self, schema: Any, origin: str, reserved: frozenset[str] | None = None
     ) -> tuple[FieldIR, ...]:
         s = deref_mapping(self.doc, schema)
         props = s.get("properties") or {}
         required = set(s.get("required") or [])
         names = NameRegistry(f"the fields of {origin}", self.file)
-        names.reserve(*reserved)
+        names.reserve(*(_field_reserved() if reserved is None else reserved))
         out = []
         for name in props:
             py = names.claim(snake(name), origin=origin)
@@ -456,7 +461,7 @@ class _Builder:
         body_ref = body.json_schema() if body is not None else None
         body_schema = body_ref.raw if body_ref is not None else None
         body_fields = (
-            self.fields_of(body_schema, pointer, MODEL_ATTRIBUTES)
+            self.fields_of(body_schema, pointer, model_attributes())
             if body_schema is not None
             else ()
         )

@@ -24,17 +24,23 @@ raised once, at that schema's own pointer. The work is budgeted: every node copi
 followed is a step, and past ``Limits.max_schema_nodes`` (``XC_MAX_SCHEMA_NODES``) the build
 stops with ``XC015`` located at the schema being copied (unusable input, exit 2) instead of
 running on.
+
+Patterns: a ``pattern`` pydantic's regex engine cannot compile is left out (``XC603``). Asking
+pydantic costs its import (about 0.15 s); inside :func:`pattern_store` (``generate``'s cache
+folder) a pattern pydantic compiled is remembered under SHA-256 of the pattern, the versions of
+pydantic and pydantic-core and this question's source, so an overlay edit asks again only about
+new patterns. Only "compiles" is kept: a refusal is asked again every time.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Annotated, Any
-
-from pydantic import Field, TypeAdapter
+from pathlib import Path
+from typing import Any
 
 from xcompleteness import document
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
@@ -42,8 +48,31 @@ from xcompleteness.document import HTTP_METHODS
 from xcompleteness.ir._datamodels import PREFIX
 from xcompleteness.ir._naming import NameRegistry, pascal
 from xcompleteness.load import WORK_BUDGET
+from xcompleteness.reuse import (
+    FactStore,
+    StoreSlot,
+    file_sha256,
+    known,
+    library_versions,
+    remember,
+)
 
-__all__ = ["MAX_CHAIN", "MAX_NESTING", "ModelSchemas", "pattern_supported"]
+__all__ = [
+    "MAX_CHAIN",
+    "MAX_NESTING",
+    "ModelSchemas",
+    "PatternStore",
+    "pattern_key",
+    "pattern_store",
+    "pattern_supported",
+]
+
+PatternStore = FactStore
+"""Where "pydantic compiles this pattern" is kept."""
+
+_PATTERNS: StoreSlot[PatternStore] = StoreSlot("xc_pattern_store")
+pattern_store = _PATTERNS.using
+"""``with pattern_store(store):`` lets :func:`pattern_supported` use ``store``."""
 
 MAX_NESTING = 64
 """A schema nested deeper than this inside one copy is modelled as ``Any`` (``XC603``)."""
@@ -276,11 +305,42 @@ def _entry_name(pointer: str) -> str:
     return "Schema"
 
 
-@functools.lru_cache(maxsize=4096)
 def pattern_supported(pattern: str) -> bool:
-    """True when pydantic (Rust regex, the generated models' engine) compiles ``pattern``."""
+    """True when pydantic (Rust regex, the generated models' engine) compiles ``pattern``
+    (a :func:`pattern_store` that knows it answers without pydantic; module doc)."""
+    store = _PATTERNS.current()
+    if store is None:
+        return _compiles(pattern)
+    key = pattern_key(pattern)
+    if known(store, key):
+        return True
+    ok = _compiles(pattern)
+    if ok:
+        remember(store, key)
+    return ok
+
+
+@functools.lru_cache(maxsize=4096)
+def _compiles(pattern: str) -> bool:
+    from typing import Annotated
+
+    from pydantic import Field, TypeAdapter
+
     try:
         TypeAdapter(Annotated[str, Field(pattern=pattern)])
     except Exception:  # noqa: BLE001 - any failure means the models could not be imported
         return False
     return True
+
+
+@functools.cache
+def _pattern_salt() -> bytes:
+    return library_versions(("pydantic", "pydantic-core")) + file_sha256(Path(__file__))
+
+
+def pattern_key(pattern: str) -> str:
+    """SHA-256 of ``pattern``, the pydantic and pydantic-core versions and this module."""
+    h = hashlib.sha256(b"xc-pattern 1\n")
+    h.update(_pattern_salt())
+    h.update(pattern.encode("utf-8", "surrogatepass"))
+    return h.hexdigest()

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.load._copy import copy_tree
 from xcompleteness.load._limits import TOO_LARGE, Limits
 from xcompleteness.load._parse import load_data
 from xcompleteness.load._source import SourceDoc
@@ -408,7 +409,7 @@ class _Writer:
             node = self._child(node, part)
         if node is matched or node is self.fresh.copy_of(matched) or not parts:
             return node
-        return _copy(matched)
+        return copy_tree(matched)
 
     def _mark(self, pointer: str, source_pointer: str, value: Any) -> None:
         """Note that ``value`` (at ``pointer``) came from ``source_pointer`` in the overlay."""
@@ -446,11 +447,11 @@ class _Writer:
             else:
                 if key in node:  # an absent key has no lines or origins left to forget
                     self._forget(child)
-                node[key] = _copy(value)
+                node[key] = copy_tree(value)
                 self._mark(child, child_src, value)
 
     def append(self, node: list[Any], value: Any, pointer: str, src: str) -> None:
-        node.append(_copy(value))
+        node.append(copy_tree(value))
         self._mark(f"{pointer}/{len(node) - 1}", src, value)
 
     def remove(self, data: Any, parts: list[Any]) -> None:
@@ -472,9 +473,3 @@ class _Writer:
         prefix = pointer + "/"
         for key in [k for k in self.origins if k.startswith(prefix)]:
             del self.origins[key]
-
-
-def _copy(value: Any) -> Any:
-    from xcompleteness.load._yaml import copy_tree
-
-    return copy_tree(value)

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
+from xcompleteness.load._copy import copy_tree
 from xcompleteness.load._limits import (
     ALIAS_BOMB,
     DUPLICATE_KEY,
@@ -26,7 +27,7 @@ from xcompleteness.load._limits import (
     too_deep_error,
 )
 
-__all__ = ["YamlBuilder", "copy_tree"]
+__all__ = ["YamlBuilder"]
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _RESOLVER = yaml.resolver.Resolver()
@@ -269,12 +270,3 @@ class YamlBuilder:
             if key not in frame.obj:
                 frame.obj[key] = copy_tree(value)
                 self.lines.setdefault(pointer_join(frame.pointer, key), frame.line)
-
-
-def copy_tree(value: Any) -> Any:
-    """Copy an aliased subtree so the result is a tree (overlays may then edit one place)."""
-    if isinstance(value, dict):
-        return {k: copy_tree(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_tree(v) for v in value]
-    return value

@@ -1,0 +1,66 @@
+"""The templates compiled ahead (``templates/_compiled/``, emit/_render.py) are exactly what
+Jinja2 compiles from the templates now, and a template whose source changed since is rendered
+from its source, never from a stale module. The goldens render through the modules."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import jinja2
+from xcompleteness.emit._render import COMPILED, Renderer, compile_ahead
+from xcompleteness.resources import templates_dir
+
+NAME = "package/_ops/__init__.py.jinja"
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _module(template: jinja2.Template, root: Path) -> bool:
+    return Path(template.filename or "").parent == root / COMPILED
+
+
+def _copy(tmp_path: Path) -> Path:
+    root = tmp_path / "templates"
+    shutil.copytree(templates_dir(), root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+def test_the_compiled_modules_are_what_jinja_compiles_now(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    compile_ahead(root)  # run `make templates` after editing a template if this fails
+    assert _files(root / COMPILED) == _files(templates_dir() / COMPILED)
+
+
+def test_every_template_is_rendered_from_its_module() -> None:
+    env = Renderer().env
+    names = env.list_templates()
+    assert NAME in names and not any(n.startswith(COMPILED) for n in names)
+    for name in names:  # a module, not a source file
+        assert _module(env.get_template(name), templates_dir()), name
+
+
+def test_an_edited_template_is_compiled_from_its_source(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    path = root / NAME
+    path.write_text(path.read_text("utf-8") + "# edited after compiling\n", "utf-8")
+    env = Renderer(root).env
+    edited = env.get_template(NAME)
+    assert edited.filename == str(path)
+    assert edited.render().endswith("# edited after compiling\n")
+    assert _module(env.get_template("package/_items/__init__.py.jinja"), root)
+
+
+def test_modules_of_another_jinja_or_syntax_are_never_used(tmp_path: Path) -> None:
+    root = _copy(tmp_path)
+    manifest = root / COMPILED / "manifest.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    data["syntax"] = data["syntax"].replace(repr(jinja2.__version__), "'0.0'", 1)
+    manifest.write_text(json.dumps(data), "utf-8")
+    env = Renderer(root).env
+    assert env.get_template(NAME).filename == str(root / NAME)
+    manifest.write_text("not json", "utf-8")
+    assert Renderer(root).env.get_template(NAME).filename == str(root / NAME)
