@@ -44,6 +44,11 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
             seen["forks"].append(name)
             super().__init__(job, *args, name=name)
 
+    class RecordedWaiting(forked.Waiting):
+        def __init__(self, prepare, job, *, name: str) -> None:  # type: ignore[no-untyped-def]
+            seen["forks"].append("waiting " + name)
+            super().__init__(prepare, job, name=name)
+
     real = _datamodels._model_items
 
     def logged(schemas, openapi):  # type: ignore[no-untyped-def]
@@ -53,6 +58,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
     monkeypatch.setattr(_datamodels, "AHEAD_MIN_SCHEMAS", 0)
     monkeypatch.setattr(_generate, "_idle_core", lambda: False)  # no side-render child
     monkeypatch.setattr(forked, "Forked", Recorded)
+    monkeypatch.setattr(forked, "Waiting", RecordedWaiting)
     monkeypatch.setattr(_datamodels, "_model_items", logged)
     return seen
 
@@ -74,6 +80,40 @@ def test_models_from_the_child_give_the_one_process_files(
     assert "xc-models" in runs["forks"]
     assert runs["library"] == []  # the child ran it, the parent used its answer
     assert two == one  # same files, same order, same diagnostics
+
+
+@pytest.mark.parametrize("spec,overlays", CASES[2:], ids=lambda v: str(v)[-30:])
+def test_a_child_forked_before_loading_gives_the_one_process_files(
+    spec: Path, overlays: list[str], runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one = _run(spec, overlays, monkeypatch, "1")
+    runs["library"].clear()
+    monkeypatch.setattr(_generate, "PREPARE_MIN_BYTES", 0)  # every spec counts as large
+    two = _run(spec, overlays, monkeypatch, "2")
+    assert runs["forks"][0] == "waiting xc-models"  # forked before the validation child
+    assert "xc-models" not in runs["forks"]  # the waiting child got the schemas
+    assert runs["library"] == []
+    assert two == one
+
+
+def test_no_early_child_when_the_model_cache_has_entries(
+    runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from xcompleteness.emit._model_cache import ModelCache
+
+    spec, overlays = CASES[2]
+    monkeypatch.setenv("XC_CACHE_DIR", str(tmp_path / "cache"))  # this test's own, empty
+    monkeypatch.setattr(_generate, "PREPARE_MIN_BYTES", 0)
+    monkeypatch.setenv("XC_JOBS", "2")
+    assert not ModelCache.holds_any()
+    first = generate(spec, [spec.parent / o for o in overlays], "pkg", tests=True)
+    assert runs["forks"][0] == "waiting xc-models"
+    assert ModelCache.holds_any()
+    runs["forks"].clear()
+    changed = generate(spec, [spec.parent / o for o in overlays], "pkg2", tests=True)
+    assert "waiting xc-models" not in runs["forks"]  # entries exist: forked after loading, if
+    assert "xc-models" not in runs["forks"]  # at all: the cached models of these schemas hit
+    assert len(changed.files) == len(first.files)
 
 
 def test_renames_are_reported_from_the_childs_models(
@@ -224,3 +264,42 @@ def test_no_child_outside_models_ahead_or_below_the_threshold() -> None:
     assert not _datamodels.start_models(schemas, "3.0.3")  # no models_ahead block
     with _datamodels.models_ahead():
         assert not _datamodels.start_models(schemas, "3.0.3")  # 1 < AHEAD_MIN_SCHEMAS
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _fails() -> None:
+    raise RuntimeError("preparing fails")
+
+
+def test_a_waiting_child_runs_the_job_it_is_sent() -> None:
+    prepared = forked.Waiting(lambda: None, _square, name="xc-test")
+    assert prepared.submit(7)
+    assert prepared.result() == (True, 49)
+
+
+def test_a_waiting_child_whose_preparation_fails_still_runs_the_job() -> None:
+    prepared = forked.Waiting(_fails, _square, name="xc-test")
+    assert prepared.submit(3)
+    assert prepared.result() == (True, 9)
+
+
+def test_a_waiting_child_is_stopped_without_a_job() -> None:
+    prepared = forked.Waiting(lambda: None, _square, name="xc-test")
+    prepared.cancel()
+    assert prepared.result() == (False, None)
+    assert not prepared.submit(2)
+
+
+def test_arguments_that_cannot_be_sent_stop_the_waiting_child() -> None:
+    prepared = forked.Waiting(lambda: None, _square, name="xc-test")
+    assert not prepared.submit(lambda: 1)  # not picklable
+    assert prepared.result() == (False, None)
+
+
+def test_a_job_that_raises_in_a_waiting_child_is_a_failure() -> None:
+    prepared = forked.Waiting(lambda: None, _square, name="xc-test")
+    assert prepared.submit("not a number")
+    assert prepared.result() == (False, None)

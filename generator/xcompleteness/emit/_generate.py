@@ -148,7 +148,7 @@ def generate_from_check(
     """
     from xcompleteness.emit._render import Renderer
     from xcompleteness.emit.emitters.registry import selected  # every emitter: imported when run
-    from xcompleteness.ir import build_ir, build_ir_parts, models_pending
+    from xcompleteness.ir import IRParts, build_ir, models_pending
 
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
@@ -160,12 +160,13 @@ def generate_from_check(
     early: dict[str, dict[Any, str]] = {}
     ready: dict[PurePosixPath, tuple[str, str]] = {}
     if models_pending():  # a second process runs datamodel-code-generator (_two_processes)
-        first, finish = build_ir_parts(result, name)
-        if not has_errors(first.diagnostics):
-            early = _rendered_early(emitters, _selecting(first, tools), renderer)
+        parts = IRParts(result, name)
+        if not has_errors(parts.first.diagnostics):
+            early = _rendered_early(emitters, _selecting(parts.first, tools), renderer)
             ready = _formatted_early(emitters, early, name)
+            parts.look_up_lines()
         stage("building the IR (item models)")
-        ir = finish()
+        ir = parts.finish()
     else:
         ir = build_ir(result, name)
     ir = _selecting(ir, tools)
@@ -249,7 +250,7 @@ datamodel-code-generator child is joined; every other one renders while it runs.
 
 def _rendered_early(emitters: Sequence[Any], first: SpecIR, renderer: Any) -> dict[str, Any]:
     """The files of the emitters that need no item models, rendered from the IR without them
-    (:func:`xcompleteness.ir.build_ir_parts`) while a second process models the items.
+    (:class:`xcompleteness.ir.IRParts`) while a second process models the items.
 
     An emitter that reads the models anyway (``ModelsPending``) is left for later; any other
     failure drops every early result, so all emitters render again in order once the IR is
@@ -450,7 +451,10 @@ def generate(
         verdict_store(VerdictCache() if reuse else None),
     ):
         if prevalidate.wanted():
-            gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
+            cold = not reuse or not ModelCache.holds_any()
+            gen = _two_processes(
+                spec, overlays, package, allow_external_refs, tests, tools, models_cold=cold
+            )
         else:
             result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
             gen = generate_from_check(result, package, tests=tests, tools=tools)
@@ -486,12 +490,17 @@ def _two_processes(
     allow_external_refs: bool,
     tests: bool,
     tools: Sequence[str] = (),
+    *,
+    models_cold: bool = False,
 ) -> Generation:
-    """:func:`generate_from_check` with OpenAPI validation running in a second process.
+    """:func:`generate_from_check` with OpenAPI validation running in a second process, and
+    datamodel-code-generator in another (:func:`_models_early`).
 
     Same result, diagnostics (and order) and refusals as the one-process pipeline: the rest is
     computed speculatively and dropped when the merged diagnostics hold an error
-    (:mod:`xcompleteness.check._prevalidate`).
+    (:mod:`xcompleteness.check._prevalidate`). ``models_cold``: no item-model cache entry
+    exists, so on a large spec the models' child is forked before loading and imports the
+    library meanwhile (:func:`xcompleteness.ir.models_ahead`).
     """
     from xcompleteness.check import check_spec, prevalidate, verdicts
     from xcompleteness.ir import models_ahead
@@ -502,16 +511,18 @@ def _two_processes(
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
+        if models_cold:  # no cached models at all: the library runs, start it first
+            _models_early(doc, package)
         reused, key = verdicts.known_clean(doc)
         if not reused:  # a clean verdict of this document (up to x-completeness) is stored
             background = prevalidate.Validation(doc)
-            # and a reused one is an overlay edit, whose item models the cache likely holds
-            _models_early(doc, package)
+            if not models_cold:  # (a reused one is an overlay edit: the cache likely has its
+                _models_early(doc, package)  # models, and a hit is known only from the schemas)
 
     failure: Exception | None = None
     gen: Generation | None = None
     try:
-        with models_ahead():
+        with models_ahead(prepare=models_cold and _large(spec)):
             partial = check_spec(
                 spec,
                 overlays,
@@ -545,6 +556,18 @@ def _two_processes(
     assert gen is not None
     gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
     return gen
+
+
+PREPARE_MIN_BYTES = 1 << 20
+"""A spec file at least this large forks the models' child before it is loaded (its import
+of the library overlaps the loading); a smaller one forks it after, if it has enough schemas."""
+
+
+def _large(spec: str | Path) -> bool:
+    try:
+        return os.stat(spec).st_size >= PREPARE_MIN_BYTES
+    except (OSError, TypeError, ValueError):
+        return False
 
 
 def _models_early(doc: Any, package: str | None) -> None:

@@ -6,11 +6,11 @@ May import: ``document`` to ``detect``, ``runtime``, ``diagnostics``.
 from xcompleteness.ir._build import (
     CodeIR,
     FieldIR,
+    IRParts,
     ModelsPending,
     OperationIR,
     SpecIR,
     build_ir,
-    build_ir_parts,
     item_schemas,
 )
 from xcompleteness.ir._datamodels import (
@@ -45,6 +45,7 @@ __all__ = [
     "CodeIR",
     "FieldIR",
     "HEADER",
+    "IRParts",
     "ItemLayout",
     "ModelStore",
     "ModelsPending",
@@ -55,7 +56,6 @@ __all__ = [
     "SpecIR",
     "argument_name",
     "build_ir",
-    "build_ir_parts",
     "check_package_name",
     "default_package_name",
     "item_schemas",

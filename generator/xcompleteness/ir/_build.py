@@ -50,7 +50,7 @@ a stable interface for the model, server, client and tool emitters — add field
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -74,13 +74,13 @@ from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 __all__ = [
     "CodeIR",
     "FieldIR",
+    "IRParts",
     "MODEL_RESERVED",
     "ModelsPending",
     "OperationIR",
     "ParamIR",
     "SpecIR",
     "build_ir",
-    "build_ir_parts",
     "item_schemas",
     "py_type",
     "resolve_pointer",
@@ -619,7 +619,7 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
 
 
 class ModelsPending(RuntimeError):
-    """The item models of an IR from :func:`build_ir_parts` were read before it was finished."""
+    """The item models of :attr:`IRParts.first` were read before it was finished."""
 
 
 class _Pending:
@@ -634,18 +634,33 @@ class _Pending:
         raise ModelsPending("the item models are not joined yet")
 
 
-def build_ir_parts(check_result: Any, package: str) -> tuple[SpecIR, Callable[[], SpecIR]]:
-    """:func:`build_ir` in two steps: the IR without its item models, and a call that returns
-    the whole IR (the one :func:`build_ir` builds), running or joining the item models then.
+class IRParts:
+    """:func:`build_ir` in two steps: :attr:`first`, the IR without its item models, and
+    :meth:`finish`, the whole IR (the one :func:`build_ir` builds), running or joining the item
+    models then.
 
     The first IR's ``item_models`` raises :class:`ModelsPending` on any use and its diagnostics
     lack the models' (renames, a refusal): only an emitter that reads neither may render from it
     (``generate`` renders those while a second process runs datamodel-code-generator:
     :func:`xcompleteness.ir._datamodels.models_ahead`).
     """
-    b, ops = _operations(check_result, package)
-    first = _assembled(b, check_result.contracts, ops, cast(Any, _Pending()))
-    return first, lambda: _assembled(b, check_result.contracts, ops, b.item_models())
+
+    def __init__(self, check_result: Any, package: str) -> None:
+        self._b, self._ops = _operations(check_result, package)
+        self._contracts = check_result.contracts
+        self.first = _assembled(self._b, self._contracts, self._ops, cast(Any, _Pending()))
+
+    def look_up_lines(self) -> None:
+        """Look up now the line of every item schema, which a rename diagnostic of the models
+        may ask for (GitHub: the first one indexes ``/components/schemas``, ~0.15 s), while the
+        models are made elsewhere; a line depends on the spec text alone, so only the moment it
+        is computed changes."""
+        b = self._b
+        for name in b.model_schemas:
+            b.lines.get(b.schema_origin.get(name, pointer_join("/components/schemas", name)))
+
+    def finish(self) -> SpecIR:
+        return _assembled(self._b, self._contracts, self._ops, self._b.item_models())
 
 
 @dataclass(frozen=True)

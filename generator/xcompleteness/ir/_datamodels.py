@@ -274,11 +274,41 @@ class _Ahead:
     job: Any
 
 
-_AHEAD: ContextVar[list[_Ahead] | None] = ContextVar("xc_models_ahead", default=None)
+@dataclass
+class _Run:
+    """The models of one run: the child modelling (``pending``), and a child forked before the
+    spec was loaded that imports the library while it waits for the schemas (``ready``)."""
+
+    pending: list[_Ahead] = field(default_factory=list)
+    ready: Any = None
+
+
+_AHEAD: ContextVar[_Run | None] = ContextVar("xc_models_ahead", default=None)
+
+LIBRARY_MODULES = (
+    "datamodel_code_generator",
+    "datamodel_code_generator.config",
+    "datamodel_code_generator.parser.base",
+    "datamodel_code_generator.parser.jsonschema",
+    "datamodel_code_generator.parser.openapi",
+    "datamodel_code_generator.model.pydantic_v2",
+)
+"""What a waiting child imports (about 0.45 s; the library imports the rest of what it needs
+when it runs: importing never changes what it generates)."""
+
+
+def _import_library() -> None:
+    import importlib
+
+    for name in LIBRARY_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue  # another layout of the library: it imports what it needs when it runs
 
 
 @contextmanager
-def models_ahead() -> Iterator[None]:
+def models_ahead(*, prepare: bool = False) -> Iterator[None]:
     """Let :func:`start_models` run the library in a forked child while the block runs.
 
     Why: datamodel-code-generator is the largest stage of a cold ``generate`` (GitHub: ~3.7 s of
@@ -291,15 +321,26 @@ def models_ahead() -> Iterator[None]:
     died, answered something else or modelled another sub-document is not used and the library
     runs here, so the models, renames and refusals are the one-process ones. A child not joined
     by the end of the block is stopped.
+
+    ``prepare`` (a large spec whose models no cache is likely to hold): the child is forked now,
+    imports the library while this process loads the spec, and gets the schemas over a pipe
+    (:class:`xcompleteness.forked.Waiting`); if :func:`start_models` does not use it, it is
+    stopped there.
     """
-    pending: list[_Ahead] = []
-    token = _AHEAD.set(pending)
+    from xcompleteness import forked
+
+    run = _Run()
+    if prepare and forked.wanted():
+        run.ready = forked.Waiting(_import_library, _ahead_answer, name="xc-models")
+    token = _AHEAD.set(run)
     try:
         yield
     finally:
         _AHEAD.reset(token)
-        for ahead in pending:
+        for ahead in run.pending:
             ahead.job.cancel()
+        if run.ready is not None:
+            run.ready.cancel()
 
 
 def _ahead_answer(schemas: Mapping[str, Any], openapi: str) -> dict[str, Any]:
@@ -313,36 +354,51 @@ def start_models(schemas: Mapping[str, Any], openapi: str) -> bool:
     cores and no foreign thread: :func:`xcompleteness.forked.wanted`); False when the library
     will run here instead (too few schemas, a child already started, the item-model cache holds
     the answer, or the sub-document is not JSON)."""
+    run = _AHEAD.get()
+    if run is None:
+        return False
+    ready, run.ready = run.ready, None
+    job = _started(run, ready, schemas, openapi)
+    if job is None and ready is not None:
+        ready.cancel()
+    return job is not None
+
+
+def _started(run: _Run, ready: Any, schemas: Mapping[str, Any], openapi: str) -> _Ahead | None:
     from xcompleteness import forked
 
-    pending = _AHEAD.get()
-    if pending is None or pending or len(schemas) < AHEAD_MIN_SCHEMAS or not forked.wanted():
-        return False
+    if run.pending or len(schemas) < AHEAD_MIN_SCHEMAS or not forked.wanted():
+        return None
     document = sub_document(schemas, openapi)
     text = _document_text(document)
     if text is None:
-        return False
+        return None
     store = _STORE.get()
     if store is not None:
         key = models_key(document)
         stored = store.get(key) if key is not None else None
         if stored is not None and _from_store(stored, schemas) is not None:
-            return False  # the item-model cache answers: nothing to overlap
-    pending.append(_Ahead(text, forked.Forked(_ahead_answer, schemas, openapi, name="xc-models")))
-    return True
+            return None  # the item-model cache answers: nothing to overlap
+    if ready is not None and ready.submit(dict(schemas), openapi):
+        job = ready
+    else:
+        job = forked.Forked(_ahead_answer, schemas, openapi, name="xc-models")
+    run.pending.append(_Ahead(text, job))
+    return run.pending[-1]
 
 
 def models_pending() -> bool:
     """A child started by :func:`start_models` is modelling (not joined yet)."""
-    return bool(_AHEAD.get())
+    run = _AHEAD.get()
+    return run is not None and bool(run.pending)
 
 
 def _joined(schemas: Mapping[str, Any], openapi: str) -> ItemModels | None:
     """The child's models of exactly this sub-document; None when there is none to use."""
-    pending = _AHEAD.get()
-    if not pending:
+    run = _AHEAD.get()
+    if run is None or not run.pending:
         return None
-    ahead = pending.pop()
+    ahead = run.pending.pop()
     if ahead.text != _document_text(sub_document(schemas, openapi)):
         ahead.job.cancel()  # modelling another sub-document: its answer is not this one's
         return None
