@@ -56,7 +56,7 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> dict[str, list[Any]]:
         return real(schemas, openapi)
 
     monkeypatch.setattr(_datamodels, "AHEAD_MIN_SCHEMAS", 0)
-    monkeypatch.setattr(_generate, "_idle_core", lambda: False)  # no side-render child
+    monkeypatch.setattr(_generate, "_idle_core", lambda: True)  # whatever the machine's load
     monkeypatch.setattr(forked, "Forked", Recorded)
     monkeypatch.setattr(forked, "Waiting", RecordedWaiting)
     monkeypatch.setattr(_datamodels, "_model_items", logged)
@@ -114,6 +114,19 @@ def test_no_early_child_when_the_model_cache_has_entries(
     assert "waiting xc-models" not in runs["forks"]  # entries exist: forked after loading, if
     assert "xc-models" not in runs["forks"]  # at all: the cached models of these schemas hit
     assert len(changed.files) == len(first.files)
+
+
+def test_no_child_without_an_idle_core(
+    runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    spec, overlays = CASES[2]
+    one = _run(spec, overlays, monkeypatch, "1")
+    runs["library"].clear()
+    monkeypatch.setattr(_generate, "_idle_core", lambda: False)
+    monkeypatch.setattr(_generate, "PREPARE_MIN_BYTES", 0)
+    assert _run(spec, overlays, monkeypatch, "2") == one
+    assert not any("xc-models" in name for name in runs["forks"])
+    assert runs["library"] == [os.getpid()]
 
 
 def test_renames_are_reported_from_the_childs_models(

@@ -508,21 +508,24 @@ def _two_processes(
     background: prevalidate.Validation | None = None
     reused = False
     key: str | None = None
+    # The models' child only with a core idle: on a busy machine it adds the speculation, the
+    # split formatting and the fork to CPU the machine lacks, and saves no time.
+    ahead = _idle_core()
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
-        if models_cold:  # no cached models at all: the library runs, start it first
+        if ahead and models_cold:  # no cached models at all: the library runs, start it first
             _models_early(doc, package)
         reused, key = verdicts.known_clean(doc)
         if not reused:  # a clean verdict of this document (up to x-completeness) is stored
             background = prevalidate.Validation(doc)
-            if not models_cold:  # (a reused one is an overlay edit: the cache likely has its
-                _models_early(doc, package)  # models, and a hit is known only from the schemas)
+            if ahead and not models_cold:  # (a reused one is an overlay edit: the cache likely
+                _models_early(doc, package)  # has its models; a hit is known from the schemas)
 
     failure: Exception | None = None
     gen: Generation | None = None
     try:
-        with models_ahead(prepare=models_cold and _large(spec)):
+        with models_ahead(prepare=ahead and models_cold and _large(spec)):
             partial = check_spec(
                 spec,
                 overlays,
