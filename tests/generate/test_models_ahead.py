@@ -69,6 +69,15 @@ def _run(spec: Path, overlays: list[str], monkeypatch: pytest.MonkeyPatch, jobs:
     return list(gen.files.items()), gen.diagnostics
 
 
+def _baseline(
+    spec: Path, overlays: list[str], runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
+) -> Any:
+    """The one-process result, with the library's call log emptied for the run compared to it."""
+    one = _run(spec, overlays, monkeypatch, "1")
+    runs["library"].clear()
+    return one
+
+
 @pytest.mark.parametrize("spec,overlays", CASES, ids=lambda v: str(v)[-30:])
 def test_models_from_the_child_give_the_one_process_files(
     spec: Path, overlays: list[str], runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
@@ -86,8 +95,7 @@ def test_models_from_the_child_give_the_one_process_files(
 def test_a_child_forked_before_loading_gives_the_one_process_files(
     spec: Path, overlays: list[str], runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    one = _run(spec, overlays, monkeypatch, "1")
-    runs["library"].clear()
+    one = _baseline(spec, overlays, runs, monkeypatch)
     monkeypatch.setattr(_generate, "PREPARE_MIN_BYTES", 0)  # every spec counts as large
     two = _run(spec, overlays, monkeypatch, "2")
     assert runs["forks"][0] == "waiting xc-models"  # forked before the validation child
@@ -120,8 +128,7 @@ def test_no_child_without_an_idle_core(
     runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec, overlays = CASES[2]
-    one = _run(spec, overlays, monkeypatch, "1")
-    runs["library"].clear()
+    one = _baseline(spec, overlays, runs, monkeypatch)
     monkeypatch.setattr(_generate, "_idle_core", lambda: False)
     monkeypatch.setattr(_generate, "PREPARE_MIN_BYTES", 0)
     assert _run(spec, overlays, monkeypatch, "2") == one
@@ -152,8 +159,7 @@ def test_an_unusable_child_answer_leaves_the_library_to_the_parent(
     answer: Any, runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec, overlays = CASES[2]
-    one = _run(spec, overlays, monkeypatch, "1")
-    runs["library"].clear()
+    one = _baseline(spec, overlays, runs, monkeypatch)
 
     def child(schemas, openapi):  # type: ignore[no-untyped-def]
         if answer == "raise":
@@ -171,8 +177,7 @@ def test_a_child_that_modelled_other_schemas_is_not_used(
     runs: dict[str, list[Any]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     spec, overlays = CASES[1]
-    one = _run(spec, overlays, monkeypatch, "1")
-    runs["library"].clear()
+    one = _baseline(spec, overlays, runs, monkeypatch)
     real = _build.item_schemas
 
     def guessed_wrong(*args: Any) -> tuple[dict[str, Any], str]:
