@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["Forked", "wanted"]
+__all__ = ["Forked", "Waiting", "wanted"]
 
 
 def wanted() -> bool:
@@ -51,6 +51,26 @@ def _child(conn: Any, job: Callable[..., Any], args: tuple[Any, ...]) -> None:
         conn.close()
 
 
+def _waiting_child(
+    jobs: Any, conn: Any, prepare: Callable[[], object], job: Callable[..., Any]
+) -> None:
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - as in _child
+    try:
+        prepare()
+    except Exception:  # noqa: BLE001, S110 - preparing is an optimisation; the job redoes it
+        pass
+    try:
+        args = jobs.recv()
+    except (EOFError, OSError):
+        return  # cancelled: the parent closed its end or is gone
+    finally:
+        jobs.close()
+    if type(args) is tuple:
+        _child(conn, job, args)
+    else:
+        conn.close()
+
+
 class Forked:
     """``job(*args)`` in a forked child process; its (picklable) answer comes back over a pipe.
 
@@ -61,6 +81,12 @@ class Forked:
     """
 
     def __init__(self, job: Callable[..., Any], *args: Any, name: str) -> None:
+        self._start(_child, (), (job, args), name)
+
+    def _start(
+        self, target: Callable[..., None], head: tuple[Any, ...], tail: tuple[Any, ...], name: str
+    ) -> None:
+        """Fork ``target(*head, answer_end, *tail)``; ``answer_end`` is the child's pipe end."""
         ctx = multiprocessing.get_context("fork")
         for stream in (sys.stdout, sys.stderr):  # nothing buffered is copied into the child
             try:
@@ -69,7 +95,7 @@ class Forked:
                 pass
         self._conn, child_end = ctx.Pipe(duplex=False)
         self._proc: Any = ctx.Process(
-            target=_child, args=(child_end, job, args), name=name, daemon=True
+            target=target, args=(*head, child_end, *tail), name=name, daemon=True
         )
         try:
             self._proc.start()
@@ -99,3 +125,36 @@ class Forked:
             self._proc.join()
             self._conn.close()
             self._proc = None
+
+
+class Waiting(Forked):
+    """A forked child that runs ``prepare()`` now and ``job(*args)`` once :meth:`submit` sends
+    ``args``: the preparation (importing a library) overlaps what the parent does until it knows
+    the arguments. Only the arguments cross (pickled, to this parent's own child); the answer
+    comes back as with :class:`Forked`. A child never submitted to is stopped by :meth:`cancel`.
+    """
+
+    def __init__(self, prepare: Callable[[], object], job: Callable[..., Any], *, name: str):
+        ctx = multiprocessing.get_context("fork")
+        jobs, self._jobs = ctx.Pipe(duplex=False)
+        try:
+            self._start(_waiting_child, (jobs,), (prepare, job), name)
+        finally:
+            jobs.close()
+
+    def submit(self, *args: Any) -> bool:
+        """Send the job's arguments; False (and the child stopped) when they cannot be sent."""
+        if self._proc is None:
+            return False
+        try:
+            self._jobs.send(args)
+        except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+            self.cancel()
+            return False
+        finally:
+            self._jobs.close()
+        return True
+
+    def cancel(self) -> None:
+        self._jobs.close()
+        super().cancel()

@@ -7,12 +7,19 @@ May import: the stages below it (``document`` to ``rules``), ``runtime``, ``diag
 from typing import Any
 
 from xcompleteness.check import _verdict as verdicts
-from xcompleteness.check._pipeline import CheckResult, check_spec, show_effective, summary
+from xcompleteness.check._pipeline import (
+    CheckResult,
+    check_spec,
+    expected_contracts,
+    show_effective,
+    summary,
+)
 from xcompleteness.check._verdict import verdict_store
 
 __all__ = [
     "CheckResult",
     "check_spec",
+    "expected_contracts",
     "prevalidate",
     "show_effective",
     "summary",

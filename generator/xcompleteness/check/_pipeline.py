@@ -107,6 +107,17 @@ def validated(doc: SourceDoc) -> list[Diagnostic]:
     return found
 
 
+def expected_contracts(doc: SourceDoc) -> tuple[dict[str, Contract], Registry]:
+    """The contracts and registry :func:`check_spec` gives ``doc`` when its vocabulary stage
+    finds no error, computed before that stage runs (``generate`` starts the item models from
+    them on another core; a declaration with an error refuses generation anyway). Declarations
+    are not checked here: anything may raise on malformed ones."""
+    from xcompleteness.declare import load_registry
+
+    registry = load_registry(doc.data)
+    return _contracts(doc, (), registry), registry
+
+
 def _contracts(
     doc: SourceDoc, vocab: Sequence[Diagnostic], registry: Registry
 ) -> dict[str, Contract]:

@@ -146,31 +146,37 @@ def generate_from_check(
     ``tools``: selectors of the operations that get agent tools (``generate --tools``;
     docs/agents.md "Tool subsets"); empty: every declared operation.
     """
-    from xcompleteness.emit._format import format_files
     from xcompleteness.emit._render import Renderer
-    from xcompleteness.ir import build_ir
+    from xcompleteness.emit.emitters.registry import selected  # every emitter: imported when run
+    from xcompleteness.ir import IRParts, build_ir, models_pending
 
     diagnostics = list(result.diagnostics)
     if has_errors(diagnostics):
         raise GenerationRefused([d for d in diagnostics if d.severity is Severity.ERROR])
     name = _package_for(result, package, diagnostics)
+    renderer = Renderer()
+    emitters = selected(only)
     stage("building the IR")
-    ir = build_ir(result, name)
-    if tools:
-        ir = dataclasses.replace(ir, tool_selection=tuple(tools))
+    early: dict[str, dict[Any, str]] = {}
+    ready: dict[PurePosixPath, tuple[str, str]] = {}
+    if models_pending():  # a second process runs datamodel-code-generator (_two_processes)
+        parts = IRParts(result, name)
+        if not has_errors(parts.first.diagnostics):
+            early = _rendered_early(emitters, _selecting(parts.first, tools), renderer)
+            ready = _formatted_early(emitters, early, name)
+            parts.look_up_lines()
+        stage("building the IR (item models)")
+        ir = parts.finish()
+    else:
+        ir = build_ir(result, name)
+    ir = _selecting(ir, tools)
     diagnostics.extend(ir.diagnostics)
     if has_errors(ir.diagnostics):
         raise GenerationRefused([d for d in ir.diagnostics if d.severity is Severity.ERROR])
-    from xcompleteness.emit.emitters.registry import selected  # every emitter: imported when run
-
-    renderer = Renderer()
     files: dict[PurePosixPath, str] = {}
     owner: dict[PurePosixPath, str] = {}
-    emitters = selected(only)
-    for emitter, emitted in zip(emitters, _rendered(emitters, ir, renderer), strict=True):
-        base = PurePosixPath() if emitter.out_relative else PurePosixPath(name)
-        for rel, text in emitted.items():
-            path = base / _safe_rel(emitter.name, PurePosixPath(rel))
+    for emitter, emitted in zip(emitters, _rendered(emitters, ir, renderer, early), strict=True):
+        for path, text in _placed(emitter, emitted, name):
             if path in files:
                 raise RuntimeError(f"emitters {owner[path]} and {emitter.name} both produce {path}")
             files[path] = text
@@ -182,13 +188,88 @@ def generate_from_check(
             files[_safe_rel("contract_tests", PurePosixPath(rel))] = text
     stage("formatting")
     return Generation(
-        files=_emittable(format_files(files)),
+        files=_emittable(_formatted(files, ready)),
         diagnostics=diagnostics,
         ir=ir,
         package=name,
         sources=tuple(getattr(result.doc, "sources", ())),
         views=result.doc.views if result.doc.data is ir.document else None,
     )
+
+
+def _placed(emitter: Any, emitted: dict[Any, str], package: str) -> list[tuple[PurePosixPath, str]]:
+    """An emitter's files at their paths relative to OUT (in the package folder unless the
+    emitter writes beside it)."""
+    base = PurePosixPath() if emitter.out_relative else PurePosixPath(package)
+    return [
+        (base / _safe_rel(emitter.name, PurePosixPath(rel)), text) for rel, text in emitted.items()
+    ]
+
+
+def _formatted_early(
+    emitters: Sequence[Any], early: dict[str, dict[Any, str]], package: str
+) -> dict[PurePosixPath, tuple[str, str]]:
+    """The early emitters' files formatted while the item models are made: path -> (text,
+    formatted text). Each module is formatted alone (:func:`xcompleteness.emit._format.format_key`
+    names all its bytes depend on), so formatting them apart gives the bytes formatting the
+    whole tree gives; :func:`_formatted` uses an entry only for the very text it was made from.
+    """
+    from xcompleteness.emit._format import format_files
+
+    placed: dict[PurePosixPath, str] = {}
+    try:
+        for emitter in emitters:
+            if emitter.name in early:
+                placed.update(_placed(emitter, early[emitter.name], package))
+    except RuntimeError:
+        return {}  # an unsafe path: the pipeline reports it once the IR is whole
+    stage("formatting")
+    done = format_files(placed)
+    return {path: (text, done[path]) for path, text in placed.items()}
+
+
+def _formatted(
+    files: dict[PurePosixPath, str], ready: dict[PurePosixPath, tuple[str, str]]
+) -> dict[PurePosixPath, str]:
+    """``format_files(files)``, taking the modules formatted early (:func:`_formatted_early`)."""
+    from xcompleteness.emit._format import format_files
+
+    rest = {p: t for p, t in files.items() if p not in ready or ready[p][0] is not t}
+    done = format_files(rest)
+    return {p: done[p] if p in done else ready[p][1] for p in sorted(files)}
+
+
+def _selecting(ir: SpecIR, tools: Sequence[str]) -> SpecIR:
+    return dataclasses.replace(ir, tool_selection=tuple(tools)) if tools else ir
+
+
+MODEL_EMITTERS = frozenset({"models"})
+"""The emitters that read the item models (``SpecIR.item_models``): rendered once the
+datamodel-code-generator child is joined; every other one renders while it runs."""
+
+
+def _rendered_early(emitters: Sequence[Any], first: SpecIR, renderer: Any) -> dict[str, Any]:
+    """The files of the emitters that need no item models, rendered from the IR without them
+    (:class:`xcompleteness.ir.IRParts`) while a second process models the items.
+
+    An emitter that reads the models anyway (``ModelsPending``) is left for later; any other
+    failure drops every early result, so all emitters render again in order once the IR is
+    whole, and the error (or the IR's own refusal, which comes first) is the one-process one.
+    """
+    from xcompleteness.ir import ModelsPending
+
+    done: dict[str, Any] = {}
+    for emitter in emitters:
+        if emitter.name in MODEL_EMITTERS:
+            continue
+        stage(f"rendering {emitter.name}")
+        try:
+            done[emitter.name] = emitter.emit(first, renderer)
+        except ModelsPending:
+            continue
+        except Exception:  # noqa: BLE001 - rendered again after the join, in order
+            return {}
+    return done
 
 
 SIDE_EMITTERS = frozenset({"client", "tools"})
@@ -241,24 +322,32 @@ def _side_answer(answer: Any, count: int) -> list[dict[PurePosixPath, str]] | No
     return out
 
 
-def _rendered(emitters: Sequence[Any], ir: SpecIR, renderer: Any) -> list[dict[Any, str]]:
-    """Each emitter's files, in order. With two usable cores, one of them idle, and a large
-    package (see :data:`SIDE_EMITTERS`), a forked child renders the side emitters from the same
-    IR (inherited, never re-read) while this process renders the others; every emitter is a
-    pure function of the IR, so the files are the ones one process renders. If the child fails
-    in any way (an emitter raised, it died, its answer is not a list of text files) the side
-    emitters are rendered here, so errors and refusals are the one-process ones.
+def _rendered(
+    emitters: Sequence[Any],
+    ir: SpecIR,
+    renderer: Any,
+    early: dict[str, dict[Any, str]] | None = None,
+) -> list[dict[Any, str]]:
+    """Each emitter's files, in order (``early``: those already rendered, by name). With two
+    usable cores, one of them idle, and a large package (see :data:`SIDE_EMITTERS`), a forked
+    child renders the side emitters from the same IR (inherited, never re-read) while this
+    process renders the others; every emitter is a pure function of the IR, so the files are the
+    ones one process renders. If the child fails in any way (an emitter raised, it died, its
+    answer is not a list of text files) the side emitters are rendered here, so errors and
+    refusals are the one-process ones.
     """
     from xcompleteness import forked
 
-    side = [e for e in emitters if e.name in SIDE_EMITTERS]
+    done: dict[str, dict[Any, str]] = dict(early or {})
+    side = [e for e in emitters if e.name in SIDE_EMITTERS and e.name not in done]
     job = None
     big = len(ir.operations) >= SIDE_MIN_OPERATIONS
     if side and big and forked.wanted() and _idle_core():
         job = forked.Forked(_emit_side, side, ir, name="xc-render")
-    done: dict[str, dict[Any, str]] = {}
     try:
         for emitter in emitters:
+            if emitter.name in done:
+                continue
             if job is None or emitter not in side:
                 stage(f"rendering {emitter.name}")
                 done[emitter.name] = _emit(emitter, ir, renderer)
@@ -362,7 +451,10 @@ def generate(
         verdict_store(VerdictCache() if reuse else None),
     ):
         if prevalidate.wanted():
-            gen = _two_processes(spec, overlays, package, allow_external_refs, tests, tools)
+            cold = not reuse or not ModelCache.holds_any()
+            gen = _two_processes(
+                spec, overlays, package, allow_external_refs, tests, tools, models_cold=cold
+            )
         else:
             result = check_spec(spec, overlays, allow_external_refs=allow_external_refs)
             gen = generate_from_check(result, package, tests=tests, tools=tools)
@@ -398,35 +490,53 @@ def _two_processes(
     allow_external_refs: bool,
     tests: bool,
     tools: Sequence[str] = (),
+    *,
+    models_cold: bool = False,
 ) -> Generation:
-    """:func:`generate_from_check` with OpenAPI validation running in a second process.
+    """:func:`generate_from_check` with OpenAPI validation running in a second process, and
+    datamodel-code-generator in another (:func:`_models_early`).
 
     Same result, diagnostics (and order) and refusals as the one-process pipeline: the rest is
     computed speculatively and dropped when the merged diagnostics hold an error
-    (:mod:`xcompleteness.check._prevalidate`).
+    (:mod:`xcompleteness.check._prevalidate`). ``models_cold``: no item-model cache entry
+    exists, so on a large spec the models' child is forked before loading and imports the
+    library meanwhile (:func:`xcompleteness.ir.models_ahead`).
     """
     from xcompleteness.check import check_spec, prevalidate, verdicts
+    from xcompleteness.ir import models_ahead
 
     background: prevalidate.Validation | None = None
     reused = False
     key: str | None = None
+    # The models' child only with a core idle: on a busy machine it adds the speculation, the
+    # split formatting and the fork to CPU the machine lacks, and saves no time.
+    ahead = _idle_core()
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
+        if ahead and models_cold:  # no cached models at all: the library runs, start it first
+            _models_early(doc, package)
         reused, key = verdicts.known_clean(doc)
         if not reused:  # a clean verdict of this document (up to x-completeness) is stored
             background = prevalidate.Validation(doc)
+            if ahead and not models_cold:  # (a reused one is an overlay edit: the cache likely
+                _models_early(doc, package)  # has its models; a hit is known from the schemas)
 
     failure: Exception | None = None
     gen: Generation | None = None
     try:
-        partial = check_spec(
-            spec, overlays, allow_external_refs=allow_external_refs, validate=False, on_loaded=start
-        )
-        try:
-            gen = generate_from_check(partial, package, tests=tests, tools=tools)
-        except Exception as exc:  # noqa: BLE001 - decided once validation is known
-            failure = exc
+        with models_ahead(prepare=ahead and models_cold and _large(spec)):
+            partial = check_spec(
+                spec,
+                overlays,
+                allow_external_refs=allow_external_refs,
+                validate=False,
+                on_loaded=start,
+            )
+            try:
+                gen = generate_from_check(partial, package, tests=tests, tools=tools)
+            except Exception as exc:  # noqa: BLE001 - decided once validation is known
+                failure = exc
     except BaseException:
         if background is not None:
             background.cancel()
@@ -449,6 +559,41 @@ def _two_processes(
     assert gen is not None
     gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
     return gen
+
+
+PREPARE_MIN_BYTES = 1 << 20
+"""A spec file at least this large forks the models' child before it is loaded (its import
+of the library overlaps the loading); a smaller one forks it after, if it has enough schemas."""
+
+
+def _large(spec: str | Path) -> bool:
+    try:
+        return os.stat(spec).st_size >= PREPARE_MIN_BYTES
+    except (OSError, TypeError, ValueError):
+        return False
+
+
+def _models_early(doc: Any, package: str | None) -> None:
+    """Start datamodel-code-generator in another process on the item schemas the IR will ask
+    for (:func:`xcompleteness.ir.models_ahead`), as soon as the spec is loaded: it then runs
+    while this process checks the declarations, runs the rules, the IR, every emitter but the
+    models and formats their files. The schemas come from the contracts the declarations give
+    when they hold no error (:func:`xcompleteness.check.expected_contracts`; with one, generation
+    is refused and the child stopped). Speculative: anything that fails here is left to the
+    one-process path (the IR runs the library itself and reports what went wrong), and the IR
+    uses the child's models only for exactly the sub-document it asks for."""
+    from types import SimpleNamespace
+
+    from xcompleteness.check import expected_contracts
+    from xcompleteness.ir import item_schemas, start_models
+
+    try:
+        name = _package_for(SimpleNamespace(doc=doc), package)
+        contracts, registry = expected_contracts(doc)
+        schemas, openapi = item_schemas(doc, contracts, registry, name)
+    except Exception:  # noqa: BLE001 - the IR meets (and reports) the same problem later
+        return
+    start_models(schemas, openapi)
 
 
 def _from_cache(entry: Any) -> Generation:

@@ -74,6 +74,19 @@ class ModelCache:
             pass
         return value
 
+    @staticmethod
+    def holds_any() -> bool:
+        """Whether the folder holds any entry (else a run surely runs the library: ``generate``
+        then prepares it on another core early, :func:`xcompleteness.ir.models_ahead`)."""
+        folder = _folder(create=False)
+        if folder is None:
+            return False
+        try:
+            with os.scandir(folder) as entries:
+                return any(e.name.endswith(SUFFIX) for e in entries)
+        except OSError:
+            return True  # unknown: assume a hit is possible
+
     def put(self, key: str, value: Mapping[str, Any]) -> None:
         folder = _folder(create=True)
         if folder is None:

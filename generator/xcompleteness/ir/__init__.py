@@ -3,7 +3,16 @@
 May import: ``document`` to ``detect``, ``runtime``, ``diagnostics``.
 """
 
-from xcompleteness.ir._build import CodeIR, FieldIR, OperationIR, SpecIR, build_ir
+from xcompleteness.ir._build import (
+    CodeIR,
+    FieldIR,
+    IRParts,
+    ModelsPending,
+    OperationIR,
+    SpecIR,
+    build_ir,
+    item_schemas,
+)
 from xcompleteness.ir._datamodels import (
     BASE_CLASS,
     BASE_MODULE,
@@ -13,9 +22,12 @@ from xcompleteness.ir._datamodels import (
     ModelStore,
     model_items,
     model_store,
+    models_ahead,
     models_key,
+    models_pending,
     split_items,
     split_store,
+    start_models,
     sub_document_for,
 )
 from xcompleteness.ir._naming import (
@@ -33,8 +45,10 @@ __all__ = [
     "CodeIR",
     "FieldIR",
     "HEADER",
+    "IRParts",
     "ItemLayout",
     "ModelStore",
+    "ModelsPending",
     "ModelsRefused",
     "NameRegistry",
     "OperationIR",
@@ -44,12 +58,16 @@ __all__ = [
     "build_ir",
     "check_package_name",
     "default_package_name",
+    "item_schemas",
     "model_items",
     "model_store",
+    "models_ahead",
     "models_key",
+    "models_pending",
     "pattern_store",
     "snake",
     "split_items",
     "split_store",
+    "start_models",
     "sub_document_for",
 ]

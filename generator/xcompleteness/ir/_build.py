@@ -52,7 +52,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from xcompleteness import document
 from xcompleteness.detect import SchemaWalker
@@ -74,11 +74,14 @@ from xcompleteness.runtime.parameters import DEFAULT_STYLE, JSON_CONTENT, STYLES
 __all__ = [
     "CodeIR",
     "FieldIR",
+    "IRParts",
     "MODEL_RESERVED",
+    "ModelsPending",
     "OperationIR",
     "ParamIR",
     "SpecIR",
     "build_ir",
+    "item_schemas",
     "py_type",
     "resolve_pointer",
 ]
@@ -592,12 +595,11 @@ class _Builder:
         return None if found is None else found[0]
 
 
-def build_ir(check_result: Any, package: str) -> SpecIR:
-    """Build the IR from a :class:`xcompleteness.check.CheckResult` (errors already refused)."""
+def _operations(check_result: Any, package: str) -> tuple[_Builder, tuple[OperationIR, ...]]:
+    """The builder after the operation pass (which also collects every item schema)."""
     b = _Builder(check_result, package)
-    contracts = dict(check_result.contracts)
     ordered = sorted(
-        contracts.items(),
+        check_result.contracts.items(),
         key=lambda kv: (
             str(kv[1].path),
             HTTP_METHODS.index(str(kv[1].method).lower())
@@ -607,7 +609,83 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         ),
     )
     ops = tuple(o for o in (b.operation(op_id, c) for op_id, c in ordered) if o is not None)
-    item_models = b.item_models()
+    return b, ops
+
+
+def build_ir(check_result: Any, package: str) -> SpecIR:
+    """Build the IR from a :class:`xcompleteness.check.CheckResult` (errors already refused)."""
+    b, ops = _operations(check_result, package)
+    return _assembled(b, check_result.contracts, ops, b.item_models())
+
+
+class ModelsPending(RuntimeError):
+    """The item models of :attr:`IRParts.first` were read before it was finished."""
+
+
+class _Pending:
+    """``SpecIR.item_models`` until the models are joined: any use raises :class:`ModelsPending`."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)  # copy/pickle protocol probes
+        raise ModelsPending(f"the item models are not joined yet ({name})")
+
+    def __bool__(self) -> bool:
+        raise ModelsPending("the item models are not joined yet")
+
+
+class IRParts:
+    """:func:`build_ir` in two steps: :attr:`first`, the IR without its item models, and
+    :meth:`finish`, the whole IR (the one :func:`build_ir` builds), running or joining the item
+    models then.
+
+    The first IR's ``item_models`` raises :class:`ModelsPending` on any use and its diagnostics
+    lack the models' (renames, a refusal): only an emitter that reads neither may render from it
+    (``generate`` renders those while a second process runs datamodel-code-generator:
+    :func:`xcompleteness.ir._datamodels.models_ahead`).
+    """
+
+    def __init__(self, check_result: Any, package: str) -> None:
+        self._b, self._ops = _operations(check_result, package)
+        self._contracts = check_result.contracts
+        self.first = _assembled(self._b, self._contracts, self._ops, cast(Any, _Pending()))
+
+    def look_up_lines(self) -> None:
+        """Look up now the line of every item schema, which a rename diagnostic of the models
+        may ask for (GitHub: the first one indexes ``/components/schemas``, ~0.15 s), while the
+        models are made elsewhere; a line depends on the spec text alone, so only the moment it
+        is computed changes."""
+        b = self._b
+        for name in b.model_schemas:
+            b.lines.get(b.schema_origin.get(name, pointer_join("/components/schemas", name)))
+
+    def finish(self) -> SpecIR:
+        return _assembled(self._b, self._contracts, self._ops, self._b.item_models())
+
+
+@dataclass(frozen=True)
+class _Declared:
+    doc: Any
+    contracts: Mapping[str, Contract]
+    registry: Registry
+
+
+def item_schemas(
+    doc: Any, contracts: Mapping[str, Contract], registry: Registry, package: str
+) -> tuple[dict[str, Any], str]:
+    """The schemas (and OpenAPI version) :func:`build_ir` gives datamodel-code-generator, from
+    the checked document, its contracts and registry: what the IR's operation pass collects,
+    without the rest of the IR (``generate`` starts the library on them before the rules run)."""
+    b, _ = _operations(_Declared(doc, contracts, registry), package)
+    return dict(sorted(b.model_schemas.items())), b.views.openapi
+
+
+def _assembled(
+    b: _Builder,
+    contracts: Mapping[str, Contract],
+    ops: tuple[OperationIR, ...],
+    item_models: ItemModels | None,
+) -> SpecIR:
     info = b.views.info
     diags = b.diags + b.ops_names.diagnostics + b.classes.diagnostics + b.tools.diagnostics
     reason_codes = tuple(
@@ -617,7 +695,7 @@ def build_ir(check_result: Any, package: str) -> SpecIR:
         sorted((c for (k, _), c in b.codes.items() if k == "warnings"), key=lambda c: c.code)
     )
     return SpecIR(
-        package=package,
+        package=b.package,
         title=str(info.get("title") or ""),
         version=str(info.get("version") or ""),
         source=b.file,

@@ -67,8 +67,11 @@ __all__ = [
     "PREFIX",
     "SHARED_PREFIX",
     "model_items",
+    "models_ahead",
+    "models_pending",
     "split_items",
     "split_store",
+    "start_models",
     "sub_document",
 ]
 
@@ -141,14 +144,24 @@ def model_store(store: ModelStore | None) -> Iterator[None]:
         _STORE.reset(token)
 
 
+def _document_text(document: Mapping[str, Any]) -> str | None:
+    """The sub-document as the key hashes it (key order included); None if it is not JSON."""
+    try:
+        return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
 def models_key(document: Mapping[str, Any]) -> str | None:
     """SHA-256 over the sub-document, the library version and this module; None if unhashable."""
     from importlib import metadata
 
+    text = _document_text(document)
     try:
-        text = json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
         version = metadata.version("datamodel-code-generator")
-    except (TypeError, ValueError, metadata.PackageNotFoundError):
+    except metadata.PackageNotFoundError:
+        return None
+    if text is None:
         return None
     h = hashlib.sha256()
     for part in (
@@ -196,7 +209,9 @@ def model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
         hit = _from_store(stored, schemas) if stored is not None else None
         if hit is not None:
             return hit
-    models = _model_items(schemas, openapi)
+    models = _joined(schemas, openapi)
+    if models is None:
+        models = _model_items(schemas, openapi)
     if store is not None and key is not None:
         store.put(
             key, {"source": models.source, "classes": models.classes, "holders": models.holders}
@@ -242,6 +257,155 @@ def _model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
     if missing:
         raise ModelsRefused(f"datamodel-code-generator generated no class for: {missing}")
     return ItemModels(out, classes, holders)
+
+
+# ----------------------------------------------------------------------------- on a second core
+
+AHEAD_MIN_SCHEMAS = 32
+"""Fewer item schemas than this: the library runs in this process (on a small package the fork
+and the child's own import of the library cost more than the overlap gives)."""
+
+
+@dataclass
+class _Ahead:
+    """A forked child modelling ``text`` (the sub-document, as :func:`_document_text` writes it)."""
+
+    text: str
+    job: Any
+
+
+@dataclass
+class _Run:
+    """The models of one run: the child modelling (``pending``), and a child forked before the
+    spec was loaded that imports the library while it waits for the schemas (``ready``)."""
+
+    pending: list[_Ahead] = field(default_factory=list)
+    ready: Any = None
+
+
+_AHEAD: ContextVar[_Run | None] = ContextVar("xc_models_ahead", default=None)
+
+LIBRARY_MODULES = (
+    "datamodel_code_generator",
+    "datamodel_code_generator.config",
+    "datamodel_code_generator.parser.base",
+    "datamodel_code_generator.parser.jsonschema",
+    "datamodel_code_generator.parser.openapi",
+    "datamodel_code_generator.model.pydantic_v2",
+)
+"""What a waiting child imports (about 0.45 s; the library imports the rest of what it needs
+when it runs: importing never changes what it generates)."""
+
+
+def _import_library() -> None:
+    import importlib
+
+    for name in LIBRARY_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue  # another layout of the library: it imports what it needs when it runs
+
+
+@contextmanager
+def models_ahead(*, prepare: bool = False) -> Iterator[None]:
+    """Let :func:`start_models` run the library in a forked child while the block runs.
+
+    Why: datamodel-code-generator is the largest stage of a cold ``generate`` (GitHub: ~3.7 s of
+    CPU) and single-threaded, and its input (the item-schema sub-document) is known once the
+    declarations are read, before the rules, the IR and every emitter but ``models`` run. So
+    ``generate`` computes the sub-document early, a child runs the library on it (inherited
+    through ``fork``, never pickled), and :func:`model_items` joins the child when the IR asks
+    for the same sub-document, byte for byte in key order. The answer is the item-model cache's
+    value shape and is checked like a cache entry (:func:`_from_store`); a child that failed,
+    died, answered something else or modelled another sub-document is not used and the library
+    runs here, so the models, renames and refusals are the one-process ones. A child not joined
+    by the end of the block is stopped.
+
+    ``prepare`` (a large spec whose models no cache is likely to hold): the child is forked now,
+    imports the library while this process loads the spec, and gets the schemas over a pipe
+    (:class:`xcompleteness.forked.Waiting`); if :func:`start_models` does not use it, it is
+    stopped there.
+    """
+    from xcompleteness import forked
+
+    run = _Run()
+    if prepare and forked.wanted():
+        run.ready = forked.Waiting(_import_library, _ahead_answer, name="xc-models")
+    token = _AHEAD.set(run)
+    try:
+        yield
+    finally:
+        _AHEAD.reset(token)
+        for ahead in run.pending:
+            ahead.job.cancel()
+        if run.ready is not None:
+            run.ready.cancel()
+
+
+def _ahead_answer(schemas: Mapping[str, Any], openapi: str) -> dict[str, Any]:
+    """The forked child's work: the library's run, in the item-model cache's value shape."""
+    models = _model_items(schemas, openapi)
+    return {"source": models.source, "classes": models.classes, "holders": models.holders}
+
+
+def start_models(schemas: Mapping[str, Any], openapi: str) -> bool:
+    """Begin modelling ``schemas`` in a forked child (inside :func:`models_ahead`, with two usable
+    cores and no foreign thread: :func:`xcompleteness.forked.wanted`); False when the library
+    will run here instead (too few schemas, a child already started, the item-model cache holds
+    the answer, or the sub-document is not JSON)."""
+    run = _AHEAD.get()
+    if run is None:
+        return False
+    ready, run.ready = run.ready, None
+    job = _started(run, ready, schemas, openapi)
+    if job is None and ready is not None:
+        ready.cancel()
+    return job is not None
+
+
+def _started(run: _Run, ready: Any, schemas: Mapping[str, Any], openapi: str) -> _Ahead | None:
+    from xcompleteness import forked
+
+    if run.pending or len(schemas) < AHEAD_MIN_SCHEMAS or not forked.wanted():
+        return None
+    document = sub_document(schemas, openapi)
+    text = _document_text(document)
+    if text is None:
+        return None
+    store = _STORE.get()
+    if store is not None:
+        key = models_key(document)
+        stored = store.get(key) if key is not None else None
+        if stored is not None and _from_store(stored, schemas) is not None:
+            return None  # the item-model cache answers: nothing to overlap
+    if ready is not None and ready.submit(dict(schemas), openapi):
+        job = ready
+    else:
+        job = forked.Forked(_ahead_answer, schemas, openapi, name="xc-models")
+    run.pending.append(_Ahead(text, job))
+    return run.pending[-1]
+
+
+def models_pending() -> bool:
+    """A child started by :func:`start_models` is modelling (not joined yet)."""
+    run = _AHEAD.get()
+    return run is not None and bool(run.pending)
+
+
+def _joined(schemas: Mapping[str, Any], openapi: str) -> ItemModels | None:
+    """The child's models of exactly this sub-document; None when there is none to use."""
+    run = _AHEAD.get()
+    if run is None or not run.pending:
+        return None
+    ahead = run.pending.pop()
+    if ahead.text != _document_text(sub_document(schemas, openapi)):
+        ahead.job.cancel()  # modelling another sub-document: its answer is not this one's
+        return None
+    ok, answer = ahead.job.result()
+    if not ok or not isinstance(answer, dict):
+        return None
+    return _from_store(answer, schemas)
 
 
 def _run(document: dict[str, Any], meta_path: Path) -> Any:
