@@ -262,13 +262,16 @@ def _scan(
         else Shape()
     )
     signals = list(shape.signals) + header_signals(headers)
-    style_doubt = _described_link_header(ref, signals)
+    # A Link header said only in prose is a paging signal but not a strong one: it is a reason
+    # only beside items. Without items, check's reasons read it once there is another reason.
+    deferred = reasons_only and shape.items is None
+    style_doubt = None if deferred else _described_link_header(ref, signals)
     tokens = [(s.name, s.expression) for s in signals if s.kind == "next_token"]
     fed = None  # a read by POST that pages its array through a cursor in the request body
     if ref.method == "post" and shape.items is not None:
         fed = body_paging.body_cursor(op, walker, tokens)
-    words = sig.words(ref.path) | sig.words(op_id or "")
-    searchy = sig.is_search(ref.path, op_id)
+    # a search that requires its query text (the path or operationId names the search)
+    query_search = "query" in roles and sig.is_search(ref.path, op_id)
     why: list[str] = []
     if shape.items is not None:
         why.append(shape.why)
@@ -290,7 +293,7 @@ def _scan(
         parts = body_paging.same_item_arrays(body, walker)
         if parts:  # GET .../context answers {ancestors: [Status], descendants: [Status]}
             why.append(f"arrays of one item schema in named parts ({', '.join(parts)})")
-    if not why and searchy and "query" in roles:
+    if not why and query_search:
         nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
         if nested:  # a search that requires its query text answers its matches, however nested
             why.append(f"search with a required query and arrays in its response ({nested})")
@@ -308,7 +311,7 @@ def _scan(
         why.append("described as a list; the response schema shows no array")
     if not why and body is None and status is not None and ref.method == "get":
         plural = _plural_tail(lpath)
-        if searchy and "query" in roles:
+        if query_search:
             why.append("a search taking a query text; the response declares no schema")
         elif plural is not None:  # GET /boards/{idBoard}/lists with "Success" only
             why.append(f"the path ends in the plural {plural!r}; the response declares no schema")
@@ -322,6 +325,9 @@ def _scan(
         why.insert(0, f"{imported.source} extension")
     if not why:
         return None
+    if deferred:
+        style_doubt = _described_link_header(ref, signals)
+    searchy = query_search if "query" in roles else sig.is_search(ref.path, op_id)
     stream = stream_exclusion(op, shape)
     if stream is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
@@ -338,6 +344,7 @@ def _scan(
         return tuple(why)
     searchy = searchy or "query" in roles  # a listing that needs a query text is a search
     kind = "search" if searchy else "collection"
+    words = sig.words(ref.path) | sig.words(op_id or "")
     if shape.aggregate or any(w.startswith(sig.AGGREGATE_PREFIXES) for w in words):
         kind = "aggregate" if not searchy else kind
     if not paged and not searchy and named_report(ref.path):
