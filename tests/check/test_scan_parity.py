@@ -224,3 +224,148 @@ def test_views_made_without_init_equal_the_views_init_makes(
         assert dataclasses.replace(view) == view
         kinds.add(type(view).__name__)
     assert kinds >= {"Operation", "Parameter", "Response", "MediaType", "SchemaRef"}
+
+
+# check's reasons read some facts only where they can change the verdict (a Link header said in
+# prose, whether the path names a search, the path's words): each operation here turns on one.
+_LINK_PROSE = "Use the Link header to get the next page."
+
+
+def _op(method: str, schema: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    op: dict[str, Any] = {
+        "responses": {
+            "200": {"description": "ok", "content": {"application/json": {"schema": schema}}}
+        },
+        **extra,
+    }
+    return {method: op}
+
+
+_WIDGET = {"$ref": "#/components/schemas/Widget"}
+DEFERRED = _doc(
+    {
+        # no items, no other reason: a Link header in prose is no reason alone
+        "/widgets/{id}": _op("get", _WIDGET, description=_LINK_PROSE),
+        # a reason without items (aggregation fields); the Link header in prose makes it paged,
+        # so the single-object verb ``validate`` does not drop it
+        "/widgets/validate": _op(
+            "get",
+            {"type": "object", "properties": {"aggregations": {"type": "object"}}},
+            operationId="validateWidgets",
+            description=_LINK_PROSE,
+        ),
+        # items: the Link header in prose is one of the reasons
+        "/widgets": _op("get", {"type": "array", "items": _WIDGET}, description=_LINK_PROSE),
+        # a POST with items is a listing only because its path names a search (no query text)
+        "/widgets/search": _op(
+            "post",
+            {"type": "object", "properties": {"results": {"type": "array", "items": _WIDGET}}},
+        ),
+        # a required query text and a search path: matches nested one object down
+        "/search/widgets": _op(
+            "get",
+            {
+                "type": "object",
+                "properties": {
+                    "took": {"type": "integer"},
+                    "matches": {
+                        "type": "object",
+                        "properties": {
+                            "best": {"type": "array", "items": _WIDGET},
+                            "other": {"type": "array", "items": _WIDGET},
+                        },
+                    },
+                },
+            },
+            parameters=[
+                {
+                    "name": "q",
+                    "in": "query",
+                    "required": True,
+                    "description": "Search text",
+                    "schema": {"type": "string"},
+                }
+            ],
+        ),
+        # an aggregate named by its path: the path's words are read once it is a listing
+        "/widgets/statistics": _op("get", {"type": "array", "items": _WIDGET}),
+    },
+    {"Widget": {"type": "object", "properties": {"id": {"type": "string"}}}},
+)
+
+
+def test_check_reads_a_fact_only_where_it_can_change_the_verdict() -> None:
+    """Each operation of DEFERRED turns on a fact check's reasons read late or only beside
+    another (listing_reasons): its verdict and reasons are the full finding's."""
+    from xcompleteness.detect._listlike import scan_operation
+
+    reference = reference_reasons(DEFERRED)
+    assert undeclared_listings(DEFERRED) == reference
+    assert "/paths/~1widgets~1{id}/get" not in reference
+    assert reference["/paths/~1widgets~1validate/get"] == "aggregation fields"
+    assert reference["/paths/~1widgets/get"] == "array response; signal Link"
+    assert reference["/paths/~1widgets~1search/post"] == "object wrapping an array at /results"
+    assert reference["/paths/~1search~1widgets/get"].startswith("search with a required query")
+    walker = SchemaWalker(DEFERRED)
+    for op in views(DEFERRED).operations:
+        full = scan_operation(OperationRef(op), walker)
+        short = listing_reasons(OperationRef(op), walker)
+        assert short == (full.why if isinstance(full, Finding) else full), op.pointer
+    found = {f.path: f for f in scan_all(DEFERRED, memo=False)[0]}
+    assert found["/widgets/validate"].style_doubt is not None  # the Link header, to confirm
+    assert found["/widgets/statistics"].kind == "aggregate"
+    assert found["/widgets/search"].kind == "search"
+
+
+def test_array_properties_are_the_properties_that_may_be_arrays() -> None:
+    doc = _doc(
+        {},
+        {
+            "Mixed": {
+                "allOf": [
+                    {"$ref": "#/components/schemas/Base"},
+                    {
+                        "properties": {
+                            "tags": {"type": ["array", "null"], "items": {"type": "string"}},
+                            "name": {"type": "string"},
+                            "rows": {"items": {"type": "string"}},
+                        }
+                    },
+                ]
+            },
+            "Base": {"properties": {"links": {"type": "array"}, "id": {"type": "string"}}},
+        },
+    )
+    walker = SchemaWalker(doc)
+    ref = ({"$ref": "#/components/schemas/Mixed"}, "/x")
+    names = walker.array_properties(*ref)
+    props = walker.properties(*ref)
+    assert names == tuple(n for n, at in props.items() if walker.is_array(*at))
+    assert names == ("links", "tags", "rows")  # merged in allOf order
+    assert walker.array_properties(*ref) is names  # kept per schema
+    assert walker.array_properties({"$ref": "#/nowhere"}, "/y") == ()
+
+
+@pytest.mark.parametrize(("spec", "overlays"), SPECS[:6], ids=IDS[:6])
+def test_a_scan_makes_no_garbage_cycles_and_leaves_the_collector_as_it_was(
+    spec: Path, overlays: tuple[Path, ...]
+) -> None:
+    """The scan pauses the cyclic collector (speed): sound only while nothing it makes is a
+    reference cycle, so a collection right after a scan (views read and memo built during it)
+    finds nothing to free."""
+    import gc
+
+    doc = load_document(spec, list(overlays))
+    was = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            gc.collect()
+            undeclared_listings(doc)
+            scan_all(doc)
+            assert gc.isenabled() is enabled
+            assert gc.collect() == 0, (
+                "the scan made reference cycles: pausing the collector for it is unsound"
+            )
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -91,6 +91,8 @@ def example_shows_array(examples: list[Any], pointer: str) -> bool:
 _STRONG_IDS = [sig.fold(n) for n in ("id",)]
 _SHORT_IDS = [sig.fold(n) for n in ("gid", "sid", "uuid", "uid", "guid")]
 _WEAK_IDS = [sig.fold(n) for n in ("key", "slug", "identifier")]
+_EXACT_IDS = frozenset(_STRONG_IDS + _SHORT_IDS)
+_NAMED_IDS = frozenset(_SHORT_IDS + _WEAK_IDS)
 _DEPRECATED = re.compile(r"\bdeprecated\b|no longer (?:available|supported|used)", re.IGNORECASE)
 
 
@@ -122,22 +124,23 @@ def item_id(
     names no resource is a candidate only when it is the item's single one (``accountId``).
     """
     names = [n for n in props if isinstance(n, str)]
-    live = [n for n in names if not _deprecated(*props[n], walker)]
+    # each live name with its folded key, in order (read once: an entity has a hundred fields)
+    live = {n: sig.fold(n) for n in names if not _deprecated(*props[n], walker)}
     resources = {sig.fold(_singular(w)) for w in resource_words if w}
-    suffixed = [
-        n
-        for n in live
-        if sig.fold(n).endswith("id") and sig.fold(n) not in _STRONG_IDS + _SHORT_IDS
-    ]
-    own = [n for n in suffixed if sig.fold(n)[:-2] in resources]
-    tiers: list[list[str]] = [[n for n in live if sig.fold(n) in _STRONG_IDS]]
-    tiers += [[n for n in live if sig.fold(n) == key] for key in _SHORT_IDS]
+    suffixed = [n for n, key in live.items() if key.endswith("id") and key not in _EXACT_IDS]
+    own = [n for n in suffixed if live[n][:-2] in resources]
+    named: dict[str, list[str]] = {}  # folded short or weak id -> the live names folding to it
+    for n, key in live.items():
+        if key in _NAMED_IDS:
+            named.setdefault(key, []).append(n)
+    tiers: list[list[str]] = [[n for n, key in live.items() if key in _STRONG_IDS]]
+    tiers += [named.get(key, []) for key in _SHORT_IDS]
     tiers.append(own)
     # a lone ``*Id`` names the item only when its description says it is unique (``accountId``
     # "uniquely identifies the user"); otherwise it is a reference (``project_id``)
     lone = suffixed if len(suffixed) == 1 and _says_unique(*props[suffixed[0]], walker) else []
     tiers.append(lone)
-    tiers += [[n for n in live if sig.fold(n) == key] for key in _WEAK_IDS]
+    tiers += [named.get(key, []) for key in _WEAK_IDS]
     ranked: list[str] = []
     for tier in tiers:
         ranked.extend(n for n in tier if n not in ranked)
@@ -145,23 +148,22 @@ def item_id(
         return None, ()
     chosen = ranked[0]
     same = next(t for t in tiers if chosen in t)
-    exact = set(_STRONG_IDS + _SHORT_IDS)
     # Another field that names itself an identifier as strongly makes the choice a question:
     # the same rank, an exact id name of any rank, or a description saying it is unique.
     # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or the
     # ``<resource>Id`` asks: it is the identifier unless the item names itself otherwise)
-    plain = sig.fold(chosen) in _STRONG_IDS + _SHORT_IDS
+    plain = live[chosen] in _EXACT_IDS
     others = [
         n
-        for n in live
+        for n, key in live.items()
         if n != chosen
         and (
             n in same
-            or sig.fold(n) in exact
+            or key in _EXACT_IDS
             or (n in own if plain else _says_unique(*props[n], walker))
         )
     ]
-    if sig.fold(chosen) in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
+    if live[chosen] in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
         others += [n for n in suffixed if n not in others]
     return chosen, tuple(others)
 

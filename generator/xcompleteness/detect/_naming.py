@@ -27,11 +27,13 @@ def listing_path(ref: OperationRef) -> str:
     ...) or that is named ``filter`` (``/boards/{idBoard}/members/{filter}``) selects a subset
     of the collection before it; it does not address one object the way an id does."""
     path = ref.path.rstrip("/")
-    params = {p.name: p for p in ref.parameters if p.location == "path"}
+    params: dict[str, Parameter] | None = None  # read once a parameter ends the path
     while True:
         head, _, last = path.rpartition("/")
         if not (last.startswith("{") and last.endswith("}")) or not head:
             return path if path != ref.path.rstrip("/") else ref.path
+        if params is None:
+            params = {p.name: p for p in ref.parameters if p.location == "path"}
         param = params.get(last[1:-1])
         if param is None or not _selector(param):
             return path if path != ref.path.rstrip("/") else ref.path

@@ -46,6 +46,7 @@ class SchemaWalker:
         # callers get copies, so nothing they do reaches the cache.
         self._types: dict[tuple[int, int], set[str]] = {}
         self._props: dict[tuple[int, str, int], dict[str, Located]] = {}
+        self._arrays: dict[tuple[int, str], tuple[str, ...]] = {}
         self._facts: dict[str, Any] = {}
 
     # -- references -------------------------------------------------------------------------
@@ -150,6 +151,20 @@ class SchemaWalker:
         if cached is None:
             cached = self._props[key] = self._properties_of(node, pointer, depth)
         return dict(cached)
+
+    def array_properties(self, node: Any, pointer: str = "") -> tuple[str, ...]:
+        """The names of :meth:`properties` whose schema may be an array (:meth:`is_array`), in
+        order: asked of one schema by every operation answering it, so kept per node."""
+        node, pointer = self.resolve(node, pointer)
+        if not isinstance(node, dict) or not node:
+            return ()
+        key = (id(node), pointer)
+        cached = self._arrays.get(key)
+        if cached is None:
+            props = self.properties(node, pointer)
+            cached = tuple(n for n, (s, p) in props.items() if self.is_array(s, p))
+            self._arrays[key] = cached
+        return cached
 
     def _properties_of(self, node: dict[str, Any], pointer: str, depth: int) -> dict[str, Located]:
         out: dict[str, Located] = {}

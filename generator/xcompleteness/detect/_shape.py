@@ -113,11 +113,13 @@ def _body_shape(
         if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
             shape.containers = "a map response"
         return shape
-    if sum(1 for s, p in props.values() if walker.is_array(s, p)) > 1:
+    array_props = walker.array_properties(schema, ptr)
+    if len(array_props) > 1:
         shape.containers = "several arrays in the response"
     resource_like = "id" in props and path.rstrip("/").endswith("}")
     found = _wrapped_array(
         props,
+        array_props,
         walker,
         "",
         strict_meta=False,
@@ -132,6 +134,7 @@ def _body_shape(
                 inner = walker.properties(sub, sptr)
                 found = _wrapped_array(
                     inner,
+                    walker.array_properties(sub, sptr),
                     walker,
                     pointer_join("", name),
                     strict_meta=True,
@@ -148,6 +151,7 @@ def _body_shape(
         if "object" in walker.types(sub, sptr) and not walker.is_array(sub, sptr):
             found = _wrapped_array(
                 walker.properties(sub, sptr),
+                walker.array_properties(sub, sptr),
                 walker,
                 pointer_join("", name),
                 strict_meta=False,
@@ -210,6 +214,7 @@ def _body_shape(
 
 def _wrapped_array(
     props: dict[str, Located],
+    array_props: tuple[str, ...],
     walker: SchemaWalker,
     base: str,
     *,
@@ -221,22 +226,24 @@ def _wrapped_array(
 ) -> tuple[str, Located | None] | None:
     """(relative body pointer, item schema) of the array this object wraps, if it is a wrapper.
 
-    A request that takes a page position (``positioned``) pages *something*: then the object's only
-    array is the items whatever else sits beside it (GitHub's ``{total_seats, seats}``).
+    ``array_props`` are the names of ``props`` whose schema may be an array
+    (:meth:`SchemaWalker.array_properties`). A request that takes a page position
+    (``positioned``) pages *something*: then the object's only array is the items whatever else
+    sits beside it (GitHub's ``{total_seats, seats}``).
     """
     # ``errors``, ``warnings``, ``links``... are arrays about the response, never its items.
     arrays = [
         n
-        for n, (s, p) in props.items()
-        if walker.is_array(s, p)
-        and sig.fold(n) not in sig.META_NAMES
-        and not sig.is_meta_array(sig.fold(n))
+        for n in array_props
+        if sig.fold(n) not in sig.META_NAMES and not sig.is_meta_array(sig.fold(n))
     ]
     if not arrays and len(props) == 1:  # ``{errors: [...]}`` alone *is* the result
-        arrays = [n for n, (s, p) in props.items() if walker.is_array(s, p)]
+        arrays = list(array_props)
     if not arrays:
         return None
     named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
+    if len(named) != 1 and len(arrays) != 1:
+        return None  # every choice below needs one array, or one under an items name
     # A completeness flag beside the only array says the array is a (possibly cut) result set:
     # GitHub's git trees carry ``truncated`` beside ``tree``.
     # So does a total beside it (``{group_name, total_count, group_members}``); a bare ``count``
