@@ -263,8 +263,8 @@ def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
 
     from xcompleteness import cli
     from xcompleteness.check import _pipeline
+    from xcompleteness.collector import FULL_COLLECTION_PUT_OFF
     from xcompleteness.load import documents_live_with_the_process
-    from xcompleteness.load._load import FULL_COLLECTION_PUT_OFF
 
     spec = tmp_path / "spec.json"
     spec.write_text(

@@ -17,7 +17,17 @@ from support.paths import ROOT
 
 PACKAGE = ROOT / "generator" / "xcompleteness"
 
-BASE = ("_version", "diagnostics", "forked", "resources", "progress", "reuse", "safety", "sarif")
+BASE = (
+    "_version",
+    "collector",
+    "diagnostics",
+    "forked",
+    "resources",
+    "progress",
+    "reuse",
+    "safety",
+    "sarif",
+)
 """Shared modules every stage may import; they import nothing of the generator but each other."""
 
 STAGES = (

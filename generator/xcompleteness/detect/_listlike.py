@@ -47,15 +47,13 @@ the one a fresh scan gives. An operation the entry does not name is scanned.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, overload
 
+from xcompleteness import collector
 from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
@@ -152,27 +150,6 @@ def _recorded(value: Any) -> dict[str, str | None] | None:
     return value
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for one scan, then left as it was.
-
-    The scan makes no reference cycles (its memo, shapes, signals and findings are trees; the
-    scan parity tests collect after scans, GitHub, Stripe and Graph included, and find
-    nothing), so the collections its allocations would trigger free nothing: each a pass over
-    the young objects, a full one over every object the collector tracks and load did not
-    freeze (on Microsoft Graph the typed views of 11,422 operations and the scan's memo). Worth
-    0.15-0.5 s of Graph's XC100 scan; with ``check``'s full collections put off
-    (``documents_live_with_the_process(pause_collector=True)``) still 0.43 billion
-    instructions."""
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
-            gc.enable()
-
-
 def scan(document: Any) -> list[Finding]:
     """All list-like operations of ``document``, in document order (declared ones included)."""
     return scan_all(document)[0]
@@ -186,7 +163,7 @@ def scan_all(document: Any, *, memo: bool = True) -> tuple[list[Finding], list[E
     walker = SchemaWalker(getattr(document, "data", document), memo=memo)
     found: list[Finding] = []
     excluded: list[Excluded] = []
-    with _collector_paused():
+    with collector.paused():
         for ref in iter_operations(document):
             result = scan_operation(ref, walker)
             if isinstance(result, Finding):
@@ -211,7 +188,7 @@ def undeclared_listings(document: Any) -> dict[str, str]:
     walker: SchemaWalker | None = None
     out: dict[str, str] = {}
     learned = recorded is None
-    with _collector_paused():
+    with collector.paused():
         for ref in iter_operations(document):
             if ref.view.declared and recorded is not None:
                 continue  # not reported: its reason is not needed

@@ -12,10 +12,11 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from contextvars import ContextVar
 from dataclasses import replace
 
+from xcompleteness import collector
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load._limits import MIXED_ENUM, Limits
 from xcompleteness.load._overlay import apply_overlays
@@ -23,10 +24,6 @@ from xcompleteness.load._parse import mixed_enum_notes, walk_document
 from xcompleteness.load._source import SourceDoc, read_spec, require_openapi, with_ref_policy
 
 __all__ = ["documents_live_with_the_process", "load_document"]
-
-FULL_COLLECTION_PUT_OFF = 1000
-"""How much rarer full collections are in a ``pause_collector`` block (the usual schedule: one
-after 10 middle-generation collections, each after 10 young ones of 700 allocations)."""
 
 _FOR_THE_PROCESS: ContextVar[bool] = ContextVar("xc_documents_for_the_process", default=False)
 
@@ -48,18 +45,13 @@ def documents_live_with_the_process(*, pause_collector: bool = False) -> Iterato
     Microsoft Graph four full collections cost about 0.5 s of CPU and freed nothing (the peak
     memory is the same without them). Young collections still run, so cycles that die young
     (exceptions and their tracebacks) are still freed; a full one comes after
-    :data:`FULL_COLLECTION_PUT_OFF` times the usual number of young ones."""
+    :data:`collector.FULL_COLLECTION_PUT_OFF` times the usual number of young ones."""
     token = _FOR_THE_PROCESS.set(True)
-    thresholds = gc.get_threshold()
-    if pause_collector:
-        young, middle, full = thresholds
-        gc.set_threshold(young, middle, full * FULL_COLLECTION_PUT_OFF)
     try:
-        yield
+        with collector.full_collections_put_off() if pause_collector else nullcontext():
+            yield
     finally:
         _FOR_THE_PROCESS.reset(token)
-        if pause_collector:
-            gc.set_threshold(*thresholds)
 
 
 def load_document(
@@ -72,13 +64,8 @@ def load_document(
     """The spec with its overlays applied, checked as a whole (raises :class:`InputError`)."""
     if not _FOR_THE_PROCESS.get():
         return _load(spec, overlays, allow_external_refs, limits)
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with collector.paused():
         doc = _load(spec, overlays, allow_external_refs, limits)
-    finally:
-        if paused:
-            gc.enable()
     gc.freeze()
     return doc
 
