@@ -18,6 +18,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from pickle import PickleError
 from typing import Any
 
 __all__ = ["Forked", "Waiting", "wanted"]
@@ -148,7 +149,7 @@ class Waiting(Forked):
             return False
         try:
             self._jobs.send(args)
-        except (OSError, ValueError, TypeError, AttributeError, RecursionError):
+        except (OSError, ValueError, TypeError, AttributeError, RecursionError, PickleError):
             self.cancel()
             return False
         finally:

@@ -12,6 +12,7 @@ library is read from a call log only the parent's memory holds.
 from __future__ import annotations
 
 import os
+import pickle
 from pathlib import Path
 from typing import Any
 
@@ -313,7 +314,18 @@ def test_a_waiting_child_is_stopped_without_a_job() -> None:
 
 def test_arguments_that_cannot_be_sent_stop_the_waiting_child() -> None:
     prepared = forked.Waiting(lambda: None, _square, name="xc-test")
-    assert not prepared.submit(lambda: 1)  # not picklable
+    assert not prepared.submit(lambda: 1)  # not picklable (AttributeError: a local object)
+    assert prepared.result() == (False, None)
+
+
+class _Unpicklable:
+    def __reduce__(self) -> Any:
+        raise pickle.PicklingError("refuses to be pickled")
+
+
+def test_arguments_whose_pickling_fails_stop_the_waiting_child() -> None:
+    prepared = forked.Waiting(lambda: None, _square, name="xc-test")
+    assert not prepared.submit(_Unpicklable())  # pickle.PicklingError: no traceback
     assert prepared.result() == (False, None)
 
 
