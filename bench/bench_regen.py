@@ -11,7 +11,11 @@ in its own process (wall time around it, CPU of the child and everything it wait
 * **warm**: the same command again (the whole-run cache hit);
 * **overlay edit**: one ``scope.visibility`` text of the first declared operation changed (no
   item schema changes), then ``generate`` again: the whole-run cache misses; the item-model and
-  format caches (whatever the version has) are warm from the cold run.
+  format caches (whatever the version has) are warm from the cold run. Written into a new folder
+  (the row the goal was first measured with), and **in place**: a second edit (another text, so
+  the whole-run cache misses as well) into a copy of the cold run's folder, as a user
+  regenerates the package they have (only the files the edit changes are written; the copy is
+  made before the clock starts).
 
 "before" is the code at the merge-base with ``main`` (``XC_BENCH_BASE`` for another commit),
 "after" the working tree (``XC_BENCH_AFTER=REF`` for a commit), unpacked and run as in
@@ -63,14 +67,25 @@ def _edited(overlay: Path, tag: str) -> Path:
             break
     else:
         raise RuntimeError(f"{overlay}: no declaration with a scope to edit")
-    path = OUT / f"{overlay.stem}-edited.json"
+    path = OUT / f"{overlay.stem}-edited-{tag}.json"
     path.write_text(json.dumps(data), "utf-8")
     return path
 
 
-def _generate(version: Ours, spec: Path, overlay: Path, out: Path, pkg: str, *extra: str) -> Any:
-    """One ``generate`` of ``version`` into ``out`` with its cache folder as it is."""
+def _generate(
+    version: Ours,
+    spec: Path,
+    overlay: Path,
+    out: Path,
+    pkg: str,
+    *extra: str,
+    over: Path | None = None,
+) -> Any:
+    """One ``generate`` of ``version`` into ``out`` with its cache folder as it is; ``over``: a
+    tree ``out`` starts as a copy of (regenerating in place), else ``out`` starts empty."""
     shutil.rmtree(out, ignore_errors=True)
+    if over is not None:
+        shutil.copytree(over, out, symlinks=True)
     env = {**version.env, "XDG_CACHE_HOME": str(version.cache)}
     args = ["generate", str(spec), "--overlay", str(overlay), "-o", str(out), "--package", pkg]
     return run(version.cmd(*args, *extra), env)
@@ -90,6 +105,7 @@ def _case(
         runs.setdefault(label, []).append(result)
 
     edit = _edited(overlay, "1")
+    again = _edited(overlay, "2")  # in place: another edit, so the whole-run cache misses too
     for rep in range(REPS):
         for v in versions:
             shutil.rmtree(v.cache, ignore_errors=True)  # cold: empty caches
@@ -99,14 +115,21 @@ def _case(
             note(f"{v.label} warm", _generate(v, spec, overlay, OUT / v.label / "warm", pkg))
         for v in versions:
             note(f"{v.label} edit", _generate(v, spec, edit, OUT / v.label / "edit", pkg))
+        for v in versions:
+            cold = OUT / v.label / "cold"
+            done = _generate(v, spec, again, OUT / v.label / "inplace", pkg, over=cold)
+            note(f"{v.label} inplace", done)
         if rep == 0:  # the after trees: warm == cold, edit == an uncached run of the edit
             after = versions[-1]
             same = _tree(OUT / "after" / "warm") == _tree(OUT / "after" / "cold")
             _generate(after, spec, edit, OUT / "after" / "edit-nocache", pkg, "--no-cache")
             same_edit = _tree(OUT / "after" / "edit") == _tree(OUT / "after" / "edit-nocache")
+            _generate(after, spec, again, OUT / "after" / "again-nocache", pkg, "--no-cache")
+            in_place = _tree(OUT / "after" / "inplace") == _tree(OUT / "after" / "again-nocache")
             checks.append(
                 f"{name}: after warm tree == cold tree: {same}; after edit tree == uncached "
-                f"edit tree: {same_edit}"
+                f"edit tree: {same_edit}; in-place edit tree == uncached tree of that edit: "
+                f"{in_place}"
             )
     med = {
         label: {
@@ -119,7 +142,12 @@ def _case(
     }
     peer = med["peer"]
     rows = []
-    for kind, label in (("cold", "cold"), ("warm", "warm (identical rerun)"), ("edit", "edit")):
+    for kind, label in (
+        ("cold", "cold"),
+        ("warm", "warm (identical rerun)"),
+        ("edit", "edit"),
+        ("inplace", "edit, in place"),
+    ):
         row = {
             "work": f"`generate` {name}, {label}",
             "before": med[f"before {kind}"],
