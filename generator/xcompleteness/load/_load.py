@@ -23,6 +23,7 @@ from xcompleteness.load._source import SourceDoc, read_spec, require_openapi, wi
 
 __all__ = ["documents_live_with_the_process", "load_document"]
 
+
 @contextmanager
 def documents_live_with_the_process(*, pause_collector: bool = False) -> Iterator[None]:
     """Declare that a document loaded in this block lives until the process ends (a command-line
