@@ -303,7 +303,8 @@ class Operation:
 
     ``parameters`` merges the path item's with the operation's (the operation's win on the same
     ``(in, name)``), in the order first seen. ``declaration`` is the raw ``x-completeness`` value
-    (None when absent).
+    (None when absent). ``parameters``, ``request_body`` and ``responses`` are read on first use
+    (check reads none of them for most of Microsoft Graph's 5,598 non-GET operations).
     """
 
     path: str
@@ -312,10 +313,26 @@ class Operation:
     node: Mapping[str, Any]
     path_item: Mapping[str, Any]
     operation_id: str | None
-    parameters: tuple[Parameter, ...]
-    request_body: RequestBody | None
-    responses: tuple[Response, ...]
     declaration: Any = field(default=None)
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """The document's ``$ref`` chains, shared by its views."""
+
+    @cached_property
+    def parameters(self) -> tuple[Parameter, ...]:
+        item_ptr = self.pointer[: -len(self.method) - 1]  # the pointer is ITEM + "/" + method
+        return _parameters(self._refs(), self.path_item, self.node, item_ptr, self.pointer)
+
+    @cached_property
+    def request_body(self) -> RequestBody | None:
+        return _request_body(self._refs(), self.node, self.pointer)
+
+    @cached_property
+    def responses(self) -> tuple[Response, ...]:
+        return _responses(self._refs(), self.node, self.pointer)
+
+    def _refs(self) -> _Refs:
+        refs = self.refs
+        return refs if refs is not None else _Refs(None)
 
     @property
     def declared(self) -> bool:
@@ -506,10 +523,8 @@ def _operation(
         node=op,
         path_item=path_item,
         operation_id=op_id if isinstance(op_id, str) else None,
-        parameters=_parameters(refs, path_item, op, item_ptr, op_ptr),
-        request_body=_request_body(refs, op, op_ptr),
-        responses=_responses(refs, op, op_ptr),
         declaration=op.get(DECLARATION_KEY),
+        refs=refs,
     )
 
 
