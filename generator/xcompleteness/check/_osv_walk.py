@@ -107,6 +107,8 @@ class _Walk:
     # -- reading the plain document the way jsonschema-path does -------------------------------
 
     def resolve(self, node: Any) -> Any:
+        if not (type(node) is dict and "$ref" in node):
+            return node  # (most nodes: no loop set up for them)
         for _ in range(MAX_REF_CHAIN):
             if not (type(node) is dict and "$ref" in node):
                 return node
