@@ -18,13 +18,17 @@ GITHUB = EXAMPLES / "github" / "excerpt.yaml"  # without its overlay: undeclared
 
 @pytest.fixture
 def unfrozen() -> Iterator[None]:
-    """Each test starts and ends with nothing frozen and the collector enabled."""
+    """Each test starts and ends with nothing frozen and the collector enabled; what was frozen
+    is collected at once (here, not in whatever test allocates next: jinja2's ModuleLoader keeps
+    weak proxies in ``sys.modules`` that a collection elsewhere would pull from under a loop)."""
     gc.unfreeze()
+    gc.collect()
     was = gc.isenabled()
     try:
         yield
     finally:
         gc.unfreeze()
+        gc.collect()
         (gc.enable if was else gc.disable)()
 
 

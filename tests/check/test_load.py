@@ -250,6 +250,7 @@ def test_a_document_for_the_process_is_frozen_once_loaded_and_only_then(tmp_path
         assert doc.data["openapi"] == "3.0.3"
     finally:
         gc.unfreeze()
+        gc.collect()  # what was frozen goes now, not under another test's loop
 
 
 def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
@@ -297,6 +298,7 @@ def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
         assert gc.get_threshold() == usual
     finally:
         gc.unfreeze()
+        gc.collect()  # what was frozen goes now, not under another test's loop
 
 
 _TOKENS = st.one_of(
