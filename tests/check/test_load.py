@@ -250,6 +250,7 @@ def test_a_document_for_the_process_is_frozen_once_loaded_and_only_then(tmp_path
         assert doc.data["openapi"] == "3.0.3"
     finally:
         gc.unfreeze()
+        gc.collect()  # what was frozen goes now, not under another test's loop
 
 
 def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
@@ -297,3 +298,28 @@ def test_check_on_the_command_line_puts_off_full_collections_and_only_check(
         assert gc.get_threshold() == usual
     finally:
         gc.unfreeze()
+        gc.collect()  # what was frozen goes now, not under another test's loop
+
+
+_TOKENS = st.one_of(
+    st.text(alphabet=st.sampled_from(list("ab~/0 1\u00e9")), max_size=6),
+    st.integers(min_value=0, max_value=30),
+    st.booleans(),  # a YAML key that is no text: True is not the index 1
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.lists(_TOKENS, max_size=8), min_size=1, max_size=6))
+def test_ref_pointers_are_spelled_as_pointer_join_spells_them(paths: list[list[Any]]) -> None:
+    """The loader spells each ``$ref``'s pointer from its chain of keys with the text tokens
+    escaped once per walk: the same text as ``pointer_join`` of the tokens, for any keys
+    (``~`` and ``/`` escaped, list indices, ``True`` beside ``1``), in any order of meeting."""
+    from xcompleteness.diagnostics import pointer_join
+    from xcompleteness.load._parse import _spell
+
+    escaped: dict[str, str] = {}
+    for tokens in paths:
+        chain = None
+        for token in tokens:
+            chain = (chain, token)
+        assert _spell(chain, escaped) == pointer_join("", *tokens)

@@ -160,12 +160,17 @@ def test_listing_reasons_stop_at_the_reasons_of_the_full_finding() -> None:
         for op in doc.views.operations:
             full = scan_operation(OperationRef(op), walker)
             short = listing_reasons(OperationRef(op), walker)
-            if isinstance(full, Finding):
-                assert short == full.why
-            else:
-                assert short == full and (full is None or isinstance(full, Excluded))
+            assert short == _short(full), op.pointer
             kinds.add(type(full).__name__)
     assert kinds == {"Finding", "Excluded", "NoneType"}
+
+
+def _short(full: Finding | Excluded | None) -> tuple[str, ...] | Excluded | None:
+    """What ``listing_reasons`` answers for an operation whose full scan answers ``full``: the
+    finding's reasons, a ``kind: none`` declaration, else None (a stream is no finding)."""
+    if isinstance(full, Finding):
+        return full.why
+    return full if isinstance(full, Excluded) and full.source == "declared" else None
 
 
 def test_views_read_media_types_and_parameter_schemas_on_first_use() -> None:
@@ -310,11 +315,91 @@ def test_check_reads_a_fact_only_where_it_can_change_the_verdict() -> None:
     for op in views(DEFERRED).operations:
         full = scan_operation(OperationRef(op), walker)
         short = listing_reasons(OperationRef(op), walker)
-        assert short == (full.why if isinstance(full, Finding) else full), op.pointer
+        assert short == _short(full), op.pointer
     found = {f.path: f for f in scan_all(DEFERRED, memo=False)[0]}
     assert found["/widgets/validate"].style_doubt is not None  # the Link header, to confirm
     assert found["/widgets/statistics"].kind == "aggregate"
     assert found["/widgets/search"].kind == "search"
+
+
+_PAGE = {"name": "page", "in": "query", "schema": {"type": "integer"}}
+_WIDGETS = {"type": "array", "items": _WIDGET}
+_STREAM = {
+    "parameters": [_PAGE],
+    "responses": {
+        "200": {
+            "description": "ok",
+            "content": {"text/event-stream": {"schema": {"type": "object"}}},
+        }
+    },
+}
+_VALUE = {"type": "object", "properties": {"value": _WIDGETS}}
+_CURSORED = {
+    "type": "object",
+    "properties": {"widgets": _WIDGETS, "cursor": {"type": "string"}},
+}
+# Non-GET operations with reasons: a listing only through what _never_a_listing reads first
+# (a pagination extension, a search word, a listing name, a report read, a request body cursor
+# fed by the response), else no finding whatever the reasons (a page parameter, an array).
+NON_GET = _doc(
+    {
+        "/widgets/search": _op("post", _WIDGETS),
+        "/widgets/list": _op("patch", _WIDGETS),
+        "/reports/widgets": _op("post", {"type": "object", "properties": {"rows": _WIDGETS}}),
+        "/widgets/batch": _op("put", _VALUE, **{"x-ms-pageable": {"nextLinkName": None}}),
+        "/widgets/retrieve": {
+            "post": {
+                **_op("post", _CURSORED)["post"],
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {"cursor": {"type": "string"}},
+                            }
+                        }
+                    }
+                },
+            }
+        },
+        "/widgets": {
+            **_op("post", _WIDGETS, parameters=[_PAGE]),
+            **_op("put", _CURSORED, parameters=[_PAGE]),
+        },
+        "/widgets/{id}": _op("delete", _WIDGETS, parameters=[_PAGE]),
+        "/widgets/events": {method: _STREAM for method in ("get", "post")},
+    },
+    {"Widget": {"type": "object", "properties": {"id": {"type": "string"}}}},
+)
+
+
+def test_check_drops_a_non_get_operation_before_reading_it_only_when_it_can_be_no_finding() -> None:
+    """Each listing of NON_GET turns on one fact ``_never_a_listing`` reads; the others have
+    reasons (a page parameter, an array) and are still no finding: check's reasons are the
+    full findings', and a stream is None to check (an exclusion to the full scan)."""
+    from xcompleteness.detect._listlike import scan_operation
+
+    reference = reference_reasons(NON_GET)
+    assert undeclared_listings(NON_GET) == reference
+    assert set(reference) == {
+        "/paths/~1widgets~1search/post",
+        "/paths/~1widgets~1list/patch",
+        "/paths/~1reports~1widgets/post",
+        "/paths/~1widgets~1batch/put",
+        "/paths/~1widgets~1retrieve/post",
+    }
+    assert reference["/paths/~1widgets~1retrieve/post"].endswith(
+        "request body cursor cursor fed by $response.body#/cursor"
+    )
+    walker = SchemaWalker(NON_GET)
+    shorts = {}
+    for op in views(NON_GET).operations:
+        full = scan_operation(OperationRef(op), walker)
+        shorts[op.pointer] = short = listing_reasons(OperationRef(op), walker)
+        assert short == _short(full), op.pointer
+        if op.path == "/widgets/events":  # GET and POST
+            assert isinstance(full, Excluded) and full.source == "stream" and short is None
+    assert {p for p, s in shorts.items() if s is not None} == set(reference)
 
 
 def test_array_properties_are_the_properties_that_may_be_arrays() -> None:

@@ -8,6 +8,7 @@ be declined, and still give the stock verdict.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,31 @@ def _shared_holders(v: str) -> dict[str, Any]:
     return data
 
 
+def _written_alike(v: str) -> dict[str, Any]:
+    """Inline parameter schemas written the same way under several operations (as Microsoft
+    Graph writes its query options): the clean ones are walked once, every error is reported
+    at each place it is written (a bad default, an ``allOf`` whose ``required`` names nothing)."""
+
+    def params() -> list[dict[str, Any]]:  # fresh objects each time: no YAML aliases
+        return [
+            {"name": "top", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+            {"name": "bad", "in": "query", "schema": {"type": "integer", "default": "x"}},
+            {
+                "name": "all",
+                "in": "query",
+                "schema": {"allOf": [{"type": "object"}], "required": ["zz"]},
+            },
+            {
+                "name": "sel",
+                "in": "query",
+                "schema": {"type": "array", "items": {"enum": ["a", "b"], "type": "string"}},
+            },
+        ]
+
+    paths = {f"/{n}": {"get": {"parameters": params(), "responses": OK}} for n in "abc"}
+    return _spec(v, paths)
+
+
 def _with_response_component(data: dict[str, Any]) -> dict[str, Any]:
     if "/a" in data["paths"] and "x-ext" in data["paths"]:
         data["components"]["responses"] = {"R": _json(_ref("S"))["200"]}
@@ -196,7 +222,11 @@ def _with_response_component(data: dict[str, Any]) -> dict[str, Any]:
 CASES = {
     f"{name} {v}": _with_response_component(data)
     for v in ("3.0.3", "3.1.0")
-    for name, data in (*_cases(v).items(), ("shared holders met again", _shared_holders(v)))
+    for name, data in (
+        *_cases(v).items(),
+        ("shared holders met again", _shared_holders(v)),
+        ("parameter schemas written alike", _written_alike(v)),
+    )
 }
 
 
@@ -253,6 +283,38 @@ def test_shared_holders_report_what_the_stock_walk_reports_at_each_meeting(
     ]
     assert sum("parameters/0/schema" in p for p in pointers) == 1  # P: once
     assert sum("parameters/1/schema" in p for p in pointers) == 1  # Q: once
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_a_schema_written_alike_reports_at_each_place(version: str, tmp_path: Path) -> None:
+    doc = _load(tmp_path, _written_alike(version))
+    fast = _key(validate_openapi(doc))
+    assert fast == _key(validate_openapi(doc, speedup=False))
+    pointers = [pointer for _, pointer, _, _ in fast]
+    for n in "abc":
+        assert f"/paths/~1{n}/get/parameters/1/schema" in pointers  # the bad default
+        assert f"/paths/~1{n}/get/parameters/2/schema" in pointers  # required names nothing
+    assert not [p for p in pointers if "parameters/0" in p or "parameters/3" in p]
+
+
+def test_a_node_of_a_schema_written_alike_met_again_by_ref(tmp_path: Path) -> None:
+    """A ``$ref`` into the second of two parameter schemas written alike reaches a node the
+    stock walk visited there (nested: its ``allOf``'s ``required`` list unchecked), so it is
+    skipped at the ``$ref`` too: a schema holding ``allOf`` is walked at every place."""
+    nested = {"allOf": [{"type": "object"}], "required": ["zz"]}
+
+    def param() -> dict[str, Any]:
+        return {
+            "name": "p",
+            "in": "query",
+            "schema": {"type": "array", "items": json.loads(json.dumps(nested))},
+        }
+
+    paths = {f"/{n}": {"get": {"parameters": [param()], "responses": OK}} for n in "ab"}
+    data = _spec("3.0.3", paths, {"X": {"$ref": "#/paths/~1b/get/parameters/0/schema/items"}})
+    doc = _load(tmp_path, data)
+    assert _walk(doc) == []  # decided, and nothing found: the stock walk finds nothing either
+    assert _key(validate_openapi(doc)) == _key(validate_openapi(doc, speedup=False)) == []
 
 
 DECLINED = {

@@ -196,3 +196,93 @@ def test_operation_nodes_of_a_tricky_document() -> None:
     walked = [(op, pointer) for _, _, op, pointer in iter_operations(TRICKY)]
     assert len(walked) == 6  # /ref-item's $ref path item is read where it leads
     assert list(operation_nodes(TRICKY)) == walked
+
+
+_LAZY = {
+    "openapi": "3.0.3",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/things": {
+            "get": {
+                "operationId": "listThings",
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/List"}},
+                            "application/xml": {"schema": {"$ref": "#/components/schemas/Gone"}},
+                            "text/plain": {"schema": {"$ref": "#/components/schemas/Loop"}},
+                            "text/csv": {"schema": {"$ref": "#/components/schemas/Alias"}},
+                            "image/png": {},
+                        },
+                    },
+                    "default": {
+                        "description": "e",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    },
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "List": {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}},
+            "Thing": {"type": "object", "properties": {"id": {"type": "string"}}},
+            "Loop": {"$ref": "#/components/schemas/Loop2"},
+            "Loop2": {"$ref": "#/components/schemas/Loop"},
+            "Alias": {"$ref": "#/components/schemas/Thing"},
+        }
+    },
+}
+
+
+def test_media_type_schemas_are_read_and_followed_on_first_use_as_the_resolver_follows() -> None:
+    """A media type's schema is made when first read and its ``$ref`` chain followed when its
+    node is first read (the XC100 scan reads ``raw`` only): the answers are the resolver's,
+    a dangling ``$ref`` (``Gone``) or a cycle met only then included, each kept once read."""
+    (op,) = views(_LAZY).operations
+    ok = op.responses[0]
+    names = [m.name for m in ok.content]
+    assert names == ["application/json", "application/xml", "text/plain", "text/csv", "image/png"]
+    for media in ok.content:
+        assert "schema" not in media.__dict__, "made on first use"
+        held = media.schema
+        if media.name == "image/png":
+            assert held is None
+            continue
+        assert held is not None and "schema" not in held.__dict__, "followed on first use"
+        entry = _LAZY["paths"]["/things"]["get"]["responses"]["200"]["content"][media.name]
+        assert held.raw is entry["schema"] and held.pointer == media.pointer + "/schema"
+        assert held.schema is deref(_LAZY, entry["schema"])
+        assert held.schema is held.schema and media.schema is held  # kept
+    by_name = {m.name: m.schema for m in ok.content if m.schema is not None}
+    assert by_name["application/xml"].schema is None and not by_name["application/xml"].resolved
+    assert by_name["text/plain"].schema is None  # a cycle
+    assert by_name["text/csv"].schema is _LAZY["components"]["schemas"]["Thing"]
+    assert ok.json_schema() is by_name["application/json"]
+
+
+def test_check_says_the_same_whether_schemas_are_followed_first_or_last(tmp_path: Path) -> None:
+    """The same diagnostics (the dangling ``$ref`` included) whether every media type's schema
+    is followed the moment the views exist or only where a stage reads it."""
+    import json
+
+    from xcompleteness.check import check_spec
+
+    acyclic = json.loads(json.dumps(_LAZY))  # check refuses a $ref cycle while loading
+    del acyclic["paths"]["/things"]["get"]["responses"]["200"]["content"]["text/plain"]
+    del acyclic["components"]["schemas"]["Loop"], acyclic["components"]["schemas"]["Loop2"]
+    spec = tmp_path / "lazy.json"
+    spec.write_text(json.dumps(acyclic), encoding="utf-8")
+
+    def everything_at_once(doc: Any) -> None:
+        for op in doc.views.operations:
+            for response in op.responses:
+                for media in response.content:
+                    if media.schema is not None:
+                        assert media.schema.schema is deref(doc.data, media.schema.raw)
+
+    lazily = check_spec(spec).diagnostics
+    eagerly = check_spec(spec, on_loaded=everything_at_once).diagnostics
+    assert lazily == eagerly
+    assert any("Gone" in d.message for d in lazily)

@@ -31,6 +31,7 @@ __all__ = [
     "example_shows_array",
     "example_values",
     "item_id",
+    "live_fields",
     "value_at",
 ]
 
@@ -114,18 +115,28 @@ def _singular(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+def live_fields(props: dict[str, Located], walker: SchemaWalker) -> dict[str, str]:
+    """Each property name that is not deprecated with its folded key, in order."""
+    return {
+        n: sig.fold(n) for n in props if isinstance(n, str) and not _deprecated(*props[n], walker)
+    }
+
+
 def item_id(
-    props: dict[str, Located], walker: SchemaWalker, resource_words: list[str]
+    props: dict[str, Located],
+    walker: SchemaWalker,
+    resource_words: list[str],
+    live: dict[str, str] | None = None,
 ) -> tuple[str | None, tuple[str, ...]]:
     """(the chosen id field, other fields ranked as high) for an item's properties.
 
     ``resource_words`` are the words naming the items (the array's property name, the last path
     segment): ``PaymentID`` in a list of ``Payments`` is a ``<resource>ID``. A ``*Id`` name that
     names no resource is a candidate only when it is the item's single one (``accountId``).
+    ``live``: :func:`live_fields` of ``props`` when already known (read, never changed).
     """
-    names = [n for n in props if isinstance(n, str)]
     # each live name with its folded key, in order (read once: an entity has a hundred fields)
-    live = {n: sig.fold(n) for n in names if not _deprecated(*props[n], walker)}
+    live = live if live is not None else live_fields(props, walker)
     resources = {sig.fold(_singular(w)) for w in resource_words if w}
     suffixed = [n for n, key in live.items() if key.endswith("id") and key not in _EXACT_IDS]
     own = [n for n in suffixed if live[n][:-2] in resources]

@@ -70,6 +70,7 @@ from xcompleteness.detect._finding import (
 )
 from xcompleteness.detect._naming import (
     listing_path,
+    listy_name,
     named_report,
     not_listing_after_all,
     report_read,
@@ -216,11 +217,14 @@ def scan_operation(ref: OperationRef, walker: SchemaWalker) -> Finding | Exclude
 
 
 def listing_reasons(ref: OperationRef, walker: SchemaWalker) -> tuple[str, ...] | Excluded | None:
-    """Why one operation is list-like (its :class:`Finding`'s ``why``), an exclusion, or None.
+    """Why one operation is list-like (its :class:`Finding`'s ``why``), its ``kind: none``
+    declaration (an :class:`Excluded`), or None: no finding, or a stream.
 
     Stops the moment the operation is known to be a listing: ``check``'s XC100 reads nothing
     else, and the rest of a finding (style, kind questions, caps, doubts) is most of a
-    listing's cost. Same verdict as :func:`scan_operation` (tests/check/test_scan_parity.py)."""
+    listing's cost; a non-GET operation that can be no finding stops before anything is read
+    (:func:`_never_a_listing`). Same verdict as :func:`scan_operation`, a stream's exclusion
+    being None (tests/check/test_scan_parity.py)."""
     return _scan(ref, walker, reasons_only=True)
 
 
@@ -245,6 +249,8 @@ def _scan(
     declared_none = declared_none_reason(op)
     if declared_none is not None:
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "declared", declared_none)
+    if reasons_only and ref.method != "get" and _never_a_listing(ref, walker):
+        return None  # no finding, whatever its parameters and response say
     roles = param_roles(ref.parameters, walker)
     status, body, headers, examples = success_response(op, walker)
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
@@ -332,7 +338,9 @@ def _scan(
         style_doubt = _described_link_header(ref, signals)
     searchy = query_search if "query" in roles else sig.is_search(ref.path, op_id)
     stream = stream_exclusion(op, shape)
-    if stream is not None:
+    if stream is not None:  # no finding: check's reasons answer None (see _never_a_listing)
+        if reasons_only:
+            return None
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
     if (
         imported is None
@@ -410,6 +418,24 @@ def _scan(
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged),
     )
+
+
+def _never_a_listing(ref: OperationRef, walker: SchemaWalker) -> bool:
+    """A non-GET operation that check's XC100 can never report, told before its parameters,
+    response and body shape are read: without a pagination extension and a request body field
+    named like a cursor (``fed``, POST only), :func:`not_listing_after_all` drops a non-GET
+    whatever its reasons unless it is searchy (which needs :func:`sig.is_search` of its path or
+    operationId), named like a listing or a report read. Of Microsoft Graph's 5,598 POST,
+    PATCH, PUT and DELETE operations 187 are read further, of GitHub's 584 none. (A stream is
+    then no finding either: :func:`listing_reasons` answers None for it.)"""
+    op = ref.view
+    node = op.node
+    if any(name in node for name in pagination_imports.EXTENSIONS):
+        return False  # read, and trusted if it fits: a listing whatever else it is
+    op_id = op.operation_id
+    if listy_name(op_id, ref.path) or sig.is_search(ref.path, op_id) or report_read(ref):
+        return False
+    return not (ref.method == "post" and body_paging.body_cursor_fields(op, walker))
 
 
 def _list_resource(path: str) -> bool:

@@ -11,6 +11,7 @@ from xcompleteness.document import Parameter
 
 __all__ = [
     "listing_path",
+    "listy_name",
     "named_report",
     "not_listing_after_all",
     "report_read",
@@ -107,7 +108,7 @@ def not_listing_after_all(
     """List-shaped, but not a listing: a mutation not named like one, or a single read."""
     op_id = ref.view.operation_id
     reads_rows = report_read(ref) and shape.items is not None
-    if ref.method != "get" and not (searchy or _listy_name(op_id, ref.path) or reads_rows):
+    if ref.method != "get" and not (searchy or listy_name(op_id, ref.path) or reads_rows):
         return True
     if ref.method != "get" and shape.items is None and not strong and not positioned:
         return True
@@ -134,6 +135,6 @@ def _single_read(path: str, shape: Shape, signals: list[Signal], positioned: boo
     return not ((positioned and top) or paged)
 
 
-def _listy_name(op_id: str | None, path: str) -> bool:
+def listy_name(op_id: str | None, path: str) -> bool:
     last = path.rstrip("/").rsplit("/", 1)[-1].lower()
     return last in ("list", "_list", "batch_get") or (op_id or "").lower().startswith("list")

@@ -378,7 +378,12 @@ def _item_facts(shape: Shape, item: Located | None, walker: SchemaWalker, names:
         return
     shape.item_types = frozenset(walker.types(*item))
     props = walker.properties(*item)
-    chosen, others = evidence.item_id(props, walker, [sig.word_list(n)[-1] for n in names if n])
+    node, at = walker.resolve(*item)
+    live = walker.remembered(  # one item schema is the item of many lists (and its fields many)
+        ("live_fields", id(node), at), node, lambda: evidence.live_fields(props, walker)
+    )
+    words = [sig.word_list(n)[-1] for n in names if n]
+    chosen, others = evidence.item_id(props, walker, words, live)
     if chosen is not None:
         shape.id, shape.id_alternatives = pointer_join("", chosen), others
         return

@@ -430,7 +430,23 @@ def word_list(text: str) -> list[str]:
 
 @lru_cache(maxsize=_MEMO)
 def _word_tuple(text: str) -> tuple[str, ...]:
-    return tuple(w.lower() for part in _NON_WORD.split(text) for w in _CAMEL.split(part) if w)
+    # one pass: the runs of ASCII letters and digits, cut where a lower-case letter or digit
+    # meets an upper-case one (a property test keeps it equal to splitting on _NON_WORD, then
+    # on _CAMEL, dropping empty parts)
+    return tuple(_CAMEL_OR_NON_WORD.sub(" ", text).lower().split())
+
+
+_CAMEL_OR_NON_WORD = re.compile(_CAMEL.pattern + "|" + _NON_WORD.pattern)
+
+
+@lru_cache(maxsize=_MEMO)
+def _search_segment(segment: str) -> bool:
+    """A literal path segment starting with a search word (Microsoft Graph's 11,422 paths are
+    made of a few thousand segments)."""
+    if "{" in segment:
+        return False
+    seg = _word_tuple(segment)
+    return bool(seg) and seg[0] in SEARCH_WORDS
 
 
 def is_search(path: str, operation_id: str | None) -> bool:
@@ -441,12 +457,8 @@ def is_search(path: str, operation_id: str | None) -> bool:
     (``search/repos``, ``GetChargesSearch``), or end in one followed by ``results``
     (``GetBookRemoteSearchResults``): ``/v1/sigma/scheduled_query_runs`` lists runs.
     """
-    for segment in path.split("/"):
-        if "{" in segment:
-            continue
-        seg = word_list(segment)
-        if seg and seg[0] in SEARCH_WORDS:
-            return True
+    if any(_search_segment(segment) for segment in path.split("/")):
+        return True
     op = word_list(operation_id or "")
     if op and op[0] in ("get", "post", "put", "list", "do"):
         op = op[1:]

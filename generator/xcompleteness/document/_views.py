@@ -13,8 +13,10 @@ Schemas stay JSON Schema data: a :class:`SchemaRef` names where a schema was wri
 
 What most readers never look at is read on first use and kept: the media types of a response,
 request body or parameter (``content``: Microsoft Graph's 11,422 operations each list two shared
-error responses no check of a listing reads) and a parameter's ``schema``. Reading them later
-gives exactly what reading them at once gave: the document is not changed under its views.
+error responses no check of a listing reads), a parameter's or media type's ``schema``, and
+where a schema's ``$ref`` chain leads (``SchemaRef.schema``: the XC100 scan reads the schema as
+written). Reading them later gives exactly what reading them at once gave: the document is not
+changed under its views.
 
 Views are built without judgement: a parameter without a text ``name`` and ``in`` or a
 non-mapping media type is skipped (the OpenAPI validator reports it); a response whose ``$ref``
@@ -123,13 +125,21 @@ class SchemaRef:
 
     ``ref`` is the ``$ref`` text when the node is a reference; ``schema`` the node at the end of
     the chain (the node itself without a reference), ``None`` when the chain is external,
-    dangling or a cycle. ``raw`` is the node as written.
+    dangling or a cycle, followed on first use. ``raw`` is the node as written.
     """
 
     pointer: str
     raw: Any
     ref: str | None
-    schema: Any
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """The document's ``$ref`` chains (where ``raw`` resolves), shared by its views."""
+
+    @cached_property
+    def schema(self) -> Any:
+        """The node at the end of ``raw``'s ``$ref`` chain, read on first use (the XC100 scan
+        reads ``raw`` of most response schemas and never this)."""
+        refs = self.refs
+        return refs.node(self.raw) if refs is not None else _Refs(None).node(self.raw)
 
     @property
     def resolved(self) -> bool:
@@ -148,13 +158,20 @@ class SchemaRef:
 
 @dataclass(frozen=True)
 class MediaType:
-    """One ``content`` entry: its media type name, its schema (if any) and the object itself
-    (``node``: its ``example`` and ``examples``)."""
+    """One ``content`` entry: its media type name, its schema (if any, read on first use) and
+    the object itself (``node``: its ``example`` and ``examples``)."""
 
     name: str
     pointer: str
-    schema: SchemaRef | None
     node: Mapping[str, Any] = field(default_factory=dict)
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """The document's ``$ref`` chains, shared by its views."""
+
+    @cached_property
+    def schema(self) -> SchemaRef | None:
+        """The :class:`SchemaRef` of ``node["schema"]``, None without one."""
+        refs = self.refs
+        return _schema(refs if refs is not None else _Refs(None), self.node, self.pointer)
 
     @property
     def is_json(self) -> bool:
@@ -171,8 +188,7 @@ def _content(refs: _Refs, node: Mapping[str, Any], pointer: str) -> tuple[MediaT
         if not is_mapping(entry):
             continue
         where = pointer_join(pointer, "content", name)
-        schema = _schema(refs, entry, where)
-        out.append(_made(MediaType, name=str(name), pointer=where, schema=schema, node=entry))
+        out.append(_made(MediaType, name=str(name), pointer=where, node=entry, refs=refs))
     return tuple(out)
 
 
@@ -187,7 +203,7 @@ def _schema(refs: _Refs, holder: Mapping[str, Any], pointer: str) -> SchemaRef |
         pointer=pointer + "/schema",
         raw=raw,
         ref=ref if isinstance(ref, str) else None,
-        schema=refs.node(raw),
+        refs=refs,
     )
 
 
@@ -287,7 +303,8 @@ class Operation:
 
     ``parameters`` merges the path item's with the operation's (the operation's win on the same
     ``(in, name)``), in the order first seen. ``declaration`` is the raw ``x-completeness`` value
-    (None when absent).
+    (None when absent). ``parameters``, ``request_body`` and ``responses`` are read on first use
+    (check reads none of them for most of Microsoft Graph's 5,598 non-GET operations).
     """
 
     path: str
@@ -296,10 +313,26 @@ class Operation:
     node: Mapping[str, Any]
     path_item: Mapping[str, Any]
     operation_id: str | None
-    parameters: tuple[Parameter, ...]
-    request_body: RequestBody | None
-    responses: tuple[Response, ...]
     declaration: Any = field(default=None)
+    refs: _Refs | None = field(default=None, repr=False, compare=False, kw_only=True)
+    """The document's ``$ref`` chains, shared by its views."""
+
+    @cached_property
+    def parameters(self) -> tuple[Parameter, ...]:
+        item_ptr = self.pointer[: -len(self.method) - 1]  # the pointer is ITEM + "/" + method
+        return _parameters(self._refs(), self.path_item, self.node, item_ptr, self.pointer)
+
+    @cached_property
+    def request_body(self) -> RequestBody | None:
+        return _request_body(self._refs(), self.node, self.pointer)
+
+    @cached_property
+    def responses(self) -> tuple[Response, ...]:
+        return _responses(self._refs(), self.node, self.pointer)
+
+    def _refs(self) -> _Refs:
+        refs = self.refs
+        return refs if refs is not None else _Refs(None)
 
     @property
     def declared(self) -> bool:
@@ -490,10 +523,8 @@ def _operation(
         node=op,
         path_item=path_item,
         operation_id=op_id if isinstance(op_id, str) else None,
-        parameters=_parameters(refs, path_item, op, item_ptr, op_ptr),
-        request_body=_request_body(refs, op, op_ptr),
-        responses=_responses(refs, op, op_ptr),
         declaration=op.get(DECLARATION_KEY),
+        refs=refs,
     )
 
 

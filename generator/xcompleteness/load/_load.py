@@ -9,11 +9,9 @@ and an overlay that removes what makes the document OpenAPI is named in the diag
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from contextvars import ContextVar
 from dataclasses import replace
 
 from xcompleteness import collector
@@ -25,8 +23,6 @@ from xcompleteness.load._source import SourceDoc, read_spec, require_openapi, wi
 
 __all__ = ["documents_live_with_the_process", "load_document"]
 
-_FOR_THE_PROCESS: ContextVar[bool] = ContextVar("xc_documents_for_the_process", default=False)
-
 
 @contextmanager
 def documents_live_with_the_process(*, pause_collector: bool = False) -> Iterator[None]:
@@ -34,8 +30,9 @@ def documents_live_with_the_process(*, pause_collector: bool = False) -> Iterato
     run: one document, then exit). It is then loaded with the cyclic garbage collector paused
     (parsing JSON makes no cycles, only work for it) and frozen once loaded (``gc.freeze``), so
     the collections that follow no longer traverse its million objects: about 0.15 s of CPU
-    on GitHub's description. A library caller (a server loading many documents) never gets
-    this: a frozen document would never be collected.
+    on GitHub's description. So are its typed views and what the XC100 scan builds, each when
+    its block ends (:func:`collector.objects_live_with_the_process`). A library caller (a server
+    loading many documents) never gets this: a frozen document would never be collected.
 
     ``pause_collector``: for a command whose work after loading is reading that document
     (``check``), full collections are also put off for the whole block (restored after it).
@@ -46,12 +43,9 @@ def documents_live_with_the_process(*, pause_collector: bool = False) -> Iterato
     memory is the same without them). Young collections still run, so cycles that die young
     (exceptions and their tracebacks) are still freed; a full one comes after
     :data:`collector.FULL_COLLECTION_PUT_OFF` times the usual number of young ones."""
-    token = _FOR_THE_PROCESS.set(True)
-    try:
+    with collector.objects_live_with_the_process():
         with collector.full_collections_put_off() if pause_collector else nullcontext():
             yield
-    finally:
-        _FOR_THE_PROCESS.reset(token)
 
 
 def load_document(
@@ -62,12 +56,10 @@ def load_document(
     limits: Limits | None = None,
 ) -> SourceDoc:
     """The spec with its overlays applied, checked as a whole (raises :class:`InputError`)."""
-    if not _FOR_THE_PROCESS.get():
+    if not collector.for_the_process():
         return _load(spec, overlays, allow_external_refs, limits)
-    with collector.paused():
-        doc = _load(spec, overlays, allow_external_refs, limits)
-    gc.freeze()
-    return doc
+    with collector.paused():  # and frozen at its end, before the collector runs again
+        return _load(spec, overlays, allow_external_refs, limits)
 
 
 def _load(

@@ -249,6 +249,7 @@ def _walk(
     10 MB document is walked without building a string per node.
     """
     refs: list[tuple[str, str]] = []
+    escaped: dict[str, str] = {}  # text token -> "/" + it escaped (_spell)
     limit = limits.max_depth
     stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
     pop, push, containers = stack.pop, stack.append, (dict, list)
@@ -260,14 +261,14 @@ def _walk(
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
-                    refs.append((_spell(chain), ref))
+                    refs.append((_spell(chain, escaped), ref))
             if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
-                    enums.append(pointer_join(_spell(chain), "enum"))
+                    enums.append(pointer_join(_spell(chain, escaped), "enum"))
             if duplicates and id(node) in duplicates and notes is not None:
                 for key in duplicates[id(node)]:
-                    pointer = pointer_join(_spell(chain), key)
+                    pointer = pointer_join(_spell(chain, escaped), key)
                     notes.append(
                         Diagnostic(
                             origin,
@@ -291,9 +292,18 @@ def _walk(
     return refs
 
 
-def _spell(chain: Any) -> str:
-    tokens: list[Any] = []
+def _spell(chain: Any, escaped: dict[str, str]) -> str:
+    """The JSON pointer of a ``(parent, token)`` chain, ``pointer_join("", *tokens)``; a text
+    token is escaped once per walk (``escaped``: a spec's keys repeat along its 50,000 refs)."""
+    tokens: list[str] = []
     while chain is not None:
         chain, token = chain
-        tokens.append(token)
-    return pointer_join("", *reversed(tokens))
+        if type(token) is str:
+            text = escaped.get(token)
+            if text is None:
+                text = escaped[token] = pointer_join("", token)
+        else:  # a list index (or a YAML key that is no text: 1 and True stay apart)
+            text = pointer_join("", token)
+        tokens.append(text)
+    tokens.reverse()
+    return "".join(tokens)

@@ -32,6 +32,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from xcompleteness import collector
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import DocumentViews, declaration_free_digest, views
 from xcompleteness.load._limits import (
@@ -71,8 +72,11 @@ class SourceDoc:
     @cached_property
     def views(self) -> DocumentViews:
         """The typed views of ``data``, parsed on first use and kept (``data`` is not changed
-        after loading: overlays make a new ``SourceDoc``)."""
-        return views(self.data)
+        after loading: overlays make a new ``SourceDoc``). Built with the cyclic collector
+        paused (views hold no reference cycles: Microsoft Graph's 100,000 views cost ~300
+        collections that free nothing)."""
+        with collector.paused():
+            return views(self.data)
 
     @cached_property
     def declaration_free_digest(self) -> bytes | None:
