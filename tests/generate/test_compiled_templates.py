@@ -4,8 +4,10 @@ from its source, never from a stale module. The goldens render through the modul
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
+import sys
 from pathlib import Path
 
 import jinja2
@@ -82,3 +84,35 @@ def test_modules_of_another_jinja_or_syntax_are_never_used(tmp_path: Path) -> No
     assert env.get_template(NAME).filename == str(root / NAME)
     manifest.write_text("not json", "utf-8")
     assert Renderer(root).env.get_template(NAME).filename == str(root / NAME)
+
+
+def _template_packages() -> set[str]:
+    return {n for n in sys.modules if n.startswith("_jinja2_module_templates_") and "." not in n}
+
+
+def test_renderers_share_one_module_loader_and_leave_no_dead_module(tmp_path: Path) -> None:
+    """A library caller that generates again and again (a Renderer each time) adds one package
+    to ``sys.modules`` per compiled folder, not one per Renderer, and a collection leaves no
+    dead weak proxy there (which code walking ``sys.modules`` would meet as ReferenceError)."""
+    root = _copy(tmp_path)
+    before = _template_packages()
+    texts = {Renderer(root).render(NAME) for _ in range(5)}
+    gc.collect()
+    added = _template_packages() - before
+    assert len(texts) == 1 and len(added) == 1
+    for name in added:  # alive: reading an attribute of a dead proxy raises ReferenceError
+        assert sys.modules[name].__name__ == name
+
+
+def test_a_folder_compiled_again_in_process_is_never_rendered_stale(tmp_path: Path) -> None:
+    """``make templates`` run while a process renders: the next Renderer renders the new
+    modules, not the ones the process imported from the folder before."""
+    root = _copy(tmp_path)
+    assert not Renderer(root).render(NAME).endswith("# recompiled\n")
+    path = root / NAME
+    path.write_text(path.read_text("utf-8") + "# recompiled\n", "utf-8")
+    compile_ahead(root)
+    env = Renderer(root).env
+    template = env.get_template(NAME)
+    assert _module(template, root)
+    assert template.render().endswith("# recompiled\n")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -89,7 +90,7 @@ class _AheadLoader(jinja2.BaseLoader):
 
     def __init__(self, root: Path, folder: Path, sources: dict[str, str]) -> None:
         self.files = jinja2.FileSystemLoader(str(root))
-        self.modules = jinja2.ModuleLoader(str(folder))
+        self.modules = _module_loader(folder, sources)
         self.sources = sources
 
     def get_source(
@@ -110,6 +111,30 @@ class _AheadLoader(jinja2.BaseLoader):
         if self.sources.get(name) == _sha(source):
             return self.modules.load(environment, name, globals)
         return self.files.load(environment, name, globals)
+
+
+_MODULE_LOADERS: dict[tuple[str, str], jinja2.ModuleLoader] = {}
+_MODULE_LOADERS_LOCK = threading.Lock()
+
+
+def _module_loader(folder: Path, sources: dict[str, str]) -> jinja2.ModuleLoader:
+    """The one :class:`jinja2.ModuleLoader` of ``folder`` compiled from ``sources`` (the
+    manifest's source hashes) in this process.
+
+    Why one: a ModuleLoader registers a package of its own in ``sys.modules`` (named after its
+    ``id``) as a weak proxy, and each template module it imports under that package stays there.
+    A loader per :class:`Renderer` would leave a library caller that generates again and again
+    with a growing ``sys.modules``, dead proxies in it once a loader is collected (code that walks
+    ``sys.modules`` then meets ``ReferenceError``), and, when a later loader gets a freed one's
+    ``id``, that one's template modules answering for another folder. Keyed by the manifest too:
+    a folder compiled again from other sources (``make templates`` while a process renders) gets
+    a loader of its own, so a module imported before is never rendered for a changed source."""
+    key = (str(folder.resolve()), json.dumps(sources, sort_keys=True))
+    with _MODULE_LOADERS_LOCK:
+        loader = _MODULE_LOADERS.get(key)
+        if loader is None:
+            loader = _MODULE_LOADERS[key] = jinja2.ModuleLoader(key[0])
+        return loader
 
 
 def _ahead(root: Path) -> dict[str, str] | None:
