@@ -125,9 +125,14 @@ def load_data(
         known_text = key is not None and known(store, key)
         try:
             if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
-                data, placed = parse_json(text)
-                if not placed:
-                    data = json.loads(text)
+                if current_memo() is not None:
+                    # the lines diagnostics ask are those an earlier run kept (LineMemo); one
+                    # it lacks indexes the containers on its path then, so no positions now
+                    data, placed = json.loads(text), {}
+                else:
+                    data, placed = parse_json(text)
+                    if not placed:
+                        data = json.loads(text)
                 known_lines = LazyJsonLines(text, data, unique_keys=True, known=placed)
                 _memo_lines(key, known_lines, data)
                 if walk_out is not None:
