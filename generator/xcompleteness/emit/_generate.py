@@ -80,6 +80,9 @@ class Generation:
     not parse the operations again."""
     stored: Any = None
     """With ``generate(store_later=True)``: call it to wait until the cache entry is written."""
+    encoded: dict[str, bytes] | None = None
+    """``files`` as UTF-8 by ``str(path)``, when the cache entry was made from them (the writer
+    then encodes nothing again)."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
@@ -473,12 +476,14 @@ def generate(
         except OSError:
             sources = None
         if sources is not None:
+            gen.encoded = {str(rel): text.encode("utf-8") for rel, text in gen.files.items()}
             entry = gencache.Entry(
                 files=gen.files,
                 diagnostics=[d.to_json() for d in gen.diagnostics],
                 package=gen.package,
                 summary=gen.summary_text,
                 sources=sources,
+                encoded=gen.encoded,
             )
             if store_later:
                 gen.stored = gencache.store_later(key, entry, notes)
@@ -507,7 +512,9 @@ def _two_processes(
     exists, so on a large spec the models' child is forked before loading and imports the
     library meanwhile (:func:`xcompleteness.ir.models_ahead`).
     """
+    from xcompleteness import forked
     from xcompleteness.check import check_spec, prevalidate, verdicts
+    from xcompleteness.declare import declaration_checker
     from xcompleteness.ir import models_ahead
 
     background: prevalidate.Validation | None = None
@@ -516,6 +523,7 @@ def _two_processes(
     # The models' child only with a core idle: on a busy machine it adds the speculation, the
     # split formatting and the fork to CPU the machine lacks, and saves no time.
     ahead = _idle_core()
+    checker = _Checker() if ahead and forked.wanted() else None
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
@@ -530,7 +538,10 @@ def _two_processes(
     failure: Exception | None = None
     gen: Generation | None = None
     try:
-        with models_ahead(prepare=ahead and models_cold and _large(spec)):
+        with (
+            models_ahead(prepare=ahead and models_cold and _large(spec)),
+            declaration_checker(checker),
+        ):
             partial = check_spec(
                 spec,
                 overlays,
@@ -538,6 +549,8 @@ def _two_processes(
                 validate=False,
                 on_loaded=start,
             )
+            if checker is not None:
+                checker.close()
             try:
                 gen = generate_from_check(partial, package, tests=tests, tools=tools)
             except Exception as exc:  # noqa: BLE001 - decided once validation is known
@@ -545,6 +558,8 @@ def _two_processes(
     except BaseException:
         if background is not None:
             background.cancel()
+        if checker is not None:
+            checker.close()
         raise
     stage("validating the OpenAPI document")
     if reused:
@@ -564,6 +579,34 @@ def _two_processes(
     assert gen is not None
     gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
     return gen
+
+
+class _Checker:
+    """The :class:`xcompleteness.declare._vocabulary.DeclarationChecker` of ``generate``: a child
+    forked before the spec is loaded imports jsonschema while this process loads, then answers
+    one question (``forked.Waiting``); no answer means every declaration is checked here."""
+
+    def __init__(self) -> None:
+        from xcompleteness import forked
+        from xcompleteness.declare import found_nothing, prepare_checks
+
+        self._job = forked.Waiting(prepare_checks, found_nothing, name="xc-declarations")
+        self._asked = False
+
+    def clean(self, items: list[tuple[Any, Any, str, dict[str, Any]]]) -> list[bool] | None:
+        if self._asked:
+            return None
+        self._asked = True
+        if not self._job.submit(items):
+            return None
+        ok, answer = self._job.result()
+        return answer if ok else None
+
+    def close(self) -> None:
+        """Stop the child if it was never asked (nothing unknown to check)."""
+        if not self._asked:
+            self._asked = True
+            self._job.cancel()
 
 
 PREPARE_MIN_BYTES = 1 << 20
