@@ -523,7 +523,9 @@ def _two_processes(
     # The models' child only with a core idle: on a busy machine it adds the speculation, the
     # split formatting and the fork to CPU the machine lacks, and saves no time.
     ahead = _idle_core()
-    checker = _Checker() if ahead and forked.wanted() else None
+    # Declarations on the other core while this one loads, unless the item models are made
+    # there (a cold run: that child is the long pole, and every declaration is new anyway).
+    checker = _Checker() if ahead and not models_cold and forked.wanted() else None
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
