@@ -275,13 +275,11 @@ def _rendered_early(emitters: Sequence[Any], first: SpecIR, renderer: Any) -> di
     return done
 
 
-SIDE_EMITTERS = frozenset({"client", "tools", "models"})
+SIDE_EMITTERS = frozenset({"client", "tools"})
 """The emitters a second process renders while this one renders the rest (about half the
-rendering of a large description each: GitHub's client, agent tools and models, 0.24 s of CPU
-on an overlay edit, against its augmented spec, 0.2 s). Not the augmented spec: it reads the
-whole document, and every page a forked child reads is copied (reference counts), which cost
-more than it saved. A child is forked only while this process has other emitters left to
-render (a cold run rendered all but the models while the item models were made)."""
+rendering of a large description each: GitHub's client and agent tools, 0.35 s of CPU, against
+its models and augmented spec). Not the augmented spec: it reads the whole document, and every
+page a forked child reads is copied (reference counts), which cost more than it saved."""
 SIDE_MIN_OPERATIONS = 64
 """Fewer generated operations than this: everything is rendered here (a fork costs more)."""
 
@@ -345,10 +343,9 @@ def _rendered(
 
     done: dict[str, dict[Any, str]] = dict(early or {})
     side = [e for e in emitters if e.name in SIDE_EMITTERS and e.name not in done]
-    here = [e for e in emitters if e.name not in SIDE_EMITTERS and e.name not in done]
     job = None
     big = len(ir.operations) >= SIDE_MIN_OPERATIONS
-    if side and here and big and forked.wanted() and _idle_core():
+    if side and big and forked.wanted() and _idle_core():
         job = forked.Forked(_emit_side, side, ir, name="xc-render")
     try:
         for emitter in emitters:
