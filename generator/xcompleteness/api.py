@@ -385,11 +385,16 @@ def _generated(
     )
     if out is None:
         return done
-    return _to_disk(done, Path(out), check=check, progress=progress)
+    return _to_disk(done, Path(out), check=check, progress=progress, encoded=gen.encoded)
 
 
 def _to_disk(
-    done: GenerateResult, out: Path, *, check: bool, progress: ProgressCallback | None
+    done: GenerateResult,
+    out: Path,
+    *,
+    check: bool,
+    progress: ProgressCallback | None,
+    encoded: Any = None,
 ) -> GenerateResult:
     """Write ``done.files`` to ``out`` (or compare with it); the result says what happened."""
     from dataclasses import replace
@@ -406,7 +411,7 @@ def _to_disk(
                     done, out=out, diff=diff, exit_code=ExitCode.FINDINGS if diff else ExitCode.OK
                 )
             stage("writing")
-            report = write_tree(out, done.files)
+            report = write_tree(out, done.files, utf8=encoded)
         except InputError as exc:
             problems = exc.diagnostics
         except OSError as exc:  # a disk that refuses (full, read-only, a file in the way)

@@ -13,7 +13,7 @@ import enum
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 __all__ = [
     "Diagnostic",
@@ -78,9 +78,13 @@ class Diagnostic:
         return text
 
     def to_json(self) -> dict[str, object]:
-        data = asdict(self)
+        # ``asdict`` without its deep copy (every field is a str, an int, None or the severity)
+        data = {name: getattr(self, name) for name in _FIELDS}
         data["severity"] = self.severity.value
         return data
+
+
+_FIELDS = tuple(f.name for f in fields(Diagnostic))
 
 
 class InputError(Exception):

@@ -110,6 +110,28 @@ def test_lines_follow_their_origin(tmp_path: Path) -> None:
     assert doc.locate("/x-list/0") == (str(spec), 6)
 
 
+def test_a_one_line_overlay_places_what_it_writes_on_line_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An overlay written on one line (JSON from a program): its nodes are on line 1, found
+    without looking each one up, as the lookup finds them."""
+    from xcompleteness.load._lines import LazyJsonLines
+
+    spec = _base(tmp_path, {"a": {"b": [1, {"c": 2}]}, "l": [0]})
+    update = {"a": {"x-completeness": {"kind": "resource", "why": ["w", {"d": None}]}}}
+    overlay = _overlay(
+        tmp_path,
+        {"target": "$['x-doc']", "update": update},
+        {"target": "$['x-doc'].l", "update": {"e": [3]}},
+    )
+    fast = apply_overlays(load_spec(spec), [overlay])
+    monkeypatch.setattr(LazyJsonLines, "one_line", property(lambda self: False))
+    slow = apply_overlays(load_spec(spec), [overlay])
+    assert fast.lines.added == slow.lines.added and fast.origins == slow.origins  # type: ignore[attr-defined]
+    assert fast.locate("/x-doc/a/x-completeness/why/1/d") == (str(overlay), 1)
+    assert fast.locate("/x-doc/l/1/e/0") == (str(overlay), 1)
+
+
 @pytest.mark.parametrize(
     ("action", "code"),
     [

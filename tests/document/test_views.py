@@ -94,6 +94,8 @@ def test_operation_by_id_and_at() -> None:
     doc = views(DOC)
     first = doc.operation("first")
     assert first is not None and first is doc.at("/items/{id}", "GET")
+    assert doc.at("/items/{id}", "post") is doc.operations[1]
+    assert doc.at("/items/{id}", "put") is None and doc.at("/nowhere", "get") is None
     assert first.summary == "List" and first.description == ""
     assert first.declared and first.declaration == {"kind": "collection"}
     assert first.declaration_pointer == first.pointer + "/" + DECLARATION_KEY

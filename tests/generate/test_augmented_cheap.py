@@ -36,6 +36,9 @@ def test_dumps_indented_is_the_standard_library_text(value: object) -> None:
     assert dumps_indented(value) == expected
     ascii_only = json.dumps(value, indent=2, sort_keys=True, default=str)
     assert dumps_indented(value, ensure_ascii=True) == ascii_only
+    # ``end`` joined before decoding (the augmented spec's final newline): the same text
+    assert dumps_indented(value, end="\n") == expected + "\n"
+    assert dumps_indented(value, ensure_ascii=True, end="\n") == ascii_only + "\n"
 
 
 def test_values_orjson_would_spell_differently_take_the_standard_library() -> None:

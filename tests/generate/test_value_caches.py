@@ -1,5 +1,6 @@
-"""The value caches of an overlay edit: line numbers, list-likeness scan, clean declarations and
-the reading of the item-model module (``KEY.xclines``, ``.xcscan``, ``.xcdecl``, ``.xcsplit``).
+"""The value caches of an overlay edit: line numbers, list-likeness scan, clean declarations, the
+reading of the item-model module and the walk of the spec text (``KEY.xclines``, ``.xcscan``,
+``.xcdecl``, ``.xcsplit``, ``.xcwalk``).
 
 Observed without timings or mocks: every run with warm entries gives the bytes and diagnostics
 of a run that used no cache at all; a planted, well-formed entry changes what the next run
@@ -20,6 +21,7 @@ import yaml
 from support.cache_inputs import cache_inputs, damages, drop_whole_run_entries
 from xcompleteness.declare import standard_registry
 from xcompleteness.declare._vocabulary import _details_schemas
+from xcompleteness.diagnostics import InputError
 from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _value_cache as valc
 from xcompleteness.emit._generate import GenerationRefused, generate
@@ -32,6 +34,7 @@ KINDS = {
     "declarations": valc.DeclarationCache,
     "split": valc.SplitCache,
     "lines": valc.LineCache,
+    "walk": valc.WalkCache,
 }
 
 
@@ -189,6 +192,21 @@ def test_stored_lines_are_what_the_next_run_reports_for_keys_the_text_has(inputs
     index.remembered({"/paths/~1nowhere/get": 7, pointer: True, "": 3}, json.loads(text))
     assert index.get("/paths/~1nowhere/get") is None
     assert index.get(pointer) == warning.line
+
+
+def test_a_stored_walk_is_what_the_next_run_uses(inputs) -> None:
+    spec, overlay = inputs
+    cold = generate(spec, [overlay], "repos")
+    walk = _value(_entries("walk")[0])
+    assert walk["refs"] and all(p == "" or p.startswith("/") for p, _ in walk["refs"])
+    # a ref the text does not have, below a container no overlay touches: the next run takes
+    # the kept walk for it instead of walking there, so the policy refuses the URL
+    _plant("walk", {**walk, "refs": [["/info", "https://example.com/x.json"], *walk["refs"]]})
+    with pytest.raises(InputError) as refused:
+        generate(spec, [overlay], "repos")
+    assert [d for d in refused.value.diagnostics if d.code == "XC009"]
+    _plant("walk", {**walk, "refs": [["/info", 7], *walk["refs"]]})  # not the shape: walked
+    assert generate(spec, [overlay], "repos").files == cold.files
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -15,22 +15,28 @@ from xcompleteness.declare._defaults import (
 )
 from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import (
+    declaration_checker,
     declaration_store,
+    found_nothing,
     load_registry,
+    prepare_checks,
     standard_registry,
     validate_declarations,
 )
 
 __all__ = [
     "VOCABULARY_CODES",
+    "declaration_checker",
     "declaration_store",
     "defaulted_keys",
     "document_defaults",
     "effective_declaration",
+    "found_nothing",
     "load_registry",
     "normalize",
     "not_a_listing",
     "operation_ref",
+    "prepare_checks",
     "standard_registry",
     "validate_declarations",
 ]

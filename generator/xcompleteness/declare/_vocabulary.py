@@ -46,6 +46,13 @@ them as canonical JSON (``sort_keys``: key order cannot make an instance valid o
 ``1``, ``1.0`` and ``true`` stay distinct). Only "no error at all" is kept, so no diagnostic text
 is ever reused; deadlines, placement, the defaults block and the registry are checked every
 time. jsonschema itself is imported only when something is checked.
+
+A second core: inside :func:`declaration_checker` (``generate`` with a core idle, a child forked
+before the spec is loaded, which imports jsonschema meanwhile), the declarations the store does
+not know are asked of that child first, all at once. It runs the very schema and details checks
+below and answers, per declaration, only whether they found nothing; such a declaration is clean
+as if checked here, and any other (or any failure of the child) is checked here, so every
+diagnostic is made in this process and the result never depends on whether the child ran.
 """
 
 from __future__ import annotations
@@ -85,8 +92,11 @@ __all__ = [
     "MAX_DEPTH",
     "REGISTRY_KEY",
     "REGISTRY_SCHEMA",
+    "declaration_checker",
+    "found_nothing",
     "line_for",
     "load_registry",
+    "prepare_checks",
     "standard_registry",
     "validate_declarations",
 ]
@@ -264,6 +274,19 @@ declaration_store = _SLOT.using
 declarations it found clean before (module doc)."""
 MAX_CLEAN = 20_000
 """How many clean-declaration digests one entry keeps (the newest)."""
+
+
+class DeclarationChecker(Protocol):
+    """Answers, for each ``(instance, declaration, pointer, codes)``, whether the schema and
+    details checks find nothing (:func:`found_nothing`, in another process); None: no answer."""
+
+    def clean(self, items: list[tuple[Any, Any, str, dict[str, Any]]]) -> list[bool] | None: ...
+
+
+_CHECKER: StoreSlot[DeclarationChecker] = StoreSlot("xc_declaration_checker")
+declaration_checker = _CHECKER.using
+"""``with declaration_checker(checker):`` lets :func:`validate_declarations` ask ``checker``
+about the declarations the store does not know (module doc)."""
 _LIBRARIES = (
     "jsonschema",
     "jsonschema-specifications",
@@ -351,6 +374,7 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
     decl_validator: jsonschema.Draft202012Validator | None = None
     clean = _Clean()
     defaults = _defaults_block(doc, out)
+    unknown: list[tuple[list[Diagnostic], Any, Any, str, str | None]] = []
     for operation, op_pointer in operation_nodes(doc):
         if DECLARATION_KEY not in operation:
             continue
@@ -367,14 +391,20 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         instance = _plain(decl)
         digest = clean.digest(instance, _details_schemas(decl, registry))
         if digest not in clean.digests:
+            found: list[Diagnostic] = []  # filled below, in this place of ``out``
+            unknown.append((found, instance, decl, pointer, digest))
+            out.append(found)  # type: ignore[arg-type]
+        out.extend(_deadline_diagnostics(doc, decl, pointer))
+    answers = _asked(unknown, registry)
+    for (found, instance, decl, pointer, digest), nothing in zip(unknown, answers, strict=True):
+        if not nothing:
             if decl_validator is None:
                 decl_validator = _validator(DECLARATION_SCHEMA)
-            found = list(_schema_diagnostics(doc, decl_validator, instance, pointer))
+            found.extend(_schema_diagnostics(doc, decl_validator, instance, pointer))
             found.extend(_details_diagnostics(doc, decl, pointer, registry))
-            out.extend(found)
-            if digest is not None and not found:
-                clean.add(digest)
-        out.extend(_deadline_diagnostics(doc, decl, pointer))
+        if digest is not None and not found:
+            clean.add(digest)
+    out = [d for item in out for d in (item if isinstance(item, list) else (item,))]
     out.extend(_misplaced(doc))
     if REGISTRY_KEY in data:
         if _too_deep(data[REGISTRY_KEY]):
@@ -382,6 +412,70 @@ def validate_declarations(doc: _SourceLike) -> list[Diagnostic]:
         else:
             out.extend(_registry_diagnostics(doc, data[REGISTRY_KEY]))
     clean.save()
+    return out
+
+
+def _asked(
+    unknown: list[tuple[list[Diagnostic], Any, Any, str, str | None]], registry: Registry
+) -> list[bool]:
+    """Per unknown declaration, True when a :func:`declaration_checker` says its checks find
+    nothing; False where it says otherwise or gives no answer (checked here then)."""
+    checker = _CHECKER.current()
+    if checker is None or not unknown:
+        return [False] * len(unknown)
+    items = []
+    for _found, instance, decl, pointer, _digest in unknown:
+        codes = {}
+        for reason in decl.get("reasons") or () if isinstance(decl, Mapping) else ():
+            code = reason.get("code") if isinstance(reason, Mapping) else None
+            if isinstance(code, str) and code not in codes:
+                codes[code] = registry.reason(code)
+        items.append((instance, decl, pointer, codes))
+    try:
+        answer = checker.clean(items)
+    except Exception:  # noqa: BLE001 - no answer: every declaration is checked here
+        answer = None
+    if not isinstance(answer, list) or len(answer) != len(unknown):
+        return [False] * len(unknown)
+    return [a is True for a in answer]
+
+
+class _Detached:
+    """A document stand-in for checks whose findings are only counted (no file, no lines)."""
+
+    data: Any = None
+    lines: Mapping[str, int] = {}  # noqa: RUF012 - read only
+    origin = ""
+
+
+class _Codes:
+    """The registry as the details check reads it: the entries of the codes it asks about."""
+
+    def __init__(self, codes: Mapping[str, Any]) -> None:
+        self._codes = codes
+
+    def reason(self, code: str) -> Any:
+        return self._codes.get(code)
+
+
+def prepare_checks() -> None:
+    """Import jsonschema and build the declaration schema's validator (a checker's first step)."""
+    _validator(DECLARATION_SCHEMA)
+
+
+def found_nothing(items: list[tuple[Any, Any, str, Mapping[str, Any]]]) -> list[bool]:
+    """For each ``(instance, declaration, pointer, codes)``: the schema and details checks of
+    :func:`validate_declarations` find nothing (the same functions; the codes are the registry
+    entries of the reason codes it gives). A :class:`DeclarationChecker`'s job."""
+    validator = _validator(DECLARATION_SCHEMA)
+    detached = _Detached()
+    out = []
+    for instance, decl, pointer, codes in items:
+        found = next(iter(_schema_diagnostics(detached, validator, instance, pointer)), None)
+        if found is None:
+            registry: Any = _Codes(codes)
+            found = next(iter(_details_diagnostics(detached, decl, pointer, registry)), None)
+        out.append(found is None)
     return out
 
 

@@ -542,8 +542,16 @@ class DocumentViews:
         return self.by_id.get(operation_id)
 
     def at(self, path: str, method: str) -> Operation | None:
-        method = method.lower()
-        return next((o for o in self.operations if o.path == path and o.method == method), None)
+        """The first operation at ``path`` and ``method`` (an index built on first use: the IR
+        asks once per generated operation)."""
+        return self._by_place.get((path, method.lower()))
+
+    @cached_property
+    def _by_place(self) -> Mapping[tuple[str, str], Operation]:
+        places: dict[tuple[str, str], Operation] = {}
+        for op in self.operations:
+            places.setdefault((op.path, op.method), op)
+        return places
 
     @property
     def openapi(self) -> str:

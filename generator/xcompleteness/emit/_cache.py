@@ -113,6 +113,9 @@ class Entry:
     summary: str
     sources: tuple[tuple[str, str], ...] = ()
     """Other files the refs pulled in: (resolved path, SHA-256 hex), checked on every hit."""
+    encoded: Mapping[str, bytes] | None = None
+    """``files`` encoded as UTF-8, by ``str(path)``, when the caller has them already (the
+    writer encodes the same texts: done once, not once each)."""
 
 
 def cache_dir() -> Path:
@@ -369,7 +372,8 @@ def store_later(key: str, entry: Entry, notes: list[Diagnostic]) -> Callable[[],
 
 def _packed_and_written(folder: Path, key: str, entry: Entry) -> Path | None:
     ordered = sorted(entry.files.items())
-    encoded = [text.encode("utf-8") for _rel, text in ordered]
+    given = entry.encoded or {}
+    encoded = [given.get(str(rel)) or text.encode("utf-8") for rel, text in ordered]
     meta = {
         "files": [[str(rel), len(data)] for (rel, _), data in zip(ordered, encoded, strict=True)],
         "diagnostics": entry.diagnostics,

@@ -80,6 +80,9 @@ class Generation:
     not parse the operations again."""
     stored: Any = None
     """With ``generate(store_later=True)``: call it to wait until the cache entry is written."""
+    encoded: dict[str, bytes] | None = None
+    """``files`` as UTF-8 by ``str(path)``, when the cache entry was made from them (the writer
+    then encodes nothing again)."""
 
 
 def _package_for(result: Any, package: str | None, notes: list[Diagnostic] | None = None) -> str:
@@ -424,10 +427,11 @@ def generate(
         LineCache,
         ScanCache,
         SplitCache,
+        WalkCache,
     )
     from xcompleteness.emit._verdict_cache import ParseCache, PatternCache, VerdictCache
     from xcompleteness.ir import model_store, pattern_store, split_store
-    from xcompleteness.load import LineMemo, line_store, parse_store
+    from xcompleteness.load import LineMemo, line_store, parse_store, walk_store
 
     # Item models are reused across runs whose item schemas are unchanged (an overlay edit of
     # reasons or pagination), and formatted modules across runs where a module's text is
@@ -441,6 +445,7 @@ def generate(
     memo = LineMemo(LineCache()) if reuse else None
     with (
         parse_store(ParseCache() if reuse else None),
+        walk_store(WalkCache() if reuse else None),
         line_store(memo),
         scan_store(ScanCache() if reuse else None),
         declaration_store(DeclarationCache() if reuse else None),
@@ -468,12 +473,14 @@ def generate(
         except OSError:
             sources = None
         if sources is not None:
+            gen.encoded = {str(rel): text.encode("utf-8") for rel, text in gen.files.items()}
             entry = gencache.Entry(
                 files=gen.files,
                 diagnostics=[d.to_json() for d in gen.diagnostics],
                 package=gen.package,
                 summary=gen.summary_text,
                 sources=sources,
+                encoded=gen.encoded,
             )
             if store_later:
                 gen.stored = gencache.store_later(key, entry, notes)
@@ -502,7 +509,9 @@ def _two_processes(
     exists, so on a large spec the models' child is forked before loading and imports the
     library meanwhile (:func:`xcompleteness.ir.models_ahead`).
     """
+    from xcompleteness import forked
     from xcompleteness.check import check_spec, prevalidate, verdicts
+    from xcompleteness.declare import declaration_checker
     from xcompleteness.ir import models_ahead
 
     background: prevalidate.Validation | None = None
@@ -511,6 +520,9 @@ def _two_processes(
     # The models' child only with a core idle: on a busy machine it adds the speculation, the
     # split formatting and the fork to CPU the machine lacks, and saves no time.
     ahead = _idle_core()
+    # Declarations on the other core while this one loads, unless the item models are made
+    # there (a cold run: that child is the long pole, and every declaration is new anyway).
+    checker = _Checker() if ahead and not models_cold and forked.wanted() else None
 
     def start(doc: Any) -> None:
         nonlocal background, reused, key
@@ -525,7 +537,10 @@ def _two_processes(
     failure: Exception | None = None
     gen: Generation | None = None
     try:
-        with models_ahead(prepare=ahead and models_cold and _large(spec)):
+        with (
+            models_ahead(prepare=ahead and models_cold and _large(spec)),
+            declaration_checker(checker),
+        ):
             partial = check_spec(
                 spec,
                 overlays,
@@ -533,6 +548,8 @@ def _two_processes(
                 validate=False,
                 on_loaded=start,
             )
+            if checker is not None:
+                checker.close()
             try:
                 gen = generate_from_check(partial, package, tests=tests, tools=tools)
             except Exception as exc:  # noqa: BLE001 - decided once validation is known
@@ -540,6 +557,8 @@ def _two_processes(
     except BaseException:
         if background is not None:
             background.cancel()
+        if checker is not None:
+            checker.close()
         raise
     stage("validating the OpenAPI document")
     if reused:
@@ -559,6 +578,34 @@ def _two_processes(
     assert gen is not None
     gen.diagnostics = full + gen.diagnostics[len(partial.diagnostics) :]
     return gen
+
+
+class _Checker:
+    """The :class:`xcompleteness.declare._vocabulary.DeclarationChecker` of ``generate``: a child
+    forked before the spec is loaded imports jsonschema while this process loads, then answers
+    one question (``forked.Waiting``); no answer means every declaration is checked here."""
+
+    def __init__(self) -> None:
+        from xcompleteness import forked
+        from xcompleteness.declare import found_nothing, prepare_checks
+
+        self._job = forked.Waiting(prepare_checks, found_nothing, name="xc-declarations")
+        self._asked = False
+
+    def clean(self, items: list[tuple[Any, Any, str, dict[str, Any]]]) -> list[bool] | None:
+        if self._asked:
+            return None
+        self._asked = True
+        if not self._job.submit(items):
+            return None
+        ok, answer = self._job.result()
+        return answer if ok else None
+
+    def close(self) -> None:
+        """Stop the child if it was never asked (nothing unknown to check)."""
+        if not self._asked:
+            self._asked = True
+            self._job.cancel()
 
 
 PREPARE_MIN_BYTES = 1 << 20

@@ -12,7 +12,9 @@ own source, so a changed algorithm is a new key); this module only keeps the val
   (:mod:`xcompleteness.declare._vocabulary`);
 * ``KEY.xcsplit``: the statements of the item-model module (:mod:`xcompleteness.ir._datamodels`);
 * ``KEY.xclines``: the lines diagnostics asked of a JSON spec text (:mod:`xcompleteness.load.
-  _lines`, ``LineMemo``).
+  _lines`, ``LineMemo``);
+* ``KEY.xcwalk``: what the walk of a JSON spec text found, its refs and mixed enums
+  (:mod:`xcompleteness.load._parse`, ``walk_since``).
 
 Same folder and rules as the other caches: ``$XDG_CACHE_HOME/xcompleteness/generate/`` (or
 ``XC_CACHE_DIR``; :func:`~xcompleteness.emit._cache.trusted_dir`: the one ownership guard of
@@ -44,6 +46,7 @@ __all__ = [
     "ScanCache",
     "SplitCache",
     "ValueCache",
+    "WalkCache",
 ]
 
 FORMAT = 1
@@ -117,6 +120,13 @@ class SplitCache(ValueCache):
 
     kind = "item-statements"
     suffix = ".xcsplit"
+
+
+class WalkCache(ValueCache):
+    """What the walk of a JSON spec text found (:func:`xcompleteness.load.walk_store`)."""
+
+    kind = "text-walk"
+    suffix = ".xcwalk"
 
 
 class LineCache(ValueCache):

@@ -225,13 +225,20 @@ class _Transaction:
                 pass
 
 
-def write_tree(out: Path, files: Mapping[PurePosixPath, str]) -> WriteReport:
-    """Write ``files`` (relative to OUT) following the safety rules above: all or nothing."""
+def write_tree(
+    out: Path, files: Mapping[PurePosixPath, str], *, utf8: Mapping[str, bytes] | None = None
+) -> WriteReport:
+    """Write ``files`` (relative to OUT) following the safety rules above: all or nothing.
+
+    ``utf8``: the texts already encoded, by ``str(path)`` (``Generation.encoded``)."""
     out = Path(out)
     checked: _Checked = {}  # names the manifest holds, checked a moment ago
     previous = _ownership(out, checked)
     report = WriteReport()
-    encoded = {str(rel): text.encode("utf-8") for rel, text in sorted(files.items())}
+    given = utf8 or {}
+    encoded = {
+        str(rel): given.get(str(rel)) or text.encode("utf-8") for rel, text in sorted(files.items())
+    }
     checker = PathChecker(out, reserved=_RESERVED)
     targets = {rel: checked.get(rel) or _safe_target(out, rel, checker) for rel in encoded}
     for rel, (_target, st) in targets.items():  # rule 4: check everything before writing

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, keep, recall
+from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, installed_version, keep, recall
 
 __all__ = [
     "BASE_CLASS",
@@ -154,12 +154,9 @@ def _document_text(document: Mapping[str, Any]) -> str | None:
 
 def models_key(document: Mapping[str, Any]) -> str | None:
     """SHA-256 over the sub-document, the library version and this module; None if unhashable."""
-    from importlib import metadata
-
     text = _document_text(document)
-    try:
-        version = metadata.version("datamodel-code-generator")
-    except metadata.PackageNotFoundError:
+    version = installed_version("datamodel-code-generator")
+    if version is None:
         return None
     if text is None:
         return None

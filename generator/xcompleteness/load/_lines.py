@@ -71,6 +71,11 @@ class LazyJsonLines(Mapping[str, int]):
         self._recalled: dict[str, int] = {}
         self._found: dict[str, int] | None = None  # what lookups found, while a memo watches
 
+    @property
+    def one_line(self) -> bool:
+        """The text is on one line and its data was given: every key it has is on line 1."""
+        return self._data is not _NO_DATA
+
     def __getitem__(self, pointer: str) -> int:
         line = self._recalled.get(pointer)
         if line is not None:

@@ -18,7 +18,7 @@ from xcompleteness import collector
 from xcompleteness.diagnostics import InputError
 from xcompleteness.load._limits import MIXED_ENUM, Limits
 from xcompleteness.load._overlay import apply_overlays
-from xcompleteness.load._parse import mixed_enum_notes, walk_document
+from xcompleteness.load._parse import BaseWalk, mixed_enum_notes, walk_document, walk_since
 from xcompleteness.load._source import SourceDoc, read_spec, require_openapi, with_ref_policy
 
 __all__ = ["documents_live_with_the_process", "load_document"]
@@ -69,7 +69,8 @@ def _load(
     limits: Limits | None,
 ) -> SourceDoc:
     limits = limits or Limits.from_env()
-    doc, refs = read_spec(spec, limits, walk_later=bool(overlays))
+    base: list[BaseWalk] = []  # what a walk of the spec's text finds, when a store knows it
+    doc, refs = read_spec(spec, limits, walk_later=bool(overlays), walk_out=base)
     if overlays:
         doc = apply_overlays(doc, list(overlays), limits=limits)
         named = ", ".join(os.fspath(o) for o in overlays)
@@ -86,7 +87,10 @@ def _load(
                 for d in exc.diagnostics
             ) from None
         enums: list[str] = []  # the depth cap, every ref and mixed enums, again
-        refs = walk_document(doc.data, doc.origin, limits, enums)
+        if base:  # only what the overlays copied or wrote (load._parse.walk_since)
+            refs = walk_since(doc.data, base[0], doc.origin, limits, enums)
+        else:
+            refs = walk_document(doc.data, doc.origin, limits, enums)
         kept = tuple(d for d in doc.diagnostics if d.code != MIXED_ENUM or d.file != doc.origin)
         fresh = tuple(
             doc.diag(d.pointer, MIXED_ENUM, d.message, hint=d.hint, severity=d.severity)

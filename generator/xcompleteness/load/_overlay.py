@@ -414,9 +414,11 @@ class _Writer:
     def _mark(self, pointer: str, source_pointer: str, value: Any) -> None:
         """Note that ``value`` (at ``pointer``) came from ``source_pointer`` in the overlay."""
         stack = [(pointer, source_pointer, value)]
+        # an overlay on one line (JSON written by a program): every node of it is on line 1
+        one_line = getattr(self.ov.src.lines, "one_line", False)
         while stack:
             ptr, src, val = stack.pop()
-            _, line = self.ov.src.locate(src)
+            _, line = (None, 1) if one_line else self.ov.src.locate(src)
             if line is not None:
                 self.lines.added[ptr] = line
                 self.origins[ptr] = self.ov.origin

@@ -9,10 +9,20 @@ finds what a text either has or has not. Inside :func:`parse_store` (``generate`
 keys and within the depth cap (key: SHA-256 of the exact bytes read, the cap and this module's
 source) is parsed by plain ``json.loads`` without that first walk (``walk_later``): same data,
 same notes (the mixed-enum notes are found again after the overlays), a third less work.
+
+The walk after the overlays need not look at what they left alone either. Inside
+:func:`walk_store`, the run that walks such a text keeps what its walk found (every ``$ref`` in
+walk order and the mixed enums: :class:`BaseWalk`) under the same key, and the next run walks the
+document the overlays made by :func:`walk_since`: every container the overlays copied or wrote
+is walked, and a container that is still the very object parsed from the text (the overlays
+copy what they change and never change the input) contributes what the text's walk found below
+its pointer, in the same order; its depth is the one that walk checked, as its pointer is the
+same. Same refs, in the same order, and the same mixed enums as a whole walk.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 from collections.abc import Mapping
@@ -32,9 +42,26 @@ from xcompleteness.load._limits import (
     too_deep_error,
 )
 from xcompleteness.load._lines import LazyJsonLines, current_memo, line_key, parse_json
-from xcompleteness.reuse import FactStore, StoreSlot, file_sha256, known, remember
+from xcompleteness.reuse import (
+    FactStore,
+    StoreSlot,
+    ValueStore,
+    file_sha256,
+    keep,
+    known,
+    recall,
+    remember,
+)
 
-__all__ = ["ParseStore", "load_data", "parse_key", "parse_store"]
+__all__ = [
+    "BaseWalk",
+    "ParseStore",
+    "load_data",
+    "parse_key",
+    "parse_store",
+    "walk_since",
+    "walk_store",
+]
 
 
 ParseStore = FactStore
@@ -43,6 +70,11 @@ ParseStore = FactStore
 _SLOT: StoreSlot[ParseStore] = StoreSlot("xc_parse_store")
 parse_store = _SLOT.using
 """``with parse_store(store):`` lets :func:`load_data` (with ``walk_later``) use ``store``."""
+
+_WALKS: StoreSlot[ValueStore] = StoreSlot("xc_walk_store")
+walk_store = _WALKS.using
+"""``with walk_store(store):`` keeps and recalls what the walk of a known text found (module
+doc)."""
 
 
 @cache
@@ -73,13 +105,16 @@ def load_data(
     *,
     refs_out: list[tuple[str, str]] | None = None,
     walk_later: bool = False,
+    walk_out: list[BaseWalk] | None = None,
 ) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
     """Read and parse ``path`` (any JSON-shaped root); used for specs, overlays and ref targets.
 
     With ``refs_out``, every ``$ref`` found is appended to it (saves the caller a walk).
     ``walk_later``: the caller walks the result again before using it and drops its mixed-enum
     notes (a spec with overlays); a JSON text a :func:`parse_store` knows to be free of duplicate
-    keys within the depth cap is then returned with no notes and no refs (module doc).
+    keys within the depth cap is then returned with no notes and no refs (module doc), and
+    ``walk_out`` gets what the walk of that text finds (:class:`BaseWalk`, for
+    :func:`walk_since`) when a :func:`walk_store` is in use.
     """
     raw, text = _read_text(path, origin, limits)
     stripped = text.lstrip()
@@ -90,11 +125,18 @@ def load_data(
         known_text = key is not None and known(store, key)
         try:
             if known_text:  # no duplicate keys, within the depth cap: nothing for the hook or walk
-                data, placed = parse_json(text)
-                if not placed:
-                    data = json.loads(text)
+                if current_memo() is not None:
+                    # the lines diagnostics ask are those an earlier run kept (LineMemo); one
+                    # it lacks indexes the containers on its path then, so no positions now
+                    data, placed = json.loads(text), {}
+                else:
+                    data, placed = parse_json(text)
+                    if not placed:
+                        data = json.loads(text)
                 known_lines = LazyJsonLines(text, data, unique_keys=True, known=placed)
                 _memo_lines(key, known_lines, data)
+                if walk_out is not None:
+                    walk_out.extend(_base_walk(key, data, origin, limits))
                 return data, known_lines, []
             data, placed = parse_json(text, _pairs_hook(duplicates))
             if not placed:  # not read plainly: json.loads gives the data or the error
@@ -130,6 +172,8 @@ def load_data(
             if store is not None and key is not None and not duplicates:
                 remember(store, key)
                 _memo_lines(key, lines, data)
+                if enums is not None:
+                    keep(_WALKS.current(), key, {"refs": refs, "enums": enums})
             return data, lines, notes
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
@@ -307,3 +351,117 @@ def _spell(chain: Any, escaped: dict[str, str]) -> str:
         tokens.append(text)
     tokens.reverse()
     return "".join(tokens)
+
+
+class BaseWalk:
+    """What the walk of a parsed text found: every ``(pointer, $ref)`` in walk order and the
+    pointers of its mixed ``enum`` arrays, indexed by pointer for :func:`walk_since`."""
+
+    def __init__(self, data: Any, refs: list[tuple[str, str]], enums: list[str]) -> None:
+        self.data = data
+        """The parsed text these were found in (the objects :func:`walk_since` recognises)."""
+        self.refs = refs
+        self.enums = sorted(enums)
+        self._by_pointer = sorted((p, i) for i, (p, _) in enumerate(refs))
+
+    def below(self, pointer: str) -> tuple[list[tuple[str, str]], list[str]] | None:
+        """The refs (in walk order) and mixed enums at ``pointer`` and below it; None when the
+        refs below it are not one run of the walk (not what a walk of that subtree gives)."""
+        prefix = pointer + "/"
+        found = []
+        index = self._by_pointer
+        at = bisect.bisect_left(index, (pointer,))
+        while at < len(index) and index[at][0].startswith(pointer):
+            ref_pointer, position = index[at]
+            if ref_pointer == pointer or ref_pointer.startswith(prefix):
+                found.append(position)
+            at += 1
+        refs: list[tuple[str, str]] = []
+        if found:
+            low, high = min(found), max(found)
+            if high - low + 1 != len(found):
+                return None
+            refs = self.refs[low : high + 1]
+        enums = self.enums
+        at = end = bisect.bisect_left(enums, prefix)
+        while end < len(enums) and enums[end].startswith(prefix):
+            end += 1
+        return refs, enums[at:end]
+
+
+def _walk_value(value: Any) -> tuple[list[tuple[str, str]], list[str]] | None:
+    """A kept walk, ``{"refs": [[pointer, ref], ...], "enums": [pointer, ...]}``, checked."""
+    if not isinstance(value, dict):
+        return None
+    refs, enums = value.get("refs"), value.get("enums")
+    if not isinstance(refs, list) or not isinstance(enums, list):
+        return None
+    out = []
+    for item in refs:
+        if not (isinstance(item, list) and len(item) == 2):
+            return None
+        pointer, ref = item
+        if type(pointer) is not str or type(ref) is not str or pointer[:1] not in ("", "/"):
+            return None
+        out.append((pointer, ref))
+    if not all(type(p) is str and p[:1] == "/" for p in enums):
+        return None
+    return out, enums
+
+
+def _base_walk(key: str | None, data: Any, origin: str, limits: Limits) -> list[BaseWalk]:
+    """The walk of a known text, from the :func:`walk_store` (or walked now, once, and kept)."""
+    store = _WALKS.current()
+    if store is None or key is None:
+        return []
+    found = _walk_value(recall(store, key))
+    if found is None:  # not kept (by another version, or pruned): walked once and kept
+        enums: list[str] = []
+        found = (_walk(data, origin, limits, enums=enums), enums)
+        keep(store, key, {"refs": found[0], "enums": enums})
+    return [BaseWalk(data, *found)]
+
+
+def walk_since(
+    data: Any, base: BaseWalk, origin: str, limits: Limits, enums_out: list[str]
+) -> list[tuple[str, str]]:
+    """:func:`walk_document` of ``data``, which the overlays made from ``base.data`` (module
+    doc): a container that is still ``base.data``'s own at the same pointer is not walked, what
+    the base walk found below it is taken, in its order. Same refs, order and mixed enums."""
+    refs: list[tuple[str, str]] = []
+    escaped: dict[str, str] = {}
+    limit = limits.max_depth
+    stack: list[tuple[Any, Any, int, Any]] = [(data, base.data, 1, None)]
+    pop, push, containers = stack.pop, stack.append, (dict, list)
+    while stack:
+        node, old, depth, chain = pop()
+        if node is old:
+            known = base.below(_spell(chain, escaped))
+            if known is not None:
+                refs.extend(known[0])
+                enums_out.extend(known[1])
+                continue
+            old = None  # not one run of the base walk: walked like what the overlays wrote
+        if depth > limit:
+            raise too_deep_error(origin, limits, None)
+        if isinstance(node, dict):
+            if "$ref" in node:
+                ref = node["$ref"]
+                if isinstance(ref, str):
+                    refs.append((_spell(chain, escaped), ref))
+            if "enum" in node:
+                values = node.get("enum")
+                if isinstance(values, list) and len(values) > 1 and _mixed(values):
+                    enums_out.append(pointer_join(_spell(chain, escaped), "enum"))
+            depth += 1
+            same = old if isinstance(old, dict) else None
+            for k, v in node.items():
+                if isinstance(v, containers):
+                    push((v, same.get(k) if same is not None else None, depth, (chain, k)))
+        elif isinstance(node, list):
+            depth += 1
+            items = old if isinstance(old, list) else ()
+            for i, v in enumerate(node):
+                if isinstance(v, containers):
+                    push((v, items[i] if i < len(items) else None, depth, (chain, i)))
+    return refs

@@ -119,16 +119,23 @@ def load_spec(
 
 
 def read_spec(
-    path: str | os.PathLike[str], limits: Limits, *, walk_later: bool = False
+    path: str | os.PathLike[str],
+    limits: Limits,
+    *,
+    walk_later: bool = False,
+    walk_out: list[Any] | None = None,
 ) -> tuple[SourceDoc, list[tuple[str, str]]]:
     """Read and parse an OpenAPI document under the caps, and list its refs (no policy yet).
 
     ``walk_later``: overlays follow and the result is walked again (:func:`load_data`); the refs
-    and mixed-enum notes may then be left out."""
+    and mixed-enum notes may then be left out, and ``walk_out`` may get what a walk of the text
+    finds (``load._parse.BaseWalk``)."""
     p = Path(path)
     origin = str(path)
     refs: list[tuple[str, str]] = []
-    data, lines, notes = load_data(p, origin, limits, refs_out=refs, walk_later=walk_later)
+    data, lines, notes = load_data(
+        p, origin, limits, refs_out=refs, walk_later=walk_later, walk_out=walk_out
+    )
     require_openapi(data, origin, lines)
     doc = SourceDoc(
         path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes), refs=tuple(refs)

@@ -281,5 +281,5 @@ def augment(spec: SpecIR) -> dict[str, Any]:
 
 
 def emit(spec: SpecIR, renderer: Renderer) -> dict[PurePosixPath, str]:
-    text = dumps_indented(augment(spec)) + "\n"
+    text = dumps_indented(augment(spec), end="\n")
     return {PurePosixPath("openapi.augmented.json"): text}

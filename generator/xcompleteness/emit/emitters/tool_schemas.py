@@ -108,12 +108,18 @@ def neutral(text: Any, limit: int = DESCRIPTION_LIMIT) -> str:
     """
     if not isinstance(text, str):
         return ""
-    chars = []
-    for ch in text:
-        cat = unicodedata.category(ch)
-        chars.append(" " if cat[0] in "CZ" else ch)
-    flat = " ".join("".join(chars).split())
+    if text.isascii():  # the ASCII characters of categories C and Z: the controls and space
+        flat = " ".join(text.translate(_ASCII_CZ).split())
+    else:
+        chars = []
+        for ch in text:
+            cat = unicodedata.category(ch)
+            chars.append(" " if cat[0] in "CZ" else ch)
+        flat = " ".join("".join(chars).split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+_ASCII_CZ = {code: " " for code in (*range(32), 127)}
 
 
 _TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]{0,15}(?:\s[^<>]{0,200})?/?>")
