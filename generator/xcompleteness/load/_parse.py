@@ -341,13 +341,14 @@ def _walk(
     limit = limits.max_depth
     stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
     pop, push, containers = stack.pop, stack.append, (dict, list)
-    held = 0  # keys and text values of the containers visited
+    held, counting = 0, strings_out is not None  # keys and text values of what is visited
     while stack:
         node, depth, chain = pop()
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         if isinstance(node, dict):
-            held += len(node)
+            if counting:  # its keys and text values (counted in C: no loop here per value)
+                held += len(node) + [*map(type, node.values())].count(str)
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
@@ -374,15 +375,13 @@ def _walk(
             for k, v in node.items():
                 if isinstance(v, containers):
                     push((v, depth, (chain, k)))
-                elif type(v) is str:
-                    held += 1
         elif isinstance(node, list):
+            if counting:
+                held += [*map(type, node)].count(str)
             depth += 1
             for i, v in enumerate(node):
                 if isinstance(v, containers):
                     push((v, depth, (chain, i)))
-                elif type(v) is str:
-                    held += 1
     if strings_out is not None:
         strings_out.append(held)
     return refs
