@@ -347,8 +347,7 @@ def _walk(
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         if isinstance(node, dict):
-            if counting:  # its keys and text values (counted in C: no loop here per value)
-                held += len(node) + [*map(type, node.values())].count(str)
+            held += len(node)  # its keys (its text values are counted below when asked)
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
@@ -375,13 +374,15 @@ def _walk(
             for k, v in node.items():
                 if isinstance(v, containers):
                     push((v, depth, (chain, k)))
+                elif counting and type(v) is str:
+                    held += 1
         elif isinstance(node, list):
-            if counting:
-                held += [*map(type, node)].count(str)
             depth += 1
             for i, v in enumerate(node):
                 if isinstance(v, containers):
                     push((v, depth, (chain, i)))
+                elif counting and type(v) is str:
+                    held += 1
     if strings_out is not None:
         strings_out.append(held)
     return refs
