@@ -10,6 +10,10 @@ keys and within the depth cap (key: SHA-256 of the exact bytes read, the cap and
 source) is parsed by plain ``json.loads`` without that first walk (``walk_later``): same data,
 same notes (the mixed-enum notes are found again after the overlays), a third less work.
 
+Any other JSON text that ``json.loads`` reads whole (one line: Microsoft Graph's 20 MB) is parsed
+without the duplicate-key hook and read again with it only if a key may repeat
+(:func:`_strings_written` against the strings the walk finds in the data).
+
 The walk after the overlays need not look at what they left alone either. Inside
 :func:`walk_store`, the run that walks such a text keeps what its walk found (every ``$ref`` in
 walk order and the mixed enums: :class:`BaseWalk`) under the same key, and the next run walks the
