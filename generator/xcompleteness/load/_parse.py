@@ -242,8 +242,8 @@ def _strings_written(text: str) -> int:
     holds exactly that many strings (each object's keys, and the text values of objects and
     arrays) when no object repeats a key; a repeated key leaves out at least the earlier key:
     equal counts prove no key repeats (one dict per object: JSON shares no node). Microsoft
-    Graph's 220,000 objects are read ~0.2 s faster by the C decoder without the duplicate hook;
-    the two counts here cost ~0.03 s."""
+    Graph's 220,874 objects are parsed in 0.15 s without the duplicate hook, 0.26 s with it
+    (collector off); the counts here cost 0.035 s, the walk's 0.02 s."""
     escaped = 0
     find = text.find
     at = find('\\"')
