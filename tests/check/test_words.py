@@ -46,11 +46,31 @@ _SEGMENT = st.sampled_from(
 )  # fmt: skip
 
 
+# operationIds made of words the search test reads: verbs, search words in any case, results
+_OP_PART = _SEGMENT | _TEXT | st.sampled_from(
+    ["Get", "post", "List", "do", "Results", "result", "Search", "QUERIES", "Suggest",
+     "autoComplete", "lookUp", "\u212aind", "FIND", "list", "lists", "LIST", "Li", "st"]
+)  # fmt: skip
+_OP_ID = st.none() | _TEXT | _SEGMENT | st.lists(_OP_PART, max_size=5).map("".join)
+
+
 @settings(max_examples=3000, deadline=None)
-@given(st.lists(_SEGMENT | _TEXT, max_size=6), st.none() | _TEXT | _SEGMENT)
+@given(st.lists(_SEGMENT | _TEXT, max_size=6), _OP_ID)
 def test_is_search_reads_each_segment_as_before(segments: list[str], op_id: str | None) -> None:
     path = "/" + "/".join(segments)
     assert sig.is_search(path, op_id) == _is_search_reference(path, op_id)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_OP_ID.map(lambda t: t or ""), st.sampled_from(["list", "search", "query", "id", "v2"]))
+def test_has_word_is_membership_in_the_words(text: str, word: str) -> None:
+    assert sig.has_word(text, word) == (word in sig.words(text))
+
+
+def test_search_stems_cover_every_search_word() -> None:
+    """The text test before an operationId is split: each search word holds a stem."""
+    for word in sig.SEARCH_WORDS:
+        assert any(stem in word for stem in sig._SEARCH_STEMS), word
 
 
 def test_words_of_real_names() -> None:

@@ -260,7 +260,7 @@ def _scan(
     # ... unless the API has a resource named "list" (Trello's ``getListsBoardByIdList`` on
     # ``/lists/{idList}/board`` reads the board of one list).
     listy = ref.method == "get" and (
-        ("list" in sig.words(op_id or "") and not _list_resource(ref.path))
+        (sig.has_word(op_id or "", "list") and not _list_resource(ref.path))
         or prose.first_sentence_lists(t for t in (op.summary, op.description) if t)
     )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
@@ -292,7 +292,7 @@ def _scan(
     why.extend(f"signal {s.name}" for s in strong[:3])
     if shape.aggregate:
         why.append("aggregation fields")
-    if not why and shape.containers and "list" in sig.words(op_id or ""):
+    if not why and shape.containers and sig.has_word(op_id or "", "list"):
         why.append("operation named list with " + shape.containers)
     if not why and shape.containers and ref.method == "get":
         named = body_paging.arrays_named(body, walker, sig.fold(last_literal(ref.path)))

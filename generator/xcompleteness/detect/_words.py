@@ -439,6 +439,18 @@ def _word_tuple(text: str) -> tuple[str, ...]:
 _CAMEL_OR_NON_WORD = re.compile(_CAMEL.pattern + "|" + _NON_WORD.pattern)
 
 
+def has_word(text: str, word: str) -> bool:
+    """``word in words(text)`` for a lower-case ASCII ``word``, told without splitting a text
+    that does not hold it: each of the words is a run of ASCII letters and digits of the text,
+    lower-cased letter by letter, so it is also a run of ``text.lower()`` (Microsoft Graph's
+    11,422 operationIds are each split only when they could name a listing or a search)."""
+    return word in text.lower() and word in _word_tuple(text)
+
+
+_SEARCH_STEMS = ("search", "quer", "find", "lookup", "suggest", "autocomplete")
+"""Text every member of :data:`SEARCH_WORDS` holds (a test keeps them covering it)."""
+
+
 @lru_cache(maxsize=_MEMO)
 def _search_segment(segment: str) -> bool:
     """A literal path segment starting with a search word (Microsoft Graph's 11,422 paths are
@@ -459,7 +471,9 @@ def is_search(path: str, operation_id: str | None) -> bool:
     """
     if any(_search_segment(segment) for segment in path.split("/")):
         return True
-    op = word_list(operation_id or "")
+    if not operation_id or not any(stem in operation_id.lower() for stem in _SEARCH_STEMS):
+        return False  # no search word in it (what has a word has it as text: has_word)
+    op = word_list(operation_id)
     if op and op[0] in ("get", "post", "put", "list", "do"):
         op = op[1:]
     if op[-2:-1] and op[-1] in ("results", "result") and op[-2] in SEARCH_WORDS:
