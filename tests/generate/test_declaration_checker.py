@@ -58,6 +58,7 @@ def test_the_child_gives_the_one_process_result(inputs, monkeypatch) -> None:
         overlay,
         _edited(overlay, "visibility", scope={"resource": "repos", "visibility": "edited"}),
         _edited(overlay, "broken", bogus=1),  # XC041: the child says no, checked here
+        _edited(overlay, "reasons", reasons=5),  # not a list: a diagnostic, never a crash
     ]
     for edit in edits:
         drop_whole_run_entries()
@@ -67,6 +68,7 @@ def test_the_child_gives_the_one_process_result(inputs, monkeypatch) -> None:
         monkeypatch.delenv("XC_JOBS")
         assert with_child == alone, edit.name
     assert _outcome(spec, edits[2])[0] == "refused"
+    assert _outcome(spec, edits[3])[0] == "refused"
 
 
 CHILD = """

@@ -426,7 +426,8 @@ def _asked(
     items = []
     for _found, instance, decl, pointer, _digest in unknown:
         codes = {}
-        for reason in decl.get("reasons") or () if isinstance(decl, Mapping) else ():
+        reasons = decl.get("reasons") if isinstance(decl, Mapping) else None
+        for reason in reasons if isinstance(reasons, list) else ():  # else the schema says so
             code = reason.get("code") if isinstance(reason, Mapping) else None
             if isinstance(code, str) and code not in codes:
                 codes[code] = registry.reason(code)
