@@ -243,12 +243,19 @@ TUNING: dict[str, str] = {
 
 # Round 8's held-out half, drawn by draw_heldout() (a corpus test recomputes it).
 HELDOUT_SEED = "19:heldout:8"
-HELDOUT_BASE = "TBD"  # main when the draw was made
+HELDOUT_BASE = "dd36f9eada6b6c14d6744f8515e49560242fd02e"  # main when the draw was made
 HELDOUT_SIZE = 6
 MIN_CANDIDATES = 15
 # spec -> why it could not be labelled (the draw then takes the next spec in its order)
 REPLACED: dict[str, str] = {}
-HELDOUT: dict[str, str] = {}
+HELDOUT: dict[str, str] = {
+    "gitea": "gitea.io.json",
+    "github": "rubrikinc.github.io.json",
+    "keycloak": "keycloak.local.json",
+    "meraki": "meraki.com.json",
+    "sendgrid": "sendgrid.com.json",
+    "vrni": "vmware.local/vrni.json",
+}
 APIS: dict[str, str] = {**TUNING, **HELDOUT}
 RETIRED_REASON = (
     "round 1's held-out figures were printed repeatedly while audit heuristics changed, so they"
