@@ -11,11 +11,15 @@
 * ``same_item_arrays``: a body made only of two or more arrays of one named item schema (Mastodon's
   status context ``{ancestors: [Status], descendants: [Status]}``): one listing in named parts;
 * ``nested_arrays``: the arrays one object down in a response (Mailchimp's member search
-  answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``).
+  answers ``{exact_matches: {members: [...]}, full_search: {members: [...]}}``);
+* ``series_parts``: one object of the body made only of two or more arrays whose items share
+  one shape (a trend chart's ``{results: {high: [...], medium: [...], low: [...]}, step}``):
+  series per category of one computed result.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from xcompleteness.detect import _words as sig
@@ -28,6 +32,7 @@ __all__ = [
     "body_cursor",
     "body_cursor_fields",
     "example_arrays",
+    "series_parts",
     "nested_arrays",
     "same_item_arrays",
 ]
@@ -141,3 +146,43 @@ def same_item_arrays(body: Located | None, walker: SchemaWalker) -> list[str]:
             return []
         items.add(id(node))
     return sorted(props) if len(props) > 1 and len(items) == 1 else []
+
+
+def series_parts(body: Located | None, walker: SchemaWalker) -> tuple[str, list[str]] | None:
+    """(the part, its arrays) when the body's only object property holds nothing but two or more
+    arrays whose items are one and the same shape (the same schema text once resolved) and carry
+    no identifier, and the body's other properties are plain values: the series of one chart or
+    breakdown, keyed by category (``{results: {high: [...], medium: [...], low: [...]}, step}``).
+    Parts beside other objects (DigitalOcean's database options beside its version availability)
+    or arrays of records with ids (a deletion status per kind of resource) are one object's
+    fields. None otherwise."""
+    if body is None:
+        return None
+    parts = []
+    for name, (sub, sptr) in walker.properties(*walker.resolve(*body)).items():
+        types = walker.types(sub, sptr)
+        if "array" in types:
+            return None
+        if "object" in types and sig.fold(name) not in sig.META_NAMES:
+            parts.append((name, sub, sptr))
+    if len(parts) != 1:
+        return None
+    name, sub, sptr = parts[0]
+    inner = walker.properties(sub, sptr)
+    if len(inner) < 2 or not all(walker.is_array(*located) for located in inner.values()):
+        return None
+    shapes = {_item_text(walker, located) for located in inner.values()}
+    return (name, sorted(inner)) if len(shapes) == 1 and "" not in shapes else None
+
+
+def _item_text(walker: SchemaWalker, located: Located) -> str:
+    """An array's item schema, resolved, as sorted JSON text; "" when its items are no object
+    or carry an identifier (``id``, ``uuid``)."""
+    item = walker.array_items(*located)
+    if item is None:
+        return ""
+    node, at = walker.resolve(*item)
+    fields = walker.properties(node, at) if isinstance(node, dict) else {}
+    if not fields or any(sig.fold(f) in ("id", "uuid") for f in fields):
+        return ""
+    return json.dumps(node, sort_keys=True, default=str)

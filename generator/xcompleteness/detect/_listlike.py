@@ -302,6 +302,12 @@ def _scan(
         parts = body_paging.same_item_arrays(body, walker)
         if parts:  # GET .../context answers {ancestors: [Status], descendants: [Status]}
             why.append(f"arrays of one item schema in named parts ({', '.join(parts)})")
+    series = None
+    if not why and ref.method == "get" and not shape.containers and not _reads_one(lpath):
+        series = body_paging.series_parts(body, walker)
+        if series is not None:  # a trend chart: {results: {high: [...], low: [...]}, step}
+            why.append(f"series of one item shape in the parts of {series[0]} "
+                       f"({', '.join(series[1])})")  # fmt: skip
     if not why and query_search:
         nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
         if nested:  # a search that requires its query text answers its matches, however nested
@@ -385,6 +391,13 @@ def _scan(
             shape.items, shape.id, shape.item_fields = imported.items, None, ()
             shape.items_pointer = None
     kind_doubt, kind_other = _kind_question(kind, ref, shape, paged, "query" in roles, walker)
+    if series is not None and not searchy and kind_doubt is None:
+        kind, kind_other = "aggregate", "collection"
+        kind_doubt = (
+            f"{series[0]} holds only arrays of one item shape ({', '.join(series[1])}): most "
+            "likely the series of one chart or breakdown, one per category; if each array is a "
+            "list of records, set kind: collection and say which one is the items"
+        )
     return Finding(
         method=ref.method,
         path=ref.path,
@@ -436,6 +449,11 @@ def _never_a_listing(ref: OperationRef, walker: SchemaWalker) -> bool:
     if listy_name(op_id, ref.path) or sig.is_search(ref.path, op_id) or report_read(ref):
         return False
     return not (ref.method == "post" and body_paging.body_cursor_fields(op, walker))
+
+
+def _reads_one(path: str) -> bool:
+    """The path ends in a parameter (``/targets/{target_id}``): a read by id."""
+    return path.rstrip("/").rsplit("/", 1)[-1].startswith("{")
 
 
 def _list_resource(path: str) -> bool:
@@ -808,10 +826,11 @@ def _addressed_prefixes(document: Any) -> frozenset[str]:
 
 def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str | None:
     """Why an unpaged array may be one object typed as an array: a bare array answering a path
-    that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID"),
-    a path whose last word is ``summary`` (Mist's ``impact-summary``: one summary holding arrays
-    per field), or prose that reads one thing ("get next outgoing transaction", "a single", "by
-    ID")."""
+    that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID")
+    or in a configuration noun (``.../notifications/settings/``: one settings entry per kind of
+    thing configured, a fixed set), a path whose last word is ``summary`` (Mist's
+    ``impact-summary``: one summary holding arrays per field), or prose that reads one thing
+    ("get next outgoing transaction", "a single", "by ID")."""
     if paged or ref.method != "get" or shape.items is None:
         return None
     last = path.rstrip("/").rsplit("/", 1)[-1]
@@ -821,7 +840,13 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str 
             "reads one object"
         )
     literal = last_literal(path)
-    if sig.word_list(literal)[-1:] == ["summary"]:
+    noun = sig.word_list(literal)[-1:]
+    if shape.items == "$response.body#" and set(noun) & sig.SINGLE_OBJECT_NOUNS:
+        return (
+            f"an unpaged array answers a path that ends in {literal!r}: a configuration is one "
+            "object, or a fixed set of entries (one per kind of thing it configures)"
+        )
+    if noun == ["summary"]:
         return (
             f"the path ends in {literal!r}: an unpaged summary reads one object (its arrays are "
             "parts of it), not a list"

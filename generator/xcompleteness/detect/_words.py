@@ -522,7 +522,8 @@ SINGLE_OBJECT_WORDS = frozenset(
     }
 )
 # Nouns naming one configuration object (DRACOON's ``requestAuthConfig`` answering
-# ``{authMethods: [...]}``); a bare array answered there is a list all the same.
+# ``{authMethods: [...]}``); a bare array answered there is drafted as a list, asked whether it
+# lists (settings answered as one entry per kind of thing they configure are a fixed set).
 SINGLE_OBJECT_NOUNS = frozenset({"config", "configuration", "settings"})
 # A path or operation naming a report: one computed document when it takes no page position.
 REPORT_WORDS = frozenset({"report", "reports", "reporting"})
