@@ -255,10 +255,15 @@ def typed_floor(url: str) -> dict[str, Any]:
 
 
 def _refs(
-    cmd: list[str], options: tuple[str, ...] = (), codes: tuple[int, ...] = (0,), timeout: int = 900
+    cmd: list[str],
+    options: tuple[str, ...] = (),
+    codes: tuple[int, ...] = (0,),
+    timeout: int = 900,
+    env: dict[str, str] | None = None,
 ) -> int | None:
     """Instructions ``cmd`` executes (valgrind cachegrind's ``I refs``, more valgrind
-    ``options`` if given), or None when it fails (an exit code not in ``codes``)."""
+    ``options`` and environment if given), or None when it fails (an exit code not in
+    ``codes``)."""
     proc = subprocess.run(
         [
             "valgrind",
@@ -272,7 +277,7 @@ def _refs(
         text=True,
         timeout=timeout,
         check=False,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})},
     )
     found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
     return int(found.group(1).replace(",", "")) if proc.returncode in codes and found else None
