@@ -71,6 +71,14 @@ def exponent(ns: list[float], costs: list[float]) -> float:
     )
 
 
+def marginal(ns: list[float], costs: list[float]) -> float:
+    """c of cost = a + c * n, least squares: the cost of one more operation."""
+    mx, my = statistics.fmean(ns), statistics.fmean(costs)
+    return sum((x - mx) * (y - my) for x, y in zip(ns, costs, strict=True)) / sum(
+        (x - mx) ** 2 for x in ns
+    )
+
+
 def _ours_found(spec: Path) -> set[tuple[str, str, str, str]]:
     done = subprocess.run(
         [sys.executable, "-m", "xcompleteness", "check", "--format", "json", str(spec)],
@@ -241,6 +249,19 @@ def _verdict(start: dict[str, Any], points: list[dict[str, Any]]) -> list[str]:
         )
     except ValueError:  # a point at or below start-up in some repetition: no log
         lines.append("Above start-up: some point at or below start-up in a repetition, no fit.")
+    half = len(points) // 2
+    cost = {t: [p[f"{t}_cpu"] * 1e3 for p in points] for t in ("ours", "peer")}
+    per_op = {
+        t: [marginal(ns[: half + 1], cost[t][: half + 1]), marginal(ns[half:], cost[t][half:])]
+        for t in cost
+    }
+    lines.append(
+        "Cost of one more operation (CPU ms, least squares cost = a + c * n over the smaller "
+        f"half of the points -> the larger half): ours {per_op['ours'][0]:.3f} -> "
+        f"{per_op['ours'][1]:.3f}, Redocly {per_op['peer'][0]:.3f} -> {per_op['peer'][1]:.3f} "
+        f"(ours / Redocly {per_op['ours'][0] / per_op['peer'][0]:.3f} -> "
+        f"{per_op['ours'][1] / per_op['peer'][1]:.3f})."
+    )
     for key, who in (("ours_ir", "ours'"), ("peer_ir", "Redocly's")):
         if all(p.get(key) for p in points):
             fitted = exponent(ns, [p[key] for p in points])
