@@ -18,16 +18,22 @@ Per point:
   ``XC_BENCH_REPS`` repetitions, each in its own process (bench_speed.run: wall around the
   child, CPU from ``os.wait4``); medians, load average noted;
 * **instructions** of ours (valgrind cachegrind, ``PYTHONHASHSEED=0``, one run: the count the
-  load does not move). Redocly's only with ``XC_GROWTH_PEER_IR=1``: node's count moves by about
-  3% between runs of the same input and valgrind runs it about 25 times slower.
+  load does not move). Redocly's only with ``XC_GROWTH_PEER_IR=1`` (``node --predictable``, no
+  telemetry or update check): valgrind runs it 25-40 times slower than its CPU time (about 30
+  minutes for Graph's series) and its count of one input still moved by 2.5% between runs.
 
 Fit: cost = a * n^b by least squares on the logs (n = operations), for each tool: b of the
 medians, and b of each repetition fitted alone (the spread). Ours grows no faster when its b is
 not above Redocly's beyond that spread, and ours / Redocly at the largest point is not above the
-middle point's beyond the repetitions' spread.
+middle point's beyond the repetitions' spread. Beside them: a start-up point (the source's
+``openapi`` and ``info``, no paths) and the exponent above it, and the cost of one more operation
+(cost = a + c * n over the smaller and the larger half of the points), which tells a fixed cost
+from per-operation growth.
 
 ``XC_GROWTH_SPECS=graph,github`` chooses the series, ``XC_GROWTH_FRACTIONS=32,16,8,4,2,1`` the k
-of each 1/k, ``XC_GROWTH_IR=0`` skips instruction counts. ``python bench/run.py growth``.
+of each 1/k, ``XC_GROWTH_IR=0`` skips instruction counts. ``python bench/run.py growth``: about
+12 minutes with ``XC_BENCH_REPS=3`` at load 5-8 (two thirds of it Redocly); the raw runs go to
+``bench/results/growth.json``.
 """
 
 from __future__ import annotations
