@@ -134,3 +134,22 @@ def test_a_forged_whole_run_entry_with_a_list_for_a_severity_is_a_miss(
     again = api.generate(spec, None, overlays, package="repos")
     assert not again.cached and again.exit_code == 0
     assert dict(again.files) == dict(first.files)
+
+
+@pytest.mark.parametrize("target", ["", " ", "$[", "$.paths[?"])
+def test_an_overlay_target_the_jsonpath_library_cannot_describe_is_a_diagnostic(
+    tmp_path: Path, target: str
+) -> None:
+    """An empty target made the JSONPath library's own error message fail (ValueError from
+    its ``__str__``): a traceback out of check and generate. The text of another library's
+    exception enters a diagnostic through one function that never raises
+    (``diagnostics.exception_text``)."""
+    case = load_case("link_header_search")
+    case.overlays[0]["actions"][1]["target"] = target
+    spec, overlays = write_case(case, tmp_path / "src")
+    for result in (
+        api.check(spec, overlays),
+        api.generate(spec, None, overlays, package="repos", cache=False),
+    ):
+        assert result.exit_code == 2
+        assert [(d.code, d.pointer) for d in result.diagnostics] == [("XC022", "/actions/1/target")]

@@ -55,11 +55,14 @@ from support.mangle import (  # noqa: E402 - after the path
     load_case,
     mutate,
     outcome,
+    text_mutation,
     write_case,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTED = {0, 1, 2}
+INTERNAL = re.compile(r'error XC000|"ruleId": ?"XC000"|"code": ?"XC000"|title=XC000')
+FORMATS = ("text", "json", "sarif", "github")
 DAMAGES = ("truncate", "garbage", "empty", "swap", "foreign", "json")
 """What anyone or anything (a full disk, a crash, another version) may do to an entry."""
 
@@ -73,7 +76,16 @@ def _alarm(_signum: int, _frame: Any) -> None:
 
 
 class Campaign:
-    def __init__(self, out: Path, seed: int, timeout: int, cli_rate: float, cache_rate: float):
+    def __init__(
+        self,
+        out: Path,
+        seed: int,
+        timeout: int,
+        cli_rate: float,
+        cache_rate: float,
+        text_rate: float = 0.1,
+    ):
+        self.text_rate = text_rate
         self.out = out
         self.rng = random.Random(seed)
         self.timeout = timeout
@@ -222,7 +234,15 @@ class Campaign:
             done.append(f"{how} {entry.name}")
         return ", ".join(done)
 
-    def cli(self, spec: Path, overlays: list[Path], folder: Path, muts: Any, warm: Path) -> None:
+    def cli(
+        self,
+        spec: Path,
+        overlays: list[Path],
+        folder: Path,
+        muts: Any,
+        warm: Path,
+        ref: Outcome | None = None,
+    ) -> None:
         py = str(ROOT / ".venv" / "bin" / "python")
         flags = [a for o in overlays for a in ("--overlay", str(o))]
         cache = folder / "cache-cli"
@@ -240,8 +260,8 @@ class Campaign:
             "from xcompleteness.cli import main; sys.exit(main(sys.argv[1:]))"
         )
         runs = [
-            ("cli check", ["check", str(spec), *flags]),
-            ("cli audit", ["audit", str(spec), *flags]),
+            ("cli check", ["check", str(spec), *flags, "--format", self.rng.choice(FORMATS)]),
+            ("cli audit", ["audit", str(spec), *flags, "--emit-overlay", str(folder / "d.yaml")]),
             (
                 "cli generate edit",
                 [
@@ -287,11 +307,23 @@ class Campaign:
                 self.finding("exit code", path, f"{proc.returncode}\n{text}", folder, muts)
             if "Traceback" in text:
                 self.finding("traceback", path, text, folder, muts)
-            if "XC000" in text:
+            if INTERNAL.search(text):  # as a finding (SARIF lists every rule, XC000 too)
                 line = next(x for x in text.splitlines() if "XC000" in x)
                 self.finding(
                     "XC000", f"{path}: {line.split('internal error:')[-1][:60]}", text, folder, muts
                 )
+            if path.startswith("cli generate") and ref is not None:
+                if proc.returncode != ref.exit_code:
+                    self.finding("cli exit differs", path, text, folder, muts)
+                elif proc.returncode == 0:
+                    out = folder / "out-cli"
+                    tree = {
+                        p.relative_to(out).as_posix(): p.read_text("utf-8")
+                        for p in out.rglob("*")
+                        if p.is_file() and not p.name.startswith(".xcompleteness")
+                    }
+                    if tree != ref.files:
+                        self.finding("cli tree differs", path, str(sorted(tree)), folder, muts)
 
     # -- one trial ----------------------------------------------------------------------------
 
@@ -304,6 +336,8 @@ class Campaign:
             shutil.rmtree(folder)
         as_json = self.rng.random() < 0.2
         spec, overlays = write_case(case, folder, as_json=as_json)
+        if self.rng.random() < self.text_rate:
+            muts = [*muts, text_mutation(self.rng.choice([spec, *overlays]), self.rng)]
         (folder / "trial.json").write_text(
             json.dumps({"case": name, "json": as_json, "mutations": [str(m) for m in muts]}),
             "utf-8",
@@ -342,7 +376,7 @@ class Campaign:
         if self.rng.random() < self.cache_rate:
             self.hostile_runs(name, spec, overlays, cache, ref, folder, muts)
         if self.rng.random() < self.cli_rate:
-            self.cli(spec, overlays, folder, muts, warm)
+            self.cli(spec, overlays, folder, muts, warm, ref)
         shutil.rmtree(folder, ignore_errors=True)
 
     def hostile_runs(
@@ -462,11 +496,14 @@ def main() -> int:
     p.add_argument("--timeout", type=int, default=120, help="seconds per run before a hang")
     p.add_argument("--cli-rate", type=float, default=0.1)
     p.add_argument("--cache-rate", type=float, default=0.3)
+    p.add_argument("--text-rate", type=float, default=0.1, help="byte-level damage to a file")
     p.add_argument("--out", type=Path, default=Path("/tmp/xcfuzz-findings"))
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGALRM, _alarm)
-    campaign = Campaign(args.out, args.seed, args.timeout, args.cli_rate, args.cache_rate)
+    campaign = Campaign(
+        args.out, args.seed, args.timeout, args.cli_rate, args.cache_rate, args.text_rate
+    )
     started = time.monotonic()
     try:
         while time.monotonic() - started < args.minutes * 60:

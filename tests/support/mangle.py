@@ -41,6 +41,7 @@ __all__ = [
     "mutate",
     "outcome",
     "random_mutation",
+    "text_mutation",
     "write_case",
 ]
 
@@ -452,3 +453,40 @@ def forge_entry(entry: Path, rng: random.Random) -> str:
     header.update(size=len(body), sha256=hashlib.sha256(body).hexdigest())
     entry.write_bytes(json.dumps(header, sort_keys=True).encode() + b"\n" + body)
     return f"forged {entry.suffix}: {_short(value)}"
+
+
+TEXT_ATTACKS: dict[str, bytes] = {
+    "python tag": b"!!python/object/apply:os.system ['true']",
+    "unknown tag": b"!custom {a: 1}",
+    "alias bomb": b"&a [x, x, x, x, x, x, x, x, x]",
+    "NUL": b"\x00",
+    "bad UTF-8": b"\xff\xfe\xc3(",
+    "BOM": b"\xef\xbb\xbf",
+    "tab": b"\t",
+    "unclosed": b'{["',
+    "long number": b"1" * 5000,
+    "merge key": b"<<: {kind: collection}",
+}
+
+
+def text_mutation(path: Path, rng: random.Random) -> str:
+    """Damage the text of ``path`` (a byte-level attack at a random place, or a cut); returns
+    what was done."""
+    data = path.read_bytes()
+    at = rng.randint(0, len(data))
+    how = rng.choice([*TEXT_ATTACKS, "cut", "bytes"])
+    if how == "cut":
+        path.write_bytes(data[:at])
+    elif how == "bytes":
+        path.write_bytes(data[:at] + bytes(rng.randrange(256) for _ in range(8)) + data[at:])
+    elif how == "alias bomb":  # a billion laughs in one key: each level nine times the last
+        levels = [b"a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+        for i in range(1, 9):
+            refs = ", ".join([f"*a{i - 1}"] * 9).encode()
+            levels.append(b"a%d: &a%d [%s]" % (i, i, refs))
+        path.write_bytes(b"x-bomb:\n" + b"\n".join(b"  " + line for line in levels) + b"\n" + data)
+    elif how == "BOM":
+        path.write_bytes(TEXT_ATTACKS["BOM"] + data)
+    else:
+        path.write_bytes(data[:at] + TEXT_ATTACKS[how] + data[at:])
+    return f"{path.name}: text {how} at byte {at}"
