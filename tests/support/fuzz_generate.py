@@ -97,6 +97,7 @@ class Campaign:
         self.cases = {name: load_case(name) for name in CASES}
         self.warm: dict[str, Path] = {}
         self.trial = 0
+        self.tests = False
         self.path = ""
 
     # -- bookkeeping -----------------------------------------------------------------------
@@ -342,10 +343,19 @@ class Campaign:
             json.dumps({"case": name, "json": as_json, "mutations": [str(m) for m in muts]}),
             "utf-8",
         )
+        self.tests = self.rng.random() < 0.2  # generate --tests: the contract suite too
         warm = self.warm_cache(name)
         self.check_audit(spec, overlays, folder, muts)
         ref = self.guarded(
-            "generate uncached", folder, muts, outcome, spec, overlays, None, two=False
+            "generate uncached",
+            folder,
+            muts,
+            outcome,
+            spec,
+            overlays,
+            None,
+            two=False,
+            tests=self.tests,
         )
         if ref is None:
             return
@@ -361,16 +371,33 @@ class Campaign:
             overlays,
             folder / "cache-cold",
             two=two,
+            tests=self.tests,
         )
         self.compare(f"generate cold two={two}", ref, cold, folder, muts)
         cache = copy_cache(warm, folder / "cache-edit")
         two = self.rng.random() < 0.5
         edit = self.guarded(
-            f"generate edit two={two}", folder, muts, outcome, spec, overlays, cache, two=two
+            f"generate edit two={two}",
+            folder,
+            muts,
+            outcome,
+            spec,
+            overlays,
+            cache,
+            two=two,
+            tests=self.tests,
         )
         self.compare(f"generate edit two={two}", ref, edit, folder, muts)
         again = self.guarded(
-            "generate again", folder, muts, outcome, spec, overlays, cache, two=not two
+            "generate again",
+            folder,
+            muts,
+            outcome,
+            spec,
+            overlays,
+            cache,
+            two=not two,
+            tests=self.tests,
         )
         self.compare("generate again", ref, again, folder, muts)
         if self.rng.random() < self.cache_rate:
@@ -398,7 +425,9 @@ class Campaign:
         (folder / "cache-damage.txt").write_text(done, "utf-8")
         two = self.rng.random() < 0.5
         path = f"generate damaged cache two={two}"
-        got = self.guarded(path, folder, muts, outcome, spec, overlays, damaged, two=two)
+        got = self.guarded(
+            path, folder, muts, outcome, spec, overlays, damaged, two=two, tests=self.tests
+        )
         self.compare(path, ref, got, folder, [*muts, done], may_refuse=True)
         # the unmutated example on a damaged cache: its own uncached tree, or refused
         src = self.work / f"warm-{name}" / "src"
@@ -420,7 +449,9 @@ class Campaign:
             suffixes = sorted(set(re.findall(r"forged (\.\w+):", done)))
             two = self.rng.random() < 0.5
             path = f"generate forged cache two={two}"
-            got = self.guarded(path, folder, muts, outcome, spec, overlays, forged, two=two)
+            got = self.guarded(
+                path, folder, muts, outcome, spec, overlays, forged, two=two, tests=self.tests
+            )
             self.compare(
                 f"generate forged {suffixes}",
                 ref,
@@ -435,7 +466,9 @@ class Campaign:
         two = self.rng.random() < 0.5
         path = f"generate planted facts two={two}"
         with planted_facts():
-            got = self.guarded(path, folder, muts, outcome, spec, overlays, planted, two=two)
+            got = self.guarded(
+                path, folder, muts, outcome, spec, overlays, planted, two=two, tests=self.tests
+            )
         self.compare(
             "generate planted facts",
             ref,

@@ -52,7 +52,33 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "github": ("github/excerpt.yaml", ("github/overlay.yaml",)),
     "service_accounts_inline": ("service_accounts/openapi.yaml", ()),
     "link_header_inline": ("link_header_search/openapi.yaml", ()),
+    # a second overlay: x-completeness-defaults merged into every declaration
+    "link_header_defaults": (
+        "link_header_search/base.yaml",
+        ("link_header_search/overlay.yaml", "defaults.overlay.yaml"),
+    ),
 }
+
+SYNTHETIC: dict[str, Any] = {
+    "defaults.overlay.yaml": {
+        "overlay": "1.0.0",
+        "info": {"title": "defaults for every listing", "version": "1"},
+        "actions": [
+            {
+                "target": "$",
+                "update": {
+                    "x-completeness-defaults": {
+                        "scope": {"visibility": "what the token can see", "snapshot": "none"},
+                        "reasons": [
+                            {"code": "RATE_LIMITED", "when": {"equals": ["$statusCode", 429]}}
+                        ],
+                    }
+                },
+            }
+        ],
+    }
+}
+"""Overlays no example folder holds, by the name :data:`CASES` gives them."""
 
 
 @dataclass
@@ -71,7 +97,12 @@ def load_case(name: str) -> Case:
     return Case(
         name,
         yaml.safe_load((EXAMPLES / spec).read_text("utf-8")),
-        [yaml.safe_load((EXAMPLES / o).read_text("utf-8")) for o in overlays],
+        [
+            copy.deepcopy(SYNTHETIC[o])
+            if o in SYNTHETIC
+            else yaml.safe_load((EXAMPLES / o).read_text("utf-8"))
+            for o in overlays
+        ],
         Path(spec).name,
         [Path(o).name for o in overlays],
     )
@@ -378,13 +409,18 @@ def jobs(two: bool) -> Iterator[None]:
             os.environ["XC_JOBS"] = saved_env
 
 
-def outcome(spec: Path, overlays: list[Path], cache: Path | None, *, two: bool) -> Outcome:
-    """``api.generate`` in this process (no OUT: the files in memory). Raises only what
-    the API must never raise (a bug); bad input is an exit code and diagnostics."""
+def outcome(
+    spec: Path, overlays: list[Path], cache: Path | None, *, two: bool, tests: bool = False
+) -> Outcome:
+    """``api.generate`` in this process (no OUT: the files in memory; ``tests``: with the
+    contract test suite). Raises only what the API must never raise (a bug); bad input is an
+    exit code and diagnostics."""
     from xcompleteness import api
 
     with cache_folder(cache), jobs(two):
-        result = api.generate(spec, None, overlays, package="mangled", cache=cache is not None)
+        result = api.generate(
+            spec, None, overlays, package="mangled", cache=cache is not None, tests=tests
+        )
     errors = tuple(sorted({(d.code, d.pointer) for d in result.diagnostics if _error(d)}))
     warnings = tuple(sorted({(d.code, d.pointer) for d in result.diagnostics if not _error(d)}))
     files = {str(k): v for k, v in result.files.items()}
