@@ -27,8 +27,8 @@ from xcompleteness.emit import _cache as gencache
 from xcompleteness.emit import _verdict_cache as vc
 from xcompleteness.load import load_document
 
-CASES = ("link_header_search", "service_accounts", "github")
-"""The bundled examples that come as a spec and an overlay."""
+CASES = ("link_header_search", "service_accounts", "github", "link_header_defaults")
+"""The bundled examples that come as a spec and overlays (the last with a defaults overlay)."""
 
 
 @pytest.fixture(scope="session")
@@ -153,3 +153,22 @@ def test_an_overlay_target_the_jsonpath_library_cannot_describe_is_a_diagnostic(
     ):
         assert result.exit_code == 2
         assert [(d.code, d.pointer) for d in result.diagnostics] == [("XC022", "/actions/1/target")]
+
+
+@pytest.mark.parametrize("kind", [{"code": 5}, ["collection"], None, 5])
+def test_a_declaration_whose_kind_is_not_text_beside_defaults_is_a_diagnostic(
+    tmp_path: Path, kind: object
+) -> None:
+    """With ``x-completeness-defaults`` in the document, a declaration whose ``kind`` is a
+    mapping raised TypeError (unhashable) where the defaults are merged, before the schema
+    check that reports it: the merge now reads only a text ``kind``."""
+    case = load_case("link_header_defaults")
+    case.overlays[0]["actions"][1]["update"]["x-completeness"]["kind"] = kind
+    spec, overlays = write_case(case, tmp_path / "src")
+    pointer = "/paths/~1search~1repositories/get/x-completeness/kind"
+    for result in (
+        api.check(spec, overlays),
+        api.generate(spec, None, overlays, package="repos", cache=False),
+    ):
+        assert result.exit_code == 1
+        assert any(d.pointer == pointer and d.code.startswith("XC04") for d in result.diagnostics)

@@ -185,6 +185,9 @@ class Campaign:
         if got.astray and not kind.startswith("info"):  # a sound cache never misleads a run
             self.finding("cache led the run astray", path, str(got.warnings), folder, muts)
         if got == ref:
+            if got.warnings != ref.warnings and not kind.startswith("info"):
+                lost = sorted(set(ref.warnings) ^ set(got.warnings))[:4]
+                self.finding("warnings differ", path, f"{lost}", folder, muts)
             return
         if may_refuse and got.exit_code != 0 and not got.files:
             return  # a hostile cache may make a run refuse, never accept something else

@@ -119,8 +119,33 @@ class Dup:
         self.pairs, self.key, self.value = pairs, key, value
 
 
+HOSTILE_STRINGS = [
+    "class",
+    "__init__",
+    "import os",
+    "a-b c",
+    "Ünïcödé ✓",
+    "'''\"\"\"",
+    "\n# comment\n",
+    "{{ x }}{% raw %}",
+    "${{ secrets.X }}",
+    "(a+)+$",
+    "[",
+    "$..*",
+    "$.paths.*.*",
+    "$..[?@.x]",
+    "#/components/schemas/../../x",
+    "PT-1S",
+    "9999-99-99",
+    "../../etc/passwd",
+]
+"""Strings that must stay text: keywords, quotes, template and workflow syntax, regexes,
+JSONPath that matches everything, paths out of the folder, malformed durations and dates."""
+
+
 def hostile_values(pointer: str = "") -> list[Any]:
     """Values of every type that a field of a declaration or a spec may be confused with."""
+    rng_strings = HOSTILE_STRINGS
     deep: Any = "bottom"
     for i in range(300):  # deeper than the loader's depth cap (256)
         deep = [deep] if i % 2 else {"d": deep}
@@ -137,6 +162,7 @@ def hostile_values(pointer: str = "") -> list[Any]:
         "x",
         "x" * 10000,
         "\x1b[2J\r\x00",
+        *rng_strings,
         "MORE_PAGES_AVAILABLE",
         "$response.body#/nowhere",
         "$response.link.next",
