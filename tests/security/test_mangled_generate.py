@@ -172,3 +172,35 @@ def test_a_declaration_whose_kind_is_not_text_beside_defaults_is_a_diagnostic(
     ):
         assert result.exit_code == 1
         assert any(d.pointer == pointer and d.code.startswith("XC04") for d in result.diagnostics)
+
+
+@pytest.mark.parametrize(
+    ("keyword", "value", "at"),
+    [
+        ("required", 5, "/required"),
+        ("required", [{}], "/required/0"),
+        ("properties", 5, "/properties"),
+        ("properties", {"ids": {"required": 5}, "evidence": {}}, "/properties/ids/required"),
+        ("type", "foo", "/type"),
+    ],
+)
+def test_a_request_body_schema_that_is_not_json_schema_is_xc030_in_openapi_3_1(
+    tmp_path: Path, keyword: str, value: object, at: str
+) -> None:
+    """openapi-spec-validator never reads an operation's ``requestBody`` (and the 3.1 document
+    schema takes any object there), so a mutation body with ``required: 5`` was "valid" and
+    the IR reading its fields raised TypeError. Request body schemas are now meta-checked
+    like response schemas: XC030 at the keyword, from check and from generate."""
+    case = load_case("service_accounts_inline")
+    assert case.spec["openapi"].startswith("3.1")
+    op = case.spec["paths"]["/service-accounts/archive"]["post"]
+    op["requestBody"]["content"]["application/json"]["schema"][keyword] = value
+    spec, overlays = write_case(case, tmp_path / "src")
+    pointer = "/paths/~1service-accounts~1archive/post/requestBody/content/application~1json"
+    for result in (
+        api.check(spec, overlays),
+        api.generate(spec, None, overlays, package="accounts", cache=False),
+    ):
+        assert result.exit_code == 1
+        found = [(d.code, d.pointer) for d in result.diagnostics if d.severity.value == "error"]
+        assert found == [("XC030", pointer + "/schema" + at)]
