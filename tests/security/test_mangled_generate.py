@@ -204,3 +204,18 @@ def test_a_request_body_schema_that_is_not_json_schema_is_xc030_in_openapi_3_1(
         assert result.exit_code == 1
         found = [(d.code, d.pointer) for d in result.diagnostics if d.severity.value == "error"]
         assert found == [("XC030", pointer + "/schema" + at)]
+
+
+def test_a_request_body_component_is_meta_checked_where_it_is_written(tmp_path: Path) -> None:
+    case = load_case("service_accounts_inline")
+    op = case.spec["paths"]["/service-accounts/archive"]["post"]
+    body = op["requestBody"]
+    body["content"]["application/json"]["schema"]["required"] = 5
+    case.spec["components"]["requestBodies"] = {"Archive": body}
+    op["requestBody"] = {"$ref": "#/components/requestBodies/Archive"}
+    spec, overlays = write_case(case, tmp_path / "src")
+    result = api.check(spec, overlays)
+    pointer = "/components/requestBodies/Archive/content/application~1json/schema/required"
+    assert [(d.code, d.pointer) for d in result.diagnostics if d.severity.value == "error"] == [
+        ("XC030", pointer)
+    ]

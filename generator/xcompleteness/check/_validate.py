@@ -85,9 +85,9 @@ def request_body_schemas(doc: SourceDoc, version: str) -> list[Diagnostic]:
     its walk of an operation never reads ``requestBody``; in 3.0 the document's own meta-schema
     checks them, in 3.1 it takes any object there. The generator reads these schemas (a
     mutation's fields, the body of a body-paged listing, tool input schemas), so they are
-    checked here with the meta-check the validator gives a response schema: an inline schema
-    (one a ``$ref`` names is checked where it is written, as a component) against the OAS 3.1
-    dialect, jsonschema-rs first when it says yes, the stock checker for the error.
+    checked here with the meta-check the validator gives a response schema (a schema a ``$ref``
+    names is checked and reported where it is written) against the OAS 3.1 dialect,
+    jsonschema-rs first when it says yes, the stock checker for the error.
     """
     if version != "3.1":
         return []
@@ -102,16 +102,21 @@ def request_body_schemas(doc: SourceDoc, version: str) -> list[Diagnostic]:
             media_at = deref_at(data, media, pointer_join(at, "content", mime))
             if media_at is None or not isinstance(media_at[0], dict):
                 continue
-            schema = media_at[0].get("schema")
-            if type(schema) is not dict or "$ref" in schema or id(schema) in seen:
-                continue  # a $ref: checked where it points; a boolean schema is valid
+            schema_at = deref_at(
+                data, media_at[0].get("schema"), pointer_join(media_at[1], "schema")
+            )
+            if schema_at is None:
+                continue  # a dangling or cyclic $ref: reported as such
+            schema, where = schema_at
+            if type(schema) is not dict or id(schema) in seen or where.startswith(_COMPONENTS):
+                continue  # a boolean schema is valid; the validator meta-checks components
             seen.add(id(schema))
             error = _schema_error(schema)
             if error is not None:
                 path, message = error
                 out.append(
                     doc.diag(
-                        pointer_join(media_at[1], "schema", *path),
+                        pointer_join(where, *path),
                         INVALID_OPENAPI,
                         capped(message),
                         hint="a request body schema must be a JSON Schema of the OpenAPI 3.1 "
@@ -121,6 +126,9 @@ def request_body_schemas(doc: SourceDoc, version: str) -> list[Diagnostic]:
                     )
                 )
     return out
+
+
+_COMPONENTS = "/components/schemas/"
 
 
 def _schema_error(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str] | None:
