@@ -219,3 +219,26 @@ def test_a_request_body_component_is_meta_checked_where_it_is_written(tmp_path: 
     assert [(d.code, d.pointer) for d in result.diagnostics if d.severity.value == "error"] == [
         ("XC030", pointer)
     ]
+
+
+def test_a_run_the_cache_leads_astray_is_made_again_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The guard itself: whatever fails only with the per-stage caches in use (here the
+    item-model store cannot even be opened) gives the files of a run without any cache, warning
+    XC607, and stores nothing (the next run computes afresh)."""
+    from xcompleteness.emit import _model_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    spec, overlays = write_case(load_case("link_header_search"), tmp_path / "src")
+    plain = api.generate(spec, None, overlays, package="repos", cache=False)
+
+    def broken(self: object) -> None:
+        raise RuntimeError("a stage that fails only with the cache")
+
+    monkeypatch.setattr(_model_cache.ModelCache, "__init__", broken)
+    result = api.generate(spec, None, overlays, package="repos")
+    assert result.exit_code == 0 and dict(result.files) == dict(plain.files)
+    notes = [d for d in result.diagnostics if d.code == "XC607"]
+    assert len(notes) == 1 and "astray" in notes[0].message
+    assert not list(gencache.cache_dir().glob("*" + gencache.SUFFIX))  # nothing stored
