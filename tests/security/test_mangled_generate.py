@@ -81,6 +81,14 @@ def test_a_mangled_overlay_gives_a_documented_result_and_the_edit_gives_the_cold
 # --- the classes the campaign found --------------------------------------------------------
 
 
+def _check_and_generate(spec: Path, overlays: list[Path]) -> tuple[object, ...]:
+    """What ``check`` and an uncached ``generate`` (no OUT) give for the same input."""
+    return (
+        api.check(spec, overlays),
+        api.generate(spec, None, overlays, package="mangled", cache=False),
+    )
+
+
 def test_a_planted_clean_verdict_for_an_invalid_document_is_a_refusal_not_a_crash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -147,10 +155,7 @@ def test_an_overlay_target_the_jsonpath_library_cannot_describe_is_a_diagnostic(
     case = load_case("link_header_search")
     case.overlays[0]["actions"][1]["target"] = target
     spec, overlays = write_case(case, tmp_path / "src")
-    for result in (
-        api.check(spec, overlays),
-        api.generate(spec, None, overlays, package="repos", cache=False),
-    ):
+    for result in _check_and_generate(spec, overlays):
         assert result.exit_code == 2
         assert [(d.code, d.pointer) for d in result.diagnostics] == [("XC022", "/actions/1/target")]
 
@@ -166,10 +171,7 @@ def test_a_declaration_whose_kind_is_not_text_beside_defaults_is_a_diagnostic(
     case.overlays[0]["actions"][1]["update"]["x-completeness"]["kind"] = kind
     spec, overlays = write_case(case, tmp_path / "src")
     pointer = "/paths/~1search~1repositories/get/x-completeness/kind"
-    for result in (
-        api.check(spec, overlays),
-        api.generate(spec, None, overlays, package="repos", cache=False),
-    ):
+    for result in _check_and_generate(spec, overlays):
         assert result.exit_code == 1
         assert any(d.pointer == pointer and d.code.startswith("XC04") for d in result.diagnostics)
 
@@ -197,10 +199,7 @@ def test_a_request_body_schema_that_is_not_json_schema_is_xc030_in_openapi_3_1(
     op["requestBody"]["content"]["application/json"]["schema"][keyword] = value
     spec, overlays = write_case(case, tmp_path / "src")
     pointer = "/paths/~1service-accounts~1archive/post/requestBody/content/application~1json"
-    for result in (
-        api.check(spec, overlays),
-        api.generate(spec, None, overlays, package="accounts", cache=False),
-    ):
+    for result in _check_and_generate(spec, overlays):
         assert result.exit_code == 1
         found = [(d.code, d.pointer) for d in result.diagnostics if d.severity.value == "error"]
         assert found == [("XC030", pointer + "/schema" + at)]

@@ -263,33 +263,14 @@ class Campaign:
             "G._idle_core = lambda: True; G.SIDE_MIN_OPERATIONS = 0; G.PREPARE_MIN_BYTES = 0; "
             "from xcompleteness.cli import main; sys.exit(main(sys.argv[1:]))"
         )
+        out = str(folder / "out-cli")
+        generate = ["generate", str(spec), *flags, "-o", out, "--package", "mangled"]
+        generate += ["--tests"] if self.tests else []  # as the reference was made
         runs = [
             ("cli check", ["check", str(spec), *flags, "--format", self.rng.choice(FORMATS)]),
             ("cli audit", ["audit", str(spec), *flags, "--emit-overlay", str(folder / "d.yaml")]),
-            (
-                "cli generate edit",
-                [
-                    "generate",
-                    str(spec),
-                    *flags,
-                    "-o",
-                    str(folder / "out-cli"),
-                    "--package",
-                    "mangled",
-                ],
-            ),
-            (
-                "cli generate again",
-                [
-                    "generate",
-                    str(spec),
-                    *flags,
-                    "-o",
-                    str(folder / "out-cli"),
-                    "--package",
-                    "mangled",
-                ],
-            ),
+            ("cli generate edit", generate),
+            ("cli generate again", generate),
         ]
         for path, args in runs:
             self.tried[path] += 1
@@ -349,65 +330,43 @@ class Campaign:
         self.tests = self.rng.random() < 0.2  # generate --tests: the contract suite too
         warm = self.warm_cache(name)
         self.check_audit(spec, overlays, folder, muts)
-        ref = self.guarded(
-            "generate uncached",
-            folder,
-            muts,
-            outcome,
-            spec,
-            overlays,
-            None,
-            two=False,
-            tests=self.tests,
-        )
+        ref = self.generate("generate uncached", folder, muts, spec, overlays, None, two=False)
         if ref is None:
             return
         if ref.exit_code not in DOCUMENTED:
             self.finding("exit code", "generate uncached", str(ref.exit_code), folder, muts)
         two = self.rng.random() < 0.5
-        cold = self.guarded(
-            f"generate cold two={two}",
-            folder,
-            muts,
-            outcome,
-            spec,
-            overlays,
-            folder / "cache-cold",
-            two=two,
-            tests=self.tests,
-        )
-        self.compare(f"generate cold two={two}", ref, cold, folder, muts)
+        path = f"generate cold two={two}"
+        cold = self.generate(path, folder, muts, spec, overlays, folder / "cache-cold", two=two)
+        self.compare(path, ref, cold, folder, muts)
         cache = copy_cache(warm, folder / "cache-edit")
         two = self.rng.random() < 0.5
-        edit = self.guarded(
-            f"generate edit two={two}",
-            folder,
-            muts,
-            outcome,
-            spec,
-            overlays,
-            cache,
-            two=two,
-            tests=self.tests,
-        )
-        self.compare(f"generate edit two={two}", ref, edit, folder, muts)
-        again = self.guarded(
-            "generate again",
-            folder,
-            muts,
-            outcome,
-            spec,
-            overlays,
-            cache,
-            two=not two,
-            tests=self.tests,
-        )
+        path = f"generate edit two={two}"
+        edit = self.generate(path, folder, muts, spec, overlays, cache, two=two)
+        self.compare(path, ref, edit, folder, muts)
+        again = self.generate("generate again", folder, muts, spec, overlays, cache, two=not two)
         self.compare("generate again", ref, again, folder, muts)
         if self.rng.random() < self.cache_rate:
             self.hostile_runs(name, spec, overlays, cache, ref, folder, muts)
         if self.rng.random() < self.cli_rate:
             self.cli(spec, overlays, folder, muts, warm, ref)
         shutil.rmtree(folder, ignore_errors=True)
+
+    def generate(
+        self,
+        path: str,
+        folder: Path,
+        muts: Any,
+        spec: Path,
+        overlays: list[Path],
+        cache: Path | None,
+        *,
+        two: bool,
+    ) -> Outcome | None:
+        """:func:`outcome` of this trial's input (``--tests`` as the trial chose), guarded."""
+        return self.guarded(
+            path, folder, muts, outcome, spec, overlays, cache, two=two, tests=self.tests
+        )
 
     def hostile_runs(
         self,
@@ -428,9 +387,7 @@ class Campaign:
         (folder / "cache-damage.txt").write_text(done, "utf-8")
         two = self.rng.random() < 0.5
         path = f"generate damaged cache two={two}"
-        got = self.guarded(
-            path, folder, muts, outcome, spec, overlays, damaged, two=two, tests=self.tests
-        )
+        got = self.generate(path, folder, muts, spec, overlays, damaged, two=two)
         self.compare(path, ref, got, folder, [*muts, done], may_refuse=True)
         # the unmutated example on a damaged cache: its own uncached tree, or refused
         src = self.work / f"warm-{name}" / "src"
@@ -452,9 +409,7 @@ class Campaign:
             suffixes = sorted(set(re.findall(r"forged (\.\w+):", done)))
             two = self.rng.random() < 0.5
             path = f"generate forged cache two={two}"
-            got = self.guarded(
-                path, folder, muts, outcome, spec, overlays, forged, two=two, tests=self.tests
-            )
+            got = self.generate(path, folder, muts, spec, overlays, forged, two=two)
             self.compare(
                 f"generate forged {suffixes}",
                 ref,
@@ -469,9 +424,7 @@ class Campaign:
         two = self.rng.random() < 0.5
         path = f"generate planted facts two={two}"
         with planted_facts():
-            got = self.guarded(
-                path, folder, muts, outcome, spec, overlays, planted, two=two, tests=self.tests
-            )
+            got = self.generate(path, folder, muts, spec, overlays, planted, two=two)
         self.compare(
             "generate planted facts",
             ref,
