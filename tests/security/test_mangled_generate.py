@@ -64,7 +64,7 @@ def test_a_mangled_overlay_gives_a_documented_result_and_the_edit_gives_the_cold
     two: bool,
     as_json: bool,
 ) -> None:
-    case, mutations = mutate(load_case(name), rng, count, overlays_only=True)
+    case, mutations = mutate(load_case(name), rng, count, overlays_only=True, declarations=True)
     folder = tmp_path_factory.mktemp("mangled")
     spec, overlays = write_case(case, folder / "src", as_json=as_json)
     cold = outcome(spec, overlays, None, two=False)  # no cache at all, one process

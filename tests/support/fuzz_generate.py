@@ -84,8 +84,10 @@ class Campaign:
         cli_rate: float,
         cache_rate: float,
         text_rate: float = 0.1,
+        declarations: float = 0.3,
     ):
         self.text_rate = text_rate
+        self.declarations = declarations
         self.out = out
         self.rng = random.Random(seed)
         self.timeout = timeout
@@ -315,7 +317,9 @@ class Campaign:
     def run_trial(self) -> None:
         self.trial += 1
         name = self.rng.choice(sorted(CASES))
-        case, muts = mutate(self.cases[name], self.rng, self.rng.choice([1, 1, 1, 2, 3]))
+        near = self.rng.random() < self.declarations  # a declaration's own keys
+        count = self.rng.choice([1, 1, 1, 2, 3])
+        case, muts = mutate(self.cases[name], self.rng, count, declarations=near)
         folder = self.work / f"t{self.trial}"
         if folder.exists():
             shutil.rmtree(folder)
@@ -486,12 +490,21 @@ def main() -> int:
     p.add_argument("--cli-rate", type=float, default=0.1)
     p.add_argument("--cache-rate", type=float, default=0.3)
     p.add_argument("--text-rate", type=float, default=0.1, help="byte-level damage to a file")
+    p.add_argument(
+        "--declarations", type=float, default=0.3, help="share of trials mutating declarations"
+    )
     p.add_argument("--out", type=Path, default=Path("/tmp/xcfuzz-findings"))
     args = p.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     signal.signal(signal.SIGALRM, _alarm)
     campaign = Campaign(
-        args.out, args.seed, args.timeout, args.cli_rate, args.cache_rate, args.text_rate
+        args.out,
+        args.seed,
+        args.timeout,
+        args.cli_rate,
+        args.cache_rate,
+        args.text_rate,
+        args.declarations,
     )
     started = time.monotonic()
     try:

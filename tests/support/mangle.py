@@ -241,18 +241,35 @@ def _resolve(root: Any, path: tuple) -> Any:
 
 
 def mutate(
-    case: Case, rng: random.Random, count: int = 1, *, overlays_only: bool = False
+    case: Case,
+    rng: random.Random,
+    count: int = 1,
+    *,
+    overlays_only: bool = False,
+    declarations: bool = False,
 ) -> tuple[Case, list[Mutation]]:
     """A copy of ``case`` with ``count`` random mutations, and what each did."""
     out = copy.deepcopy(case)
     done = []
     for _ in range(count):
-        done.append(random_mutation(out, rng, overlays_only=overlays_only))
+        done.append(
+            random_mutation(out, rng, overlays_only=overlays_only, declarations=declarations)
+        )
     return out, done
 
 
-def random_mutation(case: Case, rng: random.Random, *, overlays_only: bool = False) -> Mutation:
-    """Mutate ``case`` in place, once (``overlays_only``: an overlay, never the spec)."""
+def _near_declaration(path: tuple) -> bool:
+    """A declaration's (or the defaults block's) own keys and their direct children: where
+    a type confusion reaches the most code (the merge, the schema check, the checker child)."""
+    keys = [i for i, p in enumerate(path) if p in ("x-completeness", "x-completeness-defaults")]
+    return bool(keys) and 1 <= len(path) - keys[-1] <= 3
+
+
+def random_mutation(
+    case: Case, rng: random.Random, *, overlays_only: bool = False, declarations: bool = False
+) -> Mutation:
+    """Mutate ``case`` in place, once (``overlays_only``: an overlay, never the spec;
+    ``declarations``: a declaration's keys and their children when the file has any)."""
     docs = [("spec", case.spec_name, None)] + [
         ("overlay", name, i) for i, name in enumerate(case.overlay_names)
     ]
@@ -261,6 +278,8 @@ def random_mutation(case: Case, rng: random.Random, *, overlays_only: bool = Fal
     _kind, fname, index = rng.choice(docs[1:]) if overlay else docs[0]
     root = case.spec if index is None else case.overlays[index]
     paths = [p for p in _nodes(root) if p]
+    near = [p for p in paths if _near_declaration(p)] if declarations else []
+    paths = near or paths
     path = rng.choices(paths, weights=[_weight(p) for p in paths])[0]
     parent = _resolve(root, path[:-1])
     last = path[-1]
