@@ -26,6 +26,7 @@ from xcompleteness.diagnostics import (
     ExitCode,
     InputError,
     Severity,
+    exception_text,
     render_json,
     render_text,
 )
@@ -244,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             pointer="",
             code="XC000",
             severity=Severity.ERROR,
-            message=f"internal error: {type(exc).__name__}: {exc}",
+            message=f"internal error: {type(exc).__name__}: {exception_text(exc)}",
             hint="this is a bug in xcompleteness; please report it with the input that caused it",
         )
         _emit([diag], getattr(args, "format", "text"))

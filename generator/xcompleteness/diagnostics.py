@@ -20,6 +20,7 @@ __all__ = [
     "ExitCode",
     "InputError",
     "Severity",
+    "exception_text",
     "exit_code_for",
     "has_errors",
     "pointer_join",
@@ -104,6 +105,20 @@ def shown(value: object, limit: int = 80) -> str:
     """``repr(value)`` cut to ``limit`` characters: how a message quotes a value from the input."""
     text = repr(value) if not isinstance(value, int) or value.bit_length() < 4000 else "<integer>"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def exception_text(exc: BaseException, *, first_line: bool = False) -> str:
+    """What an exception says, for a message: the one way the text of another library's
+    exception (a JSONPath, YAML or validator error) enters a diagnostic. Never raises: such an
+    exception's ``str()`` is the library's code, and one that fails on odd input (jsonpath on
+    an empty target) or says nothing gives the exception's type name instead."""
+    try:
+        text = str(exc)
+    except Exception:  # noqa: BLE001 - a library's __str__ failing is not our input's fault
+        text = ""
+    if first_line:
+        text = next(iter(text.splitlines()), "")
+    return text.strip() or type(exc).__name__
 
 
 def pointer_join(base: str, *parts: object) -> str:

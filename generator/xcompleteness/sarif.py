@@ -124,7 +124,8 @@ BASE_CODES: dict[str, CodeHelp] = {
         _W,
         {
             "XC602": "a generated name collided and was renamed",
-            "XC607": "the cache folder or an entry is not yours or is writable by others: not used",
+            "XC607": "the cache folder or an entry is not yours or is writable by others, or "
+            "led a run astray: not used",
             "XC608": "the title's package name would shadow a module and got an _api suffix",
             "XC603": "a schema modelled as Any (unsupported $ref, too deep, no item schema)",
             "XC610": "datamodel-code-generator gave a schema's class name to another schema",

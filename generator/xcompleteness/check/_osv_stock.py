@@ -29,7 +29,7 @@ from xcompleteness.check._osv_speedup import (
     with_set_registries,
 )
 from xcompleteness.check._validate import VALIDATOR_FAILED, capped
-from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.diagnostics import Diagnostic, Severity, exception_text
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
 __all__ = [
@@ -148,7 +148,10 @@ def run_stock(
                 doc.diag(
                     "",
                     VALIDATOR_FAILED,
-                    capped(f"the OpenAPI validator failed: {type(exc).__name__}: {exc}"),
+                    capped(
+                        f"the OpenAPI validator failed: {type(exc).__name__}: "
+                        + exception_text(exc)
+                    ),
                     hint="usually an unresolvable $ref; fix it and run check again",
                     severity=Severity.ERROR,
                 )

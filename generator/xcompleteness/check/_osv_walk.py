@@ -34,6 +34,7 @@ from typing import Any, NamedTuple
 
 from xcompleteness.check import _lean
 from xcompleteness.check._lean import fast_meta_valid
+from xcompleteness.diagnostics import exception_text
 from xcompleteness.document import HTTP_METHODS, iter_refs, pointer_tokens
 
 __all__ = ["Found", "MAX_REF_CHAIN", "OPERATIONS", "Undecided", "local_refs_only", "walk_errors"]
@@ -446,4 +447,4 @@ def walk_errors(
     except Undecided:
         raise
     except Exception as exc:  # noqa: BLE001 - anything odd: the stock walk decides
-        raise Undecided(f"{type(exc).__name__}: {exc}") from exc
+        raise Undecided(f"{type(exc).__name__}: {exception_text(exc)}") from exc

@@ -34,6 +34,7 @@ __all__ = [
     "MAX_ERRORS",
     "VALIDATOR_FAILED",
     "capped",
+    "request_body_schemas",
     "validate_openapi",
 ]
 
@@ -70,10 +71,83 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
         else:
             out: list[Diagnostic] = []
             _collect(doc, found, out)
-            return out
+            return out + request_body_schemas(doc, version)
     from xcompleteness.check._osv_stock import run_stock
 
-    return run_stock(doc, version, _collect, speedup=speedup)
+    return run_stock(doc, version, _collect, speedup=speedup) + request_body_schemas(doc, version)
+
+
+def request_body_schemas(doc: SourceDoc, version: str) -> list[Diagnostic]:
+    """``XC030`` for each request body schema of an OpenAPI 3.1 operation that is not a valid
+    schema of the OpenAPI 3.1 dialect (``required: 5``, ``properties: 5``, ``type: foo``).
+
+    The stock validator meta-checks the schemas of components, parameters and responses, but
+    its walk of an operation never reads ``requestBody``; in 3.0 the document's own meta-schema
+    checks them, in 3.1 it takes any object there. The generator reads these schemas (a
+    mutation's fields, the body of a body-paged listing, tool input schemas), so they are
+    checked here with the meta-check the validator gives a response schema (a schema a ``$ref``
+    names is checked and reported where it is written) against the OAS 3.1 dialect,
+    jsonschema-rs first when it says yes, the stock checker for the error.
+    """
+    if version != "3.1":
+        return []
+    from xcompleteness.document import deref_at, operation_nodes
+
+    data, out, seen = doc.data, [], set()
+    for operation, op_pointer in operation_nodes(doc):
+        located = deref_at(data, operation.get("requestBody"), op_pointer + "/requestBody")
+        body, at = located if located is not None else (None, "")
+        content = body.get("content") if isinstance(body, dict) else None
+        for mime, media in content.items() if isinstance(content, dict) else ():
+            media_at = deref_at(data, media, pointer_join(at, "content", mime))
+            if media_at is None or not isinstance(media_at[0], dict):
+                continue
+            schema_at = deref_at(
+                data, media_at[0].get("schema"), pointer_join(media_at[1], "schema")
+            )
+            if schema_at is None:
+                continue  # a dangling or cyclic $ref: reported as such
+            schema, where = schema_at
+            if type(schema) is not dict or id(schema) in seen or where.startswith(_COMPONENTS):
+                continue  # a boolean schema is valid; the validator meta-checks components
+            seen.add(id(schema))
+            error = _schema_error(schema)
+            if error is not None:
+                path, message = error
+                out.append(
+                    doc.diag(
+                        pointer_join(where, *path),
+                        INVALID_OPENAPI,
+                        capped(message),
+                        hint="a request body schema must be a JSON Schema of the OpenAPI 3.1 "
+                        "dialect (openapi-spec-validator does not check these; the generator "
+                        "reads them)",
+                        severity=Severity.ERROR,
+                    )
+                )
+    return out
+
+
+_COMPONENTS = "/components/schemas/"
+
+
+def _schema_error(schema: dict[str, Any]) -> tuple[tuple[Any, ...], str] | None:
+    """Where and why ``schema`` fails the OAS 3.1 dialect's meta-schema; None when it passes."""
+    from xcompleteness.check._lean import fast_meta_valid
+    from xcompleteness.check._osv_speedup import compiled_meta_check
+
+    if "$schema" not in schema and fast_meta_valid(compiled_meta_check("3.1"), schema):
+        return None
+    from jsonschema.exceptions import SchemaError
+    from openapi_schema_validator import OAS31Validator
+
+    try:
+        OAS31Validator.check_schema(schema)
+    except SchemaError as err:
+        return tuple(err.path), str(err.message)
+    except Exception as exc:  # noqa: BLE001 - a schema the checker cannot read is not valid
+        return (), f"the schema cannot be checked: {type(exc).__name__}"
+    return None
 
 
 def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> None:

@@ -36,7 +36,8 @@ def effective_declaration(decl: Any, defaults: Mapping[str, Any] | None) -> Any:
     """
     if not isinstance(decl, Mapping) or not isinstance(defaults, Mapping):
         return decl
-    if decl.get("kind") not in LISTING_KINDS:
+    kind = decl.get("kind")  # read before the schema check: any JSON value (a list, a mapping)
+    if not isinstance(kind, str) or kind not in LISTING_KINDS:
         return decl
     out = dict(decl)
     if "mode" not in out and isinstance(defaults.get("mode"), str):

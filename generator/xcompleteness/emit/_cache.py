@@ -272,8 +272,10 @@ def _diagnostic(raw: object) -> dict[str, Any]:
     for name in ("file", "pointer", "code", "message", "hint"):
         if not isinstance(raw[name], str):
             raise ValueError("bad diagnostic")
-    line = raw["line"]
-    if raw["severity"] not in _SEVERITIES or not (line is None or type(line) is int):
+    line, severity = raw["line"], raw["severity"]
+    if not (isinstance(severity, str) and severity in _SEVERITIES):
+        raise ValueError("bad diagnostic")
+    if not (line is None or type(line) is int):
         raise ValueError("bad diagnostic")
     return raw
 

@@ -392,7 +392,6 @@ def generate(
     (writing OUT); the caller must then call ``Generation.stored()`` (the diagnostics are
     complete either way).
     """
-    from xcompleteness.check import check_spec, prevalidate
     from xcompleteness.emit import _cache as gencache
 
     key = None
@@ -416,7 +415,57 @@ def generate(
             hit = _from_cache(entry)
             hit.diagnostics.extend(notes)
             return hit
-    from xcompleteness.check import verdict_store
+    reuse = key is not None
+    try:
+        gen = _pipeline(spec, overlays, package, allow_external_refs, tests, tools, reuse=reuse)
+    except (InputError, GenerationRefused):
+        raise
+    except Exception:
+        if not reuse:
+            raise
+        # A fact or value the cache gave (a clean verdict, a parse within the depth cap, the
+        # declarations found clean, a walk, a split) led a stage where a checked input never
+        # goes. The cache may only ever change speed: the run is made again without it, and
+        # its result (a refusal with the one-process diagnostics, or the files) stands.
+        gen = _pipeline(spec, overlays, package, allow_external_refs, tests, tools, reuse=False)
+        notes.append(_misled())
+    if key is not None and not any(n.severity is Severity.WARNING for n in notes):
+        stage("writing the cache")
+        try:
+            sources = gencache.source_digests(gen.sources)
+        except OSError:
+            sources = None
+        if sources is not None:
+            gen.encoded = {str(rel): text.encode("utf-8") for rel, text in gen.files.items()}
+            entry = gencache.Entry(
+                files=gen.files,
+                diagnostics=[d.to_json() for d in gen.diagnostics],
+                package=gen.package,
+                summary=gen.summary_text,
+                sources=sources,
+                encoded=gen.encoded,
+            )
+            if store_later:
+                gen.stored = gencache.store_later(key, entry, notes)
+            else:
+                gencache.store(key, entry, notes)
+    gen.diagnostics.extend(notes)
+    return gen
+
+
+def _pipeline(
+    spec: str | Path,
+    overlays: Sequence[str | Path],
+    package: str | None,
+    allow_external_refs: bool,
+    tests: bool,
+    tools: Sequence[str],
+    *,
+    reuse: bool,
+) -> Generation:
+    """The pipeline of :func:`generate` after a whole-run miss; ``reuse``: with the per-stage
+    stores of the cache folder (none without)."""
+    from xcompleteness.check import check_spec, prevalidate, verdict_store
     from xcompleteness.declare import declaration_store
     from xcompleteness.detect import scan_store
     from xcompleteness.emit._format import format_store
@@ -441,7 +490,6 @@ def generate(
     # ... and what the list-likeness scan found for a document
     # that differs only in x-completeness values, the declarations the vocabulary schema found
     # clean and the reading of the item-model module (:mod:`~xcompleteness.emit._value_cache`).
-    reuse = key is not None
     memo = LineMemo(LineCache()) if reuse else None
     with (
         parse_store(ParseCache() if reuse else None),
@@ -466,28 +514,23 @@ def generate(
         gen.summary_text = summary(gen)
     if memo is not None:
         memo.save()  # the lines this run's diagnostics asked for, for the next edit
-    if key is not None and not any(n.severity is Severity.WARNING for n in notes):
-        stage("writing the cache")
-        try:
-            sources = gencache.source_digests(gen.sources)
-        except OSError:
-            sources = None
-        if sources is not None:
-            gen.encoded = {str(rel): text.encode("utf-8") for rel, text in gen.files.items()}
-            entry = gencache.Entry(
-                files=gen.files,
-                diagnostics=[d.to_json() for d in gen.diagnostics],
-                package=gen.package,
-                summary=gen.summary_text,
-                sources=sources,
-                encoded=gen.encoded,
-            )
-            if store_later:
-                gen.stored = gencache.store_later(key, entry, notes)
-            else:
-                gencache.store(key, entry, notes)
-    gen.diagnostics.extend(notes)
     return gen
+
+
+def _misled() -> Diagnostic:
+    """The note of a run made again without the cache (:func:`generate`)."""
+    from xcompleteness.emit._cache import cache_dir
+    from xcompleteness.safety import CACHE_UNTRUSTED
+
+    return Diagnostic(
+        str(cache_dir()),
+        "",
+        CACHE_UNTRUSTED,
+        Severity.WARNING,
+        "a cache entry led this run astray (the pipeline failed with what the cache gave); "
+        "made again without the cache",
+        "remove the cache folder, or pass --no-cache; if it happens again, please report it",
+    )
 
 
 def _two_processes(

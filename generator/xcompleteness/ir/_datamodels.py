@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from xcompleteness.diagnostics import exception_text
 from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, installed_version, keep, recall
 
 __all__ = [
@@ -224,7 +225,9 @@ def _model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
             try:
                 out = _run(sub_document(schemas, openapi), meta_path)
             except Exception as exc:  # noqa: BLE001 - any failure of the library is a diagnostic
-                message = f"datamodel-code-generator cannot model these schemas: {exc}"
+                message = "datamodel-code-generator cannot model these schemas: " + exception_text(
+                    exc
+                )
                 raise ModelsRefused(message) from None
         if not isinstance(out, str):
             raise ModelsRefused("datamodel-code-generator returned several modules")

@@ -30,7 +30,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.diagnostics import (
+    Diagnostic,
+    InputError,
+    Severity,
+    exception_text,
+    pointer_join,
+    shown,
+)
 from xcompleteness.load._copy import copy_tree
 from xcompleteness.load._limits import TOO_LARGE, Limits
 from xcompleteness.load._parse import load_data
@@ -318,7 +325,7 @@ def _apply_action(
             ov.error(
                 at + "/target",
                 BAD_TARGET,
-                f"invalid JSONPath {target!r}: {str(exc).splitlines()[0]}",
+                f"invalid JSONPath {shown(target)}: {exception_text(exc, first_line=True)}",
                 "targets are RFC 9535 JSONPath expressions, e.g. $.paths['/items'].get",
             )
             return data

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
+from xcompleteness.diagnostics import Diagnostic, Severity, exception_text, pointer_join, shown
 from xcompleteness.load._copy import copy_tree
 from xcompleteness.load._limits import (
     ALIAS_BOMB,
@@ -81,7 +81,7 @@ class YamlBuilder:
                 hint="fix the YAML syntax",
             ) from None
         except yaml.YAMLError as exc:
-            raise input_error(self.origin, SYNTAX, f"invalid YAML: {exc}") from None
+            raise input_error(self.origin, SYNTAX, f"invalid YAML: {exception_text(exc)}") from None
 
     def _build(self, events: Iterator[yaml.Event]) -> Any:
         stack: list[_Frame] = []
