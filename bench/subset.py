@@ -13,13 +13,16 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import unquote
+
+from xcompleteness.document import pointer_tokens, ref_pointer
 
 PATH_ITEM_MAPS = ("paths", "webhooks", "x-webhooks")
 
 
-def _tokens(ref: str) -> list[str]:
-    return [unquote(t).replace("~1", "/").replace("~0", "~") for t in ref[2:].split("/")]
+def _tokens(ref: str) -> tuple[str, ...]:
+    """The tokens of a local reference, read as check reads it (the one reading)."""
+    pointer = ref_pointer(ref)
+    return (pointer_tokens(pointer) if pointer is not None else None) or ()
 
 
 def _refs(node: Any, out: list[str]) -> None:

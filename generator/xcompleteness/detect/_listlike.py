@@ -318,7 +318,7 @@ def _scan(
         not why
         and listy
         and body is not None
-        and not lpath.rstrip("/").rsplit("/", 1)[-1].startswith("{")  # a read by id
+        and not _reads_one(lpath)
         and _no_array(body, shape, walker)
     ):
         # GitLab types "Get the list of system hooks" as one Hook; Snyk's "List" answers a map
