@@ -17,6 +17,7 @@ cut-down shapes (specs/unseen_round9.yaml).
 
 from __future__ import annotations
 
+import pytest
 from support.unseen import findings_by_path
 from support.unseen import todos as _todos
 from xcompleteness.audit._draft import draft_declaration
@@ -38,16 +39,16 @@ def test_a_next_only_its_type_shows_a_url_beside_a_token_parameter_is_asked() ->
     assert "request.cursor page_token" in todo  # the other walk, named for the person to pick
 
 
-def test_a_token_parameter_described_as_calling_the_next_url_settles_next_url() -> None:
-    # the control: passes on main too ("call the `meta.next` URL" says which walk)
-    f = BY_PATH["/telescopes/{telescope_id}/observations"]
-    assert f.style == "next-url" and f.link_doubt is None
-    assert not _todos(draft_declaration(f), "pagination")
-
-
-def test_a_next_described_as_the_next_pages_url_settles_next_url() -> None:
-    # the control: passes on main too (the field's own description says URL)
-    f = BY_PATH["/comets"]
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/telescopes/{telescope_id}/observations",  # page_token: "call the `meta.next` URL"
+        "/comets",  # next: "The URL of the next page; absent on the last page."
+    ],
+)
+def test_a_next_url_said_in_words_is_followed_unasked(path: str) -> None:
+    # the controls: pass on main too (the token parameter or the field says which walk)
+    f = BY_PATH[path]
     assert f.style == "next-url" and f.link_doubt is None
     assert not _todos(draft_declaration(f), "pagination")
 
