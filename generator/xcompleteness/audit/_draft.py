@@ -280,6 +280,8 @@ def _pagination(
                 f"pagination: {f.style_doubt}; if one response holds every item, declare style "
                 f"none; else keep style next-url on {link.expression}"
             )
+        if f.link_doubt:  # a token parameter beside a next link only its type shows a URL
+            todos.append(f"pagination: {f.link_doubt}")
         out = {"style": "next-url"}
         if size:
             out["request"] = size

@@ -179,8 +179,4 @@ def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> 
         return True
     if strict:
         return False
-    description = node.get("description")
-    return isinstance(description, str) and bool(_URL_WORDS.search(description))
-
-
-_URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)
+    return prose.says_url(node.get("description"))

@@ -113,7 +113,9 @@ class Finding:
     link_doubt: str | None = None
     """For a walk by page or offset: the response also declares a ``Link`` header that nothing
     describes (no description, no example), so whether it links the pages is unsaid (the draft
-    pages by the parameter and asks)."""
+    pages by the parameter and asks). For a next-url walk: the operation also takes a token
+    parameter and only the type of the body's bare ``next`` shows a URL, so whether the walk
+    follows it or sends it back as the token is unsaid (the draft follows it and asks)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""

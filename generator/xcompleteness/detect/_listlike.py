@@ -87,6 +87,7 @@ from xcompleteness.detect._operation_facts import (
 )
 from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._pagination_params import (
+    bare_next_link_doubt,
     cursor_fed_by_token,
     pagination_style,
     param_roles,
@@ -355,7 +356,8 @@ def _scan(
     ):
         return None
     paged = positioned or any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
-    if imported is None and not paged and single_object(ref, shape, op_id):
+    bare = shape.items == "$response.body#" or _alone_in_body(body, shape, walker)
+    if imported is None and not paged and single_object(ref, shape, op_id, bare):
         return None
     if reasons_only:
         return tuple(why)
@@ -385,6 +387,9 @@ def _scan(
         )
     if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
         style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
+    if style == "next-url" and imported is None and link_doubt is None:
+        # a token parameter beside a bare ``next`` only its type shows a URL: which walk?
+        link_doubt = bare_next_link_doubt(roles, signals, ref.parameters, walker)
     if imported is not None:
         style, request = imported.style, dict(imported.request)
         if imported.items is not None and imported.items != shape.items:
@@ -429,7 +434,7 @@ def _scan(
         link_doubt=link_doubt,
         listing_doubt=None
         if imported is not None or fed is not None
-        else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged),
+        else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged, bare),
     )
 
 
@@ -824,13 +829,23 @@ def _addressed_prefixes(document: Any) -> frozenset[str]:
     return frozenset(out)
 
 
-def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str | None:
+def _alone_in_body(body: Located | None, shape: Shape, walker: SchemaWalker) -> bool:
+    """The items are the body's only property (``{result: [...]}``): nothing beside the array
+    makes the body an object of its own."""
+    if body is None or shape.items is None:
+        return False
+    inside = pointer_tokens(shape.items.partition("#")[2]) or ()
+    return len(inside) == 1 and list(walker.properties(*body)) == [inside[0]]
+
+
+def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool, bare: bool) -> str | None:
     """Why an unpaged array may be one object typed as an array: a bare array answering a path
-    that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID")
-    or in a configuration noun (``.../notifications/settings/``: one settings entry per kind of
-    thing configured, a fixed set), a path whose last word is ``summary`` (Mist's
-    ``impact-summary``: one summary holding arrays per field), or prose that reads one thing
-    ("get next outgoing transaction", "a single", "by ID")."""
+    that ends in a parameter (``/builder/rules/{ruleid}``: "Get strategy builder rules by ID"),
+    an array that is the body or its only property (``bare``) answering a path that ends in a
+    configuration noun (``.../notifications/settings/``: one settings entry per kind of thing
+    configured, a fixed set; ``/parse/settings`` answering ``{result: [...]}``), a path whose
+    last word is ``summary`` (Mist's ``impact-summary``: one summary holding arrays per field),
+    or prose that reads one thing ("get next outgoing transaction", "a single", "by ID")."""
     if paged or ref.method != "get" or shape.items is None:
         return None
     last = path.rstrip("/").rsplit("/", 1)[-1]
@@ -841,7 +856,7 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool) -> str 
         )
     literal = last_literal(path)
     noun = sig.word_list(literal)[-1:]
-    if shape.items == "$response.body#" and set(noun) & sig.SINGLE_OBJECT_NOUNS:
+    if bare and set(noun) & sig.SINGLE_OBJECT_NOUNS:
         return (
             f"an unpaged array answers a path that ends in {literal!r}: a configuration is one "
             "object, or a fixed set of entries (one per kind of thing it configures)"

@@ -65,7 +65,7 @@ def report_read(ref: OperationRef) -> bool:
     return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
 
 
-def single_object(ref: OperationRef, shape: Shape, op_id: str | None) -> bool:
+def single_object(ref: OperationRef, shape: Shape, op_id: str | None, bare: bool = False) -> bool:
     """An unpaged operation that reads, checks or computes one object (issue 19's false listings).
 
     * an example shows an object where the schema's items array would be (Slack's ``*.info``
@@ -73,7 +73,15 @@ def single_object(ref: OperationRef, shape: Shape, op_id: str | None) -> bool:
     * the operation is named for a single-object verb (``parse``, ``sanitise``, ``validate``,
       ``identity``, ``info``, ``lookupBy...``, ``license``);
     * the path names one thing and the body wraps it in the plural (``/Organisation`` answered
-      as ``{Organisations: [...]}``).
+      as ``{Organisations: [...]}``);
+    * the operation or the path ends in a configuration noun (``config``, ``settings``) and the
+      array is a part of the body (DRACOON's ``requestAuthConfig`` answering ``{authMethods:
+      [...]}``). The noun counts at the end of the operationId or the path only: at the head of
+      an operationId it names a compound resource (Autotask's ``ConfigurationItems...``).
+
+    ``bare``: the items are the body, or the only property of the body (``{result: [...]}``).
+    Such an array answered at a path ending in a configuration noun is no part of a larger
+    object: it is not dropped here (the draft asks whether it lists, as for a bare array).
     """
     if shape.items_contradicted:
         return True
@@ -85,8 +93,13 @@ def single_object(ref: OperationRef, shape: Shape, op_id: str | None) -> bool:
     ends = set(op_words[:1] + op_words[-1:] + path_words[-1:])
     if ends & sig.SINGLE_OBJECT_WORDS:
         return True
-    if ends & sig.SINGLE_OBJECT_NOUNS and shape.items != "$response.body#":
-        return True
+    said_by_path = set(path_words[-1:]) & sig.SINGLE_OBJECT_NOUNS
+    if (
+        set(op_words[-1:] + path_words[-1:]) & sig.SINGLE_OBJECT_NOUNS
+        and shape.items != "$response.body#"
+        and not (bare and said_by_path)
+    ):
+        return True  # a part of one configuration object
     if "lookup" in op_words + path_words and "by" in op_words + path_words:
         return True
     if shape.items and shape.items != "$response.body#" and path_words:

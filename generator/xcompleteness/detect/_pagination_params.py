@@ -7,9 +7,10 @@ from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import Signal
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.document import Parameter
+from xcompleteness.document import Parameter, pointer_tokens, resolve_pointer
 
 __all__ = [
+    "bare_next_link_doubt",
     "cursor_fed_by_token",
     "pagination_style",
     "param_roles",
@@ -149,3 +150,47 @@ def pagination_style(roles: dict[str, str], signals: list[Signal]) -> tuple[str,
     if "page_token" in roles or kinds & {"next_link", "next_token", "has_more", "total_pages"}:
         return "unknown", request
     return "none", request
+
+
+def bare_next_link_doubt(
+    roles: dict[str, str],
+    signals: list[Signal],
+    params: tuple[Parameter, ...],
+    walker: SchemaWalker,
+) -> str | None:
+    """For a next-url walk: why following the body's next link is a guess, else None.
+
+    The operation also takes a token parameter (``page_token``, ``cursor``) the walk never sends,
+    and nothing but the link's type says the value is the next page's URL to follow: the field is
+    a bare ``next`` (not ``next_page_uri``, not inside a ``links`` object), its description does
+    not say URL or link, and neither does the token parameter's. The value may be the token to
+    send back (SendGrid's designs: ``page_token`` "as provided by metadata" beside an undescribed
+    ``_metadata.next`` typed ``format: uri``); said either way (SendGrid's stats: "call the passed
+    `_metadata.next` URL"; Bitbucket's "Link to the next page"), the link walks unasked.
+    """
+    token = roles.get("cursor") or roles.get("page_token")
+    link = next((s for s in signals if s.kind == "next_link"), None)
+    if token is None or link is None or not link.expression.startswith("$response.body#"):
+        return None
+    inside = pointer_tokens(link.expression.partition("#")[2]) or ()
+    if sig.fold(link.name) != sig.AMBIGUOUS_NEXT or (
+        len(inside) > 1 and sig.fold(inside[-2]) in _LINK_OBJECTS
+    ):
+        return None  # the name says it: ``next_page_uri``, ``nextLink``, ``links.next``
+    found, node = resolve_pointer(walker.fact("document", lambda d: d), link.pointer)
+    node, _ = walker.resolve(node if found else {}, link.pointer)
+    described = node.get("description") if isinstance(node, dict) else None
+    param = next((p for p in params if p.location == "query" and p.name == token), None)
+    said = param.get("description") if param is not None else None
+    if prose.says_url(described) or prose.says_url(said):
+        return None  # "The URL of the next page"; "call the passed `_metadata.next` URL"
+    return (
+        f"only the type or an example of the response's {link.expression.partition('#')[2]} "
+        f"shows a URL (nothing describes it as one), and the operation also takes the token "
+        f"parameter {token}: the draft follows it as the next page's URL (next-url); if it "
+        f"carries only the token to send as {token}, the walk is a cursor one (request.cursor "
+        f"{token}, response.next {link.expression}): confirm which the API documents"
+    )
+
+
+_LINK_OBJECTS = frozenset({"links", "link"})  # folded: ``_links``, ``Links``

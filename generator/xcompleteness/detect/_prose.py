@@ -19,7 +19,9 @@ identifiers are not prose) and answer narrow questions:
 * ``zero_based_sentence``: a page number that counts from 0 ("zero-based", "starts at 0"): a
   page walk counts from 1 and would skip the first page;
 * ``first_sentence_lists``: a summary or description that says the operation returns a list
-  ("Gets a list of brands", "Returns a paginated list of commits").
+  ("Gets a list of brands", "Returns a paginated list of commits");
+* ``says_url``: a description that says its value is a URL or a link (Spotify's ``next``: "URL
+  to the next page of items"; SendGrid's ``page_token``: "call the passed `_metadata.next` URL").
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ __all__ = [
     "not_a_total",
     "one_object_sentence",
     "reserved",
+    "says_url",
     "search_sentence",
     "sentences",
     "zero_based_sentence",
@@ -123,6 +126,15 @@ def describes_cursor(description: str | None) -> bool:
 @lru_cache(maxsize=_PER_TEXT)
 def _describes_cursor(description: str) -> bool:
     return bool(_CURSOR_WORDS.search(_plain(description)))
+
+
+_URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)
+
+
+def says_url(description: str | None) -> bool:
+    """The description names a URL, URI or link (read as written: a markdown link's target
+    counts, as the body's next-link test always read it)."""
+    return isinstance(description, str) and bool(_URL_WORDS.search(description))
 
 
 _LINK_HEADER = re.compile(r"\blink\b (?:response )?headers?\b|\bheaders?\b[^.]{0,20}\blink\b", re.I)
