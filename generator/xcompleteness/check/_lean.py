@@ -179,9 +179,13 @@ def plain_json(node: Any) -> bool:
     return plain_tree(node, _float_plain)
 
 
-def fast_meta_valid(compiled: Any, schema_value: Any) -> bool:
-    """True only when the compiled meta-check accepts ``schema_value`` (see the module doc)."""
-    if compiled is None or type(schema_value) is not dict or not plain_json(schema_value):
+def fast_meta_valid(compiled: Any, schema_value: Any, *, known_plain: bool = False) -> bool:
+    """True only when the compiled meta-check accepts ``schema_value`` (see the module doc).
+    ``known_plain``: the caller knows :func:`plain_json` holds for it (a container of a JSON
+    text's data outside ``SourceDoc.unplain``), so it is not walked again."""
+    if compiled is None or type(schema_value) is not dict:
+        return False
+    if not known_plain and not plain_json(schema_value):
         return False
     try:
         return bool(compiled.is_valid(schema_value))

@@ -67,8 +67,17 @@ def local_refs_only(data: Any, refs: Iterable[tuple[str, str]] | None = None) ->
 
 
 class _Walk:
-    def __init__(self, data: dict[str, Any], version: str, stock: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        version: str,
+        stock: Callable[[], Any],
+        unplain: frozenset[int] | None = None,
+    ) -> None:
         self.data = data
+        self.unplain = unplain
+        """``SourceDoc.unplain`` of ``data``: a schema outside it is plain JSON, not walked for
+        that again before its meta-check (None: every schema is)."""
         self._stock = stock  # builds the stock validator, on the first value check it must do
         self._validator: Any = None
         self.compiled = _lean.lean_meta_check(version)
@@ -383,7 +392,9 @@ class _Walk:
 
     def _meta(self, at: tuple[Any, ...], value: dict[str, Any]) -> Found | None:
         if self.fast_meta and not (self.is_31 and "$schema" in value):
-            if fast_meta_valid(self.compiled, value):
+            unplain = self.unplain
+            known = unplain is not None and id(value) not in unplain
+            if fast_meta_valid(self.compiled, value, known_plain=known):
                 return None
         registry = self.validator.keyword_validators_registry
         err = registry["schema"]._validate_schema_meta(self.sp(at), value)
@@ -423,6 +434,7 @@ def walk_errors(
     version: str,
     stock: Callable[[], Any],
     refs: Iterable[tuple[str, str]] | None = None,
+    unplain: frozenset[int] | None = None,
 ) -> list[Found]:
     """Every error of the stock keyword walk, or :class:`Undecided` (see the module doc).
 
@@ -430,14 +442,15 @@ def walk_errors(
     called only when a check is not decided without it (:mod:`xcompleteness.check._lean`): its
     keyword registry supplies the meta-check and the ``default`` check, its ``schema_path`` the
     paths those stock calls need. ``refs``: every ``$ref`` of ``data`` when the loader listed
-    them already (else they are looked up here). The structural check runs first, as in the
-    stock validator; any error there is left to the stock walk (a malformed document is where
-    the two could part).
+    them already (else they are looked up here); ``unplain``: ``SourceDoc.unplain`` of
+    ``data`` when known (the schemas outside it skip the plain-JSON walk). The structural check
+    runs first, as in the stock validator; any error there is left to the stock walk (a
+    malformed document is where the two could part).
     """
     try:
         if type(data) is not dict or not local_refs_only(data, refs):
             raise Undecided("external or escaped $ref")
-        walk = _Walk(data, version, stock)
+        walk = _Walk(data, version, stock, unplain)
         valid = _lean.structural_valid(data, version)
         if valid is None:
             valid = not any(True for _ in walk.validator.schema_validator.iter_errors(data))
