@@ -316,7 +316,8 @@ class _Walk:
         require_properties: bool = True,
         meta_checked: bool = False,
     ) -> None:
-        value = self.resolve(node)
+        # self.resolve(node), without the call for a node that holds no $ref (most of them)
+        value = self.resolve(node) if type(node) is dict and "$ref" in node else node
         if type(value) is not dict:
             raise Undecided("a schema that is not an object")  # bool schemas, odd values
         schema_id = id(value)
