@@ -390,33 +390,23 @@ def _walk(
                             lines.get(pointer) if lines is not None else None,
                         )
                     )
-            for k, v in node.items():
-                kind = type(v)
-                if kind is dict or kind is list:
-                    push((v, depth, entry, k))
-                elif kind is str:
-                    if counting:
-                        held += 1
-                elif kind not in leaves:
-                    if isinstance(v, containers):
-                        push((v, depth, entry, k))
-                    elif marking and not (kind is int and INT_MIN <= v <= INT_MAX):
-                        _mark(entry, unplain)
+            children: Any = node.items()
         elif isinstance(node, list):
-            index = 0
-            for v in node:
-                kind = type(v)
-                if kind is dict or kind is list:
-                    push((v, depth, entry, index))
-                elif kind is str:
-                    if counting:
-                        held += 1
-                elif kind not in leaves:
-                    if isinstance(v, containers):
-                        push((v, depth, entry, index))
-                    elif marking and not (kind is int and INT_MIN <= v <= INT_MAX):
-                        _mark(entry, unplain)
-                index += 1
+            children = enumerate(node)
+        else:
+            continue
+        for token, v in children:
+            kind = type(v)
+            if kind is dict or kind is list:
+                push((v, depth, entry, token))
+            elif kind is str:
+                if counting:
+                    held += 1
+            elif kind not in leaves:
+                if isinstance(v, containers):
+                    push((v, depth, entry, token))
+                elif marking and not (kind is int and INT_MIN <= v <= INT_MAX):
+                    _mark(entry, unplain)
     if strings_out is not None:
         strings_out.append(held)
     return refs
