@@ -311,15 +311,16 @@ _TOKENS = st.one_of(
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.lists(_TOKENS, max_size=8), min_size=1, max_size=6))
 def test_ref_pointers_are_spelled_as_pointer_join_spells_them(paths: list[list[Any]]) -> None:
-    """The loader spells each ``$ref``'s pointer from its chain of keys with the text tokens
-    escaped once per walk: the same text as ``pointer_join`` of the tokens, for any keys
-    (``~`` and ``/`` escaped, list indices, ``True`` beside ``1``), in any order of meeting."""
+    """The loader spells each ``$ref``'s pointer from its walk entry's parent links with the
+    text tokens escaped once per walk: the same text as ``pointer_join`` of the tokens, for any
+    keys (``~`` and ``/`` escaped, list indices, ``True`` beside ``1``), in any order of
+    meeting."""
     from xcompleteness.diagnostics import pointer_join
     from xcompleteness.load._parse import _spell
 
     escaped: dict[str, str] = {}
     for tokens in paths:
-        chain = None
-        for token in tokens:
-            chain = (chain, token)
-        assert _spell(chain, escaped) == pointer_join("", *tokens)
+        entry: Any = ({}, 1, None, None)  # the root's entry: (node, depth, parent, token)
+        for depth, token in enumerate(tokens, 2):
+            entry = ({}, depth, entry, token)
+        assert _spell(entry, escaped) == pointer_join("", *tokens)

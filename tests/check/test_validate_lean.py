@@ -258,3 +258,84 @@ def test_a_plain_valid_document_is_validated_without_the_validator_stack(tmp_pat
         [sys.executable, "-c", _PROBE, str(path)], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == [0, []]
+
+
+def test_the_formats_read_from_jsonschema_are_the_ones_it_checks() -> None:
+    """``checked_as_read`` (which formats the stock value check checks, known without importing
+    jsonschema) against jsonschema's own ``FormatChecker.checkers`` here, for every format the
+    table names, every one jsonschema registers, OpenAPI's and some it never checks. Fails when
+    jsonschema is upgraded: its ``_format.py`` is then read again (``JSONSCHEMA_FORMATS_READ``),
+    and until then any other release is asked instead."""
+    from jsonschema import FormatChecker
+    from xcompleteness.reuse import installed_version
+
+    assert installed_version("jsonschema") == _lean.JSONSCHEMA_FORMATS_READ
+    names = (
+        set(FormatChecker.checkers)
+        | set(_lean._ALWAYS_CHECKED)
+        | set(_lean._CHECKED_WITH)
+        | _lean.OAS_FORMATS
+        | {"github-url", "ip-address", "host-name", "", "URI"}
+    )
+    for name in sorted(names):
+        stock = name in FormatChecker.checkers or name in _lean.OAS_FORMATS
+        assert _lean.checked_as_read(name) is stock, name
+
+
+def test_a_format_an_optional_library_checks_counts_as_checked_when_it_can_be_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``uri`` is checked by jsonschema only beside rfc3987 or rfc3986-validator (absent here):
+    found on the path, the stock check is asked; a module that cannot be looked up counts as
+    found."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    assert not _lean.checked_as_read("uri")
+    for module in ("rfc3987", "rfc3986_validator"):
+        monkeypatch.setattr(
+            importlib.util,
+            "find_spec",
+            lambda name, *a, m=module: object() if name == m else real(name, *a),
+        )
+        assert _lean.checked_as_read("uri") and _lean.checked_as_read("uri-reference")
+        assert _lean.checked_as_read("iri") is (module == "rfc3987")
+
+    def broken(name: str, *args: Any) -> Any:
+        raise ValueError(name)
+
+    monkeypatch.setattr(importlib.util, "find_spec", broken)
+    assert _lean.checked_as_read("uri") and not _lean.checked_as_read("github-url")
+
+
+_FORMAT_PROBE = """
+import json, sys
+from xcompleteness.check._validate import validate_openapi
+from xcompleteness.load import load_spec
+found = validate_openapi(load_spec(sys.argv[1]))
+print(json.dumps([[d.pointer, d.message] for d in found]), "jsonschema" in sys.modules)
+"""
+
+
+def test_a_default_beside_a_format_is_decided_without_importing_jsonschema(
+    tmp_path: Path,
+) -> None:
+    """GitHub's ``{type: string, format: uri, default: ""}`` (and a format no release checks):
+    decided without jsonschema in a fresh process, with the stock verdict; a bad default beside
+    a format jsonschema always checks still gets the stock error."""
+    data = _bad_defaults()
+    data["components"]["schemas"] = {
+        "Url": {"type": "string", "format": "uri", "default": ""},
+        "Own": {"type": "string", "format": "github-url", "default": "x"},
+    }
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-c", _FORMAT_PROBE, str(path)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["[]", "False"]
+    assert validate_openapi(load_spec(path), speedup=False) == []
+    data["components"]["schemas"]["Day"] = {"type": "string", "format": "date", "default": "x"}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    doc = load_spec(path)
+    assert _key(validate_openapi(doc)) == _key(validate_openapi(doc, speedup=False)) != []

@@ -20,7 +20,9 @@ description once it is loaded. Most documents need none of it: their verdict is 
 * **default values**: :func:`default_ok` says True only for a schema made of a handful of
   keywords whose OAS 3.0 meaning is plain (a type among boolean/integer/number/string, enum,
   bounds, lengths, a format the stock checker does not check, annotations) and a value it
-  plainly satisfies; anything else asks the stock check.
+  plainly satisfies; anything else asks the stock check. Which formats the stock checker checks
+  (jsonschema's, which depend on the optional libraries installed) is read from the jsonschema
+  release's own rules (:func:`format_checked`), not by importing it.
 
 Whatever is not decided here is decided by the stock code, imported at that moment (the walk
 builds the stock validator lazily). Every shortcut is compared with the stock code in
@@ -36,6 +38,7 @@ import json
 import math
 import os
 import re
+import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,10 +46,13 @@ from typing import Any
 from xcompleteness.document import plain_tree
 
 __all__ = [
+    "JSONSCHEMA_FORMATS_READ",
     "OAS_FORMATS",
+    "checked_as_read",
     "default_ok",
     "document_meta_schema",
     "fast_meta_valid",
+    "format_checked",
     "lean_meta_check",
     "plain_json",
     "schema_meta_schema",
@@ -179,9 +185,13 @@ def plain_json(node: Any) -> bool:
     return plain_tree(node, _float_plain)
 
 
-def fast_meta_valid(compiled: Any, schema_value: Any) -> bool:
-    """True only when the compiled meta-check accepts ``schema_value`` (see the module doc)."""
-    if compiled is None or type(schema_value) is not dict or not plain_json(schema_value):
+def fast_meta_valid(compiled: Any, schema_value: Any, *, known_plain: bool = False) -> bool:
+    """True only when the compiled meta-check accepts ``schema_value`` (see the module doc).
+    ``known_plain``: the caller knows :func:`plain_json` holds for it (a container of a JSON
+    text's data outside ``SourceDoc.unplain``), so it is not walked again."""
+    if compiled is None or type(schema_value) is not dict:
+        return False
+    if not known_plain and not plain_json(schema_value):
         return False
     try:
         return bool(compiled.is_valid(schema_value))
@@ -218,6 +228,64 @@ def _checked_formats() -> frozenset[str]:
     return frozenset(FormatChecker.checkers) | OAS_FORMATS
 
 
+JSONSCHEMA_FORMATS_READ = "4.26.0"
+"""The jsonschema release whose ``_format.py`` :data:`_ALWAYS_CHECKED` and
+:data:`_CHECKED_WITH` were read from (tests/check/test_validate_lean.py compares them with its
+``FormatChecker.checkers``); any other release is asked (imported)."""
+_ALWAYS_CHECKED = frozenset(("date", "email", "idn-email", "ipv4", "ipv6", "regex", "time", "uuid"))
+"""Formats jsonschema's global ``FormatChecker.checkers`` holds whatever is installed."""
+_CHECKED_WITH: dict[str, tuple[str, ...]] = {
+    "hostname": ("fqdn",),
+    "idn-hostname": ("idna",),
+    "uri": ("rfc3987", "rfc3986_validator"),
+    "uri-reference": ("rfc3987", "rfc3986_validator"),
+    "iri": ("rfc3987", "rfc3987_syntax"),
+    "iri-reference": ("rfc3987", "rfc3987_syntax"),
+    "date-time": ("rfc3339_validator",),
+    "color": ("webcolors",),
+    "json-pointer": ("jsonpointer",),
+    "relative-json-pointer": ("jsonpointer",),
+    "uri-template": ("uri_template",),
+    "duration": ("isoduration",),
+}
+"""Format -> the optional modules whose import makes jsonschema check it (it imports them in
+``try``/``suppress(ImportError)`` blocks); every other format it never checks."""
+
+
+def _findable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return True  # not known to be absent: as if it were there
+
+
+def format_checked(name: str) -> bool:
+    """Whether the stock OAS 3.0 value checker may check ``format: name`` (True also when that
+    is not known), answered without importing jsonschema (about 0.25 billion instructions, a
+    tenth of a second: the first ``default`` beside a ``format`` in a document cost GitHub's
+    check that) when jsonschema is not imported yet and is the release read
+    (:data:`JSONSCHEMA_FORMATS_READ`): a format it registers only after importing an optional
+    module is checked only when that module can be found (found but failing to import, it is
+    counted as checked: the stock check decides then). Otherwise, from ``FormatChecker``."""
+    if "jsonschema" in sys.modules or not _formats_as_read():
+        return name in _checked_formats()
+    return checked_as_read(name)
+
+
+def checked_as_read(name: str) -> bool:
+    """:func:`format_checked` from the release read, whether or not it is the one installed."""
+    if name in OAS_FORMATS or name in _ALWAYS_CHECKED:
+        return True
+    return any(_findable(module) for module in _CHECKED_WITH.get(name, ()))
+
+
+@cache
+def _formats_as_read() -> bool:
+    from xcompleteness.reuse import installed_version
+
+    return installed_version("jsonschema") == JSONSCHEMA_FORMATS_READ
+
+
 def default_ok(schema: dict[str, Any], value: Any) -> bool:
     """True when the stock OAS 3.0 value check of ``value`` against ``schema`` finds no error,
     decided without it; False means "not decided here" (ask the stock check)."""
@@ -248,7 +316,7 @@ def default_ok(schema: dict[str, Any], value: Any) -> bool:
             ):
                 return False
         elif key == "format":
-            if type(rule) is not str or rule in _checked_formats():
+            if type(rule) is not str or format_checked(rule):
                 return False
         else:
             return False

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import marshal
 import string
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from xcompleteness.check import _lean
@@ -67,8 +67,17 @@ def local_refs_only(data: Any, refs: Iterable[tuple[str, str]] | None = None) ->
 
 
 class _Walk:
-    def __init__(self, data: dict[str, Any], version: str, stock: Callable[[], Any]) -> None:
+    def __init__(
+        self,
+        data: dict[str, Any],
+        version: str,
+        stock: Callable[[], Any],
+        unplain: frozenset[int] | None = None,
+    ) -> None:
         self.data = data
+        self.unplain = unplain
+        """``SourceDoc.unplain`` of ``data``: a schema outside it is plain JSON, not walked for
+        that again before its meta-check (None: every schema is)."""
         self._stock = stock  # builds the stock validator, on the first value check it must do
         self._validator: Any = None
         self.compiled = _lean.lean_meta_check(version)
@@ -103,6 +112,8 @@ class _Walk:
         ``$ref`` into ``paths``, a node a YAML alias shares) is whether an ``allOf``'s
         ``required`` list is checked there, so a schema holding ``allOf`` has no key."""
         self.operation_ids: set[Any] = set()
+        self.found: list[Found] = []
+        """The errors so far, in the stock walk's order."""
         self._targets: dict[str, Any] = {}
 
     # -- reading the plain document the way jsonschema-path does -------------------------------
@@ -157,25 +168,28 @@ class _Walk:
 
     # -- the walk (keywords.RootValidator and below, in the stock order) -----------------------
 
-    def run(self) -> Iterator[Found]:
+    def run(self) -> list[Found]:
+        """Every error, in the stock walk's order (each step appends to ``self.found``: no
+        generator per schema node, as a walk of 41,000 schema visits on GitHub's had)."""
         spec = self.data
         if "tags" in spec:
-            yield from self.tags(("tags",), self.child(spec, "tags", list))
+            self.tags(("tags",), self.child(spec, "tags", list))
         if "paths" in spec:
             paths = self.child(spec, "paths", dict)
             for url, item in paths.items():
                 item = self.resolve(item)
                 if type(item) is not dict or type(url) is not str:
                     raise Undecided("path item")
-                yield from self.path(url, ("paths", url), item)
+                self.path(url, ("paths", url), item)
         if "components" in spec:
             components = self.child(spec, "components", dict)
             if "schemas" in components:
                 schemas = self.child(components, "schemas", dict)
                 for name, schema in schemas.items():
-                    yield from self.schema(("components", "schemas", name), schema)
+                    self.schema(("components", "schemas", name), schema)
+        return self.found
 
-    def tags(self, at: tuple[Any, ...], tags: list[Any]) -> Iterator[Found]:
+    def tags(self, at: tuple[Any, ...], tags: list[Any]) -> None:
         seen: set[str] = set()
         for tag in tags:
             tag = self.resolve(tag)
@@ -183,17 +197,17 @@ class _Walk:
             if type(name) is not str:
                 raise Undecided("tag without a name")
             if name in seen:
-                yield Found(at, f"Duplicate tag name '{name}'")
+                self.found.append(Found(at, f"Duplicate tag name '{name}'"))
             seen.add(name)
 
-    def path(self, url: str, at: tuple[Any, ...], item: dict[str, Any]) -> Iterator[Found]:
+    def path(self, url: str, at: tuple[Any, ...], item: dict[str, Any]) -> None:
         # What every operation of the item compares (the stock walk works both out again per
         # operation; an odd parameter raised Undecided in ``parameters`` already, and any
         # Undecided discards the whole walk, so working them out once here changes nothing).
         path_names: list[str] = []
         if "parameters" in item:
             parameters = self.child(item, "parameters", list)
-            path_names = yield from self.parameters((*at, "parameters"), parameters)
+            path_names = self.parameters((*at, "parameters"), parameters)
         url_params: set[str] | None = None  # read when the item has an operation, as before
         for name, operation in item.items():
             if name not in OPERATIONS:
@@ -203,11 +217,9 @@ class _Walk:
             operation = self.resolve(operation)
             if type(operation) is not dict:
                 raise Undecided("operation")
-            yield from self.operation(url, name, (*at, name), operation, path_names, url_params)
+            self.operation(url, name, (*at, name), operation, path_names, url_params)
 
-    def parameters(
-        self, at: tuple[Any, ...], parameters: list[Any]
-    ) -> Generator[Found, None, list[str]]:
+    def parameters(self, at: tuple[Any, ...], parameters: list[Any]) -> list[str]:
         """The stock walk of a parameter list; returns the names of its path parameters (which
         the stock walk reads in a second pass over the list: every parameter's ``name`` and
         ``in`` were read here already, so that pass finds nothing new to decline)."""
@@ -223,18 +235,16 @@ class _Walk:
                 raw = parameter["schema"]
                 key = _content_key(raw) if type(raw) is dict and "$ref" not in raw else None
                 if key is None or key not in self.clean_contents:
-                    clean = True
-                    for found in self.schema((*at, index, "schema"), raw):
-                        clean = False
-                        yield found
-                    if clean:
+                    before = len(self.found)
+                    self.schema((*at, index, "schema"), raw)
+                    if len(self.found) == before:  # clean
                         self.walked_clean.add(id(parameter))
                         if key is not None:
                             self.clean_contents.add(key)
             name, where = field(parameter, "name"), field(parameter, "in")
             key = (name, where)
             if key in seen:
-                yield Found(at, f"Duplicate parameter '{name}'")
+                self.found.append(Found(at, f"Duplicate parameter '{name}'"))
             seen.add(key)
             if where == "path":
                 path_names.append(name)
@@ -258,13 +268,14 @@ class _Walk:
         operation: dict[str, Any],
         path_names: list[str],
         url_params: set[str],
-    ) -> Iterator[Found]:
+    ) -> None:
         if "operationId" in operation:
             op_id = self.resolve(operation["operationId"])
             if type(op_id) is not str:
                 raise Undecided("operationId")
             if op_id in self.operation_ids:
-                yield Found(at, f"Operation ID '{op_id}' for '{name}' in '{url}' is not unique")
+                message = f"Operation ID '{op_id}' for '{name}' in '{url}' is not unique"
+                self.found.append(Found(at, message))
             self.operation_ids.add(op_id)
         if "responses" in operation:
             responses = self.child(operation, "responses", dict)
@@ -273,7 +284,7 @@ class _Walk:
                 if type(response) is not dict:
                     continue  # the stock walk finds no "content" in it and moves on
                 if "content" in response and id(response) not in self.walked_clean:
-                    clean = True
+                    before = len(self.found)
                     content = self.child(response, "content", dict)
                     for mime, media in content.items():
                         media = self.resolve(media)
@@ -281,22 +292,20 @@ class _Walk:
                             continue  # no "schema" in it: skipped, as the stock walk does
                         if "schema" in media:
                             where = ("responses", code, "content", mime, "schema")
-                            for found in self.schema((*at, *where), media["schema"]):
-                                clean = False
-                                yield found
-                    if clean:
+                            self.schema((*at, *where), media["schema"])
+                    if len(self.found) == before:  # clean
                         self.walked_clean.add(id(response))
         names: list[str] = []
         if "parameters" in operation:
             parameters = self.child(operation, "parameters", list)
-            names = yield from self.parameters((*at, "parameters"), parameters)
+            names = self.parameters((*at, "parameters"), parameters)
         all_params = set(names) | set(path_names)
         for param in sorted(url_params):
             if param not in all_params:
-                yield Found(at, _unresolved(param, name, url))
+                self.found.append(Found(at, _unresolved(param, name, url)))
         for param in sorted(all_params):
             if param not in url_params:
-                yield Found(at, _unresolved(param, name, url))
+                self.found.append(Found(at, _unresolved(param, name, url)))
 
     # -- keywords.SchemaValidator ------------------------------------------------------------
 
@@ -306,8 +315,9 @@ class _Walk:
         node: Any,
         require_properties: bool = True,
         meta_checked: bool = False,
-    ) -> Iterator[Found]:
-        value = self.resolve(node)
+    ) -> None:
+        # self.resolve(node), without the call for a node that holds no $ref (most of them)
+        value = self.resolve(node) if type(node) is dict and "$ref" in node else node
         if type(value) is not dict:
             raise Undecided("a schema that is not an object")  # bool schemas, odd values
         schema_id = id(value)
@@ -315,7 +325,7 @@ class _Walk:
             self.meta_checked.add(schema_id)
             err = self._meta(at, value)
             if err is not None:
-                yield err
+                self.found.append(err)
                 return
         if schema_id in self.visited:
             return
@@ -325,21 +335,21 @@ class _Walk:
         if "allOf" in value:
             all_of = self.child(value, "allOf", list)
             for index, inner in enumerate(all_of):
-                yield from self.schema((*at, "allOf", index), inner, False, True)
+                self.schema((*at, "allOf", index), inner, False, True)
                 nested_properties += list(self._collect_properties(inner))
         for keyword in ("anyOf", "oneOf"):
             if keyword in value:
                 for index, inner in enumerate(self.child(value, keyword, list)):
-                    yield from self.schema((*at, keyword, index), inner, False, True)
+                    self.schema((*at, keyword, index), inner, False, True)
         if "not" in value:
-            yield from self.schema((*at, "not"), value["not"], False, True)
+            self.schema((*at, "not"), value["not"], False, True)
         if "items" in value:
-            yield from self.schema((*at, "items"), value["items"], False, True)
+            self.schema((*at, "items"), value["items"], False, True)
         properties: Any = []
         if "properties" in value:
             props = self.child(value, "properties", dict)
             for key, prop in props.items():
-                yield from self.schema((*at, "properties", key), prop, False, True)
+                self.schema((*at, "properties", key), prop, False, True)
             properties = props.keys() or []
         required: Any = []
         if "required" in value:
@@ -353,7 +363,7 @@ class _Walk:
             extra_properties = []
         if extra_properties and require_properties:
             message = f"Required list has not defined properties: {extra_properties}"
-            yield Found(at, message)
+            self.found.append(Found(at, message))
         if "default" in value:
             default_value = value["default"]
             if type(default_value) is dict and type(default_value.get("$ref")) is str:
@@ -362,7 +372,7 @@ class _Walk:
             if "nullable" in value:
                 nullable_value = self.resolve(value["nullable"])
             if default_value is not None or nullable_value is not True:
-                yield from self._default(at, value, default_value)
+                self._default(at, value, default_value)
 
     def _collect_properties(self, node: Any) -> set[str]:
         value = self.resolve(node)
@@ -383,7 +393,9 @@ class _Walk:
 
     def _meta(self, at: tuple[Any, ...], value: dict[str, Any]) -> Found | None:
         if self.fast_meta and not (self.is_31 and "$schema" in value):
-            if fast_meta_valid(self.compiled, value):
+            unplain = self.unplain
+            known = unplain is not None and id(value) not in unplain
+            if fast_meta_valid(self.compiled, value, known_plain=known):
                 return None
         registry = self.validator.keyword_validators_registry
         err = registry["schema"]._validate_schema_meta(self.sp(at), value)
@@ -391,15 +403,13 @@ class _Walk:
             return None
         return Found((*at, *err.path), err.message)
 
-    def _default(
-        self, at: tuple[Any, ...], schema: dict[str, Any], default_value: Any
-    ) -> Iterator[Found]:
+    def _default(self, at: tuple[Any, ...], schema: dict[str, Any], default_value: Any) -> None:
         # The validator's own (located) ``default`` keyword: errors carry the full path.
         if self.lean_defaults and _lean.default_ok(schema, default_value):
             return  # the stock check finds no error in a plain default (module doc of _lean)
         registry = self.validator.keyword_validators_registry
         for err in registry["default"](self.sp(at), default_value):
-            yield Found(tuple(err.absolute_path), err.message)
+            self.found.append(Found(tuple(err.absolute_path), err.message))
 
 
 def _content_key(schema: dict[str, Any]) -> bytes | None:
@@ -423,6 +433,7 @@ def walk_errors(
     version: str,
     stock: Callable[[], Any],
     refs: Iterable[tuple[str, str]] | None = None,
+    unplain: frozenset[int] | None = None,
 ) -> list[Found]:
     """Every error of the stock keyword walk, or :class:`Undecided` (see the module doc).
 
@@ -430,20 +441,21 @@ def walk_errors(
     called only when a check is not decided without it (:mod:`xcompleteness.check._lean`): its
     keyword registry supplies the meta-check and the ``default`` check, its ``schema_path`` the
     paths those stock calls need. ``refs``: every ``$ref`` of ``data`` when the loader listed
-    them already (else they are looked up here). The structural check runs first, as in the
-    stock validator; any error there is left to the stock walk (a malformed document is where
-    the two could part).
+    them already (else they are looked up here); ``unplain``: ``SourceDoc.unplain`` of
+    ``data`` when known (the schemas outside it skip the plain-JSON walk). The structural check
+    runs first, as in the stock validator; any error there is left to the stock walk (a
+    malformed document is where the two could part).
     """
     try:
         if type(data) is not dict or not local_refs_only(data, refs):
             raise Undecided("external or escaped $ref")
-        walk = _Walk(data, version, stock)
+        walk = _Walk(data, version, stock, unplain)
         valid = _lean.structural_valid(data, version)
         if valid is None:
             valid = not any(True for _ in walk.validator.schema_validator.iter_errors(data))
         if not valid:
             raise Undecided("the document has structural errors")
-        return list(walk.run())
+        return walk.run()
     except Undecided:
         raise
     except Exception as exc:  # noqa: BLE001 - anything odd: the stock walk decides

@@ -65,7 +65,7 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
             return stock_validator(doc, version)
 
         try:  # the keyword walk over the plain dict; the stock walk where it declines
-            found = walk_errors(doc.data, version, stock, doc.refs)
+            found = walk_errors(doc.data, version, stock, doc.refs, doc.unplain)
         except Undecided:
             pass
         else:

@@ -10,7 +10,7 @@ from xcompleteness.document._operations import (
     iter_path_items,
     operation_nodes,
 )
-from xcompleteness.document._plain import plain_tree
+from xcompleteness.document._plain import INT_MAX, INT_MIN, plain_tree
 from xcompleteness.document._refs import (
     MAX_REF_HOPS,
     deref,
@@ -43,6 +43,8 @@ __all__ = [
     "DEFAULTS_KEY",
     "DocumentViews",
     "HTTP_METHODS",
+    "INT_MAX",
+    "INT_MIN",
     "MAX_REF_HOPS",
     "MediaType",
     "Operation",

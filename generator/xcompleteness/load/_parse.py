@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join, shown
+from xcompleteness.document import INT_MAX, INT_MIN
 from xcompleteness.load._limits import (
     DUPLICATE_KEY,
     MIXED_ENUM,
@@ -110,6 +111,7 @@ def load_data(
     refs_out: list[tuple[str, str]] | None = None,
     walk_later: bool = False,
     walk_out: list[BaseWalk] | None = None,
+    unplain_out: list[frozenset[int]] | None = None,
 ) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
     """Read and parse ``path`` (any JSON-shaped root); used for specs, overlays and ref targets.
 
@@ -118,7 +120,9 @@ def load_data(
     notes (a spec with overlays); a JSON text a :func:`parse_store` knows to be free of duplicate
     keys within the depth cap is then returned with no notes and no refs (module doc), and
     ``walk_out`` gets what the walk of that text finds (:class:`BaseWalk`, for
-    :func:`walk_since`) when a :func:`walk_store` is in use.
+    :func:`walk_since`) when a :func:`walk_store` is in use. ``unplain_out`` gets, for a JSON
+    text the walk reads, the ``id`` of every container holding a float or an integer beyond 64
+    bits at some depth (``SourceDoc.unplain``); nothing for any other text.
     """
     raw, text = _read_text(path, origin, limits)
     stripped = text.lstrip()
@@ -167,17 +171,23 @@ def load_data(
         else:
             enums: list[str] | None = [] if refs_out is not None else None
             refs: list[tuple[str, str]] | None = None
+            marks: set[int] | None = set() if unplain_out is not None else None
             if not placed:  # read without the hook: walked first, with its keys counted
                 held: list[int] = []
-                refs = _walk(data, origin, limits, enums=enums, strings_out=held)
+                refs = _walk(data, origin, limits, enums=enums, strings_out=held, unplain=marks)
                 if held[0] != _strings_written(text):  # a key may repeat: read with the hook
                     data = _hooked(text, origin, limits, duplicates)
                     refs, enums = None, [] if refs_out is not None else None
+                    marks = set() if unplain_out is not None else None
             lines = LazyJsonLines(text, data, unique_keys=not duplicates, known=placed)
             found = duplicates and {id(obj): keys for obj, keys in duplicates}
             notes: list[Diagnostic] = []
             if refs is None:
-                refs = _walk(data, origin, limits, found or None, notes, lines, enums)
+                refs = _walk(
+                    data, origin, limits, found or None, notes, lines, enums, unplain=marks
+                )
+            if unplain_out is not None and marks is not None:
+                unplain_out.append(frozenset(marks))
             if refs_out is not None:
                 refs_out.extend(refs)
             notes.extend(mixed_enum_notes(origin, enums or (), lines))
@@ -331,38 +341,44 @@ def _walk(
     lines: Mapping[str, int] | None = None,
     enums: list[str] | None = None,
     strings_out: list[int] | None = None,
+    unplain: set[int] | None = None,
 ) -> list[tuple[str, str]]:
     """One iterative pass: enforce the depth cap and collect every string ``$ref``
     (``strings_out``: the number of keys and text values of the containers visited is appended
-    to it).
+    to it; ``unplain``: gets the ``id`` of every container that holds, at any depth below it, a
+    float, an integer beyond 64 bits or a value of no JSON type: :attr:`SourceDoc.unplain`).
 
-    Pointers are kept as linked ``(parent, token)`` chains and spelled out only for the
-    ``$ref`` objects (and objects with duplicate keys, reported as ``XC013`` like YAML's), so a
-    10 MB document is walked without building a string per node.
+    Each container visited is one ``(node, depth, parent entry, token)`` tuple, whose parent
+    links are the pointer, spelled out only for the ``$ref`` objects (and mixed enums, and
+    objects with duplicate keys, reported as ``XC013`` like YAML's), so a 10 MB document is
+    walked without building a string per node; a value that is no container costs a type test.
     """
     refs: list[tuple[str, str]] = []
     escaped: dict[str, str] = {}  # text token -> "/" + it escaped (_spell)
     limit = limits.max_depth
-    stack: list[tuple[Any, int, Any]] = [(data, 1, None)]
-    pop, push, containers = stack.pop, stack.append, (dict, list)
+    stack: list[_Entry] = [(data, 1, None, None)]
+    pop, push, containers, leaves = stack.pop, stack.append, (dict, list), _LEAVES
     held, counting = 0, strings_out is not None  # keys and text values of what is visited
+    marking = unplain is not None
     while stack:
-        node, depth, chain = pop()
+        entry = pop()
+        node, depth = entry[0], entry[1]
         if depth > limit:
             raise too_deep_error(origin, limits, None)
+        depth += 1
         if isinstance(node, dict):
             held += len(node)  # its keys (its text values are counted below when asked)
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
-                    refs.append((_spell(chain, escaped), ref))
+                    refs.append((_spell(entry, escaped), ref))
             if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
-                    enums.append(pointer_join(_spell(chain, escaped), "enum"))
+                    enums.append(pointer_join(_spell(entry, escaped), "enum"))
             if duplicates and id(node) in duplicates and notes is not None:
                 for key in duplicates[id(node)]:
-                    pointer = pointer_join(_spell(chain, escaped), key)
+                    pointer = pointer_join(_spell(entry, escaped), key)
                     notes.append(
                         Diagnostic(
                             origin,
@@ -374,30 +390,49 @@ def _walk(
                             lines.get(pointer) if lines is not None else None,
                         )
                     )
-            depth += 1
-            for k, v in node.items():
-                if isinstance(v, containers):
-                    push((v, depth, (chain, k)))
-                elif counting and type(v) is str:
-                    held += 1
+            children: Any = node.items()
         elif isinstance(node, list):
-            depth += 1
-            for i, v in enumerate(node):
-                if isinstance(v, containers):
-                    push((v, depth, (chain, i)))
-                elif counting and type(v) is str:
+            children = enumerate(node)
+        else:
+            continue
+        for token, v in children:
+            kind = type(v)
+            if kind is dict or kind is list:
+                push((v, depth, entry, token))
+            elif kind is str:
+                if counting:
                     held += 1
+            elif kind not in leaves:
+                if isinstance(v, containers):
+                    push((v, depth, entry, token))
+                elif marking and not (kind is int and INT_MIN <= v <= INT_MAX):
+                    _mark(entry, unplain)
     if strings_out is not None:
         strings_out.append(held)
     return refs
 
 
-def _spell(chain: Any, escaped: dict[str, str]) -> str:
-    """The JSON pointer of a ``(parent, token)`` chain, ``pointer_join("", *tokens)``; a text
-    token is escaped once per walk (``escaped``: a spec's keys repeat along its 50,000 refs)."""
+_Entry = tuple[Any, int, Any, Any]
+"""A container met by a walk: (node, its depth, the entry of its parent or None, its token)."""
+_LEAVES = frozenset((str, bool, type(None)))
+"""Types no container is of, and plain (:func:`_mark`): a walk asks no ``isinstance`` of these."""
+
+
+def _mark(entry: _Entry, unplain: Any) -> None:
+    """Add the container of ``entry`` and those above it to ``unplain``, up to the first one
+    already there (its own are then there: each container is added once)."""
+    while entry is not None and id(entry[0]) not in unplain:
+        unplain.add(id(entry[0]))
+        entry = entry[2]
+
+
+def _spell(entry: _Entry, escaped: dict[str, str]) -> str:
+    """The JSON pointer of a walk's ``entry``, ``pointer_join("", *tokens)`` of the tokens along
+    its parent links; a text token is escaped once per walk (``escaped``: a spec's keys repeat
+    along its 50,000 refs)."""
     tokens: list[str] = []
-    while chain is not None:
-        chain, token = chain
+    while entry[2] is not None:
+        token = entry[3]
         if type(token) is str:
             text = escaped.get(token)
             if text is None:
@@ -405,6 +440,7 @@ def _spell(chain: Any, escaped: dict[str, str]) -> str:
         else:  # a list index (or a YAML key that is no text: 1 and True stay apart)
             text = pointer_join("", token)
         tokens.append(text)
+        entry = entry[2]
     tokens.reverse()
     return "".join(tokens)
 
@@ -487,12 +523,14 @@ def walk_since(
     refs: list[tuple[str, str]] = []
     escaped: dict[str, str] = {}
     limit = limits.max_depth
-    stack: list[tuple[Any, Any, int, Any]] = [(data, base.data, 1, None)]
+    # entries as _walk's (node, depth, parent entry, token), and the base's node at the pointer
+    stack: list[tuple[_Entry, Any]] = [((data, 1, None, None), base.data)]
     pop, push, containers = stack.pop, stack.append, (dict, list)
     while stack:
-        node, old, depth, chain = pop()
+        entry, old = pop()
+        node, depth = entry[0], entry[1]
         if node is old:
-            known = base.below(_spell(chain, escaped))
+            known = base.below(_spell(entry, escaped))
             if known is not None:
                 refs.extend(known[0])
                 enums_out.extend(known[1])
@@ -504,20 +542,20 @@ def walk_since(
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
-                    refs.append((_spell(chain, escaped), ref))
+                    refs.append((_spell(entry, escaped), ref))
             if "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
-                    enums_out.append(pointer_join(_spell(chain, escaped), "enum"))
+                    enums_out.append(pointer_join(_spell(entry, escaped), "enum"))
             depth += 1
             same = old if isinstance(old, dict) else None
             for k, v in node.items():
                 if isinstance(v, containers):
-                    push((v, same.get(k) if same is not None else None, depth, (chain, k)))
+                    push(((v, depth, entry, k), same.get(k) if same is not None else None))
         elif isinstance(node, list):
             depth += 1
             items = old if isinstance(old, list) else ()
             for i, v in enumerate(node):
                 if isinstance(v, containers):
-                    push((v, items[i] if i < len(items) else None, depth, (chain, i)))
+                    push(((v, depth, entry, i), items[i] if i < len(items) else None))
     return refs

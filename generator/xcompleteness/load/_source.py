@@ -68,6 +68,12 @@ class SourceDoc:
     """Every string ``$ref`` of ``data`` as ``(pointer of its object, value)``, as the loader's one
     walk found them (saves check another walk of a large document); None when not collected.
     A document with other ``data`` must not carry them over."""
+    unplain: frozenset[int] | None = field(default=None, compare=False, repr=False)
+    """For ``data`` read from a JSON text, the ``id`` of every container of it that holds, at
+    some depth, a float or an integer beyond 64 bits (what ``check._lean.plain_json`` looks
+    for: a JSON text gives string keys and no other type): any other container of ``data``
+    needs no such walk. None when not known (YAML, overlays). A document with other ``data``
+    must not carry it over."""
 
     @cached_property
     def views(self) -> DocumentViews:
@@ -133,12 +139,25 @@ def read_spec(
     p = Path(path)
     origin = str(path)
     refs: list[tuple[str, str]] = []
+    unplain: list[frozenset[int]] = []
     data, lines, notes = load_data(
-        p, origin, limits, refs_out=refs, walk_later=walk_later, walk_out=walk_out
+        p,
+        origin,
+        limits,
+        refs_out=refs,
+        walk_later=walk_later,
+        walk_out=walk_out,
+        unplain_out=unplain,
     )
     require_openapi(data, origin, lines)
     doc = SourceDoc(
-        path=p, data=data, lines=lines, origin=origin, diagnostics=tuple(notes), refs=tuple(refs)
+        path=p,
+        data=data,
+        lines=lines,
+        origin=origin,
+        diagnostics=tuple(notes),
+        refs=tuple(refs),
+        unplain=unplain[0] if unplain else None,
     )
     return doc, refs
 
@@ -166,6 +185,7 @@ def with_ref_policy(
         doc.diagnostics + tuple(ref_notes),
         tuple(files),
         doc.refs,
+        doc.unplain,
     )
 
 
