@@ -38,7 +38,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -47,7 +46,7 @@ import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: import support.*
 
-from support.fuzz_generate import DOCUMENTED, Campaign, _alarm  # noqa: E402
+from support.fuzz_generate import DOCUMENTED, Campaign, _alarm, drive  # noqa: E402
 from support.mangle import (  # noqa: E402
     CASES,
     HOSTILE_STRINGS,
@@ -440,26 +439,7 @@ def main() -> int:
         args.out, args.seed, args.timeout, 0.0, 0.0, args.text_rate, args.declarations,
         large_rate=args.large_rate,
     )  # fmt: skip
-    started = time.monotonic()
-    try:
-        while time.monotonic() - started < args.minutes * 60:
-            if args.trials and campaign.trial >= args.trials:
-                break
-            campaign.run_trial()
-            if campaign.trial % 10 == 0:
-                summary = campaign.report(started)
-                (args.out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
-                print(f"trial {campaign.trial}: {len(campaign.classes)} classes", flush=True)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        summary = campaign.report(started)
-        (args.out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
-        shutil.rmtree(campaign.work, ignore_errors=True)
-    print(json.dumps({k: v for k, v in summary.items() if k != "classes"}, indent=2))
-    for c in summary["classes"]:
-        print(f"{c['count']:5d}  {c['class']}  ({c['first']})")
-    return 0
+    return drive(campaign, args.minutes, args.trials, args.out, every=10)
 
 
 if __name__ == "__main__":
