@@ -34,8 +34,14 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness import collector
-from xcompleteness.diagnostics import Diagnostic, InputError, Severity
-from xcompleteness.document import DocumentViews, declaration_free_digest, views
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.document import (
+    DECLARATION_KEY,
+    DocumentViews,
+    declaration_free_digest,
+    iter_operations,
+    views,
+)
 from xcompleteness.load._limits import (
     NOT_MAPPING,
     NOT_OPENAPI,
@@ -173,13 +179,13 @@ def with_ref_policy(
 ) -> SourceDoc:
     """``doc`` once it is within the declarations cap and every ref in ``refs`` passed the one
     ``$ref`` policy (raises InputError): the checks on the document as it will be used."""
-    declared = (op for op in doc.views.operations if op.declared)
+    declared = (at for *_, op, at in iter_operations(doc.data) if DECLARATION_KEY in op)
     past = next(itertools.islice(declared, limits.max_declarations, None), None)
-    if past is not None:  # before any stage spends time on each declaration
+    if past is not None:  # before any stage spends time on each declaration (no views built)
         raise InputError(
             [
                 doc.diag(
-                    past.declaration_pointer,
+                    pointer_join(past, DECLARATION_KEY),
                     TOO_MANY_DECLARATIONS,
                     f"the document holds more than {limits.max_declarations:,} x-completeness "
                     "declarations; this is the first one past the cap",
