@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -233,12 +234,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # one run, one process (see there); check only reads its document after loading
         with documents_live_with_the_process(pause_collector=args.command == "check"):
-            return int(commands[args.command](args))
+            code = int(commands[args.command](args))
+        sys.stdout.flush()  # a closed pipe is found here, not in the interpreter's last flush
+        return code
     except InputError as exc:  # raised outside the api: mock's server (XC705, XC706)
         _emit(list(exc.diagnostics), args.format)
         return int(ExitCode.UNUSABLE)
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # ``| head``: the reader left; nothing more can be said
+        _silence_closed_streams()
+        return int(ExitCode.UNUSABLE)
     except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
         diag = Diagnostic(
             file=str(getattr(args, "spec", "")),
@@ -250,6 +256,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         _emit([diag], getattr(args, "format", "text"))
         return int(ExitCode.UNUSABLE)
+
+
+def _silence_closed_streams() -> None:
+    """Point stdout and stderr at /dev/null, so the interpreter's final flush of a pipe whose
+    reader has gone raises nothing (docs/cli.md: a closed output pipe ends the run with 2)."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            os.dup2(null, stream.fileno())
+        except (OSError, ValueError):  # not a real file (a host's StringIO): nothing to flush
+            pass
+    os.close(null)
 
 
 def code_catalog() -> dict[str, CodeHelp]:

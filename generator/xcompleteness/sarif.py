@@ -81,6 +81,7 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC022": "an overlay target is not valid RFC 9535 JSONPath",
             "XC023": "an overlay update that cannot apply to its target",
             "XC024": "an overlay tries to remove the document root",
+            "XC025": "the document holds more x-completeness declarations than the cap",
         },
     ),
     **_codes(

@@ -153,3 +153,24 @@ def test_har_link_headers_resolve_a_walk_the_spec_states_only_in_prose(tmp_path:
         "getHomeTimeline: ok (2 walk(s), 4 page(s), 3 item(s))",
     )
     assert "NEVER_PRINT_ME" not in (tmp_path / "draft.yaml").read_text("utf-8")
+
+
+def test_verify_recorded_replays_headers_that_are_not_ascii(tmp_path: Path) -> None:
+    """A HAR holds header names and values as text, and a recording (or an attacker) may put
+    non-ASCII there: the replay sends them as bytes (httpx refuses non-ASCII text, which was a
+    UnicodeEncodeError out of ``verify``, found by tests/support/fuzz_surfaces.py)."""
+    har = json.loads((REC / "tasks.har").read_text("utf-8"))
+    for entry in har["log"]["entries"]:
+        entry["response"]["headers"] += [
+            {"name": "X-Note", "value": "Ünïcödé ✓"},
+            {"name": "X-Ünï", "value": "café"},
+        ]
+    odd = tmp_path / "tasks.har"
+    odd.write_text(json.dumps(har), "utf-8")
+    declare, schema = (
+        HERE / "specs" / "patch" / "tasks.declare.yaml",
+        HERE / "specs" / "patch" / "tasks.schema.yaml",
+    )
+    ok = api.verify(TASKS, "", [declare, schema], recorded=odd)
+    assert ok.exit_code == 0, ok.diagnostics
+    assert ok.summary == ("listTasks: ok (2 walk(s), 6 page(s), 5 item(s))",)

@@ -355,3 +355,71 @@ def test_a_compressed_body_that_expands_past_the_size_cap_is_named_not_inflated(
     assert warning.code == "XC018" and "entry 2" in warning.message
     assert "expands beyond the 1000000-byte cap" in warning.message
     assert len(recording) == len(json.loads(har.read_text("utf-8"))["log"]["entries"]) - 1
+
+
+def _gzip_har(path: Path, bodies: list[bytes]) -> Path:
+    """A HAR whose JSON answers are the gzip ``bodies`` as a proxy keeps them (base64)."""
+    entries = [
+        {
+            "request": {"method": "GET", "url": f"http://api.test/users?page={i}"},
+            "response": {
+                "status": 200,
+                "headers": [{"name": "Content-Encoding", "value": "gzip"}],
+                "content": {
+                    "mimeType": "application/json",
+                    "encoding": "base64",
+                    "text": base64.b64encode(body).decode(),
+                },
+            },
+        }
+        for i, body in enumerate(bodies)
+    ]
+    path.write_text(json.dumps({"log": {"entries": entries}}), "utf-8")
+    return path
+
+
+def test_the_compressed_bodies_of_a_recording_share_one_expansion_budget(tmp_path):
+    """Three bodies of 40 KB of gzip, each expanding to 400 KB under a 1 MB cap: one at a time
+    each fits, together they would not. The third is an XC018 warning, never inflated (a 64 MB
+    HAR of such bodies would otherwise expand to the cap once per entry)."""
+    from xcompleteness.load import load_recorded
+    from xcompleteness.load._limits import Limits
+
+    body = gzip.compress(b'{"users": [' + b" " * 400_000 + b"]}")
+    har = _gzip_har(tmp_path / "bombs.har", [body, body, body])
+    recording = load_recorded(har, Limits(max_bytes=1_000_000))
+    assert len(recording) == 2
+    (warning,) = recording.warnings
+    assert warning.code == "XC018" and "entry 3" in warning.message
+    assert "what the earlier ones left of the 1000000-byte cap" in warning.message
+
+
+def test_a_body_of_many_gzip_members_is_read_in_linear_time(tmp_path, monkeypatch):
+    """gzip allows members one after another; each used to be decompressed from a copy of all
+    the input after it (1 MB of 300-byte members: 3 minutes). Now each member costs at most one
+    chunk of input again, whatever follows it: the bytes zlib is given are counted."""
+    import zlib
+
+    from xcompleteness.load import load_recorded
+
+    members = [gzip.compress(b'"x",' * 5) for _ in range(2000)]
+    body = gzip.compress(b'{"users": [') + b"".join(members) + gzip.compress(b'"x"]}')
+    real = zlib.decompressobj
+    fed = [0]
+
+    class Counting:
+        def __init__(self, wbits: int) -> None:
+            self.engine = real(wbits)
+
+        def decompress(self, data: Any, max_length: int = 0) -> bytes:
+            fed[0] += len(data)
+            return self.engine.decompress(data, max_length)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.engine, name)
+
+    monkeypatch.setattr(zlib, "decompressobj", Counting)
+    recording = load_recorded(_gzip_har(tmp_path / "members.har", [body]))
+    assert not recording.warnings and len(recording) == 1
+    # each member re-reads at most one 1 KiB chunk: ~2 MB; before, the rest of the body: ~60 MB
+    assert fed[0] < len(body) + 2002 * 1024

@@ -101,6 +101,21 @@ def test_an_overlay_url_ref_is_never_fetched(
     assert hits == []
 
 
+@pytest.mark.parametrize(
+    "ref", ["x" * 5000 + ".yaml#/A", "a%00b.yaml#/A", "d/" * 3000 + "s.yaml"], ids=str.__len__
+)
+def test_a_ref_to_a_name_the_system_refuses_is_xc011(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], ref: str
+) -> None:
+    """A file name too long for the system, or holding a NUL byte once unquoted, names no file:
+    ``XC011`` like a missing one (the fuzz campaign found an ``OSError`` traceback)."""
+    spec = write_spec(tmp_path)
+    overlay = write_overlay(tmp_path, schema_ref(ref))
+    argv = ["check", str(spec), "--overlay", str(overlay), "--allow-external-refs"]
+    rc, _out, err = run(capsys, *argv)
+    assert rc == 2 and codes(err) == {"XC011"}, err
+
+
 def test_a_file_inside_the_folder_that_cannot_be_read_is_named_not_quoted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -506,21 +506,27 @@ def main() -> int:
         args.text_rate,
         args.declarations,
     )
+    return drive(campaign, args.minutes, args.trials, args.out, every=20)
+
+
+def drive(campaign: Campaign, minutes: float, trials: int, out: Path, *, every: int) -> int:
+    """Run ``campaign``'s trials for ``minutes`` (or ``trials`` of them), writing
+    ``out/report.json`` every ``every`` trials and at the end; print the classes found."""
     started = time.monotonic()
     try:
-        while time.monotonic() - started < args.minutes * 60:
-            if args.trials and campaign.trial >= args.trials:
+        while time.monotonic() - started < minutes * 60:
+            if trials and campaign.trial >= trials:
                 break
             campaign.run_trial()
-            if campaign.trial % 20 == 0:
+            if campaign.trial % every == 0:
                 summary = campaign.report(started)
-                (args.out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
+                (out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
                 print(f"trial {campaign.trial}: {len(campaign.classes)} classes", flush=True)
     except KeyboardInterrupt:
         pass
     finally:
         summary = campaign.report(started)
-        (args.out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
+        (out / "report.json").write_text(json.dumps(summary, indent=2), "utf-8")
         shutil.rmtree(campaign.work, ignore_errors=True)
     print(json.dumps({k: v for k, v in summary.items() if k != "classes"}, indent=2))
     for c in summary["classes"]:

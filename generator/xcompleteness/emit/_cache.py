@@ -14,8 +14,8 @@ Key: a SHA-256 over everything that can change the result:
 - the versions of Python and of the libraries the output depends on (datamodel-code-generator,
   ruff, Jinja2, PyYAML, openapi-spec-validator, jsonschema, python-jsonpath, pydantic);
 - the load limits from the environment (``XC_MAX_SPEC_BYTES``, ``XC_MAX_DEPTH``,
-  ``XC_MAX_ALIAS_NODES``, ``XC_MAX_SCHEMA_NODES``) and today's date (review-by dates turn into
-  warnings on a given day).
+  ``XC_MAX_ALIAS_NODES``, ``XC_MAX_SCHEMA_NODES``, ``XC_MAX_DECLARATIONS``) and today's date
+  (review-by dates turn into warnings on a given day).
 
 With ``--allow-external-refs`` the other files the refs pull in (from the spec or written by an
 overlay) are inputs too, known only after loading: the entry records each one's path and SHA-256,
@@ -98,6 +98,7 @@ LIMIT_VARIABLES = (
     "XC_MAX_DEPTH",
     "XC_MAX_ALIAS_NODES",
     "XC_MAX_SCHEMA_NODES",
+    "XC_MAX_DECLARATIONS",
 )
 _SEVERITIES = frozenset({"error", "warning", "info"})
 _DIAGNOSTIC_KEYS = frozenset({"file", "pointer", "code", "severity", "message", "hint", "line"})

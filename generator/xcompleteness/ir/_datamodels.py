@@ -650,16 +650,6 @@ def _parse_fresh(
     return imports, defs
 
 
-def _module_name(first: str, taken: set[str]) -> str:
-    from xcompleteness.ir._naming import snake
-
-    base = SHARED_PREFIX + snake(first)
-    name, n = base, 2
-    while name in taken:
-        name, n = f"{base}_{n}", n + 1
-    return name
-
-
 def split_items(source: str, roots: Mapping[str, Iterable[str]]) -> ItemLayout:
     """Cut ``_items`` (one module of datamodel-code-generator) into per-operation modules.
 
@@ -702,15 +692,20 @@ def split_items(source: str, roots: Mapping[str, Iterable[str]]) -> ItemLayout:
             users[i].add(group)
             todo.extend(j for j in edges[i] if j not in seen)
     # one module per distinct set of users, in the order its first definition appears
+    from xcompleteness.ir._naming import NameRegistry, snake
+
     key_module: dict[frozenset[str], str] = {}
-    taken: set[str] = set()
+    taken = NameRegistry("the item modules")  # a shared module: the first free _shared_x[_n]
     members: dict[str, list[int]] = {}
     for i, d in enumerate(defs):
         key = frozenset(users[i])
         if key not in key_module:
-            name = next(iter(key)) if len(key) == 1 else _module_name(d.names[0], taken)
+            if len(key) == 1:
+                name = next(iter(key))
+            else:
+                name = taken.claim(SHARED_PREFIX + snake(d.names[0]), origin="", report=False)
             key_module[key] = name
-            taken.add(name)
+            taken.reserve(name)
         members.setdefault(key_module[key], []).append(i)
     where = {name: key_module[frozenset(users[i])] for i, d in enumerate(defs) for name in d.names}
     modules = []

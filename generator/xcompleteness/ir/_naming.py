@@ -212,12 +212,17 @@ class NameRegistry:
     ``claim(wanted, origin=...)`` returns ``wanted`` when free, else the first free
     ``wanted_2``/``Wanted2`` ... and records an ``XC602`` warning naming both origins. Callers must
     claim in a deterministic order (sorted pointers), which makes the suffixes stable.
+
+    Names are never given back, so the search for a free suffix resumes where the last one for
+    the same name stopped: n claims of one name cost O(n), not O(n^2) (20,000 operations, fields
+    or parameters whose names clash took minutes of probing before).
     """
 
     namespace: str
     file: str = ""
     taken: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    _suffix: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
 
     def reserve(self, *names: str) -> None:
         """Mark names the emitter itself uses (imports, base classes) as taken."""
@@ -230,12 +235,13 @@ class NameRegistry:
         if wanted not in self.taken:
             self.taken[wanted] = origin
             return wanted
-        n = 2
+        n = self._suffix.get((wanted, style), 2)
         while True:
             candidate = f"{wanted}_{n}" if style == "snake" else f"{wanted}{n}"
             if candidate not in self.taken:
                 break
             n += 1
+        self._suffix[(wanted, style)] = n + 1
         self.taken[candidate] = origin
         if not report:
             return candidate

@@ -3,7 +3,8 @@
 The spec is someone else's file: a size cap (``XC_MAX_SPEC_BYTES``), a nesting cap
 (``XC_MAX_DEPTH``) and a cap on YAML alias expansion (``XC_MAX_ALIAS_NODES``) apply while loading;
 a cap on the work of copying the schemas into the item models (``XC_MAX_SCHEMA_NODES``, checked by
-``ir``: ``XC015``) bounds what a small document can make the generator do.
+``ir``: ``XC015``) and a cap on the number of declarations (``XC_MAX_DECLARATIONS``, checked once
+the overlays are applied: ``XC025``) bound what a small document can make the generator do.
 Unusable input raises :class:`~xcompleteness.diagnostics.InputError` built by
 :func:`input_error` (exit code 2).
 """
@@ -20,6 +21,7 @@ __all__ = [
     "DANGLING_REF",
     "DEFAULT_MAX_ALIAS_NODES",
     "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_DECLARATIONS",
     "DEFAULT_MAX_DEPTH",
     "DUPLICATE_KEY",
     "EXTERNAL_REF",
@@ -31,6 +33,7 @@ __all__ = [
     "SYNTAX",
     "TOO_DEEP",
     "TOO_LARGE",
+    "TOO_MANY_DECLARATIONS",
     "UNREADABLE",
     "UNSUPPORTED_YAML",
     "URL_REF",
@@ -49,10 +52,20 @@ DEFAULT_MAX_DEPTH = 256
 """Deeper nesting is refused (override with ``XC_MAX_DEPTH``); real specs stay below ~40."""
 DEFAULT_MAX_ALIAS_NODES = 100_000
 """YAML aliases may add at most this many nodes in total (override with ``XC_MAX_ALIAS_NODES``)."""
-DEFAULT_MAX_SCHEMA_NODES = 2_000_000
+DEFAULT_MAX_SCHEMA_NODES = 300_000
 """Steps (schema nodes copied, refs followed) the item models may take (``XC_MAX_SCHEMA_NODES``).
-Each schema is copied once, so the work is linear in the document: Microsoft Graph (20 MB) takes
-63,000 steps, Stripe 30,000; the model library refuses more than 2 million objects anyway."""
+Each schema is copied once, so the work is linear in the document, and modelling costs about the
+same per step whatever the schemas are (0.37 ms of datamodel-code-generator per step for Stripe's
+30,000 steps and for one schema of 10,000 properties alike). The largest real description,
+Microsoft Graph beta (47 MB, every list-like operation declared), takes 152,000 steps (Graph
+63,000, GitHub 23,000); the cap is twice that. At the cap a run costs about 110 s of CPU and
+1.7 GB (149,900 properties in one 4.5 MB schema); the former cap, 2 million, let a 30 MB document
+ask for about 12 minutes and 12 GB before anything was refused."""
+DEFAULT_MAX_DECLARATIONS = 10_000
+"""``x-completeness`` declarations a document may hold (``XC_MAX_DECLARATIONS``). Each costs
+about 4 ms in ``check`` (the vocabulary schema) and 30 ms in ``generate`` (its modules, formatted),
+so the spec's byte cap alone let a 64 MB document of small declarations ask for hours. Microsoft
+Graph beta has 3,686 list-like operations (22,361 operations in all); Graph 1,894."""
 
 # Input-class diagnostic codes (documented in docs/cli.md).
 UNREADABLE = "XC001"
@@ -71,6 +84,7 @@ DUPLICATE_KEY = "XC013"
 DANGLING_REF = "XC014"
 WORK_BUDGET = "XC015"
 MIXED_ENUM = "XC016"
+TOO_MANY_DECLARATIONS = "XC025"
 
 
 @dataclass(frozen=True)
@@ -82,6 +96,7 @@ class Limits:
     max_depth: int = DEFAULT_MAX_DEPTH
     max_alias_nodes: int = DEFAULT_MAX_ALIAS_NODES
     max_schema_nodes: int = DEFAULT_MAX_SCHEMA_NODES
+    max_declarations: int = DEFAULT_MAX_DECLARATIONS
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -91,6 +106,7 @@ class Limits:
             max_depth=_env_int("XC_MAX_DEPTH", DEFAULT_MAX_DEPTH),
             max_alias_nodes=_env_int("XC_MAX_ALIAS_NODES", DEFAULT_MAX_ALIAS_NODES),
             max_schema_nodes=_env_int("XC_MAX_SCHEMA_NODES", DEFAULT_MAX_SCHEMA_NODES),
+            max_declarations=_env_int("XC_MAX_DECLARATIONS", DEFAULT_MAX_DECLARATIONS),
         )
 
 

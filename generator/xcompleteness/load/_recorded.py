@@ -210,11 +210,14 @@ _NO_BODY_HINT = (
 )
 
 
-def _body_text(content: dict[str, Any], headers: Any, cap: int) -> str | tuple[str, str] | None:
+def _body_text(
+    content: dict[str, Any], headers: Any, budget: _Budget
+) -> str | tuple[str, str] | None:
     """A HAR response body as text: ``None`` when the entry has none, ``(kind, why)`` when it
     cannot be given back. Base64 is decoded; gzip/deflate bytes a proxy kept compressed are
-    decompressed (br when the brotli package is installed), never to more than ``cap`` bytes (the
-    loading size cap: a small compressed body may expand without bound)."""
+    decompressed (br when the brotli package is installed), never to more than ``budget`` has
+    left (the loading size cap for all the bodies of the recording together: a small compressed
+    body may expand without bound, and a HAR of many would expand to the cap once each)."""
     text = content.get("text")
     if not isinstance(text, str) or not text:
         return None
@@ -228,11 +231,12 @@ def _body_text(content: dict[str, Any], headers: Any, cap: int) -> str | tuple[s
     except (binascii.Error, ValueError):
         return ("encoding", "its base64 body does not decode")
     coding = _header(headers, "content-encoding").lower()
+    cap = budget.left
     try:
         if raw[:2] == b"\x1f\x8b":
-            raw = _inflate(raw, 16 + zlib.MAX_WBITS, cap)  # gzip
+            raw = budget.spend(_inflate(raw, 16 + zlib.MAX_WBITS, cap))  # gzip
         elif "deflate" in coding and raw[:1] in (b"\x78", b"\x58", b"\x68"):
-            raw = _inflate(raw, zlib.MAX_WBITS, cap)
+            raw = budget.spend(_inflate(raw, zlib.MAX_WBITS, cap))
         elif "br" in coding and raw.lstrip()[:1] not in (b"{", b"["):
             raw = _brotli(raw, cap)
             if raw is None:
@@ -241,7 +245,14 @@ def _body_text(content: dict[str, Any], headers: Any, cap: int) -> str | tuple[s
                     "its body is brotli-compressed (content-encoding: br) and the brotli "
                     "package is not installed",
                 )
+            budget.spend(raw)
     except _TooLarge:
+        if cap < budget.cap:
+            return (
+                "encoding",
+                f"its compressed body expands beyond what the earlier ones left of the "
+                f"{budget.cap}-byte cap on the recording's decompressed bodies",
+            )
         return ("encoding", f"its compressed body expands beyond the {cap}-byte cap")
     except (OSError, EOFError, zlib.error) as exc:
         return ("encoding", f"its compressed body does not decompress ({type(exc).__name__})")
@@ -255,18 +266,47 @@ class _TooLarge(Exception):
     """A compressed body expands beyond the loading size cap."""
 
 
+class _Budget:
+    """The bytes the compressed bodies of one recording may still expand to (the loading size
+    cap, for all of them together)."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = self.left = cap
+
+    def spend(self, raw: bytes) -> bytes:
+        self.left -= len(raw)
+        return raw
+
+
+_CHUNK = 1024
+"""Compressed bytes given to zlib at a time. What a gzip member leaves over when it ends
+(``unused_data``, a copy) is then at most this much, so a body of many tiny members costs time
+linear in its size (copying the rest of the input after every member was quadratic: 1 MB of
+300-byte members took 3 minutes)."""
+
+
 def _inflate(raw: bytes, wbits: int, cap: int) -> bytes:
-    """gzip (every member) or zlib data decompressed to at most ``cap`` bytes (else _TooLarge)."""
-    out = b""
-    while raw:
+    """gzip (every member) or zlib data decompressed to at most ``cap`` bytes (else _TooLarge),
+    in time linear in ``raw`` and the output."""
+    view = memoryview(raw)
+    pieces: list[bytes] = []
+    size = at = 0
+    while at < len(view):
         engine = zlib.decompressobj(wbits)
-        out += engine.decompress(raw, cap + 1 - len(out))
-        if len(out) > cap or engine.unconsumed_tail:
-            raise _TooLarge
-        if not engine.eof:
-            raise EOFError("the compressed body is cut short")
-        raw = engine.unused_data if wbits > zlib.MAX_WBITS else b""
-    return out
+        while not engine.eof:
+            if at >= len(view):
+                raise EOFError("the compressed body is cut short")
+            chunk = view[at : at + _CHUNK]
+            at += len(chunk)
+            piece = engine.decompress(chunk, cap + 1 - size)
+            size += len(piece)
+            pieces.append(piece)
+            if size > cap or engine.unconsumed_tail:
+                raise _TooLarge
+        at -= len(engine.unused_data)  # where the next gzip member starts
+        if wbits <= zlib.MAX_WBITS:
+            break  # zlib data is one stream; what follows it is not read
+    return b"".join(pieces)
 
 
 def _brotli(raw: bytes, cap: int) -> bytes | None:
@@ -305,6 +345,7 @@ def _json_answer(content: dict[str, Any], headers: Any) -> bool:
 def _har(path: Path, entries: Any, cap: int) -> Recording:
     out: list[RecordedPage] = []
     skipped = _Skipped(str(path))
+    budget = _Budget(cap)
     for i, entry in enumerate(entries if isinstance(entries, list) else []):
         if not isinstance(entry, dict):
             continue
@@ -316,7 +357,7 @@ def _har(path: Path, entries: Any, cap: int) -> Recording:
         name = f"entry {i + 1}"
         where = f"/log/entries/{i}/response/content"
         json_answer = _json_answer(content, response.get("headers"))
-        text = _body_text(content, response.get("headers"), cap)
+        text = _body_text(content, response.get("headers"), budget)
         if text is None:
             if json_answer and status not in (204, 304) and not 100 <= status < 200:
                 skipped.add(

@@ -139,10 +139,15 @@ def _check_external(
     described by the ref and the file's name only, never by what the file holds.
     """
     file_part, _, fragment = ref.partition("#")
-    target = (source.parent / unquote(file_part)).resolve()
-    if not target.is_relative_to(base):
+    try:  # a name the system refuses (too long, a NUL byte) names no file we can use
+        target = (source.parent / unquote(file_part)).resolve()
+        inside = target.is_relative_to(base)
+        exists = inside and target.is_file()
+    except (OSError, ValueError) as exc:
+        return f"$ref {shown(ref)} names no file that can be opened ({type(exc).__name__})"
+    if not inside:
         return f"$ref {shown(ref)} leaves the spec's folder"
-    if not target.is_file():
+    if not exists:
         return f"$ref {shown(ref)} names a file that does not exist"
     edges[(source, pointer)] = (target, ref_pointer("#" + fragment) or "")
     if target not in checked:

@@ -24,6 +24,7 @@ still leave a usable document (duplicate keys, dangling local refs) travel in
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Mapping
@@ -33,11 +34,18 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness import collector
-from xcompleteness.diagnostics import Diagnostic, Severity
-from xcompleteness.document import DocumentViews, declaration_free_digest, views
+from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
+from xcompleteness.document import (
+    DECLARATION_KEY,
+    DocumentViews,
+    declaration_free_digest,
+    iter_operations,
+    views,
+)
 from xcompleteness.load._limits import (
     NOT_MAPPING,
     NOT_OPENAPI,
+    TOO_MANY_DECLARATIONS,
     Limits,
     input_error,
 )
@@ -169,7 +177,24 @@ def with_ref_policy(
     allow_external_refs: bool,
     limits: Limits,
 ) -> SourceDoc:
-    """``doc`` once every ref in ``refs`` passed the one ``$ref`` policy (raises InputError)."""
+    """``doc`` once it is within the declarations cap and every ref in ``refs`` passed the one
+    ``$ref`` policy (raises InputError): the checks on the document as it will be used."""
+    declared = (at for *_, op, at in iter_operations(doc.data) if DECLARATION_KEY in op)
+    past = next(itertools.islice(declared, limits.max_declarations, None), None)
+    if past is not None:  # before any stage spends time on each declaration (no views built)
+        raise InputError(
+            [
+                doc.diag(
+                    pointer_join(past, DECLARATION_KEY),
+                    TOO_MANY_DECLARATIONS,
+                    f"the document holds more than {limits.max_declarations:,} x-completeness "
+                    "declarations; this is the first one past the cap",
+                    hint="split the document, or raise XC_MAX_DECLARATIONS if it really "
+                    "declares this many operations",
+                    severity=Severity.ERROR,
+                )
+            ]
+        )
     files: list[Path] = []
     ref_notes = check_refs(
         doc, allow_external_refs=allow_external_refs, limits=limits, refs=refs, files_out=files

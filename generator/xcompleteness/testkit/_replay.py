@@ -124,11 +124,11 @@ class Replay:
                 },
             )
         self.served.append(page.source)
-        headers = {
-            k: v
+        headers = [
+            (_wire(k), _wire(v))
             for k, v in page.headers.items()
             if k in ("link", "content-type") or k.startswith("x-")
-        }
+        ]
         return httpx.Response(page.status, json=page.body, headers=headers)
 
     # -- finding the page ------------------------------------------------------------------
@@ -262,3 +262,13 @@ def _is_later(url: str, pages: list[RecordedPage], nxt: str | None) -> bool:
 def _items(body: Any, expr: Any) -> list[Any]:
     found = _at(body, expr or "$response.body#")
     return found if isinstance(found, list) else []
+
+
+def _wire(text: str) -> bytes:
+    """A recorded header name or value as the bytes it had on the wire: a HAR holds them as
+    text (a browser decodes non-ASCII header bytes as Latin-1), and httpx takes only ASCII text;
+    text Latin-1 cannot spell was never on the wire as such and is sent as UTF-8."""
+    try:
+        return text.encode("latin-1")
+    except UnicodeEncodeError:
+        return text.encode("utf-8")

