@@ -63,7 +63,8 @@ def test_one_attribute_per_operation_named_by_snake_case(pkg):
             assert hasattr(client, attr)
     sig = inspect.signature(client_mod.Client)
     assert list(sig.parameters) == [
-        "base_url", "headers", "http_client", "transport", "timeout", "strict_items"
+        "base_url", "headers", "http_client", "transport", "timeout", "strict_items",
+        "max_response_bytes",
     ]  # fmt: skip
     collect = inspect.signature(client.list_items.collect).parameters
     assert {"max_pages", "max_items", "deadline", "cursor", "limit"} <= set(collect)

@@ -4,6 +4,7 @@ bounds the whole walk including body reads, and typed CURSOR_INVALID for malform
 
 from __future__ import annotations
 
+import gzip
 import http.server
 import json
 import threading
@@ -25,13 +26,19 @@ SECRET_HEADER = {"Authorization": "Bearer the-callers-token"}
 class Plan:
     next_link: str | None = None
     trickle: bool = False
+    huge: str | None = None  # page 2's body: "gzip", "chunked" or "declared" (see hostile)
+    huge_size: int = 8 * 1024 * 1024  # bytes of page 2's oversized body, decompressed
     hits: list[tuple[str, str | None]] = field(default_factory=list)
+    released: threading.Event = field(default_factory=threading.Event)
 
 
 @pytest.fixture
 def hostile() -> Iterator[tuple[str, Plan]]:
     """A loopback server: ``/api/items`` answers one item and a next link (body and Link
-    header) set by the plan, or trickles its body one byte at a time; it records every hit."""
+    header) set by the plan, or trickles its body one byte at a time; it records every hit.
+    With ``plan.huge`` page 2 is oversized: a gzip bomb (``plan.huge_size`` bytes of JSON, 8 MB
+    in 8 KB), a chunked body of that size with no length, or a ``Content-Length`` of 50 MB whose
+    body never comes."""
     plan = Plan()
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -39,6 +46,9 @@ def hostile() -> Iterator[tuple[str, Plan]]:
 
         def do_GET(self) -> None:  # noqa: N802
             plan.hits.append((self.path, self.headers.get("Authorization")))
+            if plan.huge and "page=2" in self.path:
+                self._huge(plan.huge)
+                return
             first = self.path.startswith("/api/items") and "page=2" not in self.path
             nxt = plan.next_link if first else None
             body = json.dumps({"items": [{"id": "1"}], "next": nxt}).encode()
@@ -58,16 +68,45 @@ def hostile() -> Iterator[tuple[str, Plan]]:
                     return
             self.wfile.write(body)
 
+        def _huge(self, how: str) -> None:
+            padded = b'{"items": [], "next": null, "pad": "' + b" " * plan.huge_size + b'"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            try:
+                if how == "gzip":
+                    packed = gzip.compress(padded)
+                    self.send_header("Content-Encoding", "gzip")
+                    self.send_header("Content-Length", str(len(packed)))
+                    self.end_headers()
+                    self.wfile.write(packed)
+                elif how == "chunked":
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    for at in range(0, len(padded), 65536):
+                        part = padded[at : at + 65536]
+                        self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                    self.wfile.write(b"0\r\n\r\n")
+                else:  # "declared": 50 MB announced, 1 KB sent, the rest never (until released)
+                    self.send_header("Content-Length", str(50_000_000))
+                    self.end_headers()
+                    self.wfile.write(padded[:1024])
+                    self.wfile.flush()
+                    plan.released.wait(60)
+            except OSError:
+                return
+
         def log_message(self, *args: object) -> None:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    server.handle_error = lambda request, address: None  # type: ignore[method-assign]  # a client hanging up
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}", plan
     finally:
+        plan.released.set()
         server.shutdown()
         server.server_close()
 
@@ -255,3 +294,76 @@ def test_the_runtime_refuses_malformed_signed_cursors() -> None:
     for bad in ("v1." + "A" * 1_000_000, 12, None):
         with pytest.raises(CursorInvalidError):
             tokens.read_cursor(bad, principal="p")  # type: ignore[arg-type]
+
+
+# -- an answer too large to hold -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["gzip", "chunked", "declared"])
+def test_an_answer_past_max_response_bytes_ends_the_walk_with_the_pages_read_kept(
+    package: Any, hostile: tuple[str, Plan], how: str
+) -> None:
+    """The timeout bounds how long an answer takes; ``max_response_bytes`` how much of it is
+    held: page 2 (a gzip bomb, a chunked body with no length, a 50 MB ``Content-Length`` whose
+    body never comes) is refused, and the walk ends partial with page 1 kept -- never a
+    MemoryError, a complete answer or a wait for the body."""
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    plan.huge = how
+    with package.Client(base + "/api", max_response_bytes=1_000_000) as client:
+        result = client.list_items.collect()
+    assert not result.complete and result.codes == ["CONTRACT_VIOLATION"]
+    assert [item.id for item in result.items] == ["1"]
+    assert "max_response_bytes=1000000" in result.reasons[0].what
+    assert [p for p, _ in plan.hits] == ["/api/items", "/api/items?page=2"]
+
+
+def test_the_size_cap_is_the_clients_default_and_none_lifts_it(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    plan.huge = "gzip"
+    with package.Client(base + "/api") as client:  # 64 MiB: 8 MB is read
+        assert client.max_response_bytes == package.client.DEFAULT_MAX_RESPONSE_BYTES
+        assert client.max_response_bytes == 64 * 1024**2
+        assert client.list_items.collect().complete
+    with package.Client(base + "/api", max_response_bytes=None) as client:
+        assert client.list_items.collect().complete
+    for bad in (-1, 1.5, True, "64MB"):
+        with pytest.raises(ValueError, match="max_response_bytes"):
+            package.Client(base + "/api", max_response_bytes=bad)
+
+
+def test_a_single_call_past_the_cap_raises_response_too_large(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    plan.huge = "gzip"
+    with package.Client(base + "/api", max_response_bytes=1_000) as client:
+        url = client.url("items?page=2")
+        with pytest.raises(package.client.ResponseTooLarge) as caught:
+            client.send("GET", url)
+    assert caught.value.limit == 1_000
+
+
+def test_verify_and_the_mcp_host_refuse_a_gzip_bomb_past_the_default_cap(
+    package: Any, hostile: tuple[str, Plan]
+) -> None:
+    """The default cap (64 MiB) holds where no caller set one: a 70 MiB page packed into 70 KB."""
+    from xcompleteness import api
+
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    plan.huge = "gzip"
+    plan.huge_size = 70 * 1024 * 1024
+    mcp_server = __import__(f"{package.__name__}.tools.mcp_server", fromlist=["build_host"])
+    host = mcp_server.build_host(base + "/api", {}, secret=b"k" * 32)
+    env, _ = host.call(host.definitions()[0]["name"], {})
+    assert env["status"] == "partial" and env["evidence"] is None
+    assert [r["code"] for r in env["completeness"]["reasons"]] == ["CONTRACT_VIOLATION"]
+    assert "max_response_bytes=67108864" in env["completeness"]["reasons"][0]["details"]["what"]
+    result = api.verify(package.spec_path, base + "/api", time_limit=20)
+    assert result.exit_code == 1
+    assert any("max_response_bytes" in d.message for d in result.diagnostics), result.diagnostics

@@ -38,6 +38,7 @@ from .walk import (
     AsyncWalker,
     CollectResult,
     Continuation,
+    FetchRefused,
     FetchTimedOut,
     ItemStream,
     Limits,
@@ -49,6 +50,7 @@ from .walk import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES",
     "DEFAULT_TIMEOUT",
     "ApiError",
     "AsyncBaseClient",
@@ -58,6 +60,7 @@ __all__ = [
     "Call",
     "CursorExpired",
     "EvidenceRejected",
+    "ResponseTooLarge",
     "Listing",
     "Param",
     "WalkFailed",
@@ -69,6 +72,12 @@ Param = tuple[Any, ...]
 location's defaults (form/explode for query and cookie, simple for path and header)."""
 
 DEFAULT_TIMEOUT = 30.0
+
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+"""The most bytes of one answer's body a client reads (after decompression) before it stops and
+raises :class:`ResponseTooLarge`; ``max_response_bytes=None`` reads any size. The timeout bounds
+how long an answer takes, this how much of it is held in memory: a server (or anything between)
+that sends a huge or gzip-bombed body is refused, not read whole."""
 
 DEADLINE_GRACE_S = 0.25
 """A walk's request may run this long past the walk's deadline before it is cut off. The walk
@@ -89,6 +98,21 @@ class EvidenceRejected(ApiError):
         self.code = "EVIDENCE_REJECTED"
         self.reason = err.get("reason") if isinstance(err, Mapping) else None
         self.message = err.get("message") if isinstance(err, Mapping) else None
+
+
+class ResponseTooLarge(FetchRefused):
+    """An answer whose body passed the client's ``max_response_bytes`` (its declared
+    ``Content-Length``, or the bytes read after decompression): the rest is not read.
+
+    In a walk it ends the walk like any refused fetch, CONTRACT_VIOLATION with the pages read
+    kept; a single call raises it (the MCP host's error envelope says CALL_FAILED)."""
+
+    def __init__(self, limit: int, url: Any) -> None:
+        super().__init__(
+            f"the answer from {url} is longer than the client reads "
+            f"(max_response_bytes={limit}); nothing of it was used"
+        )
+        self.limit = limit
 
 
 class CursorExpired(ApiError):
@@ -125,10 +149,13 @@ class _ClientCore:
         headers: Mapping[str, str] | None,
         timeout: float | httpx.Timeout | None,
         strict_items: bool = False,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = httpx.URL(str(base_url).rstrip("/") + "/")
         self.headers = dict(headers or {})
         self.timeout = timeout
+        self.max_response_bytes = _byte_limit(max_response_bytes)
+        """The most bytes of one answer's body read (:data:`DEFAULT_MAX_RESPONSE_BYTES`)."""
         self.strict_items = bool(strict_items)
         """Default of every listing call: an item that does not match its schema ends the walk
         with CONTRACT_VIOLATION (True) or is kept as received with ITEM_SCHEMA_MISMATCH."""
@@ -174,8 +201,9 @@ class BaseClient(_ClientCore):
         transport: httpx.BaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        super().__init__(base_url, headers, timeout, strict_items)
+        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes)
         self._owns = http_client is None
         self._http = http_client
         self._transport = transport
@@ -220,13 +248,13 @@ class BaseClient(_ClientCore):
         until = _read_until(self.timeout, timeout)
         response = self.http.send(request, stream=True)
         try:
-            chunks = []
+            body = _Body(self.max_response_bytes, response)
             for chunk in response.iter_bytes():
-                chunks.append(chunk)
+                body.add(chunk)
                 _check_time(until, request)
         finally:
             response.close()
-        return _view(response, b"".join(chunks))
+        return _view(response, body.read())
 
 
 class AsyncBaseClient(_ClientCore):
@@ -241,8 +269,9 @@ class AsyncBaseClient(_ClientCore):
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
-        super().__init__(base_url, headers, timeout, strict_items)
+        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes)
         self._owns = http_client is None
         self._http = http_client
         self._transport = transport
@@ -287,13 +316,13 @@ class AsyncBaseClient(_ClientCore):
         until = _read_until(self.timeout, timeout)
         response = await self.http.send(request, stream=True)
         try:
-            chunks = []
+            body = _Body(self.max_response_bytes, response)
             async for chunk in response.aiter_bytes():
-                chunks.append(chunk)
+                body.add(chunk)
                 _check_time(until, request)
         finally:
             await response.aclose()
-        return _view(response, b"".join(chunks))
+        return _view(response, body.read())
 
 
 def _no_tls() -> ssl.SSLContext:
@@ -377,6 +406,39 @@ def _read_until(default: Any, remaining: float | None) -> float | None:
     if isinstance(default, (int, float)) and not isinstance(default, bool):
         return time.monotonic() + float(default)
     return None
+
+
+def _byte_limit(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"max_response_bytes must be a whole number >= 0 or None, not {value!r}")
+    return value
+
+
+class _Body:
+    """One answer's body as it is read, refused (:class:`ResponseTooLarge`) past ``limit`` bytes:
+    at once when its ``Content-Length`` says so, else when the bytes read (decompressed) do."""
+
+    def __init__(self, limit: int | None, response: httpx.Response) -> None:
+        self.limit = limit
+        self.url = response.request.url
+        self.size = 0
+        self.chunks: list[bytes] = []
+        declared = response.headers.get("content-length", "")
+        encoded = response.headers.get("content-encoding", "identity").lower()
+        if limit is not None and declared.isdigit() and encoded in ("", "identity"):
+            if int(declared) > limit:
+                raise ResponseTooLarge(limit, self.url)
+
+    def add(self, chunk: bytes) -> None:
+        self.size += len(chunk)
+        if self.limit is not None and self.size > self.limit:
+            raise ResponseTooLarge(self.limit, self.url)
+        self.chunks.append(chunk)
+
+    def read(self) -> bytes:
+        return b"".join(self.chunks)
 
 
 def _check_time(until: float | None, request: httpx.Request) -> None:

@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 from ._runtime.contract import Contract, load_contracts
 from ._runtime.operations import (
+    DEFAULT_MAX_RESPONSE_BYTES,
     DEFAULT_TIMEOUT,
     ApiError,
     AsyncBaseClient,
     BaseClient,
     CursorExpired,
     EvidenceRejected,
+    ResponseTooLarge,
 )
 from ._runtime.walk import (
     CollectResult,
@@ -58,6 +60,7 @@ __all__ = [
     "Continuation",
     "CursorExpired",
     "EvidenceRejected",
+    "ResponseTooLarge",
     "ResultNotReady",
     "StreamResult",
 ]
@@ -84,6 +87,7 @@ class Client(BaseClient):
         transport: httpx.BaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         super().__init__(
             base_url,
@@ -92,6 +96,7 @@ class Client(BaseClient):
             transport=transport,
             timeout=timeout,
             strict_items=strict_items,
+            max_response_bytes=max_response_bytes,
         )
 
     @functools.cached_property
@@ -147,6 +152,7 @@ class AsyncClient(AsyncBaseClient):
         transport: httpx.AsyncBaseTransport | None = None,
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
+        max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         super().__init__(
             base_url,
@@ -155,6 +161,7 @@ class AsyncClient(AsyncBaseClient):
             transport=transport,
             timeout=timeout,
             strict_items=strict_items,
+            max_response_bytes=max_response_bytes,
         )
 
     @functools.cached_property
