@@ -48,7 +48,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    # Round 9: round 1's 14 APIs and rounds 2's to 8's held-out halves are tuning; a fresh half
+    # Round 10: round 1's 14 APIs and rounds 2's to 9's held-out halves are tuning; a fresh half
     # held out.
     assert split["tuning"] == sorted(
         split["round1"]["tuning"]
@@ -60,6 +60,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
         + split["round6"]["heldout"]
         + split["round7"]["heldout"]
         + split["round8"]["heldout"]
+        + split["round9"]["heldout"]
     )
     assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
     assert split["round2"]["retired"]["apis"] == split["round2"]["heldout"]
@@ -69,7 +70,8 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     assert split["round6"]["retired"]["apis"] == split["round6"]["heldout"]
     assert split["round7"]["retired"]["apis"] == split["round7"]["heldout"]
     assert split["round8"]["retired"]["apis"] == split["round8"]["heldout"]
-    assert len(split["tuning"]) == 57 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
+    assert split["round9"]["retired"]["apis"] == split["round9"]["heldout"]
+    assert len(split["tuning"]) == 63 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
     assert not set(split["tuning"]) & set(split["heldout"])
     held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
     assert len(held_providers) == sample.HELDOUT_SIZE, "one held-out API per provider"
