@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, overload
@@ -77,6 +78,7 @@ from xcompleteness.detect._naming import (
     single_object,
 )
 from xcompleteness.detect._operation_facts import (
+    DEFAULT_ONLY,
     OperationRef,
     cap_texts,
     declared_none_reason,
@@ -313,8 +315,14 @@ def _scan(
         nested = shape.containers or ", ".join(body_paging.nested_arrays(body, walker))
         if nested:  # a search that requires its query text answers its matches, however nested
             why.append(f"search with a required query and arrays in its response ({nested})")
+    # no schema where a success answers, or no success response at all (only ``default``)
+    unshown = (
+        "no success response is declared"
+        if status == DEFAULT_ONLY
+        else "the response declares no schema"
+    )
     if not why and body is None and status is not None and listy:
-        why.append("described as a list; the response declares no schema")
+        why.append(f"described as a list; {unshown}")
     if (
         not why
         and listy
@@ -328,9 +336,11 @@ def _scan(
     if not why and body is None and status is not None and ref.method == "get":
         plural = _plural_tail(lpath)
         if query_search:
-            why.append("a search taking a query text; the response declares no schema")
+            why.append(f"a search taking a query text; {unshown}")
         elif plural is not None:  # GET /boards/{idBoard}/lists with "Success" only
-            why.append(f"the path ends in the plural {plural!r}; the response declares no schema")
+            why.append(f"the path ends in the plural {plural!r}; {unshown}")
+        elif (read := _plural_object(ref)) is not None:  # "Get unpaid seller orders"
+            why.append(f"the summary reads plural things ({read!r}); {unshown}")
     if fed is not None:
         why.append(f"request body cursor {fed[0]} fed by {fed[1]}")
     queries = {p.name for p in ref.parameters if p.location == "query"}
@@ -434,7 +444,9 @@ def _scan(
         link_doubt=link_doubt,
         listing_doubt=None
         if imported is not None or fed is not None
-        else _arrayless(body, shape, walker, why) or _one_object(ref, lpath, shape, paged, bare),
+        else _arrayless(body, shape, walker, why, status)
+        or _one_object(ref, lpath, shape, paged, bare)
+        or _named_in_request(ref, walker, shape, positioned or "size" in roles),
     )
 
 
@@ -480,12 +492,50 @@ def _plural_tail(path: str) -> str | None:
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if not last or "{" in last or "." in last:
         return None
-    tail = (sig.word_list(last) or [""])[-1]
-    if len(tail) < 4 or not tail.endswith("s") or tail.endswith(("ss", "us", "is")):
+    return last if _plural_word((sig.word_list(last) or [""])[-1]) else None
+
+
+def _plural_word(word: str) -> bool:
+    """A lower-case word that reads as a plural noun (``lists``, ``orders``; not ``status``,
+    ``settings``, ``address``)."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is", "'s")):
+        return False
+    return word not in _NOT_PLURAL and word not in sig.SINGLE_OBJECT_WORDS
+
+
+_READ_VERBS = frozenset(
+    {"get", "gets", "view", "views", "see", "retrieve", "retrieves", "fetch", "fetches",
+     "return", "returns", "show", "shows"}
+)  # fmt: skip
+_PHRASE_ENDS = frozenset(
+    {"of", "from", "for", "in", "on", "by", "as", "with", "to", "at", "that", "which", "who",
+     "where", "when", "if", "per", "within", "under", "about", "between"}
+)  # fmt: skip
+_CLAUSE = re.compile(r"[,;:(]")
+_WORD = re.compile(r"[A-Za-z][A-Za-z']*")
+
+
+def _plural_object(ref: OperationRef) -> str | None:
+    """What the summary's (else the description's) first sentence reads when it is plural: a read
+    verb, then the words up to a preposition or a clause mark, the last of them a plural noun
+    ("Get unpaid seller orders, newest first", "View upcoming and live Reverb official sales",
+    "See previous orders from buyer"; not "Get seller's feedback as a seller"): a schema-less
+    GET that reads so most likely lists. Not at a path ending in a file name (``.../keys.json``,
+    "Get keys for OIDC": one document), as :func:`_plural_tail`."""
+    if "." in ref.path.rstrip("/").rsplit("/", 1)[-1]:
         return None
-    if tail in _NOT_PLURAL or tail in sig.SINGLE_OBJECT_WORDS:
+    op = ref.view
+    text = next((t for t in (op.summary, op.description) if isinstance(t, str) and t.strip()), "")
+    first = _CLAUSE.split(next(prose.sentences(text), ""), 1)[0]
+    words = [w.lower() for w in _WORD.findall(first)]
+    if not words or words[0] not in _READ_VERBS:
         return None
-    return last
+    phrase: list[str] = []
+    for word in words[1:]:
+        if word in _PHRASE_ENDS:
+            break
+        phrase.append(word)
+    return " ".join(phrase) if phrase and _plural_word(phrase[-1]) else None
 
 
 def _no_array(body: Located, shape: Shape, walker: SchemaWalker) -> bool:
@@ -503,7 +553,7 @@ def _no_array(body: Located, shape: Shape, walker: SchemaWalker) -> bool:
 
 
 def _arrayless(
-    body: Located | None, shape: Shape, walker: SchemaWalker, why: list[str]
+    body: Located | None, shape: Shape, walker: SchemaWalker, why: list[str], status: str | None
 ) -> str | None:
     """Why a finding may be no listing at all: no response schema shows an array (none at the
     top, in named parts or one object down), so only its name, prose, parameters or paging
@@ -514,6 +564,11 @@ def _arrayless(
     ):
         return None
     said = "; ".join(why)
+    if body is None and status == DEFAULT_ONLY:
+        return (
+            "the operation declares no success response (only default), so nothing shows what it "
+            f"answers ({said})"
+        )
     if body is None:
         return f"the response declares no schema, so no array of results is shown ({said})"
     return f"the response schema holds no array of results ({said})"
@@ -870,6 +925,40 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool, bare: b
         said = prose.one_object_sentence(text)
         if said is not None:
             return f"the {where} says {said!r}, which reads one object"
+    return None
+
+
+def _named_in_request(
+    ref: OperationRef, walker: SchemaWalker, shape: Shape, pageable: bool
+) -> str | None:
+    """Why an unpaged read may answer only what its request names: a required query parameter
+    that takes several values (an array) which each item echoes (a field of the item by the
+    parameter's name, or its singular: ``ids`` -> ``id``). PI Web API's stream-set reads take
+    ``webId`` ("Multiple streams may be specified with multiple instances of the parameter") and
+    answer one ``{WebId, Value}`` per stream; its security reads take ``userIdentity`` and answer
+    one ``{UserIdentity, CanRead, ...}`` per identity. The answer is then most likely one entry
+    per value named, a batch read bounded by the request rather than every object of a resource
+    in scope: asked whether it lists. A required array the items do not echo is a filter
+    (``category``: every trait of the given categories), asked nothing; a listing whose request
+    can page (a position or page-size parameter) is not bounded by its request, whatever it
+    takes; a next link in a shared links object is no such sign."""
+    if pageable or ref.method != "get" or not shape.item_fields:
+        return None
+    fields = {sig.fold(n) for n in shape.item_fields}
+    for p in ref.parameters:
+        if p.location != "query" or not p.required:
+            continue
+        key = sig.fold(p.name)
+        if not ({key, key.removesuffix("s")} & fields):
+            continue
+        schema = p.schema.raw if p.schema is not None else p.node  # Swagger 2.0: on the parameter
+        if "array" in walker.types(schema, p.pointer):
+            return (
+                f"the required parameter {p.name} takes several values (an array) and each item "
+                f"carries its {p.name}, and nothing pages: the answer is most likely one entry per "
+                "value the request names (a batch read, bounded by the request), not every object "
+                "of a resource"
+            )
     return None
 
 

@@ -24,6 +24,7 @@ __all__ = [
     "iter_operations",
     "operation_ids",
     "stream_exclusion",
+    "DEFAULT_ONLY",
     "success_response",
 ]
 
@@ -154,7 +155,57 @@ def success_response(
             return resp.status, schema, headers, _examples(resp, schema, walker)
         if first[0] is None:
             first = (resp.status, None, headers, [])
+    if first[0] is None and not any(r.status[:1] == "2" for r in op.responses):
+        return _default_response(op, walker)
     return first
+
+
+def _default_response(
+    op: Operation, walker: SchemaWalker
+) -> tuple[str | None, Located | None, list[tuple[str, str]], list[Any]]:
+    """What stands for the success response of an operation that declares no 2xx response at
+    all, only ``default`` (Reverb's 163 operations answer ``default: Unexpected error`` and
+    nothing else): status ``default``, with the default's body when it is not an error's (then
+    it is the one body the spec shows), else none. Nothing then shows what a success answers, so
+    whatever is found from the path, name or parameters is asked, never settled (the finding's
+    listing question: :func:`xcompleteness.detect._listlike._arrayless`)."""
+    default = next((r for r in op.responses if r.status.lower() == "default"), None)
+    if default is None or (not default.resolved and default.ref is None):
+        return None, None, [], []
+    headers = [(h, pointer_join(default.target, "headers", h)) for h in default.headers]
+    schema = _media_schema(default)
+    if schema is None or _error_response(default, schema, walker):
+        return DEFAULT_ONLY, None, headers, []
+    return DEFAULT_ONLY, schema, headers, _examples(default, schema, walker)
+
+
+# The status :func:`success_response` answers for an operation whose only response that could
+# be a success is ``default``.
+DEFAULT_ONLY = "default"
+_ERROR_WORDS = frozenset({"error", "errors", "fail", "failed", "failure", "problem", "exception"})
+_ERROR_FIELDS = frozenset(
+    {"code", "message", "error", "errors", "status", "detail", "details", "title", "type",
+     "fields", "reason", "description", "error_code", "error_message", "trace", "request_id",
+     "instance"}
+)  # fmt: skip
+
+
+def _error_response(resp: Response, schema: Located, walker: SchemaWalker) -> bool:
+    """A default response that reads as an error's: its description says error (``Unexpected
+    error``, ``Failed``), its schema's name does (``#/components/schemas/Error``), or every
+    property of its object is an error field (``{code, message}``)."""
+    description = resp.node.get("description")
+    if isinstance(description, str) and set(sig.word_list(description)) & _ERROR_WORDS:
+        return True
+    raw = schema[0]
+    ref = raw.get("$ref") if isinstance(raw, dict) else None
+    if isinstance(ref, str) and set(sig.word_list(ref.rsplit("/", 1)[-1])) & _ERROR_WORDS:
+        return True
+    node, _ = walker.resolve(*schema)
+    props = node.get("properties") if isinstance(node, dict) else None
+    if isinstance(props, dict) and props:
+        return {sig.fold(k) for k in props} <= {sig.fold(k) for k in _ERROR_FIELDS}
+    return False
 
 
 def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any]:

@@ -48,7 +48,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    # Round 9: round 1's 14 APIs and rounds 2's to 8's held-out halves are tuning; a fresh half
+    # Round 10: round 1's 14 APIs and rounds 2's to 9's held-out halves are tuning; a fresh half
     # held out.
     assert split["tuning"] == sorted(
         split["round1"]["tuning"]
@@ -60,6 +60,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
         + split["round6"]["heldout"]
         + split["round7"]["heldout"]
         + split["round8"]["heldout"]
+        + split["round9"]["heldout"]
     )
     assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
     assert split["round2"]["retired"]["apis"] == split["round2"]["heldout"]
@@ -69,7 +70,8 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     assert split["round6"]["retired"]["apis"] == split["round6"]["heldout"]
     assert split["round7"]["retired"]["apis"] == split["round7"]["heldout"]
     assert split["round8"]["retired"]["apis"] == split["round8"]["heldout"]
-    assert len(split["tuning"]) == 57 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
+    assert split["round9"]["retired"]["apis"] == split["round9"]["heldout"]
+    assert len(split["tuning"]) == 63 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
     assert not set(split["tuning"]) & set(split["heldout"])
     held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
     assert len(held_providers) == sample.HELDOUT_SIZE, "one held-out API per provider"
@@ -157,19 +159,20 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
     # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
-    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (57 APIs:
-    # rounds 1 to 8) is measured after round 9's heuristics: its 11 false listings are reads by id
-    # or of "the next" item typed as arrays or without a schema, one object of flags, keys read
-    # under a "*_list" operationId and settings answered as an array, each drafted under a kind
-    # TODO asking whether it lists. Held-out is round 9's fresh six, scored counts-only after every
-    # label and heuristic of the round was committed (0 wrong; 5 false, osisoft 4 and meshery 1 by
-    # the per-API rows, 4 of them without a kind TODO; 21 missed, 18 of them reverb's, a spec whose
-    # operations declare no success response at all). Its errors are recorded as measured, not
-    # tuned away (that would spend the half); README.md names their classes.
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (63 APIs:
+    # rounds 1 to 9) is measured after round 10's heuristics: its 16 false listings are reads by
+    # id or of "the next" item typed as arrays or without a schema, one object of flags, keys read
+    # under a "*_list" operationId, settings answered as an array, PI Web API's batch reads of the
+    # streams or identities named in the request and a capabilities read, each drafted under a
+    # kind TODO asking whether it lists; 25 missed (reverb 3, gitlab 4, brex 3...). Held-out is
+    # round 10's fresh six, scored counts-only after every label and heuristic of the round was
+    # committed (0 wrong; 10 false, opendatasoft 9 and namsor 1 by the per-API rows, 1 of them
+    # without a kind TODO; 10 missed, namsor 7). Its errors are recorded as measured, not tuned
+    # away (that would spend the half); README.md names their classes.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
-        ("tuning", 11, 0, 0, 19),
-        ("heldout", 5, 4, 0, 21),
+        ("tuning", 16, 0, 0, 25),
+        ("heldout", 10, 1, 0, 10),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
