@@ -299,6 +299,14 @@ def test_the_runtime_refuses_malformed_signed_cursors() -> None:
 # -- an answer too large to hold -----------------------------------------------------------
 
 
+def _huge_page_2(hostile: tuple[str, Plan], how: str) -> tuple[str, Plan]:
+    """The hostile server with a next link from page 1 to an oversized page 2 (``how``)."""
+    base, plan = hostile
+    plan.next_link = base + "/api/items?page=2"
+    plan.huge = how
+    return base, plan
+
+
 @pytest.mark.parametrize("how", ["gzip", "chunked", "declared"])
 def test_an_answer_past_max_response_bytes_ends_the_walk_with_the_pages_read_kept(
     package: Any, hostile: tuple[str, Plan], how: str
@@ -307,9 +315,7 @@ def test_an_answer_past_max_response_bytes_ends_the_walk_with_the_pages_read_kep
     held: page 2 (a gzip bomb, a chunked body with no length, a 50 MB ``Content-Length`` whose
     body never comes) is refused, and the walk ends partial with page 1 kept -- never a
     MemoryError, a complete answer or a wait for the body."""
-    base, plan = hostile
-    plan.next_link = base + "/api/items?page=2"
-    plan.huge = how
+    base, plan = _huge_page_2(hostile, how)
     with package.Client(base + "/api", max_response_bytes=1_000_000) as client:
         result = client.list_items.collect()
     assert not result.complete and result.codes == ["CONTRACT_VIOLATION"]
@@ -321,9 +327,7 @@ def test_an_answer_past_max_response_bytes_ends_the_walk_with_the_pages_read_kep
 def test_the_size_cap_is_the_clients_default_and_none_lifts_it(
     package: Any, hostile: tuple[str, Plan]
 ) -> None:
-    base, plan = hostile
-    plan.next_link = base + "/api/items?page=2"
-    plan.huge = "gzip"
+    base, plan = _huge_page_2(hostile, "gzip")
     with package.Client(base + "/api") as client:  # 64 MiB: 8 MB is read
         assert client.max_response_bytes == package.client.DEFAULT_MAX_RESPONSE_BYTES
         assert client.max_response_bytes == 64 * 1024**2
@@ -338,9 +342,7 @@ def test_the_size_cap_is_the_clients_default_and_none_lifts_it(
 def test_a_single_call_past_the_cap_raises_response_too_large(
     package: Any, hostile: tuple[str, Plan]
 ) -> None:
-    base, plan = hostile
-    plan.next_link = base + "/api/items?page=2"
-    plan.huge = "gzip"
+    base, plan = _huge_page_2(hostile, "gzip")
     with package.Client(base + "/api", max_response_bytes=1_000) as client:
         url = client.url("items?page=2")
         with pytest.raises(package.client.ResponseTooLarge) as caught:
@@ -354,9 +356,7 @@ def test_verify_and_the_mcp_host_refuse_a_gzip_bomb_past_the_default_cap(
     """The default cap (64 MiB) holds where no caller set one: a 70 MiB page packed into 70 KB."""
     from xcompleteness import api
 
-    base, plan = hostile
-    plan.next_link = base + "/api/items?page=2"
-    plan.huge = "gzip"
+    base, plan = _huge_page_2(hostile, "gzip")
     plan.huge_size = 70 * 1024 * 1024
     mcp_server = __import__(f"{package.__name__}.tools.mcp_server", fromlist=["build_host"])
     host = mcp_server.build_host(base + "/api", {}, secret=b"k" * 32)

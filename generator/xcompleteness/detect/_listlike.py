@@ -97,7 +97,7 @@ from xcompleteness.detect._pagination_params import (
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import Parameter, pointer_tokens, resolve_pointer
+from xcompleteness.document import Parameter, pointer_tokens
 from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
 from xcompleteness.runtime.contract import BODY_LOCATION
 
@@ -618,8 +618,7 @@ def _without_bare_link(
 
 
 def _described_header(link: Signal, walker: SchemaWalker) -> bool:
-    found, node = resolve_pointer(walker.fact("document", lambda d: d), link.pointer)
-    header, at = walker.resolve(node if found else {}, link.pointer)
+    header, at = walker.node_at(link.pointer)
     if not isinstance(header, dict):
         return False
     schema, _ = walker.resolve(header.get("schema"), pointer_join(at, "schema"))

@@ -17,6 +17,7 @@ from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import DocumentViews, Operation, Parameter, Response, views
 
 __all__ = [
+    "DEFAULT_ONLY",
     "OperationRef",
     "cap_texts",
     "declared_none_reason",
@@ -24,7 +25,6 @@ __all__ = [
     "iter_operations",
     "operation_ids",
     "stream_exclusion",
-    "DEFAULT_ONLY",
     "success_response",
 ]
 
@@ -127,6 +127,11 @@ def stream_exclusion(op: Operation, shape: Shape) -> str | None:
 NO_CONTENT = frozenset({"204", "205"})  # RFC 9110 §15.3.5, §15.3.6: no content
 
 
+# The status :func:`success_response` answers for an operation whose only response that could
+# be a success is ``default``.
+DEFAULT_ONLY = "default"
+
+
 def success_response(
     op: Operation, walker: SchemaWalker
 ) -> tuple[str | None, Located | None, list[tuple[str, str]], list[Any]]:
@@ -179,9 +184,6 @@ def _default_response(
     return DEFAULT_ONLY, schema, headers, _examples(default, schema, walker)
 
 
-# The status :func:`success_response` answers for an operation whose only response that could
-# be a success is ``default``.
-DEFAULT_ONLY = "default"
 _ERROR_WORDS = frozenset({"error", "errors", "fail", "failed", "failure", "problem", "exception"})
 _ERROR_FIELDS = frozenset(
     {"code", "message", "error", "errors", "status", "detail", "details", "title", "type",

@@ -7,7 +7,7 @@ from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import Signal
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.document import Parameter, pointer_tokens, resolve_pointer
+from xcompleteness.document import Parameter, pointer_tokens
 
 __all__ = [
     "bare_next_link_doubt",
@@ -177,8 +177,7 @@ def bare_next_link_doubt(
         len(inside) > 1 and sig.fold(inside[-2]) in _LINK_OBJECTS
     ):
         return None  # the name says it: ``next_page_uri``, ``nextLink``, ``links.next``
-    found, node = resolve_pointer(walker.fact("document", lambda d: d), link.pointer)
-    node, _ = walker.resolve(node if found else {}, link.pointer)
+    node, _ = walker.node_at(link.pointer)
     described = node.get("description") if isinstance(node, dict) else None
     param = next((p for p in params if p.location == "query" and p.name == token), None)
     said = param.get("description") if param is not None else None

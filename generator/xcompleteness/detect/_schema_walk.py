@@ -16,7 +16,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import deref_at
+from xcompleteness.document import deref_at, resolve_pointer
 
 __all__ = ["Located", "SchemaWalker"]
 
@@ -62,6 +62,12 @@ class SchemaWalker:
             self._cache[ref] = deref_at(self._doc, node, pointer)
         found = self._cache[ref]
         return found if found is not None else ({}, pointer)
+
+    def node_at(self, pointer: str) -> Located:
+        """The node at ``pointer`` in the document with its local ``$ref``s followed (a fresh
+        ``{}`` when nothing is there): what a signal's pointer names (a header, a body field)."""
+        found, node = resolve_pointer(self._doc, pointer)
+        return self.resolve(node if found else {}, pointer)
 
     def fact(self, name: str, compute: Callable[[Any], Any]) -> Any:
         """A document-wide fact (``compute(document)``), computed once per walker."""
