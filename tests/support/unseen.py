@@ -14,9 +14,18 @@ SPECS = Path(__file__).resolve().parents[1] / "audit" / "specs"
 
 def findings_by_path(spec_name: str) -> dict[str, Any]:
     """path -> Finding for every list-like operation audit finds in ``specs/<spec_name>``."""
+    return _scanned(spec_name)[0]
+
+
+def excluded_by_path(spec_name: str) -> dict[str, Any]:
+    """path -> Excluded for every operation audit leaves out with a reason (a stream, a file)."""
+    return _scanned(spec_name)[1]
+
+
+def _scanned(spec_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     spec = yaml.safe_load((SPECS / spec_name).read_text("utf-8"))
-    found, _ = scan_all(spec)
-    return {f.path: f for f in found}
+    found, excluded = scan_all(spec)
+    return {f.path: f for f in found}, {e.path: e for e in excluded}
 
 
 def todos(decl: dict[str, Any], topic: str) -> list[str]:

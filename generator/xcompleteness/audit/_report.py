@@ -135,8 +135,11 @@ class AuditReport:
         streams = sum(e.source == "stream" for e in self.excluded)
         ignored = sum(e.source == "declared" for e in self.excluded)
         shared = sum(e.source == "shared" for e in self.excluded)
+        files = sum(e.source == "file" for e in self.excluded)
         if streams:
             parts.append(f"excluded {streams} stream(s) (a stream never ends)")
+        if files:
+            parts.append(f"excluded {files} file response(s) (an export or a download)")
         if shared:
             parts.append(
                 f"excluded {shared} listing view(s) of operations reached through several paths "

@@ -162,8 +162,9 @@ class Excluded:
     """An operation the heuristic leaves out on purpose, and why (reported, never drafted).
 
     ``source`` is ``declared`` (its ``x-completeness`` says ``kind: none`` with a ``why``),
-    ``stream`` (its success response is a stream: Kubernetes ``watch``, server-sent events) or,
-    set by audit, ``shared`` (one operation reached through several paths: not declarable).
+    ``stream`` (its success response is a stream: Kubernetes ``watch``, server-sent events),
+    ``file`` (its success body is one string: an export or a download) or, set by audit,
+    ``shared`` (one operation reached through several paths: not declarable).
     """
 
     method: str

@@ -82,6 +82,7 @@ from xcompleteness.detect._operation_facts import (
     OperationRef,
     cap_texts,
     declared_none_reason,
+    file_exclusion,
     iter_operations,
     operation_ids,
     stream_exclusion,
@@ -95,7 +96,7 @@ from xcompleteness.detect._pagination_params import (
     param_roles,
 )
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
-from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token
+from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token, link_arrays
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import Parameter, pointer_tokens
 from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
@@ -268,8 +269,12 @@ def _scan(
     )
     cursor_keys = {sig.fold(roles[r]) for r in ("cursor", "page_token") if r in roles}
     lpath = listing_path(ref)  # less a trailing selector (``.../members/{filter}``)
+    # the array a path ending in inputs names (``/taxonomyClasses/{classifierName}``): never at
+    # a read by id, nor at a path ending in a literal (the wrapper rules judge those: GitHub's
+    # traffic ``{count, uniques, views: [...]}`` is one summary)
+    by_path = ref.method == "get" and _reads_by_input(ref, lpath, walker)
     shape = (
-        body_shape(body, walker, lpath, positioned, listy, cursor_keys, examples)
+        body_shape(body, walker, lpath, positioned, listy, cursor_keys, examples, by_path)
         if body is not None
         else Shape()
     )
@@ -333,6 +338,11 @@ def _scan(
         # GitLab types "Get the list of system hooks" as one Hook; Snyk's "List" answers a map
         # it declares as ``{properties: {}}``: asked whether it lists (listing_doubt)
         why.append("described as a list; the response schema shows no array")
+    if not why and listy and body is not None and shape.items is None and not shape.containers:
+        links = link_arrays(body, walker)
+        if links:  # "List of available metadata templates types, each with their endpoints"
+            # answering only ``{links: [{href, rel}]}``: asked (listing_doubt), never settled
+            why.append(f"described as a list; its only array ({links[0]}) holds hypermedia links")
     if not why and body is None and status is not None and ref.method == "get":
         plural = _plural_tail(lpath)
         if query_search:
@@ -359,6 +369,13 @@ def _scan(
         if reasons_only:
             return None
         return Excluded(ref.method, ref.path, ref.pointer, op_id, "stream", stream)
+    # an export or a download: likewise no finding for check; one described as a list (Magento's
+    # "Return the list of company IDs ..." typed as one string) stays asked whether it lists
+    file = None if imported is not None or listy else file_exclusion(op, body, walker)
+    if file is not None:
+        if reasons_only:
+            return None
+        return Excluded(ref.method, ref.path, ref.pointer, op_id, "file", file)
     if (
         imported is None
         and fed is None
@@ -446,6 +463,8 @@ def _scan(
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why, status)
         or _one_object(ref, lpath, shape, paged, bare)
+        or shape.named_part
+        or _parts_of_one(shape, paged)
         or _named_in_request(ref, walker, shape, positioned or "size" in roles),
     )
 
@@ -473,17 +492,34 @@ def _reads_one(path: str) -> bool:
     return path.rstrip("/").rsplit("/", 1)[-1].startswith("{")
 
 
+def _reads_by_input(ref: OperationRef, path: str, walker: SchemaWalker) -> bool:
+    """The path ends in parameters that are the inputs of what its last literal names, not the
+    address of one member of a collection: NamSor's ``/taxonomyClasses/{classifierName}`` and
+    ``/chineseNameCandidates/{surname}/{given}``, where the API serves no ``/taxonomyClasses``.
+    Not an id (``/groups/{id}``, ``{manifest_request_id}``), nor any parameter after a path the
+    API serves itself (``/Genres`` beside ``/Genres/{genreName}``)."""
+    head = path.rstrip("/")
+    last = head.rsplit("/", 1)[-1]
+    if not (last.startswith("{") and last.endswith("}")):
+        return False
+    if sig.fold(last[1:-1]).endswith(("id", "uuid")):
+        return False
+    while head.rsplit("/", 1)[-1].startswith("{"):
+        head = head.rsplit("/", 1)[0]
+    return head not in walker.fact("served_paths", _served_paths)
+
+
+def _served_paths(document: Any) -> frozenset[str]:
+    """Every path of the document, less a trailing slash."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    if not isinstance(paths, dict):
+        return frozenset()
+    return frozenset(p.rstrip("/") for p in paths if isinstance(p, str))
+
+
 def _list_resource(path: str) -> bool:
     """The path names a resource called list (``/lists/{idList}``, ``/cards/{id}/list``)."""
     return any(sig.fold(seg) in ("list", "lists") for seg in path.split("/") if "{" not in seg)
-
-
-# Words ending in s that name one thing or a computed summary, never a plural resource.
-_NOT_PLURAL = frozenset(
-    {"status", "news", "stats", "statistics", "analytics", "metrics", "details", "settings",
-     "preferences", "access", "address", "alias", "bonus", "canvas", "census", "corpus",
-     "campus", "process", "progress", "success", "class", "business", "series", "species"}
-)  # fmt: skip
 
 
 def _plural_tail(path: str) -> str | None:
@@ -492,15 +528,7 @@ def _plural_tail(path: str) -> str | None:
     last = path.rstrip("/").rsplit("/", 1)[-1]
     if not last or "{" in last or "." in last:
         return None
-    return last if _plural_word((sig.word_list(last) or [""])[-1]) else None
-
-
-def _plural_word(word: str) -> bool:
-    """A lower-case word that reads as a plural noun (``lists``, ``orders``; not ``status``,
-    ``settings``, ``address``)."""
-    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is", "'s")):
-        return False
-    return word not in _NOT_PLURAL and word not in sig.SINGLE_OBJECT_WORDS
+    return last if sig.plural_word((sig.word_list(last) or [""])[-1]) else None
 
 
 _READ_VERBS = frozenset(
@@ -535,7 +563,7 @@ def _plural_object(ref: OperationRef) -> str | None:
         if word in _PHRASE_ENDS:
             break
         phrase.append(word)
-    return " ".join(phrase) if phrase and _plural_word(phrase[-1]) else None
+    return " ".join(phrase) if phrase and sig.plural_word(phrase[-1]) else None
 
 
 def _no_array(body: Located, shape: Shape, walker: SchemaWalker) -> bool:
@@ -925,6 +953,25 @@ def _one_object(ref: OperationRef, path: str, shape: Shape, paged: bool, bare: b
         if said is not None:
             return f"the {where} says {said!r}, which reads one object"
     return None
+
+
+def _parts_of_one(shape: Shape, paged: bool) -> str | None:
+    """Why an unpaged array of plain numbers may be one value: its name is a singular noun
+    (NamSor's ``{softwareNameAndVersion, softwareVersion: [2, 0, 26]}``: a version's numbers;
+    a coordinate, a colour). Numbers under a plural or an items name (``ids``, ``values``) are a
+    list of values; asked, not dropped."""
+    if paged or shape.items is None or not shape.item_types <= {"integer", "number"}:
+        return None
+    name = last_token(shape.items.partition("#")[2])
+    word = (sig.word_list(name) or [""])[-1]
+    if not shape.item_types or not word or sig.plural_word(word) or word.endswith("ids"):
+        return None  # ``ids``, ``uuids``: plural, though short
+    if sig.fold(name) in sig.ITEM_NAMES or word in sig.ITEM_NAMES:
+        return None
+    return (
+        f"its items are plain numbers under the singular name {name!r}, and nothing pages: most "
+        "likely the parts of one value (a version's numbers, a coordinate), not a list"
+    )
 
 
 def _named_in_request(

@@ -143,6 +143,8 @@ def _single_read(path: str, shape: Shape, signals: list[Signal], positioned: boo
         return False  # a bare array body is a list wherever it sits
     if shape.items is None:  # paged parts of one object (GitHub's commit files) stay, with TODOs
         return not (positioned and shape.containers)
+    if shape.named_part is not None:  # the array the path names: kept, asked whether it lists
+        return False
     paged = any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
     top = shape.items.count("/") <= 1  # a position pages the body's own array, not a nested one
     return not ((positioned and top) or paged)

@@ -22,6 +22,7 @@ __all__ = [
     "cap_texts",
     "declared_none_reason",
     "document_views",
+    "file_exclusion",
     "iter_operations",
     "operation_ids",
     "stream_exclusion",
@@ -119,6 +120,34 @@ def stream_exclusion(op: Operation, shape: Shape) -> str | None:
     if media is not None and shape.items is None:
         return f"streaming response ({media}): a stream never ends, so completeness does not apply"
     return None
+
+
+def file_exclusion(op: Operation, body: Located | None, walker: SchemaWalker) -> str | None:
+    """Why the operation answers a file (excluded), or None.
+
+    A success body typed as one string (``{type: string, format: binary}`` under ``text/csv``,
+    ``application/zip``, even ``application/json``) or Swagger 2's ``type: file`` is one document:
+    an export or a download (Opendatasoft's ``.../exports/csv`` takes ``offset`` and ``limit`` over
+    the records it writes into the file). Nothing in it is a JSON array a declaration could point
+    ``items`` at, so completeness as the vocabulary states it does not apply; the operation is
+    reported as excluded (a reviewer sees it), never drafted. A response that offers JSON beside
+    the file is read through its JSON (:func:`success_response` picks JSON first); an operation
+    described as a list is not asked here (the scan keeps it, under its listing question)."""
+    if body is None:
+        return None
+    node, at = walker.resolve(*body)
+    if not isinstance(node, dict):
+        return None
+    declared = node.get("type")
+    types = {"file"} if declared == "file" else walker.types(node, at)
+    if types not in ({"string"}, {"file"}) or walker.properties(node, at):
+        return None
+    media = ", ".join(m.name for r in op.responses if r.status[:1] == "2" for m in r.content)
+    what = f"string ({node['format']})" if isinstance(node.get("format"), str) else "string"
+    return (
+        f"the success response is a file ({media + ': ' if media else ''}{what}), one document, "
+        "not a JSON array of items: completeness does not apply (an export or a download)"
+    )
 
 
 # -- responses ----------------------------------------------------------------------------------

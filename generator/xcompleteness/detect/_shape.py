@@ -18,6 +18,7 @@ from xcompleteness.document import pointer_tokens
 __all__ = [
     "Shape",
     "body_shape",
+    "link_arrays",
     "last_literal",
     "last_token",
 ]
@@ -42,6 +43,9 @@ class Shape:
     cursor_end: str | None = None
     item_types: frozenset[str] = frozenset()  # JSON types one item may have
     total_doubt: str | None = None  # several total-like fields, none settled as the total
+    # the items were chosen only because the path's plural noun names them, in one object
+    # that holds other fields about the request: why that object may be no list (asked)
+    named_part: str | None = None
 
 
 def body_shape(
@@ -52,6 +56,7 @@ def body_shape(
     listy: bool = False,
     cursor_keys: set[str] | frozenset[str] = frozenset(),
     examples: list[Any] | None = None,
+    by_path: bool = True,
 ) -> Shape:
     """Where the items of the success body ``body`` sit, and its signals (a fresh :class:`Shape`).
 
@@ -62,20 +67,23 @@ def body_shape(
     worked out on a stand-in path made of just those facts, so nothing else of the path can
     reach a shared answer; tests compare it with the shape of the real path
     (``SchemaWalker(memo=False)``). Bodies with examples are not shared (their examples are
-    parsed afresh)."""
+    parsed afresh). ``by_path``: an array may be chosen as the items only because the path's
+    plural noun names it (:func:`_named_by_path`; the caller rules out reads by id)."""
     if examples or not walker.memo:
-        return _body_shape(body, walker, path, positioned, listy, cursor_keys, examples)
+        return _body_shape(body, walker, path, positioned, listy, cursor_keys, examples, by_path)
     schema, ptr = walker.resolve(*body)
     literal = [s for s in path.split("/") if s and "{" not in s]
     stand_in = ("/" + literal[-1] if literal else "") + (
         "/{}" if path.rstrip("/").endswith("}") else ""
     )
     keys = frozenset(cursor_keys)
-    key = ("body_shape", id(schema), ptr, stand_in, positioned, listy, keys)
+    key = ("body_shape", id(schema), ptr, stand_in, positioned, listy, keys, by_path)
     shape = walker.remembered(
         key,
         schema,
-        lambda: _body_shape((schema, ptr), walker, stand_in, positioned, listy, keys, None),
+        lambda: _body_shape(
+            (schema, ptr), walker, stand_in, positioned, listy, keys, None, by_path
+        ),
     )
     return _copy(shape)
 
@@ -96,6 +104,7 @@ def _body_shape(
     listy: bool,
     cursor_keys: set[str] | frozenset[str],
     examples: list[Any] | None,
+    by_path: bool = True,
 ) -> Shape:
     schema, ptr = walker.resolve(*body)
     shape = Shape()
@@ -170,6 +179,16 @@ def _body_shape(
                 ):
                     found = None  # one object that holds an array, not a list envelope
             wrapper = name if found is not None else None
+    if found is None and by_path:
+        found = _named_by_path(props, array_props, walker, last_literal(path))
+        if found is not None:
+            name = pointer_tokens(found[0])[-1]
+            others = sorted(n for n in props if n != name)
+            shape.named_part = (
+                f"only the path's {last_literal(path)!r} names the array {name}, and the answer "
+                f"is one object around it ({', '.join(others)}): it may be one result (the array "
+                "a part of it), not a list"
+            )
     skip = None
     if found is not None:
         rel, item = found
@@ -231,14 +250,18 @@ def _wrapped_array(
     (``positioned``) pages *something*: then the object's only array is the items whatever else
     sits beside it (GitHub's ``{total_seats, seats}``).
     """
-    # ``errors``, ``warnings``, ``links``... are arrays about the response, never its items.
+    # ``errors``, ``warnings``, ``links``... are arrays about the response, never its items; a
+    # count's name (``pages``, ``total``) on an array of objects is no count (Opendatasoft's
+    # ``GET /pages`` answers ``{links, pages: [{page, links}]}``: the portal's pages)
     arrays = [
         n
         for n in array_props
-        if sig.fold(n) not in sig.META_NAMES and not sig.is_meta_array(sig.fold(n))
+        if (sig.fold(n) not in sig.META_NAMES and not sig.is_meta_array(sig.fold(n)))
+        or (_COUNT_KINDS.get(sig.fold(n)) and _holds_objects(props[n], walker))
     ]
     if not arrays and len(props) == 1:  # ``{errors: [...]}`` alone *is* the result
-        arrays = list(array_props)
+        # ... but ``{links: [{href, rel}]}`` alone is an entry point: links to other resources
+        arrays = [n for n in array_props if not _holds_links(props[n], walker)]
     if not arrays:
         return None
     named = [n for n in arrays if sig.fold(n) in sig.ITEM_NAMES]
@@ -277,6 +300,16 @@ def _wrapped_array(
         # {...}, result: [Model]}``: the one array of records under a conventional items name is
         # the results; the arrays of plain values and the objects beside it describe them
         chosen = named[0]
+    elif (
+        len(named) == 1
+        and not resource_like
+        and not strict_meta
+        and _holds_rows(props[named[0]], walker)
+        and any(_headers(n) for n in arrays if n != named[0])
+    ):
+        # a table: NamSor's usage ``{colHeaders: [...], rowHeaders: [...], data: [[...]],
+        # periodStart, ...}``: the rows under the items name, the headers beside them name them
+        chosen = named[0]
     elif len(arrays) == 1 and (not others or positioned or flagged):
         chosen = arrays[0]
     elif len(arrays) == 1 and listy and len(others) == 1 and not resource_like:
@@ -298,6 +331,33 @@ def _wrapped_array(
         return None
     sub, sptr = props[chosen]
     return pointer_join(base, chosen), walker.array_items(sub, sptr)
+
+
+# Field names that count pages or items (``pages``, ``total``): meta when they are numbers.
+_COUNT_KINDS = {k: v for k, v in sig.SIGNAL_FIELDS.items() if v in ("total", "total_pages")}
+
+
+def _named_by_path(
+    props: dict[str, Located], array_props: tuple[str, ...], walker: SchemaWalker, literal: str
+) -> tuple[str, Located | None] | None:
+    """(pointer, item schema) of the one array whose name ends in the plural noun the path's last
+    literal ends in (NamSor's ``/chineseNameCandidates/{surname}/{given}`` answering ``{firstName,
+    lastName, id, matchCandidates: [...], ...}``; ``/taxonomyClasses/{classifierName}`` answering
+    ``{classifierName, classifyingScripts: [...], taxonomyClasses: [...]}``): what the path says
+    it reads, though the object around it reads as one result (the finding asks)."""
+    noun = sig.word_list(literal)[-1:]
+    if not noun or not sig.plural_word(noun[0]):
+        return None
+    named = [
+        n
+        for n in array_props
+        if sig.word_list(n)[-1:] == noun
+        and sig.fold(n) not in sig.META_NAMES
+        and not sig.is_meta_array(sig.fold(n))
+    ]
+    if len(named) != 1:
+        return None
+    return pointer_join("", named[0]), walker.array_items(*props[named[0]])
 
 
 def _rival_arrays(schema: Any, ptr: str, rel: str, walker: SchemaWalker, noun: str) -> str | None:
@@ -335,6 +395,33 @@ def _rival_arrays(schema: Any, ptr: str, rel: str, walker: SchemaWalker, noun: s
         return None
     names = ", ".join([chosen, *rivals])
     return f"the response holds several arrays that could be the results ({names})"
+
+
+def _holds_rows(node: Located, walker: SchemaWalker) -> bool:
+    """An array of arrays (the rows of a table)."""
+    item = walker.array_items(*node)
+    return item is not None and walker.is_array(*item)
+
+
+def _headers(name: str) -> bool:
+    """An array named as a table's headers (``colHeaders``, ``columnHeaders``, ``columns``)."""
+    return (sig.word_list(name) or [""])[-1] in ("headers", "columns")
+
+
+def _holds_links(node: Located, walker: SchemaWalker) -> bool:
+    """An array of hypermedia link objects: every field a link attribute, ``href`` or ``rel``
+    among them (Opendatasoft's ``links: [{href, rel}]``)."""
+    item = walker.array_items(*node)
+    fields = {sig.fold(n) for n in walker.properties(*item)} if item is not None else set()
+    return bool(fields & {"href", "rel"}) and fields <= sig.LINK_FIELDS
+
+
+def link_arrays(body: Located, walker: SchemaWalker) -> list[str]:
+    """The names of the body's arrays when every array it holds is an array of hypermedia links
+    (``{links: [{href, rel}]}``: an entry point, or a list said only through links), else []."""
+    props = walker.properties(*walker.resolve(*body))
+    arrays = [n for n, located in props.items() if walker.is_array(*located)]
+    return arrays if arrays and all(_holds_links(props[n], walker) for n in arrays) else []
 
 
 def _holds_objects(node: Located, walker: SchemaWalker) -> bool:

@@ -20,7 +20,9 @@ __all__ = [
     "CURSOR_PARAMS",
     "ITEM_ID_CURSORS",
     "ITEM_NAMES",
+    "LINK_FIELDS",
     "META_NAMES",
+    "NOT_PLURAL",
     "OFFSET_PARAMS",
     "PAGE_PARAMS",
     "PAGING_PARAMS",
@@ -42,6 +44,7 @@ __all__ = [
     "is_meta_array",
     "is_next_link_name",
     "is_search",
+    "plural_word",
     "word_list",
     "words",
 ]
@@ -496,6 +499,14 @@ def is_meta_array(key: str) -> bool:
     return "error" in key or "warning" in key
 
 
+# The fields of a hypermedia link object (``{href, rel}``, Atom's and HAL's link attributes): an
+# array of such objects points at other resources, it holds no results of its own.
+LINK_FIELDS = _keys(
+    "href", "rel", "method", "verb", "type", "title", "templated", "name", "hreflang", "media",
+    "profile", "deprecation",
+)  # fmt: skip
+
+
 # Words that name an operation on one object: it reads, checks or transforms one thing, so an
 # array in its answer (a license's applications, parsed queries) is not a listing's items.
 SINGLE_OBJECT_WORDS = frozenset(
@@ -521,6 +532,22 @@ SINGLE_OBJECT_WORDS = frozenset(
         "exists",
     }
 )
+# Words ending in s that name one thing or a computed summary, never a plural resource.
+NOT_PLURAL = frozenset(
+    {"status", "news", "stats", "statistics", "analytics", "metrics", "details", "settings",
+     "preferences", "access", "address", "alias", "bonus", "canvas", "census", "corpus",
+     "campus", "process", "progress", "success", "class", "business", "series", "species"}
+)  # fmt: skip
+
+
+def plural_word(word: str) -> bool:
+    """A lower-case word that reads as a plural noun (``lists``, ``orders``; not ``status``,
+    ``settings``, ``address``)."""
+    if len(word) < 4 or not word.endswith("s") or word.endswith(("ss", "us", "is", "'s")):
+        return False
+    return word not in NOT_PLURAL and word not in SINGLE_OBJECT_WORDS
+
+
 # Nouns naming one configuration object (DRACOON's ``requestAuthConfig`` answering
 # ``{authMethods: [...]}``); a bare array answered there is drafted as a list, asked whether it
 # lists (settings answered as one entry per kind of thing they configure are a fixed set).
