@@ -157,12 +157,19 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                 f"{prefix}_complete_listing_allows_{names}",
                 {**common, "kind": "complete", "code": None, "empty": False, "plan": _plan([])},
             )
-        if not always and MORE in op.contract.declared_codes:
-            fault = {"operation": op.operation_id, "kind": "empty-page"}
-            add(
-                f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
-                {**common, "kind": "walk_on", "code": None, "empty": True, "plan": _plan([fault])},
-            )
+        if not always and MORE in op.contract.declared_codes and _hands_out_next(op):
+            if op.mode == "native" or op.contract.pagination.end is None:
+                fault = {"operation": op.operation_id, "kind": "empty-page"}
+                add(
+                    f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
+                    {
+                        **common,
+                        "kind": "walk_on",
+                        "code": None,
+                        "empty": True,
+                        "plan": _plan([fault]),
+                    },
+                )
             # What the walk itself must detect, whatever the server says: a page of another
             # snapshot is never merged in (native envelopes carry scope.snapshot), and a cursor
             # that comes back again would loop forever.
@@ -191,6 +198,23 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                 },
             )
     return out
+
+
+def _hands_out_next(op: OperationIR) -> bool:
+    """Whether the server hands out where the next page is (a native ``next_cursor``, an adapter
+    cursor token, a ``Link`` or a next URL): only then can a page say "more follow" while it is
+    empty, and only then can a cursor come back again. An adapter offset or page walk computes its
+    own position (an empty page while more follow is a contract violation there), a cursor read
+    from the last item has no item to read on an empty page, and a declared ``end`` makes the
+    empty or short page the end: cases asserting otherwise would fail on a correct package."""
+    if op.mode == "native":
+        return True
+    pagination = op.contract.pagination
+    if pagination is None:
+        return False
+    if pagination.style == "cursor":
+        return pagination.response.next is not None
+    return pagination.style in ("link-header", "next-url")
 
 
 def _plan(faults: list[dict[str, Any]], bugs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
