@@ -196,3 +196,81 @@ def test_pip_install_out_in_a_fresh_venv(out: Path, tmp_path: Path) -> None:
     assert (typed, contracts) == ("True", "True")
     script = _run([str(venv / "bin" / "long-text-mcp"), "--help"], cwd=tmp_path)
     assert script.returncode == 0 and "--base-url" in script.stdout, script.stderr
+
+
+_README_SPEC = """
+openapi: 3.0.3
+info: {title: Jobs, version: '1.0'}
+servers: [{url: SERVER}]
+paths:
+  /jobs/{jobId}/artifacts:
+    get:
+      operationId: listArtifacts
+      parameters: [{name: jobId, in: path, required: true, schema: {type: string}}]
+      x-completeness: &decl
+        kind: collection
+        mode: adapter
+        scope: {resource: artifacts, visibility: the token's account, snapshot: none}
+        items: $response.body#
+        pagination: {style: none}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
+OTHER
+"""
+_SECOND = """
+  /projects:
+    get:
+      operationId: listProjects
+      x-completeness: *decl
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
+"""
+
+
+def _readme(tmp_path: Path, server: str, *, second: bool) -> str:
+    spec = tmp_path / "jobs.yaml"
+    spec.write_text(
+        _README_SPEC.replace("SERVER", server).replace("OTHER", _SECOND if second else ""),
+        encoding="utf-8",
+    )
+    return generate(spec, (), "jobs_api").files[Path("README.md")]
+
+
+def _example(readme: str) -> str:
+    return readme.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_example_calls_a_listing_as_written_with_the_specs_server(tmp_path: Path) -> None:
+    """A new user copies the README's example: it used api.example.com beside the spec's own
+    server and called the first listing without the path parameter it needs (a TypeError)."""
+    readme = _readme(tmp_path, "https://ci.example.org/api/", second=True)
+    example = _example(readme)
+    ast.parse(example)
+    assert 'Client("https://ci.example.org/api", ' in example
+    assert "client.list_projects.collect()" in example  # the listing that needs no argument
+    assert "--base-url https://ci.example.org/api" in readme
+
+
+def test_readme_example_names_the_arguments_a_listing_needs(tmp_path: Path) -> None:
+    example = _example(_readme(tmp_path, "https://ci.example.org", second=False))
+    ast.parse(example)
+    assert 'client.list_artifacts.collect(job_id="...")' in example
+
+
+@pytest.mark.parametrize(
+    "server",
+    ["https://{region}.example.com", "'https://x.example.com'; rm -rf /", "/relative/api", "ftp://h"],
+)
+def test_readme_shows_a_placeholder_for_a_server_url_that_is_not_plain(
+    tmp_path: Path, server: str
+) -> None:
+    readme = _readme(tmp_path, json.dumps(server), second=True)
+    assert 'Client("https://api.example.com", ' in readme and "rm -rf" not in readme
