@@ -267,7 +267,12 @@ def test_readme_example_names_the_arguments_a_listing_needs(tmp_path: Path) -> N
 
 @pytest.mark.parametrize(
     "server",
-    ["https://{region}.example.com", "'https://x.example.com'; rm -rf /", "/relative/api", "ftp://h"],
+    [
+        "https://{region}.example.com",
+        "'https://x.example.com'; rm -rf /",
+        "/relative/api",
+        "ftp://h",
+    ],
 )
 def test_readme_shows_a_placeholder_for_a_server_url_that_is_not_plain(
     tmp_path: Path, server: str

@@ -133,7 +133,9 @@ class AuditReport:
             )
         if self.defaults is not None:
             parts.append("x-completeness-defaults answered what it covers (not asked again)")
-        asked = sum(any(t.startswith("visibility:") for t in self.todos(f)) for f in self.undeclared)
+        asked = sum(
+            any(t.startswith("visibility:") for t in self.todos(f)) for f in self.undeclared
+        )
         if asked >= 2:
             parts.append(
                 f"{asked} drafts ask the same visibility question: answer it once for every "
@@ -214,7 +216,8 @@ class AuditReport:
             for todo in self.todos(f):
                 if todo in shared:
                     topic = todo.split(":", 1)[0]
-                    lines.append(f"    TODO {topic}: the question {shared[todo]} drafts ask (below)")
+                    n = shared[todo]
+                    lines.append(f"    TODO {topic}: the question {n} drafts ask (below)")
                 else:
                     lines.append(f"    TODO {todo}")
             for note in self.evidence(f):

@@ -142,9 +142,7 @@ def _required_arguments(op: OperationIR) -> list[str]:
     paging = op.contract.pagination
     request = paging.request if paging is not None else None
     owned_body = request.body_names if request is not None else frozenset()
-    owned_params = (
-        {n for n in request.to_dict().values() if n} - owned_body if request else set()
-    )
+    owned_params = {n for n in request.to_dict().values() if n} - owned_body if request else set()
     names = [p.py_name for p in op.parameters if p.required and p.name not in owned_params]
     names += [f.py_name for f in op.body_fields if f.required and f.name not in owned_body]
     return names

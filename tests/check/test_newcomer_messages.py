@@ -1,0 +1,102 @@
+"""Diagnostics a new user meets first, with the step they say to take.
+
+Found by walking three APIs nobody here had used (AppVeyor's Swagger 2.0 YAML, Google Tasks, App
+Store Connect) the way a newcomer would: each message below named the problem but not the step.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from support.hostile import codes, run
+
+SWAGGER = """swagger: '2.0'
+info: {title: Builds, version: '1.0'}
+paths: {}
+"""
+
+LISTING = {
+    "openapi": "3.0.3",
+    "info": {"title": "Things", "version": "1"},
+    "paths": {
+        "/things": {
+            "get": {
+                "operationId": "listThings",
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "content": {
+                            "application/json": {
+                                "schema": {"type": "array", "items": {"type": "object"}}
+                            }
+                        },
+                    }
+                },
+            }
+        }
+    },
+}
+
+
+@pytest.mark.parametrize("name", ["build api.swagger.yaml", "swagger.json"])
+def test_swagger_2_names_the_command_that_converts_this_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    spec = tmp_path / name
+    swagger = {"swagger": "2.0", "info": {"title": "Builds", "version": "1.0"}, "paths": {}}
+    spec.write_text(json.dumps(swagger) if name.endswith(".json") else SWAGGER, encoding="utf-8")
+    rc, _, err = run(capsys, "audit", str(spec))
+    assert rc == 2 and codes(err) == {"XC007"}
+    stem, suffix = name.rsplit(".", 1)
+    target = tmp_path / f"{stem}.openapi.{suffix}"
+    command = f"npx swagger2openapi --patch {shlex.quote(str(spec))} -o {shlex.quote(str(target))}"
+    assert f"hint: convert it to OpenAPI 3.0 first: {command} " in err
+    assert "then run xcompleteness on the converted file" in err
+
+
+def test_a_key_of_several_words_points_at_the_comma_that_cut_a_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "things.json"
+    spec.write_text(json.dumps(LISTING), encoding="utf-8")
+    overlay = tmp_path / "defaults.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: d, version: '1'}\nactions:\n  - target: $\n    update:\n"
+        "      x-completeness-defaults:\n"
+        "        scope: {visibility: apps of the team, within the key's role, snapshot: none}\n",
+        encoding="utf-8",
+    )
+    rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    assert rc == 1 and "XC041" in codes(err)
+    assert 'unknown key "within the key\'s role"' in err
+    assert "inside {...} a comma ends the value, so quote a value that holds one" in err
+    assert "known keys: covers, snapshot, visibility" in err
+
+
+def test_a_misspelt_key_still_gets_the_closest_name_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "things.json"
+    spec.write_text(json.dumps(LISTING), encoding="utf-8")
+    overlay = tmp_path / "defaults.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: d, version: '1'}\nactions:\n  - target: $\n    update:\n"
+        "      x-completeness-defaults: {scope: {visibilty: the team's apps}}\n",
+        encoding="utf-8",
+    )
+    _, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    assert "did you mean 'visibility'?" in err and "comma" not in err
+
+
+def test_an_undeclared_listing_says_how_to_mark_what_is_not_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = tmp_path / "things.json"
+    spec.write_text(json.dumps(LISTING), encoding="utf-8")
+    rc, _, err = run(capsys, "check", str(spec))
+    assert rc == 0 and codes(err) == {"XC100"}
+    assert "if it is not a listing, say so with {kind: none, why: ...}" in err
+    assert "kind: resource" not in err
