@@ -100,3 +100,45 @@ def test_an_undeclared_listing_says_how_to_mark_what_is_not_one(
     assert rc == 0 and codes(err) == {"XC100"}
     assert "if it is not a listing, say so with {kind: none, why: ...}" in err
     assert "kind: resource" not in err
+
+
+def _paged(when_location: str) -> dict:
+    doc = json.loads(json.dumps(LISTING))
+    op = doc["paths"]["/things"]["get"]
+    op["responses"]["200"]["content"]["application/json"]["schema"] = {
+        "type": "object",
+        "properties": {
+            "deployments": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"id": {"type": "string"}}},
+            }
+        },
+    }
+    op["x-completeness"] = {
+        "kind": "collection",
+        "mode": "adapter",
+        "scope": {"resource": "deployments", "visibility": "the token's account", "snapshot": "none"},
+        "items": "$response.body#/deployments",
+        "id": "/id",
+        "pagination": {"style": "none"},
+        "reasons": [
+            {"code": "RESULT_LIMIT_REACHED", "limit": 20, "when": {"gte": [when_location, 20]}}
+        ],
+    }
+    return doc
+
+
+def test_a_pointer_that_names_a_member_of_an_array_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Walking AppVeyor, a user wrote ``$response.body#/deployments/length`` to say "the page came
+    back full": check said nothing, the condition could never hold, and the mock served the
+    items location as an object. An array has no named members."""
+    spec = tmp_path / "things.json"
+    spec.write_text(json.dumps(_paged("$response.body#/deployments/length")), encoding="utf-8")
+    rc, _, err = run(capsys, "check", str(spec))
+    assert rc == 1 and codes(err) == {"XC106"}, err
+    assert "$response.body#/deployments/length does not exist in the response schema" in err
+    spec.write_text(json.dumps(_paged("$response.body#/deployments/0/id")), encoding="utf-8")
+    rc, _, err = run(capsys, "check", str(spec))
+    assert rc == 0 and "XC106" not in err, err  # an index into the array is a location
