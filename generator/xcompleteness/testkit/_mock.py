@@ -808,7 +808,8 @@ def require_server() -> None:
                 _diag(
                     "XC705",
                     "xcompleteness mock needs uvicorn and starlette",
-                    "pip install 'x-completeness[mock]'",
+                    "pip install 'uvicorn>=0.29' 'starlette>=0.37' (the [mock] extra of "
+                    "x-completeness)",
                 )
             ]
         ) from None
