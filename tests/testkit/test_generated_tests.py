@@ -187,3 +187,25 @@ def test_the_generated_suite_asks_nothing_the_declaration_rules_out(tmp_path):
     passed = _run_suite(out)
     assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
     assert f"{len(names)} passed" in passed.stdout
+
+
+def test_every_listing_gets_a_complete_walk_case_and_the_suite_passes_on_newcomer_shapes(tmp_path):
+    """On AppVeyor's declarations the suite had no case at all (pytest exit 5: no listing
+    declared a reason besides MORE_PAGES_AVAILABLE), and once it had, its tool calls sent
+    ``jobId`` for ``job_id``, a walk-owned ``recordsNumber`` the tool refuses, and ``"x"`` for an
+    array filter; the mock served a ``style: none`` listing a page of it. Every listing now gets
+    "reads every item and says complete", and it passes."""
+    spec = Path(__file__).parent / "specs" / "newcomer_suite.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_newcomer", tests=True).files)
+    module = (out / "tests" / "test_completeness_contract.py").read_text(encoding="utf-8")
+    names = re.findall(r"^def (test_\w+)", module, re.M)
+    assert names == [
+        "test_get_build_artifacts_reads_every_item_and_says_complete",
+        "test_get_project_history_reads_every_item_and_says_complete",
+    ]
+    cases = (out / "tests" / "xc_cases.json").read_text(encoding="utf-8")
+    assert '"job_id": "x"' in cases and '"filter_kind": [' in cases
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert "2 passed" in passed.stdout

@@ -271,6 +271,10 @@ class MockApi:
 
     def _size(self, op: Operation, query: Mapping[str, Any]) -> int:
         pagination = op.pagination
+        if pagination.style == "none":
+            # one response is the whole result: serving a page of it would break the very
+            # contract the mock stands for (and a walk would call the page complete)
+            return max(1, len(self.data[op.id]))
         name = pagination.request.size
         size = self.plan.default_size(op.id)
         if name and str(query.get(name, "")).isdigit():
