@@ -10,10 +10,10 @@ an ``x-todo: []`` to delete, and their action read "none pagination".
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import yaml
+from support.cli import xc
 
 SPEC = """
 openapi: 3.0.3
@@ -56,13 +56,7 @@ def _audit(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     spec = tmp_path / "newcomer.yaml"
     spec.write_text(SPEC, encoding="utf-8")
     (tmp_path / "defaults.yaml").write_text(DEFAULTS, encoding="utf-8")
-    return subprocess.run(
-        [sys.executable, "-m", "xcompleteness", "audit", str(spec), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
+    return xc("audit", str(spec), *args, cwd=tmp_path)
 
 
 def test_a_question_every_draft_asks_is_printed_once_and_says_how_to_answer_it_once(tmp_path):
@@ -102,12 +96,13 @@ def test_a_draft_with_nothing_left_to_ask_carries_no_empty_todo_list(tmp_path):
     assert projects["description"] == "listProjects: collection, no pagination, 0 TODO(s)"
     assert "x-todo" not in projects["update"]["x-completeness"]
     assert by_target["$.paths['/invitations'].get"]["update"]["x-completeness"]["x-todo"]
-    check = subprocess.run(
-        [sys.executable, "-m", "xcompleteness", "check", "newcomer.yaml"]
-        + ["--overlay", "defaults.yaml", "--overlay", "draft.yaml"],
-        capture_output=True,
-        text=True,
-        timeout=120,
+    check = xc(
+        "check",
+        "newcomer.yaml",
+        "--overlay",
+        "defaults.yaml",
+        "--overlay",
+        "draft.yaml",
         cwd=tmp_path,
     )
     assert check.returncode == 0 and "XC900" in check.stderr, check.stderr  # only the TODOs

@@ -57,19 +57,27 @@ def test_swagger_2_names_the_command_that_converts_this_file(
     assert "then run xcompleteness on the converted file" in err
 
 
-def test_a_key_of_several_words_points_at_the_comma_that_cut_a_value(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _check_defaults(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], scope: str
+) -> tuple[int, str]:
+    """check on a one-listing spec with a defaults overlay whose ``scope:`` line is ``scope``."""
     spec = tmp_path / "things.json"
     spec.write_text(json.dumps(LISTING), encoding="utf-8")
     overlay = tmp_path / "defaults.yaml"
     overlay.write_text(
         "overlay: 1.0.0\ninfo: {title: d, version: '1'}\nactions:\n  - target: $\n    update:\n"
-        "      x-completeness-defaults:\n"
-        "        scope: {visibility: apps of the team, within the key's role, snapshot: none}\n",
+        f"      x-completeness-defaults:\n        scope: {scope}\n",
         encoding="utf-8",
     )
     rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    return rc, err
+
+
+def test_a_key_of_several_words_points_at_the_comma_that_cut_a_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scope = "{visibility: apps of the team, within the key's role, snapshot: none}"
+    rc, err = _check_defaults(tmp_path, capsys, scope)
     assert rc == 1 and "XC041" in codes(err)
     assert 'unknown key "within the key\'s role"' in err
     assert "inside {...} a comma ends the value, so quote a value that holds one" in err
@@ -79,15 +87,7 @@ def test_a_key_of_several_words_points_at_the_comma_that_cut_a_value(
 def test_a_misspelt_key_still_gets_the_closest_name_only(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = tmp_path / "things.json"
-    spec.write_text(json.dumps(LISTING), encoding="utf-8")
-    overlay = tmp_path / "defaults.yaml"
-    overlay.write_text(
-        "overlay: 1.0.0\ninfo: {title: d, version: '1'}\nactions:\n  - target: $\n    update:\n"
-        "      x-completeness-defaults: {scope: {visibilty: the team's apps}}\n",
-        encoding="utf-8",
-    )
-    _, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    _, err = _check_defaults(tmp_path, capsys, "{visibilty: the team's apps}")
     assert "did you mean 'visibility'?" in err and "comma" not in err
 
 
@@ -117,7 +117,11 @@ def _paged(when_location: str) -> dict:
     op["x-completeness"] = {
         "kind": "collection",
         "mode": "adapter",
-        "scope": {"resource": "deployments", "visibility": "the token's account", "snapshot": "none"},
+        "scope": {
+            "resource": "deployments",
+            "visibility": "the token's account",
+            "snapshot": "none",
+        },
         "items": "$response.body#/deployments",
         "id": "/id",
         "pagination": {"style": "none"},

@@ -11,32 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support import jobs
 from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
-
-SPEC = """
-openapi: 3.0.3
-info: {title: Jobs, version: '1.0'}
-paths:
-  /jobs/{jobId}/artifacts/{kind}:
-    get:
-      operationId: listArtifacts
-      parameters:
-        - {name: jobId, in: path, required: true, schema: {type: string}}
-        - {name: kind, in: path, required: true, schema: {type: string}}
-      x-completeness:
-        kind: collection
-        mode: adapter
-        scope: {resource: artifacts, visibility: the token's account, snapshot: none}
-        items: $response.body#
-        pagination: {style: none}
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
-"""
 
 CALL = """
 from jobs_msg.client import Client
@@ -50,7 +27,8 @@ with Client("http://127.0.0.1:9") as client:
 
 def test_a_missing_path_parameter_is_named_by_the_keyword_the_caller_writes(tmp_path: Path):
     spec = tmp_path / "jobs.yaml"
-    spec.write_text(SPEC, encoding="utf-8")
+    listing = jobs.listing("/jobs/{jobId}/artifacts/{kind}", "listArtifacts", "jobId", "kind")
+    spec.write_text(jobs.spec(listing), encoding="utf-8")
     write_tree(tmp_path / "out", generate(spec, (), "jobs_msg").files)
     run = subprocess.run(
         [sys.executable, "-c", CALL],

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import tomllib
 from ruff.__main__ import find_ruff_bin
+from support import jobs
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
@@ -198,49 +199,12 @@ def test_pip_install_out_in_a_fresh_venv(out: Path, tmp_path: Path) -> None:
     assert script.returncode == 0 and "--base-url" in script.stdout, script.stderr
 
 
-_README_SPEC = """
-openapi: 3.0.3
-info: {title: Jobs, version: '1.0'}
-servers: [{url: SERVER}]
-paths:
-  /jobs/{jobId}/artifacts:
-    get:
-      operationId: listArtifacts
-      parameters: [{name: jobId, in: path, required: true, schema: {type: string}}]
-      x-completeness: &decl
-        kind: collection
-        mode: adapter
-        scope: {resource: artifacts, visibility: the token's account, snapshot: none}
-        items: $response.body#
-        pagination: {style: none}
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
-OTHER
-"""
-_SECOND = """
-  /projects:
-    get:
-      operationId: listProjects
-      x-completeness: *decl
-      responses:
-        '200':
-          description: ok
-          content:
-            application/json:
-              schema: {type: array, items: {type: object, properties: {name: {type: string}}}}
-"""
-
-
 def _readme(tmp_path: Path, server: str, *, second: bool) -> str:
     spec = tmp_path / "jobs.yaml"
-    spec.write_text(
-        _README_SPEC.replace("SERVER", server).replace("OTHER", _SECOND if second else ""),
-        encoding="utf-8",
-    )
+    listings = [jobs.listing("/jobs/{jobId}/artifacts", "listArtifacts", "jobId")]
+    if second:
+        listings.append(jobs.listing("/projects", "listProjects"))
+    spec.write_text(jobs.spec(*listings, server=server), encoding="utf-8")
     return generate(spec, (), "jobs_api").files[Path("README.md")]
 
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from support.cli import xc
 from support.mock_proc import mock_server
 from support.paths import EXAMPLES, ROOT
 
@@ -37,13 +38,7 @@ def _commands() -> list[list[str]]:
 
 
 def _xc(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "xcompleteness", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    return xc(*args, cwd=cwd)
 
 
 def test_the_walkthrough_runs_from_audit_to_an_agent_call(tmp_path: Path) -> None:
