@@ -12,7 +12,9 @@ def root(context, missing=missing):
     l_0_title = resolve('title')
     l_0_version = resolve('version')
     l_0_project_version = resolve('project_version')
+    l_0_base_url = resolve('base_url')
     l_0_example = resolve('example')
+    l_0_example_args = resolve('example_args')
     l_0_operations = resolve('operations')
     l_0_script = resolve('script')
     pass
@@ -35,12 +37,16 @@ def root(context, missing=missing):
     yield str((undefined(name='project_version') if l_0_project_version is missing else l_0_project_version))
     yield '; it marks itself typed (`py.typed`).\n\n## Use\n\n```python\nfrom '
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
-    yield ' import Client\n\nwith Client("https://api.example.com", headers={"Authorization": "Bearer ..."}) as client:\n'
+    yield ' import Client\n\nwith Client("'
+    yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+    yield '", headers={"Authorization": "Bearer ..."}) as client:\n'
     if (undefined(name='example') if l_0_example is missing else l_0_example):
         pass
         yield '    result = client.'
         yield str((undefined(name='example') if l_0_example is missing else l_0_example))
-        yield '.collect()\n    if not result.complete:\n        print(result.codes, result.continuation)\n'
+        yield '.collect('
+        yield str((undefined(name='example_args') if l_0_example_args is missing else l_0_example_args))
+        yield ')\n    if not result.complete:\n        print(result.codes, result.continuation)\n'
     else:
         pass
         yield '    ...\n'
@@ -68,15 +74,21 @@ def root(context, missing=missing):
         pass
         yield "\n## MCP server\n\n```sh\npip install './OUT[mcp]'\n# stdio (what desktop agents and most MCP hosts launch)\n"
         yield str((undefined(name='script') if l_0_script is missing else l_0_script))
-        yield " --base-url https://api.example.com --header 'Authorization: Bearer ...'\n# or, without installing the script:\npython -m "
+        yield ' --base-url '
+        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+        yield " --header 'Authorization: Bearer ...'\n# or, without installing the script:\npython -m "
         yield str((undefined(name='package') if l_0_package is missing else l_0_package))
-        yield '.tools.mcp_server --base-url https://api.example.com\n# streamable HTTP on loopback (path /mcp)\n'
+        yield '.tools.mcp_server --base-url '
+        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+        yield '\n# streamable HTTP on loopback (path /mcp)\n'
         yield str((undefined(name='script') if l_0_script is missing else l_0_script))
-        yield ' --base-url https://api.example.com --http 127.0.0.1:8765\n```\n\nTool definitions for other hosts are in `'
+        yield ' --base-url '
+        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+        yield ' --http 127.0.0.1:8765\n```\n\nTool definitions for other hosts are in `'
         yield str((undefined(name='package') if l_0_package is missing else l_0_package))
         yield '/tools/` (`mcp.json`, `openai.json`,\n`anthropic.json`); the rules an agent must follow with them are in\n`'
         yield str((undefined(name='package') if l_0_package is missing else l_0_package))
         yield '/tools/AGENT_RULES.md`.\n'
 
 blocks = {}
-debug_info = '1=20&3=22&4=26&19=33&20=35&25=37&28=39&29=42&38=48&45=50&46=54&48=67&55=70&57=72&59=74&62=76&64=78'
+debug_info = '1=22&3=24&4=28&19=35&20=37&25=39&27=41&28=43&29=46&38=54&45=56&46=60&48=73&55=76&57=80&59=84&62=88&64=90'

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -194,3 +195,29 @@ def test_action_script_needs_a_spec(tmp_path: Path) -> None:
     proc, _ = _action_script(tmp_path, tmp_path)
     assert proc.returncode == 2
     assert "XC_SPEC" in proc.stderr
+
+
+def test_the_action_installs_x_completeness_from_its_own_checkout() -> None:
+    """The action's default install was the bare name ``x-completeness``, which no package index
+    serves (pip fails, and whoever registered the name would run in every user's CI). Empty now
+    means the action's own checkout: the version the user's ``uses:`` line pins."""
+    action = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+    assert action["inputs"]["install"]["default"] == ""
+    run = next(s for s in action["runs"]["steps"] if s.get("id") == "run")
+    assert run["env"]["XC_INSTALL"] == "${{ inputs.install || github.action_path }}"
+
+
+def test_no_page_tells_a_user_to_install_x_completeness_from_a_package_index() -> None:
+    """A newcomer following docs/adopting.md's ``pip install x-completeness`` got "no matching
+    distribution"; every page, template and message names a checkout instead."""
+    bare = re.compile(r"pip install ['\"]?x-completeness\b")
+    pages = [ROOT / "README.md", ROOT / "action.yml", *sorted((ROOT / "docs").glob("*.md"))]
+    pages += sorted((ROOT / "templates").rglob("*.jinja"))
+    pages += sorted((ROOT / "generator").rglob("*.py"))
+    found = [
+        f"{p.relative_to(ROOT)}:{n}"
+        for p in pages
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if bare.search(line)
+    ]
+    assert found == []

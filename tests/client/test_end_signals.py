@@ -253,6 +253,10 @@ def test_a_short_page_ends_the_walk_against_the_size_the_walk_sent(pkg, api, wal
         ("END_INFERRED", {"end": "short-page", "page": 3})
     ]
     assert [q for _, q in fake.log] == [f"count=3&page={n}" for n in (1, 2, 3)]
+    # the text an agent and a person read (it said "ended on an short page")
+    assert result.warnings[0].message == (
+        "the walk ended on a short page (pagination.end: short-page); the API gave no end signal"
+    )
 
 
 def test_empty_page_end_through_the_mcp_tool(pkg, api):

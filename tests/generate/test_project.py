@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import tomllib
 from ruff.__main__ import find_ruff_bin
+from support import jobs
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
@@ -196,3 +197,49 @@ def test_pip_install_out_in_a_fresh_venv(out: Path, tmp_path: Path) -> None:
     assert (typed, contracts) == ("True", "True")
     script = _run([str(venv / "bin" / "long-text-mcp"), "--help"], cwd=tmp_path)
     assert script.returncode == 0 and "--base-url" in script.stdout, script.stderr
+
+
+def _readme(tmp_path: Path, server: str, *, second: bool) -> str:
+    spec = tmp_path / "jobs.yaml"
+    listings = [jobs.listing("/jobs/{jobId}/artifacts", "listArtifacts", "jobId")]
+    if second:
+        listings.append(jobs.listing("/projects", "listProjects"))
+    spec.write_text(jobs.spec(*listings, server=server), encoding="utf-8")
+    return generate(spec, (), "jobs_api").files[Path("README.md")]
+
+
+def _example(readme: str) -> str:
+    return readme.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_example_calls_a_listing_as_written_with_the_specs_server(tmp_path: Path) -> None:
+    """A new user copies the README's example: it used api.example.com beside the spec's own
+    server and called the first listing without the path parameter it needs (a TypeError)."""
+    readme = _readme(tmp_path, "https://ci.example.org/api/", second=True)
+    example = _example(readme)
+    ast.parse(example)
+    assert 'Client("https://ci.example.org/api", ' in example
+    assert "client.list_projects.collect()" in example  # the listing that needs no argument
+    assert "--base-url https://ci.example.org/api" in readme
+
+
+def test_readme_example_names_the_arguments_a_listing_needs(tmp_path: Path) -> None:
+    example = _example(_readme(tmp_path, "https://ci.example.org", second=False))
+    ast.parse(example)
+    assert 'client.list_artifacts.collect(job_id="...")' in example
+
+
+@pytest.mark.parametrize(
+    "server",
+    [
+        "https://{region}.example.com",
+        "'https://x.example.com'; rm -rf /",
+        "/relative/api",
+        "ftp://h",
+    ],
+)
+def test_readme_shows_a_placeholder_for_a_server_url_that_is_not_plain(
+    tmp_path: Path, server: str
+) -> None:
+    readme = _readme(tmp_path, json.dumps(server), second=True)
+    assert 'Client("https://api.example.com", ' in readme and "rm -rf" not in readme

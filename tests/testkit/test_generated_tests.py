@@ -142,3 +142,70 @@ def test_the_generated_suite_passes_on_post_searches_paged_in_their_body(tmp_pat
     assert "test_search_files_cursor_expired_stays_partial" in (
         out / "tests" / "test_completeness_contract.py"
     ).read_text(encoding="utf-8")
+
+
+def test_the_generated_suite_runs_in_importlib_mode_beside_another_projects_conftest(tmp_path):
+    """A user runs the suite inside their own repository: pytest's ``--import-mode=importlib``
+    (which many projects set) registers conftest.py under another name, and their own tests
+    folder may hold a ``conftest`` module on ``sys.path``. The tests reach ``run_case`` as a
+    fixture, so neither breaks collection (``from conftest import run_case`` did)."""
+    out = tmp_path / "gen"
+    _generate("link_header_search", out, "tk_gen_importlib")
+    decoy = tmp_path / "their_tests"
+    decoy.mkdir()
+    (decoy / "conftest.py").write_text("VALUE = 'their own conftest'\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider"]
+        + ["--import-mode=importlib"],
+        cwd=out,
+        env={**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONPATH": str(decoy)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert re.search(r"\d+ passed", result.stdout) and "error" not in result.stdout.lower()
+
+
+def test_the_generated_suite_asks_nothing_the_declaration_rules_out(tmp_path):
+    """Adapter offset and page walks compute their own position (an empty page while more follow
+    is a contract violation there, and no cursor can come back), a declared ``end`` makes the
+    empty or short page the end: the suite has no "empty first page is not the end" or "repeated
+    cursor" case for them, and passes. Before, 22 of end_signals.yaml's 29 cases failed against
+    a correct package."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "end_signals.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_ends", tests=True).files)
+    module = (out / "tests" / "test_completeness_contract.py").read_text(encoding="utf-8")
+    names = re.findall(r"^def (test_\w+)", module, re.M)
+    assert "test_list_native_tickets_repeated_cursor_stops_the_walk_stays_partial" in names
+    for adapter in ("list_events", "list_events_short", "list_users", "search_issues"):
+        assert not any(
+            n.startswith(f"test_{adapter}_") and ("repeated_cursor" in n or "first_page" in n)
+            for n in names
+        ), adapter
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(names)} passed" in passed.stdout
+
+
+def test_every_listing_gets_a_complete_walk_case_and_the_suite_passes_on_newcomer_shapes(tmp_path):
+    """On AppVeyor's declarations the suite had no case at all (pytest exit 5: no listing
+    declared a reason besides MORE_PAGES_AVAILABLE), and once it had, its tool calls sent
+    ``jobId`` for ``job_id``, a walk-owned ``recordsNumber`` the tool refuses, and ``"x"`` for an
+    array filter; the mock served a ``style: none`` listing a page of it. Every listing now gets
+    "reads every item and says complete", and it passes."""
+    spec = Path(__file__).parent / "specs" / "newcomer_suite.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_newcomer", tests=True).files)
+    module = (out / "tests" / "test_completeness_contract.py").read_text(encoding="utf-8")
+    names = re.findall(r"^def (test_\w+)", module, re.M)
+    assert names == [
+        "test_get_build_artifacts_reads_every_item_and_says_complete",
+        "test_get_project_history_reads_every_item_and_says_complete",
+    ]
+    cases = (out / "tests" / "xc_cases.json").read_text(encoding="utf-8")
+    assert '"job_id": "x"' in cases and '"filter_kind": [' in cases
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert "2 passed" in passed.stdout

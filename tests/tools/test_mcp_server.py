@@ -653,3 +653,24 @@ def test_the_agent_rules_and_output_schema_explain_the_item_warning(pkg):
     for tool in tools:  # every tool's outputSchema admits the client's own warning
         code = tool["outputSchema"]["properties"]["warnings"]["items"]["properties"]["code"]
         assert "ITEM_SCHEMA_MISMATCH" in code["enum"]
+
+
+def test_every_command_line_option_says_what_it_does(pkg):
+    """A newcomer reads ``--help`` before wiring the server into an MCP host: ``--http`` had no
+    text, ``--header`` only "'Name: value'", ``--store`` no URL forms."""
+    parser_help = subprocess.run(
+        [sys.executable, "-m", "xct_items.tools.mcp_server", "--help"],
+        cwd=pkg.out,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+    )
+    assert parser_help.returncode == 0, parser_help.stderr
+    text = " ".join(parser_help.stdout.split())
+    for words in (
+        "--header 'NAME: VALUE' a header sent with every API call, such as the credential",
+        "--http HOST:PORT serve streamable HTTP (path /mcp) on this loopback address instead of",
+        "--store URL where spent evidence tokens are recorded: sqlite:///PATH, redis://",
+        "--toolset {static,dynamic} static: every tool",
+    ):
+        assert words in text, (words, text)

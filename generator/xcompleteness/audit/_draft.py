@@ -41,6 +41,7 @@ __all__ = [
 
 
 TODO_KEY = "x-todo"
+_FIELDS_SHOWN = 12
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -215,9 +216,16 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
         decl["id"] = pointer_join("", chosen)  # answered in x-completeness-defaults.drafts
         return
     where = f" in {f.items_pointer}" if f.items_pointer else ""
+    fields = [n for n in f.item_fields if isinstance(n, str)]
+    if fields:
+        # the value to pick is one of these: name them, so no one has to open the schema
+        shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
+        choice = f"; its fields are {shown}: set id to the one unique per item (id: /<field>)"
+    else:
+        choice = "; set id to a field unique per item (a JSON pointer such as /name)"
     todos.append(
-        f"id: no id-like field in the item schema{where}; set id to a field unique per item, or "
-        "delete this entry if none is (without id, duplicates across pages go unchecked)"
+        f"id: no id-like field in the item schema{where}{choice}, or delete this TODO if no "
+        "field is unique (without id, duplicates across pages go unchecked)"
     )
 
 
@@ -558,11 +566,13 @@ def draft_overlay(
         update: dict[str, Any] = {}
         if f.operation_id is None:
             update["operationId"] = _unique(draft_operation_id(f.method, f.path), used)
-        update["x-completeness"] = decl
+        # a draft with nothing left to ask carries no empty ``x-todo: []`` for a reader to delete
+        update["x-completeness"] = {k: v for k, v in decl.items() if k != TODO_KEY or v}
+        style = "no" if f.style == "none" else f.style
         actions.append(
             {
                 "target": (targets or {}).get(f.pointer) or operation_target(f.path, f.method),
-                "description": f"{label}: {f.kind}, {f.style} pagination"
+                "description": f"{label}: {f.kind}, {style} pagination"
                 + (f" (from {f.imported.source})" if f.imported else "")
                 + f", {len(decl[TODO_KEY])} TODO(s)",
                 "update": update,

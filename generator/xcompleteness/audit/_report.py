@@ -42,7 +42,11 @@ from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_
 from xcompleteness.document import DocumentViews, Operation, deref_at, pointer_tokens, views
 from xcompleteness.load import RecordedPage
 
-__all__ = ["AuditReport", "audit_document", "write_draft"]
+__all__ = ["DEFAULTS_DOC", "SHARED_TODO", "AuditReport", "audit_document", "write_draft"]
+
+SHARED_TODO = 3
+"""A TODO asked word for word of this many drafts is printed once (text output)."""
+DEFAULTS_DOC = "docs/adopting.md, 'Answer the common questions once'"
 
 
 class AuditReport:
@@ -129,6 +133,14 @@ class AuditReport:
             )
         if self.defaults is not None:
             parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        asked = sum(
+            any(t.startswith("visibility:") for t in self.todos(f)) for f in self.undeclared
+        )
+        if asked >= 2:
+            parts.append(
+                f"{asked} drafts ask the same visibility question: answer it once for every "
+                f"listing in an x-completeness-defaults overlay ({DEFAULTS_DOC})"
+            )
         adds = sum("x-drafted-from" in json.dumps(p) for p in self.patches)
         if adds:
             parts.append(f"drafted {adds} schema patch(es) for locations the schema lacks")
@@ -180,12 +192,19 @@ class AuditReport:
             "summary": self.summary(),
         }
 
+    def shared_todos(self) -> dict[str, int]:
+        """TODO texts asked word for word of ``SHARED_TODO`` or more drafts, with their count:
+        the text output prints each once, below the listings, instead of once per listing."""
+        counts = Counter(t for f in self.undeclared for t in dict.fromkeys(self.todos(f)))
+        return {t: n for t, n in counts.items() if n >= SHARED_TODO}
+
     def to_text(self) -> str:
         lines = [
             f"{self.origin}: {self.operations} operations, {len(self.findings)} list-like "
             f"({len(self.findings) - len(self.undeclared)} declared, "
             f"{len(self.undeclared)} without a declaration)"
         ]
+        shared = self.shared_todos()
         for f in self.undeclared:
             label = f.operation_id or "(no operationId)"
             lines.append(f"{f.method.upper()} {f.path}  {label}  kind={f.kind} style={f.style}")
@@ -195,7 +214,12 @@ class AuditReport:
             for s in f.signals:
                 lines.append(f"    signal {s.kind}: {s.expression}  (#{s.pointer})")
             for todo in self.todos(f):
-                lines.append(f"    TODO {todo}")
+                if todo in shared:
+                    topic = todo.split(":", 1)[0]
+                    n = shared[todo]
+                    lines.append(f"    TODO {topic}: the question {n} drafts ask (below)")
+                else:
+                    lines.append(f"    TODO {todo}")
             for note in self.evidence(f):
                 lines.append(f"    evidence {note}")
         for p in self.patches:
@@ -205,6 +229,9 @@ class AuditReport:
         for e in self.excluded:
             label = e.operation_id or "(no operationId)"
             lines.append(f"excluded {e.method.upper()} {e.path}  {label}  ({e.source}: {e.why})")
+        for todo, n in shared.items():
+            lines.append(f"asked of {n} drafts:")
+            lines.append(f"    TODO {todo}")
         if self.overlay:
             total = sum(len(self.todos(f)) for f in self.undeclared)
             lines.append(

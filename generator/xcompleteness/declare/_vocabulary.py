@@ -780,7 +780,14 @@ def _closest_hint(key: str, error: ValidationError) -> str:
     close = difflib.get_close_matches(key, known, n=1)
     if close:
         return f"did you mean {close[0]!r}? (user extensions start with x-)"
-    return "known keys: " + ", ".join(known) + " (user extensions start with x-)"
+    hint = "known keys: " + ", ".join(known) + " (user extensions start with x-)"
+    if " " in key.strip():
+        # prose as a key: the tail of a value a comma cut off inside a YAML {flow mapping}
+        hint = (
+            "a key of several words is usually the rest of a value: inside {...} a comma ends "
+            'the value, so quote a value that holds one (visibility: "a, b"); ' + hint
+        )
+    return hint
 
 
 def _diag(

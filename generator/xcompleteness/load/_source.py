@@ -27,6 +27,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -214,6 +215,18 @@ def with_ref_policy(
     )
 
 
+def _swagger_hint(origin: str) -> str:
+    """The command that converts this Swagger 2.0 file, with its own name (what a user runs)."""
+    path = Path(origin)
+    suffix = path.suffix if path.suffix.lower() in (".yaml", ".yml", ".json") else ".yaml"
+    target = path.with_name(f"{path.stem}.openapi{suffix}")
+    return (
+        f"convert it to OpenAPI 3.0 first: npx swagger2openapi --patch {shlex.quote(origin)} "
+        f"-o {shlex.quote(str(target))} (the output's extension picks YAML or JSON), then run "
+        "xcompleteness on the converted file"
+    )
+
+
 def require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
     """Raise the ``XC006``/``XC007`` InputError unless ``data`` is an OpenAPI 3.0/3.1 root."""
     if not isinstance(data, dict):
@@ -231,7 +244,7 @@ def require_openapi(data: Any, origin: str, lines: Mapping[str, int]) -> None:
             f"this is Swagger {data.get('swagger')}, not OpenAPI 3.x",
             pointer="/swagger",
             line=lines.get("/swagger"),
-            hint="convert it first, for example with 'npx swagger2openapi'",
+            hint=_swagger_hint(origin),
         )
     version = data.get("openapi")
     if version is None:

@@ -56,7 +56,8 @@ class DocumentRules(RuleContext):
                 "XC100",
                 f"{method} {path} looks like a listing ({why}) but declares no x-completeness",
                 "declare kind, scope, pagination and reasons (xcompleteness audit "
-                "drafts an overlay), or kind: resource if it is a single read",
+                "drafts an overlay); if it is not a listing, say so with "
+                "{kind: none, why: ...} (audit and check then leave it alone)",
             )
 
 

@@ -77,6 +77,8 @@ def _lookup(
     if head.isdigit() and isinstance(prefix, list) and int(head) < len(prefix):
         described = True
         results.append(_lookup(document, prefix[int(head)], rest, budget, active))
+    if not head.isdigit() and _array_only(schema):
+        described = True  # an array has no named members: /items/length is no location
     extra = schema.get("additionalProperties")
     if isinstance(extra, Mapping) and not (isinstance(props, Mapping) and head in props):
         described = True
@@ -127,6 +129,15 @@ def schema_types_at(document: Any, schema: Any, tokens: tuple[str, ...]) -> froz
 
     visit(schema, tokens, 0)
     return None if open_[0] else frozenset(types)
+
+
+def _array_only(schema: Mapping[str, Any]) -> bool:
+    """The schema admits arrays only: ``type: array`` (or ``items`` with no type), nothing of an
+    object beside it."""
+    kind = schema.get("type")
+    if kind not in ("array", None) or (kind is None and "items" not in schema):
+        return False
+    return not any(k in schema for k in ("properties", "additionalProperties", "patternProperties"))
 
 
 def _seq(value: Any) -> list[Any]:

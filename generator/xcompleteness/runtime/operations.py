@@ -536,9 +536,14 @@ class _Request:
                 rest[name] = value  # walk-added (cursor, offset) or body fields
         if cookies:
             headers["Cookie"] = cookie_header(cookies)
-        missing = [s.name for s in self.specs if s.location == "path" and s.name not in values]
+        missing = [s for s in self.specs if s.location == "path" and s.name not in values]
         if missing:
-            raise TypeError(f"missing path parameter(s): {', '.join(missing)}")
+            # the keyword the caller writes (job_id), with the spec's name when it differs
+            named = ", ".join(
+                s.python if s.python == s.name else f"{s.python} (spec name {s.name})"
+                for s in missing
+            )
+            raise TypeError(f"missing path parameter(s): {named}")
         return path, self.query(query), headers, rest
 
 

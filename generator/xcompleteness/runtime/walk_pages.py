@@ -304,7 +304,7 @@ class _PageReader:
         if self.inferred_end is not None:
             end = {"end": self.inferred_end, "page": self.pages + 1}
             message = (
-                f"the walk ended on an {'empty' if not raw_items else 'short'} page "
+                f"the walk ended on {'an empty' if not raw_items else 'a short'} page "
                 f"(pagination.end: {self.inferred_end}); the API gave no end signal"
             )
             mismatches.append(_warning(END_INFERRED, end, message))

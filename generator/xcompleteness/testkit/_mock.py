@@ -271,6 +271,10 @@ class MockApi:
 
     def _size(self, op: Operation, query: Mapping[str, Any]) -> int:
         pagination = op.pagination
+        if pagination.style == "none":
+            # one response is the whole result: serving a page of it would break the very
+            # contract the mock stands for (and a walk would call the page complete)
+            return max(1, len(self.data[op.id]))
         name = pagination.request.size
         size = self.plan.default_size(op.id)
         if name and str(query.get(name, "")).isdigit():
@@ -808,7 +812,8 @@ def require_server() -> None:
                 _diag(
                     "XC705",
                     "xcompleteness mock needs uvicorn and starlette",
-                    "pip install 'x-completeness[mock]'",
+                    "pip install 'uvicorn>=0.29' 'starlette>=0.37' (the [mock] extra of "
+                    "x-completeness)",
                 )
             ]
         ) from None

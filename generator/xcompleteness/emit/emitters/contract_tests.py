@@ -6,8 +6,9 @@ MCP tool result (``tools.mcp_server.build_host``), that no evidence comes out of
 listing, and that every destructive mutation whose evidence comes from that listing is then
 refused before it reaches the API (the mock records every mutation call). The policy is in each
 test's name: ``test_list_service_accounts_time_budget_exceeded_empty_partial_page_refuses_archive_
-service_accounts``. Control tests show a complete listing does authorise the mutation, and that
-an empty first page with more pages is not the end.
+service_accounts``. Control tests show that every listing, without faults, reads every item and
+says complete, that a complete listing does authorise the mutation, and that an empty first page
+with more pages is not the end.
 
 The cases are data (``tests/xc_cases.json``), the spec the mock serves is data
 (``tests/xc_spec.json``, the document after overlays); the only code built from the spec is test
@@ -23,7 +24,7 @@ from typing import Any
 
 from xcompleteness.emit._json import dumps_indented
 from xcompleteness.emit._render import Renderer
-from xcompleteness.ir import OperationIR, SpecIR, snake
+from xcompleteness.ir import OperationIR, SpecIR, argument_name, snake
 
 __all__ = ["HTTP_FAULTS", "ITEMS", "MORE", "PAGE_SIZE", "cases", "emit_tests"]
 
@@ -49,6 +50,9 @@ def _param_value(schema: Mapping[str, Any]) -> Any:
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return schema["enum"][0]
     kind = schema.get("type")
+    if kind == "array":  # an array parameter (filter[app]=a,b) takes a list of its items
+        items = schema.get("items")
+        return [_param_value(items if isinstance(items, Mapping) else {})]
     return 1 if kind == "integer" else True if kind == "boolean" else "x"
 
 
@@ -61,9 +65,17 @@ def _required_body(op: OperationIR) -> list[Any]:
 
 
 def _params(op: OperationIR) -> dict[str, Any]:
-    """Required parameters and body fields by their spec names (the tool's arguments)."""
-    fields = [*(p for p in op.parameters if p.required), *_required_body(op)]
-    return {f.name: _param_value(f.schema) for f in fields}
+    """Required parameters and body fields by the tool's argument names (the client's keyword
+    without the trailing ``_`` only Python needs: ``jobId`` is ``job_id``, as agents.md's naming
+    rule says; the spec's name is refused by the tool's closed input schema)."""
+    paging = op.contract.pagination
+    request = paging.request.to_dict() if paging is not None else {}
+    owned = {n for n in request.values() if n}  # the walk sets these: the tool never offers them
+    fields = [
+        *(p for p in op.parameters if p.required and p.name not in owned),
+        *_required_body(op),
+    ]
+    return {argument_name(f.py_name): _param_value(f.schema) for f in fields}
 
 
 def _kwargs(op: OperationIR) -> dict[str, Any]:
@@ -151,18 +163,32 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                         "plan": _plan([plan_fault]),
                     },
                 )
+        if not always:
+            # the control every listing gets: without faults the walk reads every item and says
+            # complete (a suite is never empty, and a walk that stops early fails it)
+            add(
+                f"{prefix}_reads_every_item_and_says_complete",
+                {**common, "kind": "walk_on", "code": None, "empty": False, "plan": _plan([])},
+            )
         if not always and mutations:
             names = "_and_".join(snake(m["operation"]) for m in mutations)
             add(
                 f"{prefix}_complete_listing_allows_{names}",
                 {**common, "kind": "complete", "code": None, "empty": False, "plan": _plan([])},
             )
-        if not always and MORE in op.contract.declared_codes:
-            fault = {"operation": op.operation_id, "kind": "empty-page"}
-            add(
-                f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
-                {**common, "kind": "walk_on", "code": None, "empty": True, "plan": _plan([fault])},
-            )
+        if not always and MORE in op.contract.declared_codes and _hands_out_next(op):
+            if op.mode == "native" or op.contract.pagination.end is None:
+                fault = {"operation": op.operation_id, "kind": "empty-page"}
+                add(
+                    f"{prefix}_empty_first_page_with_more_pages_is_not_the_end",
+                    {
+                        **common,
+                        "kind": "walk_on",
+                        "code": None,
+                        "empty": True,
+                        "plan": _plan([fault]),
+                    },
+                )
             # What the walk itself must detect, whatever the server says: a page of another
             # snapshot is never merged in (native envelopes carry scope.snapshot), and a cursor
             # that comes back again would loop forever.
@@ -191,6 +217,23 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                 },
             )
     return out
+
+
+def _hands_out_next(op: OperationIR) -> bool:
+    """Whether the server hands out where the next page is (a native ``next_cursor``, an adapter
+    cursor token, a ``Link`` or a next URL): only then can a page say "more follow" while it is
+    empty, and only then can a cursor come back again. An adapter offset or page walk computes its
+    own position (an empty page while more follow is a contract violation there), a cursor read
+    from the last item has no item to read on an empty page, and a declared ``end`` makes the
+    empty or short page the end: cases asserting otherwise would fail on a correct package."""
+    if op.mode == "native":
+        return True
+    pagination = op.contract.pagination
+    if pagination is None:
+        return False
+    if pagination.style == "cursor":
+        return pagination.response.next is not None
+    return pagination.style in ("link-header", "next-url")
 
 
 def _plan(faults: list[dict[str, Any]], bugs: list[dict[str, Any]] | None = None) -> dict[str, Any]:

@@ -24,15 +24,17 @@ from xcompleteness.emit._escape import toml_str
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._render import Renderer
 from xcompleteness.emit.emitters.tool_schemas import md_data
-from xcompleteness.ir import SpecIR
+from xcompleteness.ir import OperationIR, SpecIR
 
 __all__ = [
     "BUILD_BACKEND",
     "DEPENDENCIES",
+    "EXAMPLE_BASE_URL",
     "MCP_EXTRA",
     "OUT_RELATIVE",
     "PYTHON",
     "emit",
+    "example_base_url",
     "project_version",
     "pyproject",
     "readme_context",
@@ -118,9 +120,45 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+EXAMPLE_BASE_URL = "https://api.example.com"
+# A server URL shown in the README's commands only when it is a plain http(s) URL: no variables
+# ({region}), quotes, spaces or shell characters can come from the spec into a copied command.
+_PLAIN_URL = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:/[A-Za-z0-9._~/-]*)?")
+
+
+def example_base_url(document: Any) -> str:
+    """The spec's first server URL when it is a plain absolute http(s) URL, else a placeholder."""
+    servers = document.get("servers") if isinstance(document, dict) else None
+    first = servers[0] if isinstance(servers, list) and servers else None
+    url = first.get("url") if isinstance(first, dict) else None
+    if isinstance(url, str) and _PLAIN_URL.fullmatch(url):
+        return url.rstrip("/") or url
+    return EXAMPLE_BASE_URL
+
+
+def _required_arguments(op: OperationIR) -> list[str]:
+    """The client keywords a call of ``op`` must pass (required parameters and body fields, but
+    the ones the walk sets itself)."""
+    paging = op.contract.pagination
+    request = paging.request if paging is not None else None
+    owned_body = request.body_names if request is not None else frozenset()
+    owned_params = {n for n in request.to_dict().values() if n} - owned_body if request else set()
+    names = [p.py_name for p in op.parameters if p.required and p.name not in owned_params]
+    names += [f.py_name for f in op.body_fields if f.required and f.name not in owned_body]
+    return names
+
+
 def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
-    listing = next((op for op in spec.operations if op.is_listing), None)
+    listings = [op for op in spec.operations if op.is_listing]
+    # the example runs as written when some listing needs no argument; else it names the ones
+    # the first listing needs (``job_id="..."``), so a copied example says what to fill in
+    listing = next((op for op in listings if not _required_arguments(op)), None) or next(
+        iter(listings), None
+    )
+    arguments = _required_arguments(listing) if listing else []
     return {
+        "base_url": example_base_url(spec.document),
+        "example_args": ", ".join(f'{name}="..."' for name in arguments),
         "package": spec.package,
         "title": md_data(spec.title, 120) if spec.title else "",
         "version": md_data(spec.version, 64) if spec.version else "",

@@ -172,9 +172,29 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         prog="link_header_search.tools.mcp_server", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--base-url", required=True, help="base URL of the API")
-    parser.add_argument("--header", action="append", type=_header, default=[], help="'Name: value'")
-    parser.add_argument("--http", type=_address, default=None, metavar="HOST:PORT")
-    parser.add_argument("--store", default=None, metavar="URL", help="spent/revoked token store")
+    parser.add_argument(
+        "--header",
+        action="append",
+        type=_header,
+        default=[],
+        metavar="'NAME: VALUE'",
+        help="a header sent with every API call, such as the credential (repeatable)",
+    )
+    parser.add_argument(
+        "--http",
+        type=_address,
+        default=None,
+        metavar="HOST:PORT",
+        help="serve streamable HTTP (path /mcp) on this loopback address instead of stdio",
+    )
+    parser.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="where spent evidence tokens are recorded: sqlite:///PATH, redis://HOST:PORT/DB or "
+        "memory: (default: $XCOMPLETENESS_MCP_STORE; else memory:, or a SQLite file under "
+        "$XDG_STATE_HOME when XCOMPLETENESS_MCP_SECRET is set)",
+    )
     parser.add_argument(
         "--tools",
         action="append",

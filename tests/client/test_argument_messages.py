@@ -1,0 +1,41 @@
+"""What a caller of a generated client reads when a call lacks an argument: the keyword it writes.
+
+A new user calling ``client.get_build_artifacts.collect()`` of a generated AppVeyor package read
+``missing path parameter(s): jobId``, a name the method does not take (its keyword is
+``job_id``). The message names the keyword, and the spec's name beside it when they differ.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from support import jobs
+from xcompleteness.emit._generate import generate
+from xcompleteness.emit._write import write_tree
+
+CALL = """
+from jobs_msg.client import Client
+with Client("http://127.0.0.1:9") as client:
+    try:
+        client.list_artifacts.collect(kind="zip")
+    except TypeError as exc:
+        print(exc)
+"""
+
+
+def test_a_missing_path_parameter_is_named_by_the_keyword_the_caller_writes(tmp_path: Path):
+    spec = tmp_path / "jobs.yaml"
+    listing = jobs.listing("/jobs/{jobId}/artifacts/{kind}", "listArtifacts", "jobId", "kind")
+    spec.write_text(jobs.spec(listing), encoding="utf-8")
+    write_tree(tmp_path / "out", generate(spec, (), "jobs_msg").files)
+    run = subprocess.run(
+        [sys.executable, "-c", CALL],
+        cwd=tmp_path / "out",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "missing path parameter(s): job_id (spec name jobId)"
