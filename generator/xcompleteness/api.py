@@ -174,7 +174,8 @@ def check(
 class AuditResult(_Outcome):
     """The result of :func:`audit`.
 
-    ``exit_code``: 0 when every list-like operation is declared, 1 when some are not, 2 for
+    ``exit_code``: 0 when every list-like operation is declared, 1 when some are not (or the
+    ``x-completeness-defaults`` block is invalid: its answers are then not used), 2 for
     unusable input (then ``report`` is None and ``diagnostics`` says why).
     """
 
@@ -204,6 +205,17 @@ class AuditResult(_Outcome):
         from xcompleteness.audit import dump_overlay
 
         return dump_overlay(dict(self.drafts))
+
+
+def _defaults_errors(doc: Any) -> tuple[Diagnostic, ...]:
+    """The errors of ``x-completeness-defaults`` (audit then uses none of it), each at its file
+    and line: the overlay that wrote the block, as ``check`` reports it."""
+    from dataclasses import replace
+
+    from xcompleteness.declare import defaults_diagnostics
+
+    errors = (d for d in defaults_diagnostics(doc) if d.severity is Severity.ERROR)
+    return tuple(replace(d, file=f, line=n) for d in errors for f, n in [doc.locate(d.pointer)])
 
 
 def audit(
@@ -242,8 +254,11 @@ def audit(
             report = audit_document(doc.data, origin=doc.origin, responses=pages)
             if pages is not None:
                 notes = (*notes, *unmatched_recorded(pages, report.recorded, os.fspath(responses)))
+            if report.defaults_errors:  # the same diagnostics, located in the loaded file
+                notes = (*notes, *_defaults_errors(doc))
             findings = tuple(_audit_finding(doc, f) for f in report.undeclared)
-            code = ExitCode.FINDINGS if report.undeclared or report.patches else ExitCode.OK
+            found = report.undeclared or report.patches or report.defaults_errors
+            code = ExitCode.FINDINGS if found else ExitCode.OK
             result = AuditResult(origin, notes, code, report, findings=findings)
             if emit_overlay is not None and result.drafts_yaml is not None:
                 stage("writing the draft")  # an overlay needs at least one action (Overlay 1.0)

@@ -24,12 +24,13 @@ import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from xcompleteness.audit._draft import TODO_KEY, draft_declaration, draft_overlay
 from xcompleteness.audit._patches import declared_locations, schema_patches
 from xcompleteness.audit._responses import EVIDENCE_KEY, assign
-from xcompleteness.declare import document_defaults
+from xcompleteness.declare import defaults_diagnostics, document_defaults
 from xcompleteness.detect import (
     Excluded,
     Finding,
@@ -63,8 +64,11 @@ class AuditReport:
         patches: list[dict[str, Any]] | None = None,
         recorded: Mapping[str, list[RecordedPage]] | None = None,
         targets: Mapping[str, str] | None = None,
+        defaults_errors: Sequence[Diagnostic] = (),
     ):
         self.origin = origin
+        self.defaults_errors = tuple(defaults_errors)
+        """What makes ``x-completeness-defaults`` invalid; then ``defaults`` is None (unused)."""
         self.targets = dict(targets or {})
         """Finding pointer -> Overlay target, for listings behind a ``$ref`` path item."""
         self.recorded = dict(recorded or {})
@@ -133,6 +137,12 @@ class AuditReport:
             )
         if self.defaults is not None:
             parts.append("x-completeness-defaults answered what it covers (not asked again)")
+        elif self.defaults_errors:
+            parts.append(
+                f"x-completeness-defaults is not valid ({len(self.defaults_errors)} error(s), "
+                "listed above; check reports them too), so none of its answers were used: "
+                "every draft asks again"
+            )
         asked = sum(
             any(t.startswith("visibility:") for t in self.todos(f)) for f in self.undeclared
         )
@@ -242,6 +252,15 @@ class AuditReport:
         return "\n".join(lines)
 
 
+class _Unlocated(NamedTuple):
+    """The document as the vocabulary's checks read it, without line numbers (the command line
+    reports the same diagnostics with them, from the loaded file)."""
+
+    data: Any
+    origin: str
+    lines: Mapping[str, int] = MappingProxyType({})
+
+
 def audit_document(
     data: Any, *, origin: str = "", responses: list[RecordedPage] | None = None
 ) -> AuditReport:
@@ -251,6 +270,9 @@ def audit_document(
     info = data.get("info") if isinstance(data, dict) else None
     title = info.get("title") if isinstance(info, dict) else None
     parsed = views(data)
+    errors = [
+        d for d in defaults_diagnostics(_Unlocated(data, origin)) if d.severity is Severity.ERROR
+    ]
     findings, excluded = scan_all(parsed)
     findings, shared, targets = _written_locations(data, parsed, findings)
     excluded += shared
@@ -264,10 +286,11 @@ def audit_document(
         operation_ids(parsed),
         findings,
         excluded,
-        document_defaults(data),
+        None if errors else document_defaults(data),  # an invalid block answers nothing
         schema_patches(data, parsed),
         recorded,
         targets,
+        errors,
     )
     ops = {op.pointer: op for op in parsed.operations}
     report.patches[:0] = _evidence_patches(data, report, ops)

@@ -17,6 +17,7 @@ from xcompleteness.declare._vocabulary import CODES as VOCABULARY_CODES
 from xcompleteness.declare._vocabulary import (
     declaration_checker,
     declaration_store,
+    defaults_diagnostics,
     found_nothing,
     load_registry,
     prepare_checks,
@@ -29,6 +30,7 @@ __all__ = [
     "declaration_checker",
     "declaration_store",
     "defaulted_keys",
+    "defaults_diagnostics",
     "document_defaults",
     "effective_declaration",
     "found_nothing",

@@ -480,6 +480,16 @@ def found_nothing(items: list[tuple[Any, Any, str, Mapping[str, Any]]]) -> list[
     return out
 
 
+def defaults_diagnostics(doc: _SourceLike) -> list[Diagnostic]:
+    """What ``check`` reports of ``x-completeness-defaults`` alone (``[]``: valid or absent).
+
+    audit asks it before reading the block's answers: an invalid block answers nothing."""
+    out: list[Diagnostic] = []
+    if isinstance(doc.data, Mapping):
+        _defaults_block(doc, out)
+    return out
+
+
 def _defaults_block(doc: _SourceLike, out: list[Diagnostic]) -> Mapping[str, Any] | None:
     """Validate ``x-completeness-defaults`` into ``out``; return the block to merge (or None)."""
     if DEFAULTS_KEY not in doc.data:
