@@ -155,7 +155,7 @@ print(len(mods))
 """Import every generated module (and list the MCP tools when there are any)."""
 SURFACES = (
     "tools", "tools", "mock", "mock", "recorded", "external", "external", "large",
-    "real", "real", "real", "real", "real", "real",
+    "real", "real", "real", "real", "real", "real", "suite",
 )  # fmt: skip
 
 
@@ -456,6 +456,50 @@ class Surfaces(Campaign):
             runs.append(got)
         if None not in runs and _summary(runs[0]) != _summary(runs[1]):
             self.finding("cached run differs", f"large edit {name}", "", folder, muts)
+
+    def trial_suite(self, folder: Path) -> None:
+        """``generate --tests`` of a mutated example, its suite run against its own mock (the
+        mutated spec after overlays, ``xc_spec.json``): it must pass, as generate accepted the
+        input; then, half the time, with its cases (``xc_cases.json``: parameters and fault
+        plans, data the suite's mock reads) mutated: failures are the suite's verdict, but an
+        error out of collection or the mock (pytest exit 2-4), or a hang, is a finding."""
+        from xcompleteness import api
+
+        spec, overlays, _case, muts = self._mutated(folder, self.rng.choice(MOCKED))
+        out = folder / "out"
+        with cache_folder(None), jobs(self.rng.random() < 0.5):
+            result = self.api_call(
+                "generate --tests", folder, muts, api.generate, spec, out, overlays,
+                package="mangled", cache=False, tests=True,
+            )  # fmt: skip
+        if result is None or int(result.exit_code) != 0 or not (out / "tests").is_dir():
+            return
+        code, tail = self._suite(out, folder, muts, "suite on its mock")
+        if code not in (0, 5, None):
+            self.finding("generated suite fails on its own mock", "suite", tail, folder, muts)
+        if code is None or self.rng.random() >= 0.5:
+            return
+        cases_file = out / "tests" / "xc_cases.json"
+        cases = Case("cases", json.loads(cases_file.read_text("utf-8")), [], "xc_cases.json", [])
+        muts = [*muts, *(random_mutation(cases, self.rng) for _ in range(self.rng.choice([1, 2])))]
+        write_case(cases, out / "tests", as_json=True)
+        code, tail = self._suite(out, folder, muts, "suite on a mutated mock")
+        if code not in (0, 1, 5, None):
+            self.finding(
+                "suite errors on a mutated mock", f"pytest exit {code}", tail, folder, muts
+            )
+
+    def _suite(self, out: Path, folder: Path, muts: Any, path: str) -> tuple[int | None, str]:
+        self.tried[path] += 1
+        self.path = path
+        cmd = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "tests"]
+        try:
+            proc = subprocess.run(cmd, cwd=out, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            self.finding("hang", path, "the generated suite ran > 300 s", folder, muts)
+            return None, ""
+        self.exits[f"{path}: pytest exit {proc.returncode}"] += 1
+        return proc.returncode, (proc.stdout + proc.stderr)[-3000:]
 
     # -- real descriptions, mutated themselves ------------------------------------------------
 
