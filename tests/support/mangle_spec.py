@@ -434,13 +434,13 @@ def _mut_declaration(spec: Any, rng: random.Random) -> str:
 
 
 MUTATIONS = {
-    "schema": (_mut_schema, 5),
+    "schema": (_mut_schema, 4),
     "ref-cycle": (_mut_ref_cycle, 2),
     "ref-odd": (_mut_ref_odd, 3),
     "deep": (_mut_deep, 1),
     "huge": (_mut_huge, 1),
     "duplicate": (_mut_duplicate, 1),
-    "name": (_mut_name, 4),
+    "name": (_mut_name, 6),
     "declaration": (_mut_declaration, 2),
 }
 
