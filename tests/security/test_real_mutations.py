@@ -10,9 +10,11 @@ reports the schema (XC030).
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
 import yaml
+from support.hostile import SPEC
 from support.mangle import cache_folder, jobs
 from xcompleteness import api
 
@@ -20,64 +22,17 @@ N = 40  # past AHEAD_MIN_SCHEMAS: the models' child is started
 
 
 def _spec() -> dict:
+    """support.hostile's listing, its items a component schema that refers to N others."""
+    spec = copy.deepcopy(SPEC)
     schemas = {
         f"S{i}": {"type": "object", "properties": {"v": {"type": "string"}}} for i in range(N)
     }
-    schemas["Item"] = {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string"},
-            **{f"s{i}": {"$ref": f"#/components/schemas/S{i}"} for i in range(N)},
-        },
-    }
-    return {
-        "openapi": "3.0.3",
-        "info": {"title": "t", "version": "1"},
-        "paths": {
-            "/items": {
-                "get": {
-                    "operationId": "listItems",
-                    "x-completeness": {
-                        "kind": "collection",
-                        "mode": "adapter",
-                        "scope": {
-                            "resource": "items",
-                            "visibility": "all items",
-                            "snapshot": "none",
-                        },
-                        "items": "$response.body#/items",
-                        "id": "/id",
-                        "pagination": {
-                            "style": "cursor",
-                            "request": {"cursor": "cursor"},
-                            "response": {"next": "$response.body#/next"},
-                        },
-                    },
-                    "parameters": [{"name": "cursor", "in": "query", "schema": {"type": "string"}}],
-                    "responses": {
-                        "200": {
-                            "description": "a page",
-                            "content": {
-                                "application/json": {
-                                    "schema": {
-                                        "type": "object",
-                                        "properties": {
-                                            "items": {
-                                                "type": "array",
-                                                "items": {"$ref": "#/components/schemas/Item"},
-                                            },
-                                            "next": {"type": "string"},
-                                        },
-                                    }
-                                }
-                            },
-                        }
-                    },
-                }
-            }
-        },
-        "components": {"schemas": schemas},
-    }
+    refs = {f"s{i}": {"$ref": f"#/components/schemas/S{i}"} for i in range(N)}
+    schemas["Item"] = {"type": "object", "properties": {"id": {"type": "string"}, **refs}}
+    spec["components"] = {"schemas": schemas}
+    body = spec["paths"]["/items"]["get"]["responses"]["200"]["content"]["application/json"]
+    body["schema"]["properties"]["items"]["items"] = {"$ref": "#/components/schemas/Item"}
+    return spec
 
 
 def test_a_null_component_schema_with_the_models_child_on_is_a_finding(tmp_path: Path) -> None:

@@ -246,11 +246,16 @@ def _near_declarations(spec: Any, rng: random.Random, paths: list[tuple]) -> lis
     return gets if gets and rng.random() < 0.6 else paths
 
 
-def _mut_schema(spec: Any, rng: random.Random) -> str:
+def _pick_schema(spec: Any, rng: random.Random) -> tuple | None:
+    """A schema position, near a declaration more often than not (None: the spec has none)."""
     paths = _near_declarations(spec, rng, _schemas(spec))
-    if not paths:
+    return rng.choice(paths) if paths else None
+
+
+def _mut_schema(spec: Any, rng: random.Random) -> str:
+    path = _pick_schema(spec, rng)
+    if path is None:
         return "schema: none"
-    path = rng.choice(paths)
     node = _at(spec, path)
     if rng.random() < 0.2:
         value = copy.deepcopy(rng.choice(CONFUSED))
@@ -308,10 +313,9 @@ def _mut_ref_odd(spec: Any, rng: random.Random) -> str:
 
 
 def _mut_deep(spec: Any, rng: random.Random) -> str:
-    paths = _near_declarations(spec, rng, _schemas(spec))
-    if not paths:
+    path = _pick_schema(spec, rng)
+    if path is None:
         return "deep: none"
-    path = rng.choice(paths)
     depth = rng.choice([50, 120, 250, 300])
     how = rng.choice(["properties", "items", "allOf"])
     node: Any = {"type": "string"}
@@ -327,10 +331,9 @@ def _mut_deep(spec: Any, rng: random.Random) -> str:
 
 
 def _mut_huge(spec: Any, rng: random.Random) -> str:
-    paths = _near_declarations(spec, rng, _schemas(spec))
-    if not paths:
+    path = _pick_schema(spec, rng)
+    if path is None:
         return "huge: none"
-    path = rng.choice(paths)
     node = _at(spec, path)
     n = rng.choice([1000, 5000, 20000])
     how = rng.choice(["enum", "enum-mixed", "properties", "required"])
