@@ -599,11 +599,45 @@ class Surfaces(Campaign):
             w for w in written
             if w.startswith(str(folder) + os.sep)
             and not w.startswith((str(out), str(folder / "cache"), str(folder / "src")))
+            and not w.startswith(str(folder / "out-cli"))
         ]  # fmt: skip
         if outside:
             self.finding("file written outside OUT", "real", repr(outside[:5]), folder, muts)
+        if ref is not None and self.rng.random() < 0.25:
+            self.cli_twin(spec, overlays, tools, ref, out, folder, muts)
         if ref is not None and int(ref.exit_code) == 0 and self.rng.random() < 0.5:
             self.package_runs(out, folder, muts)
+
+    def cli_twin(
+        self, spec: Path, overlays: list[Path], tools: Any, ref: Any, out: Path, folder: Path,
+        muts: Any,
+    ) -> None:  # fmt: skip
+        """The same generate on the command line, in a fresh process with another hash seed:
+        a documented exit code, no traceback, the same exit code and the same tree."""
+        self.tried["real cli twin"] += 1
+        self.path = "real cli twin"
+        twin = folder / "out-cli"
+        cmd = [sys.executable, "-m", "xcompleteness", "generate", str(spec), "-o", str(twin),
+               "--package", "mangled", "--no-cache"]  # fmt: skip
+        for overlay in overlays:
+            cmd += ["--overlay", str(overlay)]
+        for selector in tools:
+            cmd += ["--tools", selector]
+        env = {**os.environ, "PYTHONHASHSEED": str(self.rng.randrange(1, 2**31))}
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+        except subprocess.TimeoutExpired:
+            self.finding("hang", "real cli twin", "generate took > 600 s", folder, muts)
+            return
+        if proc.returncode not in DOCUMENTED or "Traceback" in proc.stderr:
+            self.finding(
+                "cli", f"real cli exit {proc.returncode}", proc.stderr[-3000:], folder, muts
+            )
+        elif proc.returncode != int(ref.exit_code):
+            detail = f"api exit {int(ref.exit_code)}, cli exit {proc.returncode}"
+            self.finding("cli differs from the api", "real cli twin", detail, folder, muts)
+        elif proc.returncode == 0 and _tree(twin) != _tree(out):
+            self.finding("output differs by process/hash seed", "real cli twin", "", folder, muts)
 
     def package_runs(self, out: Path, folder: Path, muts: Any) -> None:
         """ruff (the golden rules) and an import of every module, in a fresh process whose
@@ -651,6 +685,12 @@ def _deep_writes() -> Iterator[None]:
         yield
     finally:
         sys.setrecursionlimit(saved)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def _listing(root: Path) -> set[str]:
