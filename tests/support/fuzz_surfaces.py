@@ -461,8 +461,10 @@ class Surfaces(Campaign):
         """``generate --tests`` of a mutated example, its suite run against its own mock (the
         mutated spec after overlays, ``xc_spec.json``): it must pass, as generate accepted the
         input; then, half the time, with its cases (``xc_cases.json``: parameters and fault
-        plans, data the suite's mock reads) mutated: failures are the suite's verdict, but an
-        error out of collection or the mock (pytest exit 2-4), or a hang, is a finding."""
+        plans, data the suite's mock reads) mutated: the suite's verdict is recorded (its data is
+        generated output, trusted like the code beside it: a case without a name stops
+        collection, pytest exit 4), a hang is a finding, and ``generate --check`` must report
+        the tampered file as drift (the guard for generated files others may have edited)."""
         from xcompleteness import api
 
         spec, overlays, _case, muts = self._mutated(folder, self.rng.choice(MOCKED))
@@ -483,11 +485,15 @@ class Surfaces(Campaign):
         cases = Case("cases", json.loads(cases_file.read_text("utf-8")), [], "xc_cases.json", [])
         muts = [*muts, *(random_mutation(cases, self.rng) for _ in range(self.rng.choice([1, 2])))]
         write_case(cases, out / "tests", as_json=True)
-        code, tail = self._suite(out, folder, muts, "suite on a mutated mock")
-        if code not in (0, 1, 5, None):
-            self.finding(
-                "suite errors on a mutated mock", f"pytest exit {code}", tail, folder, muts
-            )
+        self._suite(out, folder, muts, "suite on a mutated mock")  # exit 2-4: refused data
+        with cache_folder(None):
+            drift = self.guarded(  # (its files are what would be written: no judge)
+                "generate --tests --check", folder, muts, api.generate, spec, out, overlays,
+                package="mangled", cache=False, tests=True, check=True,
+            )  # fmt: skip
+        if drift is not None and (int(drift.exit_code) != 1 or "xc_cases.json" not in drift.diff):
+            detail = f"exit {int(drift.exit_code)}, diff {drift.diff[:500]!r}"
+            self.finding("tampered suite data not reported", "--check", detail, folder, muts)
 
     def _suite(self, out: Path, folder: Path, muts: Any, path: str) -> tuple[int | None, str]:
         self.tried[path] += 1
