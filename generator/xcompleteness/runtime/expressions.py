@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import field
 from functools import cached_property
+from itertools import compress
 from typing import Any, Final
 
 from .plain import escape_token, unescape_token
@@ -83,6 +84,9 @@ MAX_JSON_DEPTH: Final = 256
 """Deepest nesting of arrays and objects :func:`read_json` accepts (the loader's depth cap)."""
 
 
+_CONTAINERS: Final = frozenset((dict, list))
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (RFC 8259)")
 
@@ -98,14 +102,17 @@ def read_json(data: bytes | str) -> Any:
         value = jsonlib.loads(data, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("the JSON is nested too deeply") from None
-    if type(value) in (dict, list):
-        stack = [(value, 1)]
-        while stack:
-            node, depth = stack.pop()
-            if depth > MAX_JSON_DEPTH:
-                raise ValueError(f"the JSON is nested deeper than {MAX_JSON_DEPTH} levels")
+    level = [value] if type(value) in _CONTAINERS else []
+    depth = 0
+    while level:  # level by level, the containers picked out by C iterators (no per-item bytecode)
+        depth += 1
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"the JSON is nested deeper than {MAX_JSON_DEPTH} levels")
+        below: list[Any] = []
+        for node in level:
             children = node.values() if type(node) is dict else node
-            stack.extend((c, depth + 1) for c in children if type(c) in (dict, list))
+            below.extend(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
+        level = below
     return value
 
 
