@@ -358,7 +358,10 @@ def start_models(schemas: Mapping[str, Any], openapi: str) -> bool:
     if run is None:
         return False
     ready, run.ready = run.ready, None
-    job = _started(run, ready, schemas, openapi)
+    try:
+        job = _started(run, ready, schemas, openapi)
+    except Exception:  # noqa: BLE001 - speculative, on schemas no validator has seen yet
+        job = None  # (a component schema that is null): the IR meets and reports it later
     if job is None and ready is not None:
         ready.cancel()
     return job is not None

@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -125,6 +126,64 @@ def load_data(
     bits at some depth (``SourceDoc.unplain``); nothing for any other text.
     """
     raw, text = _read_text(path, origin, limits)
+    data, lines, notes = _parsed(
+        path, origin, limits, raw, text, refs_out, walk_later, walk_out, unplain_out
+    )
+    if _SURROGATE_ESCAPE.search(text) is not None:  # rare: only then are the strings read
+        _refuse_lone_surrogates(data, origin, lines)
+    return data, lines, notes
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\(?:u[dD][89a-fA-F]|U0000[dD][89a-fA-F])")
+"""An escape that may write half of a UTF-16 surrogate pair (JSON ``\\ud800``, YAML also
+``\\U0000d800``); written text itself cannot hold one (it is UTF-8)."""
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _refuse_lone_surrogates(data: Any, origin: str, lines: Mapping[str, int]) -> None:
+    """``XC003`` at the first key or string holding a lone surrogate (``"\\ud800"``): it is no
+    Unicode character, so no UTF-8 text (a generated module, a JSON file, the terminal) can hold
+    it, and every writer of spec text would fail on it. JSON joins a valid pair of escapes into
+    its one character; PyYAML does not, so in YAML only ``\\U0001F600`` is a character."""
+    stack: list[tuple[str, Any]] = [("", data)]
+    while stack:
+        pointer, node = stack.pop()
+        found = ""
+        if isinstance(node, str):
+            found = pointer if _SURROGATE.search(node) else ""
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                at = pointer_join(pointer, str(key))
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    found = at
+                    break
+                stack.append((at, value))
+        elif isinstance(node, list):
+            stack.extend((pointer_join(pointer, str(i)), v) for i, v in enumerate(node))
+        if found:
+            raise input_error(
+                origin,
+                SYNTAX,
+                "a string holds a lone UTF-16 surrogate escape (such as \\ud800): it is no "
+                "Unicode character, and no UTF-8 text can hold it",
+                pointer=found,
+                line=lines.get(found),
+                hint="write the character itself, or both halves of its surrogate pair",
+            )
+
+
+def _parsed(
+    path: Path,
+    origin: str,
+    limits: Limits,
+    raw: bytes,
+    text: str,
+    refs_out: list[tuple[str, str]] | None,
+    walk_later: bool,
+    walk_out: list[BaseWalk] | None,
+    unplain_out: list[frozenset[int]] | None,
+) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
+    """:func:`load_data` once the text is read."""
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
         duplicates: list[tuple[dict[str, Any], list[str]]] = []

@@ -26,17 +26,20 @@ Semantics of evaluation (documented here because adapters depend on them):
 from __future__ import annotations
 
 import functools
+import json as jsonlib
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import field
 from functools import cached_property
+from itertools import compress
 from typing import Any, Final
 
 from .plain import escape_token, unescape_token
 from .records import record
 
 __all__ = [
+    "MAX_JSON_DEPTH",
     "MISSING",
     "Condition",
     "Expression",
@@ -44,10 +47,12 @@ __all__ = [
     "Link",
     "RequestView",
     "ResponseView",
+    "UnreadableResponse",
     "parse_condition",
     "parse_expression",
     "parse_link_header",
     "parse_pointer",
+    "read_json",
 ]
 
 
@@ -72,6 +77,50 @@ class _Missing:
 
 
 MISSING: Final = _Missing()
+
+# JSON another party wrote
+
+MAX_JSON_DEPTH: Final = 256
+"""Deepest nesting of arrays and objects :func:`read_json` accepts (the loader's depth cap)."""
+
+
+_CONTAINERS: Final = frozenset((dict, list))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON (RFC 8259)")
+
+
+def read_json(data: bytes | str) -> Any:
+    """The one reader of JSON another party wrote: an API's response body, a tool argument, a
+    recorded or mocked body. Strict JSON only, or ``ValueError``: ``NaN``/``Infinity`` (which
+    Python's reader takes, and a page would then carry as a number, or as null once made
+    JSON again), bytes that are not UTF-8, numbers past the interpreter's digit limit, and
+    nesting deeper than :data:`MAX_JSON_DEPTH` (deeper, Python's reader raises
+    ``RecursionError``, and what reads the value after it, recursing, could too)."""
+    try:
+        value = jsonlib.loads(data, parse_constant=_no_constant)
+    except RecursionError:
+        raise ValueError("the JSON is nested too deeply") from None
+    level = [value] if type(value) in _CONTAINERS else []
+    depth = 0
+    while level:  # level by level, the containers picked out by C iterators (no per-item bytecode)
+        depth += 1
+        if depth > MAX_JSON_DEPTH:
+            raise ValueError(f"the JSON is nested deeper than {MAX_JSON_DEPTH} levels")
+        below: list[Any] = []
+        for node in level:
+            children = node.values() if type(node) is dict else node
+            below.extend(compress(children, map(_CONTAINERS.__contains__, map(type, children))))
+        level = below
+    return value
+
+
+class UnreadableResponse(ValueError):
+    """A response the client cannot read well enough to answer an expression (a Link header
+    whose malformed link-values may hide the relation asked for): the page is broken, never
+    read as if the value were absent."""
+
 
 MAX_EXPRESSION_LENGTH: Final = 4096
 MAX_CONDITION_DEPTH: Final = 32
@@ -172,8 +221,9 @@ def _unquote(match: re.Match[str]) -> str:
     return match.group(1)
 
 
-def _parse_one_link_header(text: str) -> list[Link]:
-    """Parse one header value; malformed link-values are skipped, never fatal.
+def _parse_one_link_header(text: str, dropped: list[str] | None = None) -> list[Link]:
+    """Parse one header value; malformed link-values are skipped (and, with ``dropped``, kept
+    there as text), never fatal.
 
     Regex-driven (a character loop cost tens of microseconds per page); a link-value is
     ``<target>`` followed by ``; name[=token|"quoted"]`` parameters up to a comma.
@@ -185,7 +235,9 @@ def _parse_one_link_header(text: str) -> list[Link]:
         if target is None:
             if not text[i:].strip(" \t,"):
                 break
-            i = _skip_to_comma(text, i)
+            start, i = i, _skip_to_comma(text, i)
+            if dropped is not None:
+                dropped.append(text[start:i])
             continue
         i = target.end()
         params: list[tuple[str, str]] = []
@@ -203,6 +255,8 @@ def _parse_one_link_header(text: str) -> list[Link]:
         end = _LINK_END.match(text, i)
         if end is None:  # junk after the parameters: drop this link-value, resume after a comma
             i = _skip_to_comma(text, i)
+            if dropped is not None:
+                dropped.append(text[target.start() : i])
             continue
         i = end.end()
         rel = next((v for k, v in params if k == "rel"), None)
@@ -236,14 +290,15 @@ def _skip_to_comma(text: str, i: int) -> int:
     return n
 
 
-def parse_link_header(values: str | Iterable[str]) -> list[Link]:
-    """Parse one or several ``Link`` header values (repeated header lines) into link-values."""
+def parse_link_header(values: str | Iterable[str], dropped: list[str] | None = None) -> list[Link]:
+    """Parse one or several ``Link`` header values (repeated header lines) into link-values;
+    the malformed ones are skipped (and, with ``dropped``, kept there as text)."""
     if isinstance(values, str):
         values = [values]
     links: list[Link] = []
     for value in values:
         if isinstance(value, str):
-            links.extend(_parse_one_link_header(value))
+            links.extend(_parse_one_link_header(value, dropped))
     return links
 
 
@@ -301,18 +356,36 @@ class ResponseView:
         return ", ".join(values) if values else MISSING
 
     @cached_property
+    def _parsed_links(self) -> tuple[list[Link], list[str]]:
+        dropped: list[str] = []
+        return parse_link_header(_header_values(self.headers, "link"), dropped), dropped
+
+    @property
     def links(self) -> list[Link]:
-        return parse_link_header(_header_values(self.headers, "link"))
+        return self._parsed_links[0]
 
     def link(self, rel: str) -> str | _Missing:
-        target = find_link(self.links, rel)
+        """The target of the first link with relation ``rel``; MISSING when the header has none.
+        Raises :class:`UnreadableResponse` when no well-formed link-value has it but some could
+        not be read: the relation may be in one of them (``<a; rel="next"`` missing its ``>``),
+        so "no next page" would be a guess, and a walk that guessed would call a cut listing
+        complete."""
+        links, dropped = self._parsed_links
+        target = find_link(links, rel)
+        if target is None and dropped:
+            shown = repr(dropped[0][:80])
+            raise UnreadableResponse(
+                f"the Link header has {len(dropped)} link-value(s) that cannot be read "
+                f"(first: {shown}); whether it names rel={rel!r} is unknown"
+            )
         return MISSING if target is None else target
 
     @classmethod
     def from_httpx(cls, response: Any) -> ResponseView:
-        """Build a view of an ``httpx.Response``; a body that is not JSON becomes MISSING."""
+        """Build a view of an ``httpx.Response``; a body that is not JSON (:func:`read_json`)
+        becomes MISSING."""
         try:
-            body = response.json()
+            body = read_json(response.content)
         except ValueError:
             body = MISSING
         return cls(status=response.status_code, headers=response.headers, body=body)

@@ -13,7 +13,6 @@ twins have mirrored names: :class:`BaseClient` / :class:`AsyncBaseClient`, :clas
 
 from __future__ import annotations
 
-import json as jsonlib
 import ssl
 import time
 from collections.abc import Mapping, Sequence
@@ -27,7 +26,7 @@ if TYPE_CHECKING:  # typing.Self from Python 3.11; typing_extensions comes with 
 from .codes import CLIENT_WARNING_CODES
 from .contract import Contract, as_contract
 from .envelope import ITEM_MISMATCHES
-from .expressions import MISSING, ResponseView
+from .expressions import MISSING, ResponseView, read_json
 from .lazy import LazyModel
 from .page_items import deferred_page, items_deferred
 from .parameters import ParamSpec, cookie_header, header_value, path_value, query_fragments
@@ -447,9 +446,10 @@ def _check_time(until: float | None, request: httpx.Request) -> None:
 
 
 def _view(response: httpx.Response, body: bytes) -> ResponseView:
-    """A :class:`ResponseView` of a response whose body was read (a non-JSON body is MISSING)."""
+    """A :class:`ResponseView` of a response whose body was read (a body that is not JSON by
+    :func:`read_json` is MISSING)."""
     try:
-        data = jsonlib.loads(body) if body else MISSING
+        data = read_json(body) if body else MISSING
     except ValueError:
         data = MISSING
     return ResponseView(status=response.status_code, headers=response.headers, body=data)

@@ -15,7 +15,6 @@ wires :class:`ToolHost` to the MCP SDK; what it answers is built from the siblin
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from .codes import LISTING_KINDS
 from .contract import Contract
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
+from .expressions import read_json
 from .plain import get, id_at, unescape_token
 from .recheck import (
     MAX_RECHECK_TARGETS,
@@ -148,7 +148,7 @@ class ToolHost:
         for name in tool.json_args:
             if isinstance(args.get(name), str):
                 try:
-                    args[name] = json.loads(args[name])
+                    args[name] = read_json(args[name])
                 except ValueError:
                     bad.append(f"/{name}: not valid JSON")
         return args, bad

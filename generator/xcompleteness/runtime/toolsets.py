@@ -18,13 +18,13 @@ agent can reach, so they are ordinary, directly tested code, and the generator's
 from __future__ import annotations
 
 import fnmatch
-import json
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .contract import Contract
+from .expressions import read_json
 from .tool_result import error_result
 from .validation import validate
 
@@ -222,7 +222,7 @@ class DynamicHost:
         inner = args.get("arguments")
         if isinstance(inner, str):
             try:
-                inner = json.loads(inner) if inner.strip() else {}
+                inner = read_json(inner) if inner.strip() else {}
             except ValueError:
                 return error_result("INVALID_ARGUMENTS", "/arguments: not valid JSON"), True
         if not isinstance(name, str) or name in self.meta:

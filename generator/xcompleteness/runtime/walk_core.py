@@ -26,7 +26,7 @@ from .envelope import (
     Warning,
     item_mismatch_warning,
 )
-from .expressions import MISSING, ResponseView, resolve_pointer
+from .expressions import MISSING, ResponseView, UnreadableResponse, resolve_pointer
 from .records import record
 from .walk_continuations import (
     ContinuationMismatch,
@@ -291,6 +291,9 @@ class _Core(_PageReader):
             return self._feed(response)
         except _Violation as exc:
             self._violation(exc.what, exc.kind)
+            return _Step()
+        except UnreadableResponse as exc:  # a header the page's reading needs cannot be read
+            self._violation(str(exc), "broken_page")
             return _Step()
 
     def refused(self, what: str) -> None:

@@ -58,6 +58,7 @@ from xcompleteness.runtime.expressions import (
     Expression,
     Present,
     ResponseView,
+    read_json,
 )
 from xcompleteness.testkit._mock_items import ItemFactory
 from xcompleteness.testkit._mock_plan import (
@@ -784,7 +785,7 @@ def make_app(api: MockApi) -> Any:
         raw = await request.body()
         if raw:
             try:
-                body = json.loads(raw)
+                body = read_json(raw)
             except ValueError:
                 return JSONResponse(_error("INVALID_REQUEST", "the body is not JSON"), 400)
         base = str(request.base_url)

@@ -37,7 +37,7 @@ from xcompleteness.audit import WalkRoles, unmatched_recorded, walk_starts
 from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.document import pointer_tokens
 from xcompleteness.load import RecordedPage
-from xcompleteness.runtime.expressions import MISSING, resolve_pointer
+from xcompleteness.runtime.expressions import MISSING, read_json, resolve_pointer
 
 __all__ = ["NOT_RECORDED", "Replay"]
 
@@ -235,7 +235,7 @@ def _json(content: Any) -> Any:
     if not content:
         return None
     try:
-        return json.loads(content)
+        return read_json(content)
     except ValueError:
         return None
 

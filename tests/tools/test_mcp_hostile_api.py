@@ -1,0 +1,116 @@
+"""The generated MCP server over stdio (a subprocess, the official SDK's stdio client) against a
+hostile API on loopback (uvicorn): slow and trickling bodies, a gzip bomb, malformed JSON, JSON
+that is not JSON (NaN, nesting past any parser, ISO-8859-1), the wrong content type, redirects
+and next links to other origins, cursor loops and cycles, pages that contradict the declaration.
+
+One session walks every mode in turn (tests/support/hostile_api.py). Every answer must be a
+valid envelope of the tool's listed outputSchema; every mode but ``ok`` must end ``partial``
+with the reason code the mode calls for and the items read before it kept, never ``complete``
+and never a failed call; and the session must still answer a clean listing afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+import anyio
+import pytest
+from jsonschema import Draft202012Validator
+from mcp import Client, StdioServerParameters
+from support.fault_server import serve
+from support.hostile_api import BENIGN, NATIVE_MODES, SEARCH_MODES, HostileApi, make_hostile_app
+
+SECRET = b"h" * 32
+DEADLINE_S = 3
+VIOLATION = "CONTRACT_VIOLATION"
+EXPECTED = {
+    # mode -> the first reason code of the partial answer (every other mode: CONTRACT_VIOLATION)
+    "slow": "CLIENT_DEADLINE_EXCEEDED",
+    "trickle": "CLIENT_DEADLINE_EXCEEDED",
+    "status-500": "HTTP_ERROR",
+    "redirect-away": "HTTP_ERROR",
+    "duplicate-ids": "DUPLICATE_ITEMS",
+    "over-cap": "RESULT_LIMIT_REACHED",
+    "incomplete-results": "TIME_BUDGET_EXCEEDED",
+}
+KEPT = {
+    # mode -> items the partial answer keeps (the first page's three, unless the mode's page 2
+    # was read too before the contradiction showed: loops re-read, duplicates kept once read)
+    "cursor-loop": 6,
+    "cursor-cycle": 6,
+    "duplicate-ids": 6,
+    "link-loop": 9,
+    "over-cap": 6,
+    "incomplete-results": 6,
+    "complete-with-next": 0,
+    "bad-link": 0,
+}
+
+
+@pytest.fixture(scope="module")
+def out(generated):
+    return generated["xct_items"].parent
+
+
+def _params(out, url: str) -> StdioServerParameters:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(out), os.environ.get("PYTHONPATH", "")]),
+        "XCOMPLETENESS_MCP_SECRET": SECRET.hex(),
+    }
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "xct_items.tools.mcp_server", "--base-url", url],
+        env=env,
+        cwd=str(out),
+    )
+
+
+def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out):
+    api = HostileApi()
+    answers: dict[tuple[str, str], tuple[dict, float]] = {}
+
+    async def call(client, schemas, tool: str, args: dict) -> dict:
+        with anyio.fail_after(60):  # a hang fails the test, never the suite
+            result = await client.call_tool(tool, args)
+        sc = result.structured_content
+        Draft202012Validator(schemas[tool]).validate(sc)
+        assert json.loads(result.content[0].text) == sc
+        return sc
+
+    with serve(make_hostile_app(api)) as url:
+
+        async def main() -> tuple[dict, dict]:
+            async with Client(_params(out, url)) as client:
+                schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
+                for tool, modes in (("list_items", NATIVE_MODES), ("search_items", SEARCH_MODES)):
+                    for mode in modes:
+                        api.mode = mode
+                        started = time.monotonic()
+                        sc = await call(client, schemas, tool, {"deadline_s": DEADLINE_S})
+                        answers[tool, mode] = sc, time.monotonic() - started
+                # hostile arguments from the model: refused as envelopes, the session goes on
+                forged = await call(
+                    client, schemas, "list_items", {"continuation": "xc1." + "A" * 99}
+                )
+                api.mode = "ok"
+                after = await call(client, schemas, "list_items", {})
+                return forged, after
+
+        forged, after = anyio.run(main)
+
+    assert forged["status"] == "error"
+    assert after["status"] == "complete" and len(after["data"]["items"]) == 6
+    for (tool, mode), (sc, seconds) in answers.items():
+        where = f"{tool} {mode}"
+        if mode in BENIGN:
+            assert sc["status"] == "complete", where
+            continue
+        reasons = [r["code"] for r in sc["completeness"]["reasons"]]
+        assert sc["status"] == "partial", (where, sc.get("error"))
+        assert reasons[:1] == [EXPECTED.get(mode, VIOLATION)], (where, reasons)
+        assert len(sc["data"]["items"]) == KEPT.get(mode, 3), where
+        assert seconds < DEADLINE_S + 15, where  # the deadline bounds a slow or endless body
