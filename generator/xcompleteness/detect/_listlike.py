@@ -344,13 +344,19 @@ def _scan(
             # answering only ``{links: [{href, rel}]}``: asked (listing_doubt), never settled
             why.append(f"described as a list; its only array ({links[0]}) holds hypermedia links")
     if not why and body is None and status is not None and ref.method == "get":
-        plural = _plural_tail(lpath)
+        # ``/users/suggestions.json`` where every path ends in ``.json``: a format, not a file
+        rpath = _resource_path(lpath, walker)
+        plural = _plural_tail(rpath)
+        shown = _example_array(examples)
         if query_search:
             why.append(f"a search taking a query text; {unshown}")
         elif plural is not None:  # GET /boards/{idBoard}/lists with "Success" only
             why.append(f"the path ends in the plural {plural!r}; {unshown}")
-        elif (read := _plural_object(ref)) is not None:  # "Get unpaid seller orders"
+        elif not _reads_one(rpath) and (read := _plural_object(ref, rpath)) is not None:
+            # "Get unpaid seller orders"; not at a read by id (``/saved_searches/show/{id}``)
             why.append(f"the summary reads plural things ({read!r}); {unshown}")
+        elif shown is not None:  # {data: {current_page, data: [{...}, ...]}} shown, no schema
+            why.append(f"its response example holds an array of objects ({shown}); {unshown}")
     if fed is not None:
         why.append(f"request body cursor {fed[0]} fed by {fed[1]}")
     queries = {p.name for p in ref.parameters if p.location == "query"}
@@ -462,6 +468,7 @@ def _scan(
         listing_doubt=None
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why, status)
+        or _member_read(ref, lpath, walker)
         or _one_object(ref, lpath, shape, paged, bare)
         or shape.named_part
         or _parts_of_one(shape, paged)
@@ -509,6 +516,38 @@ def _reads_by_input(ref: OperationRef, path: str, walker: SchemaWalker) -> bool:
     return head not in walker.fact("served_paths", _served_paths)
 
 
+def _member_read(ref: OperationRef, path: str, walker: SchemaWalker) -> str | None:
+    """Why a read may be of one record whatever its response looks like: the path ends in an id
+    parameter (``.../educationfurtherindications/{educationFurtherIndicationId}``) and the API
+    also replaces, updates or deletes at that very path, which addresses one member. Loket.nl's
+    "Details of an education further indication" answers a copy of its collection's paged
+    envelope (``{currentPage, totalPages, _embedded: [...]}``) and takes its page parameters:
+    asked, never settled as a listing."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if ref.method != "get" or not (last.startswith("{") and last.endswith("}")):
+        return None
+    if not sig.fold(last[1:-1]).endswith(("id", "uuid")):
+        return None
+    if path.rstrip("/") not in walker.fact("written_paths", _written_paths):
+        return None
+    return (
+        f"the path ends in the id {last} and the API also replaces, updates or deletes there: "
+        "it most likely addresses one record, even if the response has the shape of a page"
+    )
+
+
+def _written_paths(document: Any) -> frozenset[str]:
+    """Every path (less a trailing slash) with a PUT, PATCH or DELETE operation."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    if not isinstance(paths, dict):
+        return frozenset()
+    return frozenset(
+        p.rstrip("/")
+        for p, item in paths.items()
+        if isinstance(p, str) and isinstance(item, dict) and {"put", "patch", "delete"} & set(item)
+    )
+
+
 def _served_paths(document: Any) -> frozenset[str]:
     """Every path of the document, less a trailing slash."""
     paths = document.get("paths") if isinstance(document, dict) else None
@@ -522,6 +561,56 @@ def _list_resource(path: str) -> bool:
     return any(sig.fold(seg) in ("list", "lists") for seg in path.split("/") if "{" not in seg)
 
 
+def _format_suffixes(document: Any) -> frozenset[str]:
+    """The suffixes (``.json``, ``.xml``) that at least half of the API's paths end in: a
+    response format on every resource path (Twitter v1.1's ``/users/suggestions.json``,
+    Twilio's ``/Messages.json``), not a file name (Bitbucket's one ``.../oidc/keys.json`` among
+    hundreds of plain paths)."""
+    paths = document.get("paths") if isinstance(document, dict) else None
+    if not isinstance(paths, dict) or not paths:
+        return frozenset()
+    counts: dict[str, int] = {}
+    for path in paths:
+        last = str(path).rstrip("/").rsplit("/", 1)[-1]
+        stem, dot, suffix = last.rpartition(".")
+        if dot and stem and suffix.isalpha() and len(suffix) <= 5:
+            counts[suffix.lower()] = counts.get(suffix.lower(), 0) + 1
+    return frozenset(f".{s}" for s, n in counts.items() if n >= 2 and 2 * n >= len(paths))
+
+
+def _resource_path(path: str, walker: SchemaWalker) -> str:
+    """The path less a format suffix its API puts on most paths (:func:`_format_suffixes`):
+    ``/users/suggestions.json`` -> ``/users/suggestions``; a file name stays as it is."""
+    trimmed = path.rstrip("/")
+    for suffix in walker.fact("format_suffixes", _format_suffixes):
+        if trimmed.lower().endswith(suffix) and len(trimmed) > len(suffix):
+            return trimmed[: -len(suffix)]
+    return path
+
+
+def _example_array(examples: list[Any]) -> str | None:
+    """Where a response example shows an array of objects: the body itself, or a member up to
+    two objects down (``/data/data`` in ``{data: {current_page, data: [{...}]}}``). Evidence of
+    shape only: a listing found by it is asked (no schema settles anything)."""
+    for example in examples:
+        found = _object_array_in(example, "", 2)
+        if found is not None:
+            return found or "the body"
+    return None
+
+
+def _object_array_in(value: Any, at: str, depth: int) -> str | None:
+    if isinstance(value, list):
+        return at if value and all(isinstance(v, dict) for v in value) else None
+    if not isinstance(value, dict) or depth == 0:
+        return None
+    for name, sub in value.items():
+        found = _object_array_in(sub, pointer_join(at, str(name)), depth - 1)
+        if found:
+            return found
+    return None
+
+
 def _plural_tail(path: str) -> str | None:
     """The path's last segment when it is a literal plural noun (``/boards/{id}/lists``,
     ``/members/{id}/savedSearches``): a schema-less GET there most likely lists."""
@@ -533,8 +622,9 @@ def _plural_tail(path: str) -> str | None:
 
 _READ_VERBS = frozenset(
     {"get", "gets", "view", "views", "see", "retrieve", "retrieves", "fetch", "fetches",
-     "return", "returns", "show", "shows"}
+     "return", "returns", "show", "shows", "search", "searches", "locate", "locates"}
 )  # fmt: skip
+_SEEK_VERBS = frozenset({"search", "searches"})  # "Search for places ...": what follows "for"
 _PHRASE_ENDS = frozenset(
     {"of", "from", "for", "in", "on", "by", "as", "with", "to", "at", "that", "which", "who",
      "where", "when", "if", "per", "within", "under", "about", "between"}
@@ -543,14 +633,16 @@ _CLAUSE = re.compile(r"[,;:(]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*")
 
 
-def _plural_object(ref: OperationRef) -> str | None:
+def _plural_object(ref: OperationRef, path: str) -> str | None:
     """What the summary's (else the description's) first sentence reads when it is plural: a read
     verb, then the words up to a preposition or a clause mark, the last of them a plural noun
     ("Get unpaid seller orders, newest first", "View upcoming and live Reverb official sales",
-    "See previous orders from buyer"; not "Get seller's feedback as a seller"): a schema-less
+    "See previous orders from buyer", "Search for places that ...", "Locates places near ...";
+    not "Get seller's feedback as a seller"): a schema-less
     GET that reads so most likely lists. Not at a path ending in a file name (``.../keys.json``,
-    "Get keys for OIDC": one document), as :func:`_plural_tail`."""
-    if "." in ref.path.rstrip("/").rsplit("/", 1)[-1]:
+    "Get keys for OIDC": one document), as :func:`_plural_tail`; ``path`` is the operation's
+    less a format suffix (:func:`_resource_path`)."""
+    if "." in path.rstrip("/").rsplit("/", 1)[-1]:
         return None
     op = ref.view
     text = next((t for t in (op.summary, op.description) if isinstance(t, str) and t.strip()), "")
@@ -558,6 +650,8 @@ def _plural_object(ref: OperationRef) -> str | None:
     words = [w.lower() for w in _WORD.findall(first)]
     if not words or words[0] not in _READ_VERBS:
         return None
+    if words[0] in _SEEK_VERBS and words[1:2] == ["for"]:
+        words = words[1:]  # "Search for places that ..." reads places
     phrase: list[str] = []
     for word in words[1:]:
         if word in _PHRASE_ENDS:
@@ -598,7 +692,7 @@ def _arrayless(
             f"answers ({said})"
         )
     if body is None:
-        return f"the response declares no schema, so no array of results is shown ({said})"
+        return f"the response declares no schema, so no schema shows an array of results ({said})"
     return f"the response schema holds no array of results ({said})"
 
 

@@ -187,8 +187,8 @@ def success_response(
         schema = _media_schema(resp)
         if schema is not None:
             return resp.status, schema, headers, _examples(resp, schema, walker)
-        if first[0] is None:
-            first = (resp.status, None, headers, [])
+        if first[0] is None:  # no schema: its examples are all that shows the body
+            first = (resp.status, None, headers, _media_examples(resp))
     if first[0] is None and not any(r.status[:1] == "2" for r in op.responses):
         return _default_response(op, walker)
     return first
@@ -239,13 +239,19 @@ def _error_response(resp: Response, schema: Located, walker: SchemaWalker) -> bo
     return False
 
 
-def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any]:
-    """The response's example bodies: the media object's, else the schema's own ``example``."""
+def _media_examples(resp: Response) -> list[Any]:
+    """The example bodies the response's media objects (or Swagger 2's ``examples``) show."""
     out: list[Any] = []
     for media in resp.content:
         out.extend(evidence.example_values(media.node))
     if "examples" in resp.node:
         out.extend(evidence.example_values(resp.node["examples"]))
+    return out
+
+
+def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any]:
+    """The response's example bodies: the media object's, else the schema's own ``example``."""
+    out = _media_examples(resp)
     if not out:
         node, _ = walker.resolve(*schema)
         out.extend(evidence.example_values(node if isinstance(node, dict) else None))
