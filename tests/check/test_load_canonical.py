@@ -18,10 +18,11 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from support.hooked import hooked_reading
 from xcompleteness.load import Limits, load_data
 from xcompleteness.load._canonical import read_canonical
 from xcompleteness.load._lines import LazyJsonLines, _scan_json_lines, parse_json
-from xcompleteness.load._parse import _pairs_hook, _walk, mixed_enum_notes
+from xcompleteness.load._parse import _pairs_hook
 
 LIMITS = Limits()
 
@@ -171,19 +172,12 @@ def test_loader_reads_as_the_duplicate_hook_reads(
         refs: list[tuple[str, str]] = []
         data, lines, notes = load_data(path, "d.json", LIMITS, refs_out=refs)
 
-        duplicates: list[tuple[dict[str, Any], list[str]]] = []
-        want = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
-        want_lines = LazyJsonLines(text, want, unique_keys=not duplicates)
-        want_notes: list[Any] = []
-        enums: list[str] = []
-        found = {id(obj): keys for obj, keys in duplicates}
-        want_refs = _walk(want, "d.json", LIMITS, found or None, want_notes, want_lines, enums)
-        want_notes.extend(mixed_enum_notes("d.json", enums, want_lines))
+        want, want_lines, want_notes, want_refs, repeated = hooked_reading(text, "d.json", LIMITS)
 
         assert _typed(data) == _typed(want)
         assert notes == want_notes
         assert refs == want_refs
-        assert bool(duplicates) is repeat
+        assert repeated is repeat
         for pointer in ("/openapi", "/paths", *(f"/paths/{p}" for p in ("~1a", "~1a~1{b}"))):
             assert lines.get(pointer) == want_lines.get(pointer)
 
