@@ -151,14 +151,15 @@ def load_data(
                 if walk_out is not None:
                     walk_out.extend(_base_walk(key, data, origin, limits))
                 return data, known_lines, []
+            counted = False  # read by json.loads without the hook: its strings are counted
             canonical = read_canonical(raw, text)
             if canonical is not None:  # no key repeats: nothing for the hook or the count
                 data, placed = canonical
             else:
                 data, placed = parse_json(text, _pairs_hook(duplicates))
-            if not placed and canonical is None:  # not read plainly: json.loads gives the
-                duplicates.clear()  # data or the error
-                data = json.loads(text)  # no hook: its strings are counted (_strings_written)
+                if not placed:  # not read plainly: json.loads gives the data or the error
+                    duplicates.clear()
+                    data, counted = json.loads(text), True  # (_strings_written)
         except json.JSONDecodeError as exc:
             if path.suffix.lower() == ".json":
                 raise input_error(
@@ -181,8 +182,7 @@ def load_data(
             enums: list[str] | None = [] if refs_out is not None else None
             refs: list[tuple[str, str]] | None = None
             marks: set[int] | None = set() if unplain_out is not None else None
-            if not placed and canonical is None:  # read without the hook: walked first,
-                # with its keys counted
+            if counted:  # read without the hook: walked first, with its keys counted
                 held: list[int] = []
                 refs = _walk(data, origin, limits, enums=enums, strings_out=held, unplain=marks)
                 if held[0] != _strings_written(text):  # a key may repeat: read with the hook
