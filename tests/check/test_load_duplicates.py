@@ -16,9 +16,9 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.hooked import hooked_reading
 from xcompleteness.load import Limits, load_data
-from xcompleteness.load._lines import LazyJsonLines
-from xcompleteness.load._parse import _pairs_hook, _strings_written, _walk, mixed_enum_notes
+from xcompleteness.load._parse import _strings_written, _walk
 
 LIMITS = Limits()
 
@@ -112,20 +112,13 @@ def test_loader_reads_as_the_duplicate_hook_reads(tmp_path: Path, value: Any, sp
     refs: list[tuple[str, str]] = []
     data, lines, notes = load_data(path, "one.json", LIMITS, refs_out=refs)
 
-    duplicates: list[tuple[dict[str, Any], list[str]]] = []
-    want = json.loads(text, object_pairs_hook=_pairs_hook(duplicates))
-    want_lines = LazyJsonLines(text, want, unique_keys=not duplicates)
-    want_notes: list[Any] = []
-    enums: list[str] = []
-    found = {id(obj): keys for obj, keys in duplicates}
-    want_refs = _walk(want, "one.json", LIMITS, found or None, want_notes, want_lines, enums)
-    want_notes.extend(mixed_enum_notes("one.json", enums, want_lines))
+    want, _, want_notes, want_refs, repeated = hooked_reading(text, "one.json", LIMITS)
 
     assert data == want
     assert json.dumps(data) == json.dumps(want)  # key order too
     assert notes == want_notes
     assert refs == want_refs
-    assert bool(duplicates) is _repeats(value)
+    assert repeated is _repeats(value)
 
 
 def test_a_repeated_key_in_one_line_is_reported() -> None:

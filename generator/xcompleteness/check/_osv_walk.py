@@ -331,25 +331,33 @@ class _Walk:
             return
         self.visited.add(schema_id)
 
+        # A subschema that is a plain leaf (_quiet) is not visited: its visit adds nothing.
         nested_properties: list[str] = []
         if "allOf" in value:
             all_of = self.child(value, "allOf", list)
             for index, inner in enumerate(all_of):
-                self.schema((*at, "allOf", index), inner, False, True)
+                if not (type(inner) is dict and _quiet(inner)):
+                    self.schema((*at, "allOf", index), inner, False, True)
                 nested_properties += list(self._collect_properties(inner))
         for keyword in ("anyOf", "oneOf"):
             if keyword in value:
                 for index, inner in enumerate(self.child(value, keyword, list)):
-                    self.schema((*at, keyword, index), inner, False, True)
+                    if not (type(inner) is dict and _quiet(inner)):
+                        self.schema((*at, keyword, index), inner, False, True)
         if "not" in value:
-            self.schema((*at, "not"), value["not"], False, True)
+            inner = value["not"]
+            if not (type(inner) is dict and _quiet(inner)):
+                self.schema((*at, "not"), inner, False, True)
         if "items" in value:
-            self.schema((*at, "items"), value["items"], False, True)
+            inner = value["items"]
+            if not (type(inner) is dict and _quiet(inner)):
+                self.schema((*at, "items"), inner, False, True)
         properties: Any = []
         if "properties" in value:
             props = self.child(value, "properties", dict)
             for key, prop in props.items():
-                self.schema((*at, "properties", key), prop, False, True)
+                if not (type(prop) is dict and _quiet(prop)):
+                    self.schema((*at, "properties", key), prop, False, True)
             properties = props.keys() or []
         required: Any = []
         if "required" in value:
@@ -410,6 +418,18 @@ class _Walk:
         registry = self.validator.keyword_validators_registry
         for err in registry["default"](self.sp(at), default_value):
             self.found.append(Found(tuple(err.absolute_path), err.message))
+
+
+_quiet = frozenset(
+    ("$ref", "allOf", "anyOf", "oneOf", "not", "items", "properties", "required", "default")
+).isdisjoint
+"""True for a schema object holding none of the keys :meth:`_Walk.schema` reads: a plain leaf
+(``{"type": "string", "example": ...}``: 31,833 of the 41,390 schema visits on GitHub's). Its
+visit as a subschema (meta-checked with its parent) finds nothing and raises nothing, and only
+adds its ``id`` to ``visited``; ``visited`` is read by ``schema`` alone, to return early, which
+for such a leaf is what walking it does anyway. So the walk leaves plain subschemas unvisited:
+the same errors, in the same order, and the same Undecided cases (a leaf that is not an object
+is still visited, and raises)."""
 
 
 def _content_key(schema: dict[str, Any]) -> bytes | None:
