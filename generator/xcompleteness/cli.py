@@ -28,6 +28,7 @@ from xcompleteness.diagnostics import (
     InputError,
     Severity,
     exception_text,
+    library_failure,
     render_json,
     render_text,
 )
@@ -245,7 +246,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # ``| head``: the reader left; nothing more can be said
         _silence_closed_streams()
         return int(ExitCode.UNUSABLE)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+    except BaseException as exc:  # noqa: BLE001 - the last line of defence against tracebacks
+        if not library_failure(exc):  # SystemExit and the like (KeyboardInterrupt is above)
+            raise
         diag = Diagnostic(
             file=str(getattr(args, "spec", "")),
             pointer="",

@@ -23,6 +23,7 @@ __all__ = [
     "exception_text",
     "exit_code_for",
     "has_errors",
+    "library_failure",
     "pointer_join",
     "render_json",
     "render_text",
@@ -119,6 +120,18 @@ def exception_text(exc: BaseException, *, first_line: bool = False) -> str:
     if first_line:
         text = next(iter(text.splitlines()), "")
     return text.strip() or type(exc).__name__
+
+
+def library_failure(exc: BaseException) -> bool:
+    """Whether ``exc`` is another library's failure, for the handlers that turn one into a
+    diagnostic: any ``Exception``, and a Rust extension's panic. pyo3's ``PanicException``
+    derives from ``BaseException``, so ``except Exception`` lets it out as a traceback
+    (``referencing``'s rpds maps panic when jsonschema recurses without end inside them: a
+    schema whose ``not`` is itself, with a ``default`` to validate). Interrupts and exits are
+    not failures."""
+    if isinstance(exc, Exception):
+        return True
+    return type(exc).__name__ == "PanicException"
 
 
 def pointer_join(base: str, *parts: object) -> str:

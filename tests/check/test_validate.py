@@ -142,3 +142,55 @@ def test_a_failing_validator_is_one_short_xc031_not_a_dump_of_the_document(
     assert diag.code == "XC031"
     assert diag.message.startswith("the OpenAPI validator failed: ValueError: document: xxx")
     assert len(diag.message) <= 300
+
+
+# A schema whose ``not`` is itself, with a ``default`` the validator checks against it: jsonschema
+# recurses without end inside referencing's rpds map, whose Rust code turns the RecursionError
+# into pyo3's PanicException, a BaseException that ``except Exception`` let out as a traceback.
+SELF_NOT = (
+    '{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":'
+    '{"200":{"description":"ok","content":{"application/json":{"schema":'
+    '{"$ref":"#/components/schemas/A"}}}}}}}},'
+    '"components":{"schemas":{"A":{"not":{"$ref":"#/components/schemas/A"},"default":1}}}}'
+)
+
+
+def test_a_schema_that_negates_itself_is_xc031_not_a_traceback(tmp_path: Path) -> None:
+    from support.cli import xc
+
+    spec = tmp_path / "self_not.json"
+    spec.write_text(SELF_NOT, encoding="utf-8")
+    run = xc("check", str(spec), cwd=tmp_path, timeout=600)
+    assert run.returncode == 1, run.stderr[-2000:]
+    assert "Traceback" not in run.stderr
+    assert "error XC031: the OpenAPI validator recursed too deeply" in run.stderr
+
+
+def test_a_rust_panic_is_a_library_failure_and_an_exit_is_not() -> None:
+    from xcompleteness.diagnostics import library_failure
+
+    class PanicException(BaseException):  # pyo3's, as its extensions raise it
+        pass
+
+    assert library_failure(PanicException("__eq__ failed!"))
+    assert library_failure(ValueError("x"))
+    assert not library_failure(SystemExit(0))
+    assert not library_failure(KeyboardInterrupt())
+    assert not library_failure(GeneratorExit())
+
+
+def test_the_command_line_turns_a_panic_anywhere_into_xc000(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xcompleteness import cli
+
+    class PanicException(BaseException):
+        pass
+
+    def panics(args: object) -> int:
+        raise PanicException("called `Result::unwrap()` on an `Err` value")
+
+    monkeypatch.setattr(cli, "run_check", panics)
+    assert cli.main(["check", "whatever.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert "XC000" in err and "PanicException" in err and "Traceback" not in err

@@ -29,7 +29,7 @@ from xcompleteness.check._osv_speedup import (
     with_set_registries,
 )
 from xcompleteness.check._validate import VALIDATOR_FAILED, capped
-from xcompleteness.diagnostics import Diagnostic, Severity, exception_text
+from xcompleteness.diagnostics import Diagnostic, Severity, exception_text, library_failure
 from xcompleteness.load import DANGLING_REF, SourceDoc
 
 __all__ = [
@@ -132,18 +132,21 @@ def run_stock(
     try:
         with fast_child_lookups() if speedup else nullcontext():
             collect(doc, stock_validator(doc, version, speedup=speedup).iter_errors(), out)
-    except RecursionError:
-        out.append(
-            doc.diag(
-                "",
-                VALIDATOR_FAILED,
-                "the OpenAPI validator recursed too deeply",
-                hint="look for deeply nested or self-referencing schemas",
-                severity=Severity.ERROR,
+    except BaseException as exc:  # noqa: BLE001 - third-party failures become diagnostics
+        if not library_failure(exc):
+            raise
+        if isinstance(exc, RecursionError) or "RecursionError" in exception_text(exc):
+            # Python's own, or one a Rust extension's panic wraps (the same input, caught there)
+            out.append(
+                doc.diag(
+                    "",
+                    VALIDATOR_FAILED,
+                    "the OpenAPI validator recursed too deeply",
+                    hint="look for deeply nested or self-referencing schemas",
+                    severity=Severity.ERROR,
+                )
             )
-        )
-    except Exception as exc:  # noqa: BLE001 - third-party failures become diagnostics
-        if not dangling:  # a dangling $ref (XC014, already reported) stops the validator
+        elif not dangling:  # a dangling $ref (XC014, already reported) stops the validator
             out.append(
                 doc.diag(
                     "",
