@@ -261,3 +261,65 @@ def test_a_query_credential_changes_the_evidence_principal(pkg):
     one = evidence.principal_of("https://api.example", {}, {"key": KEY})
     two = evidence.principal_of("https://api.example", {}, {"key": OTHER_KEY})
     assert len({base, one, two}) == 3 and KEY not in one
+
+
+def _param(name: str, description: str = "", location: str = "query") -> SimpleNamespace:
+    return SimpleNamespace(name=name, location=location, description=description, schema={})
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "hidden"),
+    [
+        ("fields", "", True),  # Google partial response
+        ("$select", "", True),  # OData
+        ("select", "", True),  # PostgREST
+        ("_fields", "", True),  # WordPress
+        ("fields[articles]", "", True),  # JSON:API sparse fieldsets
+        ("readMask", "", True),  # Google field mask
+        ("excludedAttributes", "", True),  # SCIM
+        ("$format", "", True),
+        ("alt", "", True),
+        ("callback", "", True),
+        ("$apply", "", True),  # OData aggregation: the answer is no longer the items
+        ("props", "Comma-separated list of properties to return.", True),
+        ("view", "Which fields to include in a partial response.", True),
+        ("out", "Data format for response.", True),
+        ("selectedIds", "Only the items whose id is listed.", False),  # a filter, not a selector
+        ("select_by", "", False),
+        ("showCompleted", "Flag indicating whether completed tasks are returned.", False),
+        ("quotaUser", "", False),
+        ("apply", "", False),  # no $: not OData's
+    ],
+)
+def test_which_listing_parameters_shape_the_answer(name, description, hidden):
+    from xcompleteness.emit.emitters.tool_schemas import host_params
+
+    listing = SimpleNamespace(is_listing=True, parameters=(_param(name, description),))
+    single = SimpleNamespace(is_listing=False, parameters=(_param(name, description),))
+    assert (name in host_params(listing, {})) is hidden
+    assert host_params(single, {}) == set()  # a single read or mutation has no walk to fool
+
+
+@pytest.mark.parametrize(
+    "name", ["key", "api_key", "apiKey", "access_token", "oauth_token", "auth_token", "X-Api-Key"]
+)
+def test_query_credentials_are_hidden_on_every_operation(name):
+    from xcompleteness.emit.emitters.tool_schemas import host_params
+
+    for is_listing in (True, False):
+        op = SimpleNamespace(is_listing=is_listing, parameters=(_param(name),))
+        assert host_params(op, {}) == {name}
+    path = SimpleNamespace(is_listing=True, parameters=(_param(name, location="path"),))
+    assert host_params(path, {}) == set()  # only the query: a path value is an address
+
+
+def test_an_api_key_scheme_in_the_query_names_a_credential_in_oas3_and_swagger2():
+    from xcompleteness.emit.emitters.tool_schemas import host_params
+
+    op = SimpleNamespace(is_listing=False, parameters=(_param("sig"), _param("q")))
+    scheme = {"s": {"type": "apiKey", "in": "query", "name": "sig"}}
+    oas3 = {"components": {"securitySchemes": scheme}}
+    swagger2 = {"securityDefinitions": scheme}
+    in_header = {"components": {"securitySchemes": {"s": {**scheme["s"], "in": "header"}}}}
+    assert host_params(op, oas3) == host_params(op, swagger2) == {"sig"}
+    assert host_params(op, in_header) == set() and host_params(op, {}) == set()

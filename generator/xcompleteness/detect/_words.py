@@ -179,6 +179,7 @@ would end after page 1 saying complete), so the generated tools never offer them
 CREDENTIAL_PARAMS = _keys(
     "key",
     "api_key",
+    "x_api_key",
     "api_token",
     "access_key",
     "access_token",
