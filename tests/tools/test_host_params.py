@@ -323,3 +323,9 @@ def test_an_api_key_scheme_in_the_query_names_a_credential_in_oas3_and_swagger2(
     in_header = {"components": {"securitySchemes": {"s": {**scheme["s"], "in": "header"}}}}
     assert host_params(op, oas3) == host_params(op, swagger2) == {"sig"}
     assert host_params(op, in_header) == set() and host_params(op, {}) == set()
+
+
+def test_the_generated_readme_names_the_query_credentials_the_host_supplies(pkg):
+    readme = (pkg.out.parent / "README.md").read_text(encoding="utf-8")
+    assert "credential in the query (access_token, key, oauth_token, token)" in readme
+    assert "--query-env access_token=API_KEY" in readme

@@ -52,6 +52,7 @@ __all__ = [
     "evidence_token_field",
     "input_schema",
     "make_nullable",
+    "credential_params",
     "host_params",
     "managed_params",
     "mcp_tool",
@@ -404,17 +405,20 @@ def host_params(op: Any, document: Mapping[str, Any]) -> set[str]:
       ``access_token``, ``oauth_token``, ``api_key``...) and every ``apiKey`` security scheme
       ``in: query``. The MCP server's host supplies them (``--query``).
     """
-    schemes = _query_key_schemes(document)
-    out: set[str] = set()
-    for param in op.parameters:
-        if param.location != "query":
-            continue
-        key = fold(param.name)
-        if key in CREDENTIAL_PARAMS or key in schemes:
-            out.add(param.name)
-        elif op.is_listing and _shapes_answer(param):
-            out.add(param.name)
+    out = credential_params(op, document)
+    if op.is_listing:
+        out.update(p.name for p in op.parameters if p.location == "query" and _shapes_answer(p))
     return out
+
+
+def credential_params(op: Any, document: Mapping[str, Any]) -> set[str]:
+    """``op``'s query parameters that carry a credential (see :func:`host_params`)."""
+    schemes = _query_key_schemes(document)
+    return {
+        p.name
+        for p in op.parameters
+        if p.location == "query" and (fold(p.name) in CREDENTIAL_PARAMS or fold(p.name) in schemes)
+    }
 
 
 _JSONAPI_FIELDS = re.compile(r"fields\[[^\]]*\]", re.IGNORECASE)
