@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -19,7 +21,7 @@ import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client
+from mcp import Client, StdioServerParameters
 from support.fault_server import serve
 from support.gen import generate_and_import
 
@@ -329,3 +331,33 @@ def test_the_generated_readme_names_the_query_credentials_the_host_supplies(pkg)
     readme = (pkg.out.parent / "README.md").read_text(encoding="utf-8")
     assert "credential in the query (access_token, key, oauth_token, token)" in readme
     assert "--query-env access_token=API_KEY" in readme
+
+
+def test_over_stdio_query_env_sends_the_key_on_every_page_and_never_shows_it(pkg):
+    """The real CLI (``python -m ... --query-env key=ENVVAR``), a subprocess, the SDK client."""
+    api = GoogleLike()
+    with serve(api.app()) as url:
+        path = os.pathsep.join([str(pkg.out.parent), os.environ.get("PYTHONPATH", "")])
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "xct_google.tools.mcp_server", "--base-url", url]
+            + ["--query-env", "key=XCT_GOOGLE_KEY"],
+            env={**os.environ, "PYTHONPATH": path, "XCT_GOOGLE_KEY": KEY},
+            cwd=str(pkg.out.parent),
+        )
+
+        async def main():
+            with anyio.fail_after(60):
+                async with Client(params) as client:
+                    tools = (await client.list_tools()).tools
+                    result = await client.call_tool("list_task_lists", dict(LIST_ARGS))
+                    return tools, result
+
+        tools, result = anyio.run(main)
+    assert KEY not in params.args  # the secret is not on the command line
+    listing = {t.name: t for t in tools}["list_task_lists"]
+    assert not set(listing.input_schema["properties"]) & HIDDEN
+    assert result.structured_content["status"] == "complete"
+    assert len(result.structured_content["data"]["items"]) == PAGES * 2
+    assert [r.get("key") for r in api.requests] == [KEY] * PAGES
+    assert KEY not in result.content[0].text
