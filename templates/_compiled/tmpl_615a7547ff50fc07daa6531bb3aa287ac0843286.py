@@ -17,6 +17,13 @@ def root(context, missing=missing):
     l_0_example_args = resolve('example_args')
     l_0_operations = resolve('operations')
     l_0_script = resolve('script')
+    l_0_query_credentials = resolve('query_credentials')
+    try:
+        t_1 = environment.filters['join']
+    except KeyError:
+        @internalcode
+        def t_1(*unused):
+            raise TemplateRuntimeError("No filter named 'join' found.")
     pass
     yield '# '
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
@@ -80,7 +87,19 @@ def root(context, missing=missing):
         yield str((undefined(name='package') if l_0_package is missing else l_0_package))
         yield '.tools.mcp_server --base-url '
         yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
-        yield '\n# streamable HTTP on loopback (path /mcp)\n'
+        yield '\n'
+        if (undefined(name='query_credentials') if l_0_query_credentials is missing else l_0_query_credentials):
+            pass
+            yield '# the API takes a credential in the query ('
+            yield str(t_1(context.eval_ctx, (undefined(name='query_credentials') if l_0_query_credentials is missing else l_0_query_credentials), ', '))
+            yield '), never a tool\n# argument: --query NAME=VALUE, or --query-env NAME=ENVVAR to read it from the environment\n'
+            yield str((undefined(name='script') if l_0_script is missing else l_0_script))
+            yield ' --base-url '
+            yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+            yield ' --query-env '
+            yield str(environment.getitem((undefined(name='query_credentials') if l_0_query_credentials is missing else l_0_query_credentials), 0))
+            yield '=API_KEY\n'
+        yield '# streamable HTTP on loopback (path /mcp)\n'
         yield str((undefined(name='script') if l_0_script is missing else l_0_script))
         yield ' --base-url '
         yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
@@ -91,4 +110,4 @@ def root(context, missing=missing):
         yield '/tools/AGENT_RULES.md`.\n'
 
 blocks = {}
-debug_info = '1=22&3=24&4=28&19=35&20=37&25=39&27=41&28=43&29=46&38=54&45=56&46=60&48=73&55=76&57=80&59=84&62=88&64=90'
+debug_info = '1=29&3=31&4=35&19=42&20=44&25=46&27=48&28=50&29=53&38=61&45=63&46=67&48=80&55=83&57=87&58=91&59=94&61=96&64=103&67=107&69=109'

@@ -64,7 +64,7 @@ def test_one_attribute_per_operation_named_by_snake_case(pkg):
     sig = inspect.signature(client_mod.Client)
     assert list(sig.parameters) == [
         "base_url", "headers", "http_client", "transport", "timeout", "strict_items",
-        "max_response_bytes",
+        "max_response_bytes", "params",
     ]  # fmt: skip
     collect = inspect.signature(client.list_items.collect).parameters
     assert {"max_pages", "max_items", "deadline", "cursor", "limit"} <= set(collect)

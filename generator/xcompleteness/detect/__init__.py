@@ -13,15 +13,25 @@ from xcompleteness.detect._listlike import (
     undeclared_listings,
 )
 from xcompleteness.detect._pagination_imports import supported_styles
+from xcompleteness.detect._prose import shapes_response
 from xcompleteness.detect._schema_patch import jsonpath, patch_action
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.detect._words import ITEM_ID_CURSORS, PAGING_PARAMS, SIZE_PARAMS, fold
+from xcompleteness.detect._words import (
+    CREDENTIAL_PARAMS,
+    ITEM_ID_CURSORS,
+    PAGING_PARAMS,
+    SHAPING_PARAMS,
+    SIZE_PARAMS,
+    fold,
+)
 
 __all__ = [
+    "CREDENTIAL_PARAMS",
     "Excluded",
     "Finding",
     "ITEM_ID_CURSORS",
     "PAGING_PARAMS",
+    "SHAPING_PARAMS",
     "SIZE_PARAMS",
     "SchemaWalker",
     "Signal",
@@ -31,6 +41,7 @@ __all__ = [
     "patch_action",
     "scan_all",
     "scan_store",
+    "shapes_response",
     "supported_styles",
     "undeclared_listings",
 ]

@@ -6,6 +6,8 @@ identifiers are not prose) and answer narrow questions:
 
 * ``reserved``: a parameter the API keeps for itself ("Reserved for DocuSign", "Internal
   parameter", "for internal use"): never a paging position the walk would set;
+* ``shapes_response``: a parameter whose description says it selects the fields of a partial
+  response or switches the response format (Google's ``fields``, ``alt``, ``callback``);
 * ``describes_cursor``: a parameter whose description says it is a pagination cursor or page
   token, whatever its name (Square v1's ``batch_token``);
 * ``one_object_sentence``: a first sentence that reads one thing ("get next outgoing
@@ -40,6 +42,7 @@ __all__ = [
     "says_url",
     "search_sentence",
     "sentences",
+    "shapes_response",
     "zero_based_sentence",
 ]
 
@@ -126,6 +129,28 @@ def describes_cursor(description: str | None) -> bool:
 @lru_cache(maxsize=_PER_TEXT)
 def _describes_cursor(description: str) -> bool:
     return bool(_CURSOR_WORDS.search(_plain(description)))
+
+
+_SHAPING_WORDS = re.compile(
+    r"\bpartial (?:response|resource|representation)\b"
+    r"|\b(?:fields|properties|attributes|columns)\s+(?:to|that (?:are|will be|should be))\s+"
+    r"(?:be\s+)?(?:includ|return|select)\w*"
+    r"|\b(?:fields|properties|attributes) (?:are |to be )?(?:returned|included) in the response\b"
+    r"|\bresponse format\b|\bformat (?:of|for) (?:the )?(?:response|output)\b|\bjsonp\b",
+    re.IGNORECASE,
+)
+
+
+def shapes_response(description: str | None) -> bool:
+    """The description says the parameter selects the fields of the response ("which fields to
+    include in a partial response", "properties to return") or its format ("Data format for
+    response", "JSONP")."""
+    return isinstance(description, str) and _shapes_response(description)
+
+
+@lru_cache(maxsize=_PER_TEXT)
+def _shapes_response(description: str) -> bool:
+    return bool(_SHAPING_WORDS.search(_plain(description)))
 
 
 _URL_WORDS = re.compile(r"\b(?:url|uri|link)\b", re.IGNORECASE)

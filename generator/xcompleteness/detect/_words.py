@@ -25,10 +25,12 @@ __all__ = [
     "NOT_PLURAL",
     "OFFSET_PARAMS",
     "PAGE_PARAMS",
+    "CREDENTIAL_PARAMS",
     "PAGING_PARAMS",
     "QUERY_PARAMS",
     "REPORT_WORDS",
     "SEARCH_WORDS",
+    "SHAPING_PARAMS",
     "SIGNAL_FIELDS",
     "SIGNAL_HEADERS",
     "SINGLE_OBJECT_NOUNS",
@@ -151,6 +153,46 @@ PAGING_PARAMS = (
 )
 """Every parameter name that moves or sizes a page: what the walk of a listing owns (the
 generated tools never offer them to a model)."""
+SHAPING_PARAMS = _keys(
+    # field selectors: Google's fields, OData $select, PostgREST select, WordPress _fields,
+    # Google field masks, SCIM attributes / excludedAttributes
+    "fields",
+    "select",
+    "field_mask",
+    "read_mask",
+    "exclude_fields",
+    "omit_fields",
+    "only_fields",
+    "attributes",
+    "excluded_attributes",
+    # response-format switches: Google alt, JSONP callback, OData $format
+    "alt",
+    "callback",
+    "jsonp",
+    "format",
+    "output_format",
+    "response_format",
+)
+"""Parameter names that shape a listing's answer (which fields, which format): a value from the
+model could drop the walk's own signals (``fields=items(id)`` drops ``nextPageToken`` and the walk
+would end after page 1 saying complete), so the generated tools never offer them on a listing."""
+CREDENTIAL_PARAMS = _keys(
+    "key",
+    "api_key",
+    "x_api_key",
+    "api_token",
+    "access_key",
+    "access_token",
+    "oauth_token",
+    "auth_token",
+    "authorization",
+    "client_secret",
+    "api_secret",
+    "private_token",
+    "session_token",
+)
+"""Query parameter names that carry a credential (Google's ``key``, ``access_token``,
+``oauth_token``): never a tool argument; the MCP server's host supplies them (``--query``)."""
 # Preference when several size-like parameters exist (first wins).
 SIZE_ORDER = [fold(n) for n in ("per_page", "page_size", "limit", "max_results", "size", "$top")]
 

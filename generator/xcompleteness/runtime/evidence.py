@@ -74,12 +74,18 @@ def _canon(obj: Any) -> bytes:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
-def principal_of(base_url: str, headers: Mapping[str, str]) -> str:
-    """A stable digest naming the credential the server acts as (never the secret itself)."""
-    material = {
+def principal_of(
+    base_url: str, headers: Mapping[str, str], params: Mapping[str, str] | None = None
+) -> str:
+    """A stable digest naming the credential the server acts as (never the secret itself): the
+    base URL, the headers and the query parameters the host sends on every call (a query
+    credential such as Google's ``key`` counts exactly as a header one)."""
+    material: dict[str, Any] = {
         "base_url": base_url.rstrip("/"),
         "headers": sorted((k.lower(), v) for k, v in headers.items()),
     }
+    if params:
+        material["params"] = sorted((str(k), str(v)) for k, v in params.items())
     return hashlib.sha256(_canon(material)).hexdigest()[:32]
 
 

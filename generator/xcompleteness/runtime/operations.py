@@ -17,6 +17,7 @@ import ssl
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote_plus
 
 from .httpx_lean import httpx
 
@@ -149,9 +150,17 @@ class _ClientCore:
         timeout: float | httpx.Timeout | None,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         self.base_url = httpx.URL(str(base_url).rstrip("/") + "/")
         self.headers = dict(headers or {})
+        self.params = {str(k): str(v) for k, v in (params or {}).items()}
+        """Query parameters sent with every request, such as a query credential (Google's
+        ``key``): added to each URL that does not carry the name already (a request's own value
+        wins, as a request header does over :attr:`headers`); never shown in an error."""
+        self._param_fragments = [
+            (k, f"{quote(k, safe='')}={quote(v, safe='')}") for k, v in self.params.items()
+        ]
         self.timeout = timeout
         self.max_response_bytes = _byte_limit(max_response_bytes)
         """The most bytes of one answer's body read (:data:`DEFAULT_MAX_RESPONSE_BYTES`)."""
@@ -183,6 +192,28 @@ class _ClientCore:
             out["Cookie"] = "; ".join([*(self.headers[k] for k in own), cookie])
         return out
 
+    def with_params(self, url: httpx.URL) -> httpx.URL:
+        """``url`` plus :attr:`params` for the names its query does not carry (kept byte for
+        byte: a next link or cursor is not re-encoded)."""
+        if not self._param_fragments:
+            return url
+        query = url.query.decode("ascii")
+        present = {unquote_plus(p.split("=", 1)[0]) for p in query.split("&") if p}
+        added = [frag for name, frag in self._param_fragments if name not in present]
+        if not added:
+            return url
+        return url.copy_with(query="&".join([*([query] if query else []), *added]).encode("ascii"))
+
+    def shown(self, url: httpx.URL) -> str:
+        """``url`` as an error may show it: the values of :attr:`params` masked."""
+        if not self.params or not url.query:
+            return str(url)
+        parts = []
+        for part in url.query.decode("ascii").split("&"):
+            name = unquote_plus(part.split("=", 1)[0])
+            parts.append(f"{part.split('=', 1)[0]}=***" if name in self.params else part)
+        return str(url.copy_with(query="&".join(parts).encode("ascii")))
+
     def same_origin(self, url: str) -> httpx.URL:
         """A next link to follow, under the one origin rule (:func:`.walk.next_link_target`)."""
         return httpx.URL(next_link_target(str(self.base_url), url))
@@ -201,8 +232,9 @@ class BaseClient(_ClientCore):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes)
+        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes, params)
         self._owns = http_client is None
         self._http = http_client
         self._transport = transport
@@ -238,7 +270,7 @@ class BaseClient(_ClientCore):
     ) -> ResponseView:
         request = self.http.build_request(
             method.upper(),
-            url,
+            self.with_params(url),
             params=_query(params),
             headers=self.merged_headers(headers),
             json=json,
@@ -247,7 +279,7 @@ class BaseClient(_ClientCore):
         until = _read_until(self.timeout, timeout)
         response = self.http.send(request, stream=True)
         try:
-            body = _Body(self.max_response_bytes, response)
+            body = _Body(self.max_response_bytes, response, self.shown)
             for chunk in response.iter_bytes():
                 body.add(chunk)
                 _check_time(until, request)
@@ -269,8 +301,9 @@ class AsyncBaseClient(_ClientCore):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
-        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes)
+        super().__init__(base_url, headers, timeout, strict_items, max_response_bytes, params)
         self._owns = http_client is None
         self._http = http_client
         self._transport = transport
@@ -306,7 +339,7 @@ class AsyncBaseClient(_ClientCore):
     ) -> ResponseView:
         request = self.http.build_request(
             method.upper(),
-            url,
+            self.with_params(url),
             params=_query(params),
             headers=self.merged_headers(headers),
             json=json,
@@ -315,7 +348,7 @@ class AsyncBaseClient(_ClientCore):
         until = _read_until(self.timeout, timeout)
         response = await self.http.send(request, stream=True)
         try:
-            body = _Body(self.max_response_bytes, response)
+            body = _Body(self.max_response_bytes, response, self.shown)
             async for chunk in response.aiter_bytes():
                 body.add(chunk)
                 _check_time(until, request)
@@ -419,9 +452,9 @@ class _Body:
     """One answer's body as it is read, refused (:class:`ResponseTooLarge`) past ``limit`` bytes:
     at once when its ``Content-Length`` says so, else when the bytes read (decompressed) do."""
 
-    def __init__(self, limit: int | None, response: httpx.Response) -> None:
+    def __init__(self, limit: int | None, response: httpx.Response, shown: Any = str) -> None:
         self.limit = limit
-        self.url = response.request.url
+        self.url = shown(response.request.url)  # what an error may show (credentials masked)
         self.size = 0
         self.chunks: list[bytes] = []
         declared = response.headers.get("content-length", "")

@@ -23,7 +23,7 @@ from typing import Any
 from xcompleteness.emit._escape import toml_str
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._render import Renderer
-from xcompleteness.emit.emitters.tool_schemas import md_data
+from xcompleteness.emit.emitters.tool_schemas import credential_params, md_data
 from xcompleteness.ir import OperationIR, SpecIR
 
 __all__ = [
@@ -148,6 +148,16 @@ def _required_arguments(op: OperationIR) -> list[str]:
     return names
 
 
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+
+
+def _query_credentials(spec: SpecIR) -> list[str]:
+    """The query credentials the MCP server's host must supply (``--query``), plain names only:
+    a spec name becomes README text only when it is a bare word."""
+    names = {n for op in spec.operations for n in credential_params(op, spec.document)}
+    return sorted(n for n in names if _PLAIN_NAME.fullmatch(n))
+
+
 def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
     listings = [op for op in spec.operations if op.is_listing]
     # the example runs as written when some listing needs no argument; else it names the ones
@@ -165,6 +175,7 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
         "project_version": project_version(spec.version),
         "script": script_name(spec.package),
         "with_tools": with_tools,
+        "query_credentials": _query_credentials(spec),
         "example": listing.py_name if listing else None,
         "operations": [
             {

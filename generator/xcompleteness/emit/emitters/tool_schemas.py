@@ -21,7 +21,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from xcompleteness.detect import PAGING_PARAMS, fold
+from xcompleteness.detect import (
+    CREDENTIAL_PARAMS,
+    PAGING_PARAMS,
+    SHAPING_PARAMS,
+    fold,
+    shapes_response,
+)
 from xcompleteness.document import deref, pointer_tokens
 from xcompleteness.ir import argument_name
 from xcompleteness.runtime.codes import CLIENT_CODES as _CLIENT_CODES
@@ -46,6 +52,8 @@ __all__ = [
     "evidence_token_field",
     "input_schema",
     "make_nullable",
+    "credential_params",
+    "host_params",
     "managed_params",
     "mcp_tool",
     "md_data",
@@ -319,7 +327,7 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
             strict = {**strict, "description": desc}
         props[name] = strict if required else make_nullable(strict)
 
-    for param in tool_parameters(op):
+    for param in tool_parameters(op, document):
         add(argument_name(param.py_name), param.schema, param.required, param.description)
     if op.is_mutation or op.is_listing:
         for fld in tool_body_fields(op):
@@ -337,10 +345,10 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
     return closed_object(props), sorted(json_args)
 
 
-def spec_names(op: Any) -> dict[str, str]:
+def spec_names(op: Any, document: Mapping[str, Any]) -> dict[str, str]:
     """Argument name -> spec name, for the arguments whose names differ (the server's map)."""
     body = tool_body_fields(op) if op.is_mutation or op.is_listing else ()
-    fields = [*tool_parameters(op), *body]
+    fields = [*tool_parameters(op, document), *body]
     names = {argument_name(f.py_name): f.name for f in fields}
     return {arg: name for arg, name in names.items() if arg != name}
 
@@ -383,10 +391,74 @@ def _paging_word(param: Any) -> bool:
     return fold(param.name) in PAGING_PARAMS
 
 
-def tool_parameters(op: Any) -> list[Any]:
-    """Path and query parameters the model may set (headers and cookies carry credentials)."""
-    managed = managed_params(op)
-    return [p for p in op.parameters if p.location in ("path", "query") and p.name not in managed]
+def host_params(op: Any, document: Mapping[str, Any]) -> set[str]:
+    """Parameters no model may set, beside the walk's own (:func:`managed_params`):
+
+    - on a listing, the ones that shape its answer: a field selector or a response-format switch,
+      by name (detect's ``SHAPING_PARAMS`` folded like the paging words: ``fields``, ``$select``,
+      PostgREST ``select``, ``_fields``, ``alt``, ``callback``, ``$format``; JSON:API
+      ``fields[TYPE]``; OData ``$apply``) or by a description saying partial response, fields to
+      include or response format. ``fields=items(id)`` drops Google's ``nextPageToken``: the walk
+      would end after page 1 and call the result complete. A false positive costs the model an
+      option, never a signal;
+    - on every operation, the query credentials: detect's ``CREDENTIAL_PARAMS`` (``key``,
+      ``access_token``, ``oauth_token``, ``api_key``...) and every ``apiKey`` security scheme
+      ``in: query``. The MCP server's host supplies them (``--query``).
+    """
+    out = credential_params(op, document)
+    if op.is_listing:
+        out.update(p.name for p in op.parameters if p.location == "query" and _shapes_answer(p))
+    return out
+
+
+def credential_params(op: Any, document: Mapping[str, Any]) -> set[str]:
+    """``op``'s query parameters that carry a credential (see :func:`host_params`)."""
+    schemes = _query_key_schemes(document)
+    return {
+        p.name
+        for p in op.parameters
+        if p.location == "query" and (fold(p.name) in CREDENTIAL_PARAMS or fold(p.name) in schemes)
+    }
+
+
+_JSONAPI_FIELDS = re.compile(r"fields\[[^\]]*\]", re.IGNORECASE)
+
+
+def _shapes_answer(param: Any) -> bool:
+    name = str(param.name)
+    if fold(name) in SHAPING_PARAMS or _JSONAPI_FIELDS.fullmatch(name):
+        return True
+    if name.lower() == "$apply":  # OData aggregation: the answer is no longer the items
+        return True
+    return shapes_response(param.description)
+
+
+def _query_key_schemes(document: Mapping[str, Any]) -> frozenset[str]:
+    """Folded names of the ``apiKey`` security schemes sent in the query (OpenAPI 3 and 2)."""
+    components = document.get("components")
+    found = []
+    for schemes in (
+        components.get("securitySchemes") if isinstance(components, Mapping) else None,
+        document.get("securityDefinitions"),
+    ):
+        for scheme in schemes.values() if isinstance(schemes, Mapping) else ():
+            if (
+                isinstance(scheme, Mapping)
+                and scheme.get("type") == "apiKey"
+                and scheme.get("in") == "query"
+                and isinstance(scheme.get("name"), str)
+            ):
+                found.append(fold(scheme["name"]))
+    return frozenset(found)
+
+
+def tool_parameters(op: Any, document: Mapping[str, Any]) -> list[Any]:
+    """Path and query parameters the model may set: the one place that decides it (the tool
+    schemas of every target, the dynamic toolset and the MCP server's ``x-completeness/params``
+    follow it). Headers and cookies carry credentials and are never offered; neither are the
+    walk's own parameters (:func:`managed_params`) nor :func:`host_params`."""
+    hidden = managed_params(op) | host_params(op, document)
+    return [p for p in op.parameters if p.location in ("path", "query") and p.name not in hidden]
 
 
 def _body_pointer_field(expr: Any) -> str | None:

@@ -109,9 +109,9 @@ def tool_defs(spec: SpecIR, operations: Sequence[Any] | None = None) -> list[dic
             "x-completeness/client_attr": op.py_name,
             ts.META_KIND: op.kind,
             ts.META_JSON_ARGS: json_args,
-            "x-completeness/params": sorted(p.name for p in ts.tool_parameters(op)),
+            "x-completeness/params": sorted(p.name for p in ts.tool_parameters(op, spec.document)),
             "x-completeness/body": sorted(f.name for f in ts.tool_body_fields(op)),
-            "x-completeness/spec_names": ts.spec_names(op),
+            "x-completeness/spec_names": ts.spec_names(op, spec.document),
             runtime_constant("toolsets", "META"): {
                 "summary": ts.brief(op.summary or op.description, ts.SUMMARY_LIMIT),
                 "tags": [ts.neutral(t, 80) for t in op_tags(spec, op)],

@@ -81,6 +81,7 @@ class Client(BaseClient):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -90,6 +91,7 @@ class Client(BaseClient):
             timeout=timeout,
             strict_items=strict_items,
             max_response_bytes=max_response_bytes,
+            params=params,
         )
 
     @functools.cached_property
@@ -126,6 +128,7 @@ class AsyncClient(AsyncBaseClient):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -135,6 +138,7 @@ class AsyncClient(AsyncBaseClient):
             timeout=timeout,
             strict_items=strict_items,
             max_response_bytes=max_response_bytes,
+            params=params,
         )
 
     @functools.cached_property

@@ -88,6 +88,7 @@ class Client(BaseClient):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -97,6 +98,7 @@ class Client(BaseClient):
             timeout=timeout,
             strict_items=strict_items,
             max_response_bytes=max_response_bytes,
+            params=params,
         )
 
     @functools.cached_property
@@ -153,6 +155,7 @@ class AsyncClient(AsyncBaseClient):
         timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
         strict_items: bool = False,
         max_response_bytes: int | None = DEFAULT_MAX_RESPONSE_BYTES,
+        params: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(
             base_url,
@@ -162,6 +165,7 @@ class AsyncClient(AsyncBaseClient):
             timeout=timeout,
             strict_items=strict_items,
             max_response_bytes=max_response_bytes,
+            params=params,
         )
 
     @functools.cached_property
