@@ -517,6 +517,24 @@ class _Request:
         # listing), so the split below is skipped.
         self.query_only = all(s.location == "query" for s in self.specs)
 
+    def split_arguments(
+        self, arguments: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Arguments by spec name -> (keywords by Python name, the rest for ``params=``).
+
+        A caller holding spec names (the MCP tool host) passes the operation's own parameters as
+        keywords, so required ones (path parameters: ``namespace``, ``owner``) are satisfied.
+        """
+        keywords: dict[str, Any] = {}
+        rest: dict[str, Any] = {}
+        python_of = {s.name: s.python for s in self.specs}
+        for name, value in arguments.items():
+            if name in python_of:
+                keywords[python_of[name]] = value
+            else:
+                rest[name] = value
+        return keywords, rest
+
     def spec_params(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]
     ) -> dict[str, Any]:
@@ -619,20 +637,8 @@ class _ListingBase:
     def split_arguments(
         self, arguments: Mapping[str, Any]
     ) -> tuple[dict[str, Any], dict[str, Any]]:
-        """Arguments by spec name -> (keywords by Python name, the rest for ``params=``).
-
-        A caller holding spec names (the MCP tool host) passes the operation's own parameters as
-        keywords, so required ones (path parameters: ``namespace``, ``owner``) are satisfied.
-        """
-        keywords: dict[str, Any] = {}
-        rest: dict[str, Any] = {}
-        python_of = {s.name: s.python for s in self._request.specs}
-        for name, value in arguments.items():
-            if name in python_of:
-                keywords[python_of[name]] = value
-            else:
-                rest[name] = value
-        return keywords, rest
+        """See :meth:`_Request.split_arguments`."""
+        return self._request.split_arguments(arguments)
 
     def _item_class(self) -> Any:
         """The item model (a :class:`.lazy.LazyModel` is imported now)."""
@@ -927,6 +933,12 @@ class _CallBase:
         self._body = {py: name for py, name in body_fields}
         self._body_names = set(self._body.values())
         self._response_model = response_model
+
+    def split_arguments(
+        self, arguments: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """See :meth:`_Request.split_arguments`."""
+        return self._request.split_arguments(arguments)
 
     def _build(
         self, typed: Mapping[str, Any], params: Mapping[str, Any] | None, more: Mapping[str, Any]

@@ -278,7 +278,7 @@ class ToolHost:
         failures = [
             f
             for t in unique
-            if (f := read_failure(t, functools.partial(read, params={param: t}), omitted))
+            if (f := read_failure(t, functools.partial(_invoke, read, {param: t}), omitted))
             is not None
         ]
         if failures:
@@ -293,13 +293,22 @@ class ToolHost:
         body.update(extra or {})
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         call = getattr(self.client, tool.client_attr)
-        return single_result("response", call(params=params, **body) if params else call(**body))
+        return single_result("response", _invoke(call, params, body))
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         omitted = self.contracts[tool.operation].omitted_fields
-        response = getattr(self.client, tool.client_attr)(params=params)
+        response = _invoke(getattr(self.client, tool.client_attr), params)
         return single_result("item", response, omitted_fields=omitted)
+
+
+def _invoke(call: Any, params: Mapping[str, Any], body: Mapping[str, Any] | None = None) -> Any:
+    """Call a generated single operation with arguments by spec name, as ``_listing`` calls a
+    walk: the operation's own parameters as keywords (a path parameter the client names as the
+    spec does, ``tasklist``, is a required keyword: ``params=`` alone does not satisfy it), the
+    rest in ``params=``, the body fields as keywords."""
+    keywords, rest = call.split_arguments(params)
+    return call(params=rest or None, **keywords, **(body or {}))
 
 
 def _undoubted(env: dict[str, Any], contract: Contract) -> bool:
