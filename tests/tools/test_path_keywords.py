@@ -11,18 +11,14 @@ API on 127.0.0.1, which records what it was sent.
 from __future__ import annotations
 
 import importlib
-import json
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from jsonschema import Draft202012Validator
-from mcp import Client
-from support.fault_server import serve
 from support.gen import generate_and_import
+from support.mcp_calls import call_tool
 
 SPEC = Path(__file__).resolve().parent / "specs" / "path_keywords.yaml"
 PACKAGE = "xct_path_keywords"
@@ -63,20 +59,7 @@ def server_mod(tmp_path_factory):
 
 
 def call(server_mod, api: GadgetsApi, name: str, **args: Any) -> dict[str, Any]:
-    with serve(api.app()) as url:
-        server = server_mod.build_server(server_mod.build_host(url, {}, secret=b"p" * 32))
-
-        async def main() -> dict[str, Any]:
-            with anyio.fail_after(TIMEOUT):
-                async with Client(server) as client:
-                    tools = {t.name: t for t in (await client.list_tools()).tools}
-                    result = await client.call_tool(name, args)
-                    sc = result.structured_content
-                    Draft202012Validator(tools[name].output_schema).validate(sc)
-                    assert json.loads(result.content[0].text) == sc
-                    return sc
-
-        return anyio.run(main)
+    return call_tool(server_mod, api.app(), name, args, secret=b"p" * 32)
 
 
 def test_the_generated_client_takes_these_path_parameters_as_required_keywords(server_mod):

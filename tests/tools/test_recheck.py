@@ -12,14 +12,11 @@ import importlib
 import json
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import JSONResponse
-from jsonschema import Draft202012Validator
-from mcp import Client
-from support.fault_server import serve
 from support.gen import import_generated
+from support.mcp_calls import call_tool
 
 SECRET = b"r" * 32
 TIMEOUT = 60
@@ -70,22 +67,7 @@ def server_mod(generated):
 
 
 def call(server_mod, api: WidgetsApi, name: str, **args: Any) -> dict[str, Any]:
-    """One MCP tool call over the official SDK client; the answer is checked against its schema."""
-    with serve(api.app()) as url:
-        server = server_mod.build_server(server_mod.build_host(url, {}, secret=SECRET))
-
-        async def main() -> dict[str, Any]:
-            with anyio.fail_after(TIMEOUT):
-                async with Client(server) as client:
-                    tools = {t.name: t for t in (await client.list_tools()).tools}
-                    result = await client.call_tool(name, args)
-                    sc = result.structured_content
-                    Draft202012Validator(tools[name].output_schema).validate(sc)
-                    assert json.loads(result.content[0].text) == sc
-                    assert result.is_error is (sc["status"] == "error")
-                    return sc
-
-        return anyio.run(main)
+    return call_tool(server_mod, api.app(), name, args, secret=SECRET)
 
 
 def failed(sc: dict[str, Any]) -> dict[str, str]:
