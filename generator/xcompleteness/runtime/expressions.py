@@ -102,6 +102,12 @@ def read_json(data: bytes | str) -> Any:
         value = jsonlib.loads(data, parse_constant=_no_constant)
     except RecursionError:
         raise ValueError("the JSON is nested too deeply") from None
+    if isinstance(data, (bytes, bytearray)):
+        opened = data.count(b"[") + data.count(b"{")
+    else:
+        opened = data.count("[") + data.count("{")
+    if opened <= MAX_JSON_DEPTH:  # no deeper than the brackets written: the walk is not needed
+        return value
     level = [value] if type(value) in _CONTAINERS else []
     depth = 0
     while level:  # level by level, the containers picked out by C iterators (no per-item bytecode)

@@ -454,20 +454,25 @@ class _Body:
 
     def __init__(self, limit: int | None, response: httpx.Response, shown: Any = str) -> None:
         self.limit = limit
-        self.url = shown(response.request.url)  # what an error may show (credentials masked)
+        self.response = response
+        self.shown = shown  # what an error may show of the URL (credentials masked)
         self.size = 0
         self.chunks: list[bytes] = []
         declared = response.headers.get("content-length", "")
         encoded = response.headers.get("content-encoding", "identity").lower()
         if limit is not None and declared.isdigit() and encoded in ("", "identity"):
             if int(declared) > limit:
-                raise ResponseTooLarge(limit, self.url)
+                raise self._refused(limit)
 
     def add(self, chunk: bytes) -> None:
         self.size += len(chunk)
         if self.limit is not None and self.size > self.limit:
-            raise ResponseTooLarge(self.limit, self.url)
+            raise self._refused(self.limit)
         self.chunks.append(chunk)
+
+    def _refused(self, limit: int) -> ResponseTooLarge:
+        """The refusal, its URL shown only now (not on every request read)."""
+        return ResponseTooLarge(limit, self.shown(self.response.request.url))
 
     def read(self) -> bytes:
         return b"".join(self.chunks)
