@@ -441,6 +441,12 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 1, "diagnostics": [["XC121", SEARCH + "/pagination/request/size"]]},
     ),
+    "rule_XC150_adapter_cap_without_when": (
+        lambda d: _xc(d, "/search").update(
+            pagination={"style": "none"}, reasons=[{"code": "RESULT_LIMIT_REACHED", "limit": 50}]
+        ),
+        {"exit": 0, "diagnostics": [["XC150", SEARCH + "/reasons/0"]]},
+    ),
     "vocab_capped_with_a_cursor": (
         lambda d: (
             _capped_search(d, **{"max-page-size": 100}),

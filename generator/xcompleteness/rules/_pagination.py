@@ -4,7 +4,8 @@ what an adapter's cursor contract can only document (XC130, XC131), and the end 
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
 that is not a boolean), a role paged in the request body (XC146: the body schema must have
 the property), a first page number the page parameter refuses (XC147), and an unpaged listing
-capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149).
+capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
+an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC150).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class PaginationRules(RuleContext):
                     "declare pagination with response.next (or {last-item: /id}), or "
                     "request.offset/page for offset and page styles",
                 )
+        yield from self._silent_cap(c, at, native)
         if pg is None:
             return
         if not pg.paged:  # style none capped by its size parameter: one response, no position
@@ -123,6 +125,32 @@ class PaginationRules(RuleContext):
                     f"request.{key} names {name!r}, which is not a parameter here",
                     "declare the query parameter or fix its name",
                 )
+
+    def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
+        """XC150: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
+        (the client computes every adapter reason from a signal), unless a size parameter caps
+        an unpaged answer (``style: none`` with ``request.size``): a full answer would read
+        ``complete: true``."""
+        decl = c.reason("RESULT_LIMIT_REACHED")
+        pg = c.pagination
+        if native or not c.is_listing or decl is None or decl.when_raw is not None:
+            return
+        if pg is not None and pg.capped:
+            return
+        unpaged = pg is None or not pg.paged
+        yield self.d(
+            pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
+            "XC150",
+            "RESULT_LIMIT_REACHED has no when, so an adapter walk never reports it: an answer "
+            "stopped at the cap reads complete",
+            (
+                "if a size parameter caps the one answer, declare pagination {style: none, "
+                "request: {size: NAME}, max-page-size: N}; else add a when on the signal that "
+                "shows the cap"
+            )
+            if unpaged
+            else "add a when on the signal that shows the cap (e.g. a total above it)",
+        )
 
     def _size_cap(self, c: Contract, pg: Pagination, at: str) -> Iterator[Diagnostic]:
         """An unpaged listing capped by its size parameter (``style: none`` with
