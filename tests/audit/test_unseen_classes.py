@@ -202,9 +202,15 @@ def test_a_cursor_nothing_feeds_loses_to_a_numeric_offset_ending_on_an_empty_pag
     assert "end: empty-page" in todo and "END_INFERRED" in todo
 
 
-def test_a_size_only_listing_advises_one_response_and_a_cap_first() -> None:
-    [todo] = _todos(_prose("GET /makers"), "pagination")
-    assert "(style none)" in todo and "RESULT_LIMIT_REACHED" in todo
+def test_a_size_only_listing_is_drafted_as_one_answer_capped_by_its_size() -> None:
+    # one answer capped by the size (docs/audit.md): a full answer reads RESULT_LIMIT_REACHED;
+    # the parameter states no maximum or default, so the cap is a placeholder, asked
+    decl = _prose("GET /makers")
+    assert decl["pagination"]["style"] == "none"
+    assert decl["pagination"]["request"] == {"size": "limit"}
+    assert {"code": "RESULT_LIMIT_REACHED"} in decl["reasons"]
+    [todo] = _todos(decl, "pagination")
+    assert "placeholder" in todo and "RESULT_LIMIT_REACHED" in todo
 
 
 def test_a_summary_saying_a_list_of_finds_the_array_named_after_the_path() -> None:

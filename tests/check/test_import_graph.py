@@ -76,5 +76,6 @@ def test_the_static_import_graph_of_check_has_no_audit_module() -> None:
         "_draft",
         "_patches",
         "_responses",
+        "_size_cap",
         "_walks",
     }

@@ -64,6 +64,15 @@ def _body_search(d: dict[str, Any], size: str) -> None:
     _xc(d, "/search")["pagination"]["request"] = {"size": size}
 
 
+def _capped_search(d: dict[str, Any], mode: str = "adapter", **pagination: Any) -> None:
+    """The search as one unpaged answer capped by its size parameter (style none with
+    request.size): a full answer is RESULT_LIMIT_REACHED, never complete."""
+    xc = _xc(d, "/search")
+    xc["mode"] = mode
+    xc["pagination"] = {"style": "none", "request": {"size": "per_page"}, **pagination}
+    xc["reasons"] = ["RESULT_LIMIT_REACHED"]
+
+
 def _offset_search(d: dict[str, Any], **pagination: Any) -> None:
     """The adapter search paged by offset (Jira's startAt), with extra pagination keys
     (issue 19: the end signals of an offset walk)."""
@@ -408,6 +417,46 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
     "vocab_first_page_out_of_range": (
         lambda d: _page_search(d, None, **{"first-page": 2}),
         {"exit": 1, "diagnostics": [["XC052", SEARCH + "/pagination/first-page"]]},
+    ),
+    # an unpaged listing capped by its size parameter (style none with request.size)
+    "ok_capped_unpaged": (
+        lambda d: _capped_search(d, **{"max-page-size": 100}),
+        {"exit": 0, "diagnostics": []},
+    ),
+    "rule_XC148_capped_without_max_page_size": (
+        lambda d: _capped_search(d),
+        {"exit": 1, "diagnostics": [["XC148", SEARCH + "/pagination"]]},
+    ),
+    "rule_XC149_capped_without_result_limit_reached": (
+        lambda d: (
+            _capped_search(d, **{"max-page-size": 100}),
+            _xc(d, "/search").__setitem__("reasons", []),
+        ),
+        {"exit": 1, "diagnostics": [["XC149", SEARCH + "/pagination/request/size"]]},
+    ),
+    "rule_XC121_capped_size_not_a_parameter": (
+        lambda d: (
+            _capped_search(d, **{"max-page-size": 100}),
+            _xc(d, "/search")["pagination"]["request"].__setitem__("size", "limit"),
+        ),
+        {"exit": 1, "diagnostics": [["XC121", SEARCH + "/pagination/request/size"]]},
+    ),
+    "rule_XC150_adapter_cap_without_when": (
+        lambda d: _xc(d, "/search").update(
+            pagination={"style": "none"}, reasons=[{"code": "RESULT_LIMIT_REACHED", "limit": 50}]
+        ),
+        {"exit": 0, "diagnostics": [["XC150", SEARCH + "/reasons/0"]]},
+    ),
+    "vocab_capped_with_a_cursor": (
+        lambda d: (
+            _capped_search(d, **{"max-page-size": 100}),
+            _xc(d, "/search")["pagination"]["request"].__setitem__("cursor", "q"),
+        ),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/request/cursor"]]},
+    ),
+    "vocab_capped_in_native_mode": (
+        lambda d: _capped_search(d, "native", **{"max-page-size": 100}),
+        {"exit": 1, "diagnostics": [["XC058", SEARCH + "/pagination/request"]]},
     ),
     "vocab_unknown_key": (
         lambda d: _xc(d, "/things").__setitem__("colour", "blue"),

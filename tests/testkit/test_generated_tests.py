@@ -209,3 +209,38 @@ def test_every_listing_gets_a_complete_walk_case_and_the_suite_passes_on_newcome
     passed = _run_suite(out)
     assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
     assert "2 passed" in passed.stdout
+
+
+CAP_LINE = "full = plan.capped and len(raw_items) >= self.page_size"
+
+
+def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(tmp_path):
+    """An unpaged listing capped by its size parameter (style none with request.size): the suite
+    asks a full answer (RESULT_LIMIT_REACHED, never complete) and a short one (complete), keeps
+    its complete controls below the cap, and fails on a walk that reads a full answer as
+    complete."""
+    spec = Path(__file__).resolve().parents[1] / "client" / "specs" / "size_cap.yaml"
+    out = tmp_path / "gen"
+    files = generate(spec, (), "tk_gen_cap", tests=True).files
+    write_tree(out, files)
+    module = next(
+        text for path, text in files.items() if path.name == "test_completeness_contract.py"
+    )
+    names = set(re.findall(r"^def (test_\w+)", module, re.M))
+    assert {
+        "test_list_recent_events_full_answer_is_result_limit_reached_stays_partial",
+        "test_list_recent_events_short_answer_says_complete",
+        "test_list_recent_events_reads_every_item_and_says_complete",
+    } <= names
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(names)} passed" in passed.stdout
+
+    walk = out / "tk_gen_cap" / "_runtime" / "walk_pages.py"
+    text = walk.read_text(encoding="utf-8")
+    assert CAP_LINE in text
+    walk.write_text(text.replace(CAP_LINE, "full = False"), encoding="utf-8")
+    failed = _run_suite(out)
+    assert failed.returncode == 1, failed.stdout[-4000:]
+    failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
+    assert failing == {"test_list_recent_events_full_answer_is_result_limit_reached_stays_partial"}

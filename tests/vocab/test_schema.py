@@ -247,9 +247,13 @@ BAD: dict[str, tuple[Any, tuple[str, str]]] = {
         _with(("pagination",), {"style": "none", "end": "empty-page"}, ADAPTER),
         ("XC049", "/pagination/end"),
     ),
-    "style none with request": (
+    "style none with a size cap in native mode": (
         _with(("pagination",), {"style": "none", "request": {"size": "n"}}),
-        ("XC049", "/pagination/request"),
+        ("XC058", "/pagination/request"),
+    ),
+    "style none with a cursor": (
+        _with(("pagination",), {"style": "none", "request": {"cursor": "c"}}, ADAPTER),
+        ("XC049", "/pagination/request/cursor"),
     ),
     # mutations and single reads
     "destructive mutation without evidence": (

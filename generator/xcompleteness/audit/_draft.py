@@ -22,6 +22,7 @@ from typing import Any
 import yaml
 
 from xcompleteness.audit._responses import cross_check
+from xcompleteness.audit._size_cap import draft_cap
 from xcompleteness.detect import ITEM_ID_CURSORS, Finding, Signal, fold, supported_styles
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.load import RecordedPage
@@ -141,9 +142,20 @@ def _draft(f: Finding, defaults: Mapping[str, Any] | None) -> dict[str, Any]:
         decl["pagination"] = pagination
     _signal_reasons(f, reasons, todos, drafts)
     if reasons:
-        decl["reasons"] = reasons
+        decl["reasons"] = _one_limit(reasons)
     decl[TODO_KEY] = todos
     return decl
+
+
+def _one_limit(reasons: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A capped unpaged draft declares RESULT_LIMIT_REACHED bare; a documented cap with a
+    ``when`` declares it too: one entry, the one with the ``when`` (the walk reports a full
+    answer under either)."""
+    limits = [r for r in reasons if r.get("code") == "RESULT_LIMIT_REACHED"]
+    if len(limits) < 2:
+        return reasons
+    keep = next((r for r in limits if "when" in r), limits[0])
+    return [r for r in reasons if r.get("code") != "RESULT_LIMIT_REACHED" or r is keep]
 
 
 def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) -> dict[str, Any]:
@@ -381,15 +393,9 @@ def _pagination(
         return out
     if f.style == "none":
         total = f.signal("total", "total_pages")
-        if "size" in f.request:  # a page size asks for pages: never closed by a default
-            todos.append(
-                f"pagination: a page-size parameter {f.request['size']} but no position "
-                "parameter was found; confirm one response holds every item the request asks "
-                f"for (style none) and declare {{code: RESULT_LIMIT_REACHED, limit: N}} for the "
-                f"cap on {f.request['size']}, or, if the API pages by a parameter or link the "
-                "spec does not show, declare that walk instead"
-            )
-        elif total is not None:  # a total beside the items hints at pages the spec does not name
+        if "size" in f.request:  # one answer capped by its size: a full one is not complete
+            return draft_cap(f, reasons, todos)
+        if total is not None:  # a total beside the items hints at pages the spec does not name
             todos.append(
                 f"pagination: no paging parameter, but the response carries {total.name} "
                 f"({total.expression}); confirm one response holds every item, or declare how "
@@ -397,8 +403,9 @@ def _pagination(
             )
         elif drafts.get("unpaginated") != "complete":
             todos.append(
-                "pagination: no pagination seen; confirm one response holds every item, or "
-                "declare {code: RESULT_LIMIT_REACHED, limit: N} for a server-side cap"
+                "pagination: no pagination seen; confirm one response holds every item, or, if "
+                "a size parameter caps it, declare {style: none, request: {size: NAME}, "
+                "max-page-size: N} with RESULT_LIMIT_REACHED among the reasons"
             )
         return {"style": "none"}
     seen = ", ".join(f"{s.name} ({s.kind})" for s in f.signals) or "nothing"

@@ -199,9 +199,11 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
     if not listing or not isinstance(raw, Mapping):
         return None
     style = _str(raw.get("style"))
-    if style in (None, "none"):
+    if style is None:
         return None
     request = _mapping(raw.get("request"))
+    if style == "none":
+        return _capped(request, raw.get("max-page-size"))
     response = _mapping(raw.get("response"))
     next_raw = response.get("next")
     next_expr = _loc(next_raw)
@@ -236,6 +238,21 @@ def _pagination(raw: Any, *, listing: bool, mode: str) -> Pagination | None:
         cursor=_cursor_rules(raw.get("cursor"), numbered=style in ("offset", "page")),
         end=_str(raw.get("end")),
         first_page=_first_page(raw.get("first-page")),
+    )
+
+
+def _capped(request: Mapping[str, Any], max_size: Any) -> Pagination | None:
+    """``style: none`` with ``request.size``: one response, capped by the size the walk sends (a
+    full answer is RESULT_LIMIT_REACHED); without a size, no pagination at all (``None``)."""
+    if _str(request.get("size")) is None:
+        return None
+    return Pagination(
+        style="none",
+        request=_request({"size": request.get("size")}),
+        response=PaginationResponse(),
+        max_page_size=(
+            max_size if isinstance(max_size, int) and not isinstance(max_size, bool) else None
+        ),
     )
 
 

@@ -28,7 +28,8 @@ XC054   a custom registry code redefines a standard code
 XC055   a custom code's ``details`` is not a valid JSON Schema
 XC056   a ``review-by`` that is not a calendar date
 XC057   a declaration or registry nested too deeply to validate
-XC058   an adapter-only end signal (``response.last``, ``pagination.end``) in native mode
+XC058   an adapter-only signal (``response.last``, ``pagination.end``, a size cap on style none) in
+        native mode
 ======  ==========================================================================================
 
 Whether a code is standard or registered, whether locations exist in the response schema and the
@@ -131,7 +132,10 @@ CODES: dict[str, str] = {
     "XC055": "a custom code's details is not a valid JSON Schema",
     "XC056": "a review-by that is not a calendar date",
     "XC057": "a declaration or registry nested too deeply to validate",
-    "XC058": "an adapter-only end signal (response.last, pagination.end) in native mode",
+    "XC058": (
+        "an adapter-only signal (response.last, pagination.end, request.size on style none) "
+        "in native mode"
+    ),
 }
 """Every diagnostic code this module emits, with its one-line meaning."""
 

@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from xcompleteness.detect._pagination_imports import Imported
+from xcompleteness.detect._size_param import SizeParam
 
 __all__ = [
     "BOOL_KINDS",
@@ -116,6 +117,10 @@ class Finding:
     pages by the parameter and asks). For a next-url walk: the operation also takes a token
     parameter and only the type of the body's bare ``next`` shows a URL, so whether the walk
     follows it or sends it back as the token is unsaid (the draft follows it and asks)."""
+
+    size_param: SizeParam | None = None
+    """For style none with a size parameter: what the spec says of it (its maximum, default,
+    description), from which audit drafts the cap of the one answer (``max-page-size``)."""
 
     def signal(self, *kinds: str) -> Signal | None:
         """The first signal of one of ``kinds`` (in the order given)."""

@@ -97,6 +97,7 @@ from xcompleteness.detect._pagination_params import (
 )
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token, link_arrays
+from xcompleteness.detect._size_param import size_param
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import Parameter, pointer_tokens
 from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
@@ -465,6 +466,9 @@ def _scan(
         kind_other=kind_other,
         total_doubt=shape.total_doubt,
         link_doubt=link_doubt,
+        size_param=size_param(ref.parameters, request.get("size"), walker)
+        if style == "none"
+        else None,
         listing_doubt=None
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why, status)

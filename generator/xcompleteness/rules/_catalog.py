@@ -57,6 +57,13 @@ RULES: dict[str, tuple[Severity, str]] = {
         "a pagination request role in the body names no property of the JSON request body",
     ),
     "XC147": (E, "first-page is below the page parameter's minimum (the first request is refused)"),
+    "XC148": (E, "style none with request.size but no max-page-size: the walk cannot know its cap"),
+    "XC149": (E, "style none with request.size but RESULT_LIMIT_REACHED is not a declared reason"),
+    "XC150": (
+        W,
+        "an adapter RESULT_LIMIT_REACHED without when: never reported, so a capped answer "
+        "reads complete",
+    ),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

@@ -64,7 +64,7 @@ class CodeRules(RuleContext):
                 )
             elif (
                 kind == "next_cursor"
-                and c.pagination is None
+                and (c.pagination is None or not c.pagination.paged)
                 and code != "MORE_PAGES_AVAILABLE"  # XC113 says it better
             ):
                 yield self.d(

@@ -3,7 +3,9 @@ locations (XC105) and next-url strings (XC140), request parameters (XC121), on-e
 what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
 that is not a boolean), a role paged in the request body (XC146: the body schema must have
-the property), and a first page number the page parameter refuses (XC147).
+the property), a first page number the page parameter refuses (XC147), and an unpaged listing
+capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
+an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC150).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import Operation, pointer_tokens, resolve_pointer
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
-from xcompleteness.runtime.contract import Contract, CursorRules
+from xcompleteness.runtime.contract import Contract, CursorRules, Pagination
 from xcompleteness.runtime.expressions import Expression
 
 __all__ = ["PaginationRules"]
@@ -35,6 +37,7 @@ class PaginationRules(RuleContext):
         if "MORE_PAGES_AVAILABLE" in codes and c.is_listing:
             if (
                 pg is None
+                or not pg.paged
                 or (pg.style in ("cursor", "link-header", "next-url") and not pg.has_next)
                 or (pg.style in ("offset", "page") and not (pg.request.offset or pg.request.page))
             ):
@@ -46,7 +49,12 @@ class PaginationRules(RuleContext):
                     "declare pagination with response.next (or {last-item: /id}), or "
                     "request.offset/page for offset and page styles",
                 )
+        yield from self._silent_cap(c, at, native)
         if pg is None:
+            return
+        if not pg.paged:  # style none capped by its size parameter: one response, no position
+            yield from self._request_names(operation, pg, pat)
+            yield from self._size_cap(c, pg, pat)
             return
         if "MORE_PAGES_AVAILABLE" not in codes:
             yield self.d(
@@ -65,19 +73,7 @@ class PaginationRules(RuleContext):
             )
         if not native and cursor is not None:
             yield from self._adapter_cursor(cursor, pointer_join(pat, "cursor"))
-        params = [(p.location, p.name) for p in operation.parameters]
-        for key, name in pg.request.to_dict().items():
-            if name and key in pg.request.body:
-                yield from self._body_paging(
-                    operation, key, name, pointer_join(pat, "request", key)
-                )
-            elif name and not any(n == name and loc in ("query", "header") for loc, n in params):
-                yield self.d(
-                    pointer_join(pat, "request", key),
-                    "XC121",
-                    f"request.{key} names {name!r}, which is not a parameter here",
-                    "declare the query parameter or fix its name",
-                )
+        yield from self._request_names(operation, pg, pat)
         if not native:
             yield from self._end_signal(c, pat)
         if pg.style == "page" and pg.request.page and "page" not in pg.request.body:
@@ -109,6 +105,75 @@ class PaginationRules(RuleContext):
                 pointer_join(pat, "response", "next", "last-item"),
                 "XC105",
                 "last-item",
+            )
+
+    def _request_names(
+        self, operation: Operation, pg: Pagination, pat: str
+    ) -> Iterator[Diagnostic]:
+        """XC121 (a query or header parameter) and XC146 (a body property): every name the
+        walk writes exists."""
+        params = [(p.location, p.name) for p in operation.parameters]
+        for key, name in pg.request.to_dict().items():
+            if name and key in pg.request.body:
+                yield from self._body_paging(
+                    operation, key, name, pointer_join(pat, "request", key)
+                )
+            elif name and not any(n == name and loc in ("query", "header") for loc, n in params):
+                yield self.d(
+                    pointer_join(pat, "request", key),
+                    "XC121",
+                    f"request.{key} names {name!r}, which is not a parameter here",
+                    "declare the query parameter or fix its name",
+                )
+
+    def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
+        """XC150: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
+        (the client computes every adapter reason from a signal), unless a size parameter caps
+        an unpaged answer (``style: none`` with ``request.size``): a full answer would read
+        ``complete: true``."""
+        decl = c.reason("RESULT_LIMIT_REACHED")
+        pg = c.pagination
+        if native or not c.is_listing or decl is None or decl.when_raw is not None:
+            return
+        if pg is not None and pg.capped:
+            return
+        unpaged = pg is None or not pg.paged
+        yield self.d(
+            pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
+            "XC150",
+            "RESULT_LIMIT_REACHED has no when, so an adapter walk never reports it: an answer "
+            "stopped at the cap reads complete",
+            (
+                "if a size parameter caps the one answer, declare pagination {style: none, "
+                "request: {size: NAME}, max-page-size: N}; else add a when on the signal that "
+                "shows the cap"
+            )
+            if unpaged
+            else "add a when on the signal that shows the cap (e.g. a total above it)",
+        )
+
+    def _size_cap(self, c: Contract, pg: Pagination, at: str) -> Iterator[Diagnostic]:
+        """An unpaged listing capped by its size parameter (``style: none`` with
+        ``request.size``): the walk sends the size itself, so it must know the most the API
+        serves (XC148), and a full answer reads RESULT_LIMIT_REACHED, which the listing must be
+        able to report (XC149)."""
+        if pg.max_page_size is None:
+            yield self.d(
+                at,
+                "XC148",
+                f"style none with request.size {pg.request.size!r} needs max-page-size",
+                "declare max-page-size: the most items one answer holds (the parameter's "
+                "maximum); the walk sends the caller's size up to it, else it, and reads a "
+                "full answer as RESULT_LIMIT_REACHED",
+            )
+        if "RESULT_LIMIT_REACHED" not in c.declared_codes:
+            yield self.d(
+                pointer_join(at, "request", "size"),
+                "XC149",
+                "an unpaged listing capped by its size parameter cannot report "
+                "RESULT_LIMIT_REACHED",
+                "add RESULT_LIMIT_REACHED to reasons, so an answer holding as many items as "
+                "were asked for never reads complete",
             )
 
     def _first_page(

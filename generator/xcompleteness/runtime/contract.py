@@ -325,6 +325,17 @@ class Pagination:
         }
 
     @property
+    def paged(self) -> bool:
+        """The walk may read more than one page: every style but ``none``."""
+        return self.style != "none"
+
+    @property
+    def capped(self) -> bool:
+        """``style: none`` with ``request.size``: one response, as long as the size the walk
+        sends at most; a full one may hide more (RESULT_LIMIT_REACHED, docs/vocabulary.md)."""
+        return self.style == "none" and self.request.size is not None
+
+    @property
     def has_next(self) -> bool:
         """The response names where the next cursor or link is (or a last-item cursor)."""
         return bool(self.response.next or self.response.next_last_item)

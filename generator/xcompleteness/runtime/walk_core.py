@@ -136,10 +136,13 @@ class _Core(_PageReader):
         self._start(resume)
 
     def _page_size(self) -> int:
-        """The page size a ``short-page`` end compares with; the walk sends it itself (the
-        caller's size, at most ``max-page-size``; else ``max-page-size``)."""
+        """The page size a ``short-page`` end, or the cap of an unpaged listing
+        (``style: none`` with ``request.size``), compares with; the walk sends it itself (the
+        caller's size, at most ``max-page-size``; else ``max-page-size``), so it never depends
+        on a server default it cannot see."""
         plan = self.plan
-        if plan.end != "short-page" or not plan.req_size or not plan.max_page_size:
+        sized = plan.end == "short-page" or plan.capped
+        if not sized or not plan.req_size or not plan.max_page_size:
             return 0
         asked = self.params.get(plan.req_size)
         try:

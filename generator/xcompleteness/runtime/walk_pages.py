@@ -34,6 +34,7 @@ from .walk_results import (
     MAX_ITEM_WARNINGS,
     MORE,
     NEXT_STYLES,
+    RESULT_LIMIT_REACHED,
     SNAPSHOT_CHANGED,
     Page,
     PageResponse,
@@ -299,6 +300,9 @@ class _PageReader:
             for d in plan.reasons
             if d.code != MORE and d.when is not None and d.when.holds(view)
         ]
+        full = plan.capped and len(raw_items) >= self.page_size
+        if full and not any(r.code == RESULT_LIMIT_REACHED for r in reasons):
+            reasons.append(self._full_answer(len(raw_items)))
         self.inferred_end = None
         more = self._adapter_more(view, len(raw_items))
         if self.inferred_end is not None:
@@ -325,6 +329,21 @@ class _PageReader:
         }
         self._track_ids(raw_items)
         return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
+
+    def _full_answer(self, returned: int) -> Reason:
+        """RESULT_LIMIT_REACHED for an unpaged answer as long as the size the walk sent: the
+        API may hold more, and no page can be asked for (continuation ``narrow_query``).
+        ``limit`` is the size sent (a ``when`` of the same code that held already said it)."""
+        decl = self.plan.decl(RESULT_LIMIT_REACHED)
+        size, name = self.page_size, self.plan.req_size
+        details = {**(decl.details if decl is not None else {}), "limit": size}
+        message = (
+            f"the answer holds {returned} items, as many as {name}={size} asked for: more may "
+            "exist and no further page can be asked for; narrow the query"
+        )
+        return _reason(
+            RESULT_LIMIT_REACHED, decl.origin if decl is not None else "server", details, message
+        )
 
     def _adapter_more(self, view: ResponseView, returned: int) -> bool:
         plan = self.plan

@@ -25,7 +25,7 @@ from .contract import (
 )
 from .expressions import Expression, parse_expression
 from .records import record
-from .walk_results import MORE, NEXT_STYLES, URL_STYLES
+from .walk_results import MORE, NEXT_STYLES, RESULT_LIMIT_REACHED, URL_STYLES
 
 _DEFAULT_ITEMS = parse_expression(DEFAULT_ITEMS)
 
@@ -103,6 +103,16 @@ class _Plan:
 
     def _check(self) -> None:
         """Refuse a contract that gives the walk no way to know where the listing ends."""
+        if self.capped and not self.max_page_size:
+            raise ContractError(
+                f"{self.operation_id}: style none with request.size needs max-page-size "
+                "(the walk must know the size it asked for)"
+            )
+        if self.capped and self.decl(RESULT_LIMIT_REACHED) is None:
+            raise ContractError(
+                f"{self.operation_id}: style none with request.size needs "
+                "RESULT_LIMIT_REACHED among the reasons (a full answer is not complete)"
+            )
         if self.mode != "adapter" or self.style == "none":
             return
         more = self.decl(MORE)
@@ -119,6 +129,12 @@ class _Plan:
             raise ContractError(f"{self.operation_id}: offset style without a declared total")
         if self.style == "page" and self.total is None and self.pages is None:
             raise ContractError(f"{self.operation_id}: page style without declared pages or total")
+
+    @property
+    def capped(self) -> bool:
+        """One response, capped by the size the walk sends (``style: none`` + ``request.size``):
+        an answer that long reads RESULT_LIMIT_REACHED."""
+        return self.style == "none" and self.req_size is not None
 
     @property
     def last_item(self) -> bool:

@@ -272,12 +272,16 @@ class MockApi:
 
     def _size(self, op: Operation, query: Mapping[str, Any]) -> int:
         pagination = op.pagination
-        if pagination.style == "none":
+        if pagination.style == "none" and not pagination.capped:
             # one response is the whole result: serving a page of it would break the very
             # contract the mock stands for (and a walk would call the page complete)
             return max(1, len(self.data[op.id]))
         name = pagination.request.size
         size = self.plan.default_size(op.id)
+        if pagination.capped and isinstance(pagination.max_page_size, int):
+            # one answer of at most the size asked for (at most max-page-size): a full one
+            # holds exactly that many, whatever more the data has
+            size = pagination.max_page_size
         if name and str(query.get(name, "")).isdigit():
             size = max(1, int(query[name]))
         cap = pagination.max_page_size
@@ -381,6 +385,7 @@ class MockApi:
             items = []
             advance = offset if not capped else advance
         more = (advance < len(data) or any(f.kind == "empty-page" for f in faults)) and not capped
+        more = more and op.pagination.paged  # a capped unpaged answer has no next page
         if "short-page-end" in bugs:
             items, more, reasons = items[: max(len(items) // 2, 0)], False, []
         taint = bool(state.get("t")) or bool(reasons)

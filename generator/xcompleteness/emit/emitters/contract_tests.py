@@ -138,6 +138,32 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
         reasons = op.contract.reasons
         always = any(r.when_raw == "always" for r in reasons)
         prefix = f"test_{snake(op.operation_id)}"
+        cap = _cap(op)
+        # an unpaged listing capped by its size parameter: the controls hold fewer items than
+        # the walk asks for (a full answer is RESULT_LIMIT_REACHED, never complete)
+        items = ITEMS if cap is None else min(ITEMS, cap - 1)
+        if cap is not None and not always:
+            sized = _sized(op, common, min(PAGE_SIZE, cap))
+            add(
+                f"{prefix}_full_answer_is_result_limit_reached_{policy}",
+                {
+                    **sized,
+                    "kind": "partial",
+                    "code": "RESULT_LIMIT_REACHED",
+                    "empty": False,
+                    "plan": _plan([], items=ITEMS),
+                },
+            )
+            add(
+                f"{prefix}_short_answer_says_complete",
+                {
+                    **sized,
+                    "kind": "walk_on",
+                    "code": None,
+                    "empty": False,
+                    "plan": _plan([], items=min(PAGE_SIZE, cap) - 1),
+                },
+            )
         for reason in reasons:
             code = reason.code
             if code == MORE:
@@ -168,13 +194,25 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
             # complete (a suite is never empty, and a walk that stops early fails it)
             add(
                 f"{prefix}_reads_every_item_and_says_complete",
-                {**common, "kind": "walk_on", "code": None, "empty": False, "plan": _plan([])},
+                {
+                    **common,
+                    "kind": "walk_on",
+                    "code": None,
+                    "empty": False,
+                    "plan": _plan([], items=items),
+                },
             )
         if not always and mutations:
             names = "_and_".join(snake(m["operation"]) for m in mutations)
             add(
                 f"{prefix}_complete_listing_allows_{names}",
-                {**common, "kind": "complete", "code": None, "empty": False, "plan": _plan([])},
+                {
+                    **common,
+                    "kind": "complete",
+                    "code": None,
+                    "empty": False,
+                    "plan": _plan([], items=items),
+                },
             )
         if not always and MORE in op.contract.declared_codes and _hands_out_next(op):
             if op.mode == "native" or op.contract.pagination.end is None:
@@ -236,8 +274,38 @@ def _hands_out_next(op: OperationIR) -> bool:
     return pagination.style in ("link-header", "next-url")
 
 
-def _plan(faults: list[dict[str, Any]], bugs: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    plan = {"seed": 1, "items": ITEMS, "page-size": PAGE_SIZE, "faults": faults}
+def _cap(op: OperationIR) -> int | None:
+    """The max-page-size of an unpaged listing capped by its size parameter, else None."""
+    pagination = op.contract.pagination
+    if pagination is None or not pagination.capped:
+        return None
+    return pagination.max_page_size
+
+
+def _sized(op: OperationIR, common: dict[str, Any], size: int) -> dict[str, Any]:
+    """``common`` with the size parameter (or body field) of a capped listing set to ``size``,
+    as a client keyword and as a tool argument."""
+    pagination = op.contract.pagination
+    name = pagination.request.size if pagination is not None else None
+    fields = [*op.parameters, *op.body_fields]
+    field = next((f for f in fields if f.name == name), None)
+    if field is None:
+        return common
+    kwargs = {**common["kwargs"], field.py_name: size}
+    return {
+        **common,
+        "kwargs": kwargs,
+        "params": {**common["params"], argument_name(field.py_name): size},
+    }
+
+
+def _plan(
+    faults: list[dict[str, Any]],
+    bugs: list[dict[str, Any]] | None = None,
+    *,
+    items: int = ITEMS,
+) -> dict[str, Any]:
+    plan = {"seed": 1, "items": items, "page-size": PAGE_SIZE, "faults": faults}
     if bugs:
         plan["bugs"] = bugs
     return plan

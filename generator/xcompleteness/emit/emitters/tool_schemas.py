@@ -64,6 +64,7 @@ __all__ = [
     "openai_responses_tool",
     "output_schema",
     "quoted",
+    "size_cap",
     "strict_schema",
     "target_ids_field",
     "tool_body_fields",
@@ -314,7 +315,9 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         MUTATION_ARGS if needs_evidence(op) else ()
     )
 
-    def add(name: str, schema: Any, required: bool, description: str) -> None:
+    cap = size_cap(op)
+
+    def add(name: str, schema: Any, required: bool, description: str, spec_name: str) -> None:
         if name in reserved or name in props:
             return  # our control argument wins; the spec value is not reachable from the tool
         strict = strict_schema(document, schema)
@@ -323,15 +326,21 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
             json_args.append(name)
             strict = {"type": "string"}
             desc = f"{desc} (JSON-encoded)".strip()
+        if cap is not None and spec_name == cap[0] and "integer" in _types(strict):
+            most = strict.get("maximum")
+            most = min(most, cap[1]) if isinstance(most, int) else cap[1]
+            strict = {**strict, "minimum": max(1, strict.get("minimum") or 1), "maximum": most}
+            desc = f"{cap_text(cap[1])} {desc}".strip()
         if desc:
             strict = {**strict, "description": desc}
         props[name] = strict if required else make_nullable(strict)
 
     for param in tool_parameters(op, document):
-        add(argument_name(param.py_name), param.schema, param.required, param.description)
+        name = argument_name(param.py_name)
+        add(name, param.schema, param.required, param.description, param.name)
     if op.is_mutation or op.is_listing:
         for fld in tool_body_fields(op):
-            add(argument_name(fld.py_name), fld.schema, fld.required, fld.description)
+            add(argument_name(fld.py_name), fld.schema, fld.required, fld.description, fld.name)
     if needs_evidence(op):
         props["evidence"] = nullable_scalar(
             "string", "The evidence token of a complete result of this tool's listing."
@@ -351,6 +360,32 @@ def spec_names(op: Any, document: Mapping[str, Any]) -> dict[str, str]:
     fields = [*tool_parameters(op, document), *body]
     names = {argument_name(f.py_name): f.name for f in fields}
     return {arg: name for arg, name in names.items() if arg != name}
+
+
+def size_cap(op: Any) -> tuple[str, int] | None:
+    """(size parameter, max-page-size) of an unpaged listing capped by its size parameter
+    (``style: none`` with ``request.size``), else None. Its size reaches the model: the walk
+    sends it (the model's value up to the cap, else the cap), and a full answer is partial."""
+    pag = op.contract.pagination if op.is_listing else None
+    if pag is None or not pag.capped or pag.max_page_size is None:
+        return None
+    return str(pag.request.size), pag.max_page_size
+
+
+def cap_text(cap: int) -> str:
+    """What the size argument of a capped unpaged listing tells the model (never spec text)."""
+    return (
+        f"At most {cap} (sent as {cap} when null); one answer, no further page: an answer "
+        "holding as many items as asked for is partial (RESULT_LIMIT_REACHED), so narrow the "
+        "query."
+    )
+
+
+def _types(schema: Mapping[str, Any]) -> set[str]:
+    kind = schema.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else set()
 
 
 def needs_evidence(op: Any) -> bool:
@@ -381,6 +416,9 @@ def managed_params(op: Any) -> set[str]:
         out.add(contract.deadline.param)
     if op.is_listing:
         out.update(p.name for p in op.parameters if _paging_word(p))
+    cap = size_cap(op)
+    if cap is not None:  # one capped answer: the size is the model's to choose, up to the cap
+        out.discard(cap[0])
     return out
 
 
@@ -483,7 +521,7 @@ def tool_body_fields(op: Any) -> list[Any]:
     """Body fields the model supplies: a mutation's, all but the API evidence token (the server
     fills it); a listing's, all but the ones the walk writes (``$request.body#/marker``)."""
     hidden: set[str | None] = {evidence_token_field(op)}
-    if op.is_listing and op.contract.pagination is not None:
+    if op.is_listing and op.contract.pagination is not None and size_cap(op) is None:
         hidden |= op.contract.pagination.request.body_names
     return [f for f in op.body_fields if f.name not in hidden]
 
@@ -565,6 +603,12 @@ def description(op: Any, listing_tool: Mapping[str, str], evidence_for: Sequence
     if op.is_listing:
         codes = ", ".join(r.code for r in op.reasons) or "none declared"
         parts.append(f"Read-only {op.kind}; may be partial (see completeness). Reasons: {codes}.")
+        cap = size_cap(op)
+        if cap is not None:
+            parts.append(
+                f"Unpaged: one answer of at most {cap[1]} items; a full one is partial "
+                "(RESULT_LIMIT_REACHED)."
+            )
         if resource:
             parts.append(f"Resource: {quoted(resource, 60)}.")
         if evidence_for:
