@@ -165,22 +165,23 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
     # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
-    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (75 APIs:
-    # rounds 1 to 11) is measured after round 12's heuristics: its 21 false listings are reads by
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (81 APIs:
+    # rounds 1 to 12) is measured after round 13's heuristics: its 21 false listings are reads by
     # id or of "the next" item typed as arrays or without a schema, one object of flags, keys read
     # under a "*_list" operationId, settings answered as an array, PI Web API's batch reads,
     # a capabilities read, NamSor's software version, Loket's read by id copying its collection's
-    # envelope and three schema-less Twitter v1.1 reads (two batch lookups, the terms of service),
-    # each drafted under a kind TODO asking whether it lists; 29 missed (reverb 3, gitlab 4, brex
-    # 3, legacy 2, mcw 1...). Held-out is round 12's fresh six, scored counts-only after every
-    # label and heuristic of the round was committed (0 false; 3 missed, vercel by the per-API
-    # rows; 1 silent wrong value, a kind: drafted collection, labelled search, gerermesaffaires by
-    # the per-API rows). Its errors are recorded as measured, not tuned away (that would spend the
-    # half); README.md names their classes.
+    # envelope and three schema-less Twitter v1.1 reads, each drafted under a kind TODO asking
+    # whether it lists; 28 missed (gitlab 4, brex 3, reverb 3, trello 3, legacy 2...). Held-out is
+    # round 13's fresh six, scored counts-only after every label and heuristic of the round was
+    # committed, the same counts with main's code: 6 false listings (2 without a kind TODO), 7
+    # silent wrong values (6 of the class "end: an always-present cursor ('' at the end) drafted
+    # as present", bigredcloud by the per-API rows; 1 "id: another field chosen", billbee), 15
+    # missed (trakt 11, billbee 4). Its errors are recorded as measured, not tuned away (that
+    # would spend the half); README.md names their classes.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
-        ("tuning", 21, 0, 0, 29),
-        ("heldout", 0, 0, 1, 3),
+        ("tuning", 21, 0, 0, 28),
+        ("heldout", 6, 2, 7, 15),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
