@@ -176,12 +176,14 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
     # committed, the same counts with main's code: 6 false listings (2 without a kind TODO), 7
     # silent wrong values (6 of the class "end: an always-present cursor ('' at the end) drafted
     # as present", bigredcloud by the per-API rows; 1 "id: another field chosen", billbee), 15
-    # missed (trakt 11, billbee 4). Its errors are recorded as measured, not tuned away (that
+    # missed (trakt 11, billbee 4). Rebased on main d7d33e3 (capfull's capped single answers),
+    # 12: 5 more of the class "style: a paged listing (page) drafted as unpaginated" (e-conomic
+    # by the per-API rows). Its errors are recorded as measured, not tuned away (that
     # would spend the half); README.md names their classes.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
         ("tuning", 21, 0, 0, 28),
-        ("heldout", 6, 2, 7, 15),
+        ("heldout", 6, 2, 12, 15),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
