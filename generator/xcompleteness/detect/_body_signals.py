@@ -134,7 +134,9 @@ def _typed_signal(
         if kind == "total" and value is not None:
             return Signal(kind, name, body_expr(rel + "/value"), value[1])
         return None
-    if kind in ("next_token", "next_link") and types and not types & {"string", "integer"}:
+    if kind == "next_token" and types and not types & {"string", "integer", "number"}:
+        return None  # a number is a token too: Vercel's ``next`` "Timestamp ... the next page"
+    if kind == "next_link" and types and not types & {"string", "integer"}:
         return None
     if kind == "next_link" and types and "string" not in types:
         return None  # a next URL is a string; a number there is a page number, not a link

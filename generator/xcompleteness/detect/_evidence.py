@@ -140,6 +140,10 @@ def item_id(
     resources = {sig.fold(_singular(w)) for w in resource_words if w}
     suffixed = [n for n, key in live.items() if key.endswith("id") and key not in _EXACT_IDS]
     own = [n for n in suffixed if live[n][:-2] in resources]
+    # ``<qualifier><Resource>Id``: AppVeyor's ``deploymentEnvironmentId`` on the items of
+    # ``/environments``, ``userInvitationId`` on ``/users/invitations`` (a ``*Id`` naming the
+    # items' own resource, however qualified, is theirs; a reference names another resource)
+    qualified = [n for n in suffixed if n not in own and _names_resource(n, resources)]
     named: dict[str, list[str]] = {}  # folded short or weak id -> the live names folding to it
     for n, key in live.items():
         if key in _NAMED_IDS:
@@ -147,6 +151,7 @@ def item_id(
     tiers: list[list[str]] = [[n for n, key in live.items() if key in _STRONG_IDS]]
     tiers += [named.get(key, []) for key in _SHORT_IDS]
     tiers.append(own)
+    tiers.append(qualified)
     # a lone ``*Id`` names the item only when its description says it is unique (``accountId``
     # "uniquely identifies the user"); otherwise it is a reference (``project_id``)
     lone = suffixed if len(suffixed) == 1 and _says_unique(*props[suffixed[0]], walker) else []
@@ -177,6 +182,12 @@ def item_id(
     if live[chosen] in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
         others += [n for n in suffixed if n not in others]
     return chosen, tuple(others)
+
+
+def _names_resource(name: str, resources: set[str]) -> bool:
+    """The words of an ``*Id`` name end in one of the items' resource words before ``id``."""
+    words = sig.word_list(name)
+    return len(words) > 2 and words[-1] == "id" and sig.fold(_singular(words[-2])) in resources
 
 
 _UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)

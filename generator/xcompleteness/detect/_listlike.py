@@ -96,7 +96,14 @@ from xcompleteness.detect._pagination_params import (
     param_roles,
 )
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
-from xcompleteness.detect._shape import Shape, body_shape, last_literal, last_token, link_arrays
+from xcompleteness.detect._shape import (
+    MAP_RESPONSE,
+    Shape,
+    body_shape,
+    last_literal,
+    last_token,
+    link_arrays,
+)
 from xcompleteness.detect._size_param import size_param
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import Parameter, pointer_tokens
@@ -339,6 +346,11 @@ def _scan(
         # GitLab types "Get the list of system hooks" as one Hook; Snyk's "List" answers a map
         # it declares as ``{properties: {}}``: asked whether it lists (listing_doubt)
         why.append("described as a list; the response schema shows no array")
+    mapped = (
+        not why and listy and by_path and shape.items is None and shape.containers == MAP_RESPONSE
+    )
+    if mapped:  # RGD's "Return a list of ... values" answering a map at .../{refRgdId}/{termString}
+        why.append("described as a list; the response is a map at a path ending in its inputs")
     if not why and listy and body is not None and shape.items is None and not shape.containers:
         links = link_arrays(body, walker)
         if links:  # "List of available metadata templates types, each with their endpoints"
@@ -386,12 +398,14 @@ def _scan(
     if (
         imported is None
         and fed is None
+        and not mapped
         and not_listing_after_all(ref, shape, strong, positioned, searchy, signals)
     ):
         return None
     paged = positioned or any(s.kind in PAGING_KINDS or s.kind == "total" for s in signals)
     bare = shape.items == "$response.body#" or _alone_in_body(body, shape, walker)
-    if imported is None and not paged and single_object(ref, shape, op_id, bare):
+    plural = _nouns_said_plural(ref, sig.SINGLE_OBJECT_NOUNS)
+    if imported is None and not paged and single_object(ref, shape, op_id, bare, plural):
         return None
     if reasons_only:
         return tuple(why)
@@ -472,6 +486,7 @@ def _scan(
         listing_doubt=None
         if imported is not None or fed is not None
         else _arrayless(body, shape, walker, why, status)
+        or (_map_doubt(why) if mapped else None)
         or _member_read(ref, lpath, walker)
         or _one_object(ref, lpath, shape, paged, bare)
         or shape.named_part
@@ -671,11 +686,18 @@ def _no_array(body: Located, shape: Shape, walker: SchemaWalker) -> bool:
         return False
     props = walker.properties(*walker.resolve(*body))
     for sub, sptr in props.values():
-        if walker.is_array(sub, sptr):
+        if _holds_array(sub, sptr, walker):
             return False
-        if any(walker.is_array(*inner) for inner in walker.properties(sub, sptr).values()):
+        if any(_holds_array(*inner, walker) for inner in walker.properties(sub, sptr).values()):
             return False
     return True
+
+
+def _holds_array(sub: Any, sptr: str, walker: SchemaWalker) -> bool:
+    """An array, not any JSON value: Vercel's ``EdgeConfigItemValue`` (one of a string, number,
+    boolean, object or array) is a value of one item, which may happen to be an array."""
+    types = walker.types(sub, sptr)
+    return "array" in types and not types & {"string", "number", "integer", "boolean"}
 
 
 def _arrayless(
@@ -708,6 +730,36 @@ def _prose_texts(ref: OperationRef) -> list[tuple[str, str]]:
     for p in ref.parameters:
         if p.location == "query" and isinstance(p.get("description"), str):
             out.append((f"parameter {p.name}", p.get("description")))
+    return out
+
+
+def _map_doubt(why: list[str]) -> str:
+    """Why a map found only by its prose may be no listing: its keys may name the parts of one
+    object as well as records (asked, never settled)."""
+    return (
+        "the response is a map (an object of named entries), which may be one object whose "
+        f"entries are its parts as well as records keyed by name ({'; '.join(why)})"
+    )
+
+
+def _nouns_said_plural(ref: OperationRef, nouns: frozenset[str]) -> frozenset[str]:
+    """Those of ``nouns`` the first sentence of the operation's summary or description says in
+    the plural (``config`` in "Returns all Edge Configs.")."""
+    said: set[str] = set()
+    for text in (ref.view.summary, ref.view.description):
+        words = sig.word_list(next(prose.sentences(text), "")) if text else []
+        said |= {n for n in nouns if n + "s" in words}
+    return frozenset(said)
+
+
+def _response_texts(ref: OperationRef) -> list[tuple[str, str]]:
+    """(where, text) of the success responses' descriptions (``"200"``: "A list of documents
+    returned by the search")."""
+    out: list[tuple[str, str]] = []
+    for response in ref.view.responses:
+        text = response.node.get("description") if isinstance(response.node, dict) else None
+        if response.status[:1] == "2" and isinstance(text, str) and text.strip():
+            out.append((f"{response.status} response's description", text))
     return out
 
 
@@ -1131,11 +1183,13 @@ def _aggregate_doubt(kind: str, shape: Shape, paged: bool) -> str | None:
 
 def _kind_doubt(kind: str, ref: OperationRef) -> str | None:
     """Why a drafted collection may be a search: its prose (the operation's summary or
-    description, or a query parameter described as search text) says "search" while its path
-    and operationId do not."""
+    description, a query parameter described as search text or as text to find, or its success
+    response's description: "A list of documents returned by the search") says so while its
+    path and operationId do not. Asked, never settled either way: a search drafted as a
+    collection would lose its RESULT_LIMIT_REACHED question, the worst error of a draft."""
     if kind != "collection":
         return None
-    for where, text in _prose_texts(ref):
+    for where, text in [*_prose_texts(ref), *_response_texts(ref)]:
         said = prose.search_sentence([text], parameter=where.startswith("parameter "))
         if said is not None:
             return f"the {where} says {said!r}"

@@ -65,7 +65,13 @@ def report_read(ref: OperationRef) -> bool:
     return any(sig.fold(s) in sig.REPORT_WORDS for s in literal[:-1])
 
 
-def single_object(ref: OperationRef, shape: Shape, op_id: str | None, bare: bool = False) -> bool:
+def single_object(
+    ref: OperationRef,
+    shape: Shape,
+    op_id: str | None,
+    bare: bool = False,
+    plural_named: frozenset[str] = frozenset(),
+) -> bool:
     """An unpaged operation that reads, checks or computes one object (issue 19's false listings).
 
     * an example shows an object where the schema's items array would be (Slack's ``*.info``
@@ -82,6 +88,9 @@ def single_object(ref: OperationRef, shape: Shape, op_id: str | None, bare: bool
     ``bare``: the items are the body, or the only property of the body (``{result: [...]}``).
     Such an array answered at a path ending in a configuration noun is no part of a larger
     object: it is not dropped here (the draft asks whether it lists, as for a bare array).
+    ``plural_named``: the nouns the operation's prose says in the plural ("Returns all Edge
+    Configs" at ``/v1/edge-config``): a configuration noun said so names a resource of many
+    configurations, not one configuration object.
     """
     if shape.items_contradicted:
         return True
@@ -95,7 +104,7 @@ def single_object(ref: OperationRef, shape: Shape, op_id: str | None, bare: bool
         return True
     said_by_path = set(path_words[-1:]) & sig.SINGLE_OBJECT_NOUNS
     if (
-        set(op_words[-1:] + path_words[-1:]) & sig.SINGLE_OBJECT_NOUNS
+        set(op_words[-1:] + path_words[-1:]) & sig.SINGLE_OBJECT_NOUNS - plural_named
         and shape.items != "$response.body#"
         and not (bare and said_by_path)
     ):

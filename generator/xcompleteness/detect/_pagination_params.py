@@ -55,7 +55,7 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
                 cursors.append(name)  # a text offset is an opaque token (Asana's ``offset``)
             elif kind == "text":
                 roles.setdefault(role, name)  # a string offset described as a number
-        elif key in sig.SIZE_PARAMS:
+        elif key in sig.SIZE_PARAMS or _named_as_size(p, walker):
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
         roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
@@ -70,6 +70,31 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
+
+
+# The words of a page-size name no list of conventional names holds (``recordsNumber``,
+# ``numResults``, ``resultsLimit``): one word for what is counted, one for how many.
+_COUNTED = frozenset(
+    {"record", "records", "result", "results", "item", "items", "row", "rows", "entry", "entries"}
+)
+_HOW_MANY = frozenset({"number", "num", "count", "limit", "max", "maximum"})
+
+
+def _named_as_size(p: Parameter, walker: SchemaWalker) -> bool:
+    """A numeric parameter named by two words, what is counted and how many (AppVeyor's
+    ``recordsNumber``, "Number of results to include in the response"), or described as the
+    number of results to return: a page size by its words, not by a conventional name."""
+    schema = p.schema.raw if p.schema is not None else p.node  # Swagger 2.0: on the parameter
+    types = walker.types(schema, p.pointer)
+    if types and not types & {"integer", "number"}:
+        return False
+    words = sig.word_list(p.name)
+    if len(words) == 2 and (
+        (words[0] in _COUNTED and words[1] in _HOW_MANY)
+        or (words[0] in _HOW_MANY and words[1] in _COUNTED)
+    ):
+        return True
+    return prose.describes_page_size(p.get("description"))
 
 
 def _numeric_text(p: Parameter) -> bool:

@@ -121,6 +121,23 @@ def _describes_query_text(description: str) -> bool:
     return bool(_QUERY_TEXT.search(_plain(description)))
 
 
+_PAGE_SIZE = re.compile(
+    r"^(?:the )?(?:max(?:imum)? )?number of (?:results|items|records|entries|rows) "
+    r"(?:to (?:return|include|retrieve|fetch)|(?:per|in (?:a|each|the)) (?:page|response)"
+    r"|(?:returned|included) (?:per|in (?:a|each|the)) (?:page|response))\b",
+    re.IGNORECASE,
+)
+
+
+def describes_page_size(description: str | None) -> bool:
+    """The description's first sentence says the parameter is how many results one response
+    holds ("Number of results to include in the response", "Maximum number of items per
+    page")."""
+    if not isinstance(description, str):
+        return False
+    return bool(_PAGE_SIZE.search(next(sentences(_plain(description)), "")))
+
+
 def describes_cursor(description: str | None) -> bool:
     """The description says the parameter is a pagination cursor or a page token."""
     return isinstance(description, str) and _describes_cursor(description)
@@ -196,13 +213,25 @@ _SEARCH_PARAM = re.compile(
 )
 
 
+# A parameter that takes text to look for, in other words than "search": "Text to find". (A
+# mention of "full text" alone is not enough: OpenDataSoft's dataset list takes "An array of full
+# text search." as one filter among many, a collection.)
+_FIND_TEXT = re.compile(
+    r"^(?:the |a |any )?(?:free[- ]?|full[- ]?)?text (?:to|that you want to) "
+    r"(?:find|look for|look up|match)\b",
+    re.IGNORECASE,
+)
+
+
 def search_sentence(texts: Iterable[str], *, parameter: bool = False) -> str | None:
     """The opening sentence of a text, when its prose says "search" (a later mention is too
     often an aside: "if searching for unassigned tasks..."). A ``parameter``'s sentence must say
-    the parameter is search text ("Search query", "Query string for searching drives"), not
-    merely use the verb ("ID of the shared drive to search")."""
+    the parameter is search text ("Search query", "Query string for searching drives") or text
+    to find ("Text to find"), not merely use the verb ("ID of the shared drive to search")."""
     for text in texts:
         first = _URL.sub(" ", next(sentences(text), ""))
+        if parameter and _FIND_TEXT.search(first):
+            return first
         if _SEARCH.search(first) and (not parameter or _SEARCH_PARAM.search(first)):
             return first
     return None
@@ -210,7 +239,7 @@ def search_sentence(texts: Iterable[str], *, parameter: bool = False) -> str | N
 
 _LISTS = re.compile(
     r"^(?:(?:gets?|returns?|retrieves?|lists?|fetch(?:es)?|shows?) )?"
-    r"(?:(?:an? |the )?(?:paginated |paged )?list(?:ing)? of\b|all (?:the )?\w+s\b)"
+    r"(?:(?:an? |the )?(?:paginated |paged )?list(?:ing)? of\b|all (?:the )?(?:\w+ )?\w+s\b)"
     r"|^lists? (?:all |the )?\w+",
     re.IGNORECASE,
 )

@@ -27,6 +27,9 @@ __all__ = [
 # -- body shape ---------------------------------------------------------------------------------
 
 
+MAP_RESPONSE = "a map response"  # Shape.containers of an object of named entries
+
+
 @dataclass
 class Shape:
     items: str | None = None
@@ -120,7 +123,7 @@ def _body_shape(
     if not props:
         node, _ = walker.resolve(schema, ptr)
         if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict):
-            shape.containers = "a map response"
+            shape.containers = MAP_RESPONSE
         return shape
     array_props = walker.array_properties(schema, ptr)
     if len(array_props) > 1:
@@ -385,6 +388,10 @@ def _rival_arrays(schema: Any, ptr: str, rel: str, walker: SchemaWalker, noun: s
         and sig.fold(n) not in sig.META_NAMES
         and not sig.is_meta_array(sig.fold(n))
     ]
+    if len(tokens) == 1 and chosen == "data":
+        # a JSON:API document: ``included`` holds the resources related to the primary ``data``
+        # (side-loaded, "compound documents"), never the results themselves
+        rivals = [n for n in rivals if n != "included"]
     if not rivals or _named_alike(sig.fold(chosen), noun) or sig.fold(chosen) == noun:
         return None
     if (

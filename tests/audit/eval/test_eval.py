@@ -48,7 +48,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    # Round 12: round 1's 14 APIs and rounds 2's to 11's held-out halves are tuning; a fresh half
+    # Round 13: round 1's 14 APIs and rounds 2's to 12's held-out halves are tuning; a fresh half
     # held out.
     assert split["tuning"] == sorted(
         split["round1"]["tuning"]
@@ -63,6 +63,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
         + split["round9"]["heldout"]
         + split["round10"]["heldout"]
         + split["round11"]["heldout"]
+        + split["round12"]["heldout"]
     )
     assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
     assert split["round2"]["retired"]["apis"] == split["round2"]["heldout"]
@@ -75,7 +76,8 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     assert split["round9"]["retired"]["apis"] == split["round9"]["heldout"]
     assert split["round10"]["retired"]["apis"] == split["round10"]["heldout"]
     assert split["round11"]["retired"]["apis"] == split["round11"]["heldout"]
-    assert len(split["tuning"]) == 75 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
+    assert split["round12"]["retired"]["apis"] == split["round12"]["heldout"]
+    assert len(split["tuning"]) == 81 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
     assert not set(split["tuning"]) & set(split["heldout"])
     held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
     assert len(held_providers) == sample.HELDOUT_SIZE, "one held-out API per provider"
@@ -163,22 +165,25 @@ def test_score_records_the_figures(tmp_path: Path, record_property: Any) -> None
         record_property(f"{half}.false_silent", tot["false_silent"])
     # Issue 19's goal is 0 silent wrong values and 0 false listings on both halves. The figures
     # below are a ratchet (README.md, docs/audit.md): never more false listings, false listings
-    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (75 APIs:
-    # rounds 1 to 11) is measured after round 12's heuristics: its 21 false listings are reads by
+    # without a kind TODO, silent wrong values or missed listings than recorded. Tuning (81 APIs:
+    # rounds 1 to 12) is measured after round 13's heuristics: its 21 false listings are reads by
     # id or of "the next" item typed as arrays or without a schema, one object of flags, keys read
     # under a "*_list" operationId, settings answered as an array, PI Web API's batch reads,
     # a capabilities read, NamSor's software version, Loket's read by id copying its collection's
-    # envelope and three schema-less Twitter v1.1 reads (two batch lookups, the terms of service),
-    # each drafted under a kind TODO asking whether it lists; 29 missed (reverb 3, gitlab 4, brex
-    # 3, legacy 2, mcw 1...). Held-out is round 12's fresh six, scored counts-only after every
-    # label and heuristic of the round was committed (0 false; 3 missed, vercel by the per-API
-    # rows; 1 silent wrong value, a kind: drafted collection, labelled search, gerermesaffaires by
-    # the per-API rows). Its errors are recorded as measured, not tuned away (that would spend the
-    # half); README.md names their classes.
+    # envelope and three schema-less Twitter v1.1 reads, each drafted under a kind TODO asking
+    # whether it lists; 28 missed (gitlab 4, brex 3, reverb 3, trello 3, legacy 2...). Held-out is
+    # round 13's fresh six, scored counts-only after every label and heuristic of the round was
+    # committed, the same counts with main's code: 6 false listings (2 without a kind TODO), 7
+    # silent wrong values (6 of the class "end: an always-present cursor ('' at the end) drafted
+    # as present", bigredcloud by the per-API rows; 1 "id: another field chosen", billbee), 15
+    # missed (trakt 11, billbee 4). Rebased on main d7d33e3 (capfull's capped single answers),
+    # 12: 5 more of the class "style: a paged listing (page) drafted as unpaginated" (e-conomic
+    # by the per-API rows). Its errors are recorded as measured, not tuned away (that
+    # would spend the half); README.md names their classes.
     totals = report["totals"]
     for half, most_false, most_silent_false, most_wrong, most_missed in (
-        ("tuning", 21, 0, 0, 29),
-        ("heldout", 0, 0, 1, 3),
+        ("tuning", 21, 0, 0, 28),
+        ("heldout", 6, 2, 12, 15),
     ):
         assert totals[half]["false_listings"] <= most_false, half
         assert totals[half]["false_silent"] <= most_silent_false, half
