@@ -83,6 +83,20 @@ def test_a_size_that_may_be_a_position_is_not_drafted_as_a_cap(tmp_path):
     assert "may describe a position" in todo and "max-page-size" in todo
 
 
+def test_a_sibling_that_reads_like_a_page_position_keeps_the_cap_and_asks(tmp_path):
+    # pagesToPass and the header nextToken are no position any paging rule recognises, but their
+    # names say page / next: one capped answer may be a walk by them, so the style is asked (the
+    # cap stays: a full answer still reads partial); a plain filter beside the size asks nothing
+    drafts = _drafts(tmp_path)
+    decl = drafts["/reports"]
+    _capped(decl, "limit", 100)
+    [todo] = _pagination_todos(decl)
+    assert "pagesToPass, nextToken beside the page size limit" in todo
+    assert "declare that walk" in todo
+    _capped(drafts["/audits"], "limit", 100)
+    assert _pagination_todos(drafts["/audits"]) == []
+
+
 def test_the_drafts_check_clean_but_for_their_todos(tmp_path):
     _drafts(tmp_path)
     result = api.check(SPEC, [tmp_path / "draft.yaml"])

@@ -16,7 +16,9 @@ a maximum said in the parameter's description (confirm it), else its default (th
 serves its own default to everyone), else a placeholder of 10. A parameter that may be a
 position rather than a size (``first`` with no count in its description, or a description
 saying offset, skip, start or index) is not drafted as a cap: the walk would send it and start
-elsewhere; the draft asks instead.
+elsewhere; the draft asks instead. Another parameter that reads like a page position
+(``SkipPages`` beside ``PageSize``) which no paging rule took keeps the cap drafted (a full
+answer still reads partial) but asks whether the listing pages by it instead.
 """
 
 from __future__ import annotations
@@ -65,6 +67,14 @@ def draft_cap(f: Finding, reasons: list[dict[str, Any]], todos: list[str]) -> di
     cap, asked = _cap(name, param)
     if asked is not None:
         todos.append(f"pagination: {asked}")
+    if param.positions:
+        others = ", ".join(param.positions)
+        todos.append(
+            f"pagination: {others} beside the page size {name} may be a page position no rule "
+            "recognised; if the API pages by it, declare that walk (style page or offset, "
+            f"request {{page|offset: ..., size: {name}}}) instead of one capped answer; if not, "
+            "confirm the cap"
+        )
     reasons.append({"code": "RESULT_LIMIT_REACHED"})
     return {"style": "none", "request": {"size": name}, "max-page-size": cap}
 

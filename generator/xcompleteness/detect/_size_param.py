@@ -4,7 +4,10 @@ An operation with a size parameter (``limit``, ``max_results``...) and no positi
 answers once, at most that many items: ``audit`` drafts it ``pagination: {style: none,
 request: {size: NAME}, max-page-size: N}`` (docs/vocabulary.md), and the cap N comes from what
 the parameter says here. Nothing is inferred: the schema's ``maximum`` and ``default`` as
-written (Swagger 2 puts them on the parameter itself), its description and its types.
+written (Swagger 2 puts them on the parameter itself), its description and its types, and the
+names of the operation's other parameters that read like a page position (``SkipPages``,
+``startAt``, ``pageToken``) although no paging rule took them: the draft then asks whether the
+listing pages by one of them instead of answering once.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.detect._words import word_list
 from xcompleteness.document import Parameter
 
 __all__ = ["SizeParam", "size_param"]
@@ -26,6 +30,8 @@ class SizeParam:
     default: int | None
     description: str
     types: frozenset[str]
+    positions: tuple[str, ...] = ()
+    """Other query or header parameters whose name or description reads like a page position."""
 
 
 def size_param(
@@ -45,7 +51,43 @@ def size_param(
         default=_count(node.get("default")),
         description=text if isinstance(text, str) else "",
         types=frozenset(walker.types(raw, pointer)),
+        positions=tuple(
+            p.name
+            for p in params
+            if p.location in ("query", "header") and p.name != name and _reads_as_position(p)
+        ),
     )
+
+
+# words that name where a page starts, in a parameter's name or description; a sibling of the
+# size parameter holding one may be the position the paging rules did not recognise
+_POSITION_NAME_WORDS = frozenset(
+    {
+        "page",
+        "pages",
+        "skip",
+        "offset",
+        "start",
+        "cursor",
+        "token",
+        "marker",
+        "continuation",
+        "after",
+        "before",
+        "next",
+        "position",
+    }
+)
+_POSITION_PROSE_WORDS = frozenset(
+    {"skip", "offset", "cursor", "continuation", "page", "pages", "paging", "pagination"}
+)
+
+
+def _reads_as_position(p: Parameter) -> bool:
+    if _POSITION_NAME_WORDS.intersection(word_list(p.name)):
+        return True
+    text = p.get("description")
+    return isinstance(text, str) and bool(_POSITION_PROSE_WORDS.intersection(word_list(text)))
 
 
 def _count(value: object) -> int | None:
