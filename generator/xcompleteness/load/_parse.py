@@ -131,10 +131,15 @@ def load_data(
     bits at some depth (``SourceDoc.unplain``); nothing for any other text.
     """
     raw, text = _read_text(path, origin, limits)
-    data, lines, notes = _parsed(
+    data, lines, notes, canonical = _parsed(
         path, origin, limits, raw, text, refs_out, walk_later, walk_out, unplain_out
     )
-    if _SURROGATE_ESCAPE.search(text) is not None:  # rare: only then are the strings read
+    # rare: only then are the strings read. A text orjson read and wrote back byte for byte
+    # holds no such escape: orjson refuses a lone surrogate escape ("no low surrogate in
+    # string"), writes a pair's character as UTF-8 (so a text spelling it as escapes is not its
+    # writing), and JSON has no \U escape. The scan is a regex step per character (66 M
+    # instructions on GitHub's 13 MB, linear in the bytes like the rest of the load).
+    if not canonical and _SURROGATE_ESCAPE.search(text) is not None:
         _refuse_lone_surrogates(data, origin, lines)
     return data, lines, notes
 
@@ -187,8 +192,9 @@ def _parsed(
     walk_later: bool,
     walk_out: list[BaseWalk] | None,
     unplain_out: list[frozenset[int]] | None,
-) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
-    """:func:`load_data` once the text is read."""
+) -> tuple[Any, Mapping[str, int], list[Diagnostic], bool]:
+    """:func:`load_data` once the text is read; last, whether the text was read as orjson's
+    own writing (:func:`~xcompleteness.load._canonical.read_canonical`)."""
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
         duplicates: list[tuple[dict[str, Any], list[str]]] = []
@@ -209,12 +215,14 @@ def _parsed(
                 _memo_lines(key, known_lines, data)
                 if walk_out is not None:
                     walk_out.extend(_base_walk(key, data, origin, limits))
-                return data, known_lines, []
+                return data, known_lines, [], False
             counted = False  # read by json.loads without the hook: its strings are counted
             canonical = read_canonical(raw, text)
             if canonical is not None:  # no key repeats: nothing for the hook or the count
                 data, placed = canonical
+                read_as_written = True
             else:
+                read_as_written = False
                 data, placed = parse_json(text, _pairs_hook(duplicates))
                 if not placed:  # not read plainly: json.loads gives the data or the error
                     duplicates.clear()
@@ -265,7 +273,7 @@ def _parsed(
                 _memo_lines(key, lines, data)
                 if enums is not None:
                     keep(_WALKS.current(), key, {"refs": refs, "enums": enums})
-            return data, lines, notes
+            return data, lines, notes, read_as_written
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
             origin,
@@ -281,7 +289,7 @@ def _parsed(
         enums: list[str] = []
         refs_out.extend(_walk(data, origin, limits, enums=enums))
         notes.extend(mixed_enum_notes(origin, enums, lines))
-    return data, lines, notes
+    return data, lines, notes, False
 
 
 def _read_text(path: Path, origin: str, limits: Limits) -> tuple[bytes, str]:
