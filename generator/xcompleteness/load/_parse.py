@@ -437,18 +437,29 @@ def _walk(
     pop, push, containers, leaves = stack.pop, stack.append, (dict, list), _LEAVES
     held, counting = 0, strings_out is not None  # keys and text values of what is visited
     marking = unplain is not None
+    # the pointer of the last ``$ref`` object's parent: the walk pops siblings one after the
+    # other, so the refs of one ``properties`` or ``allOf`` spell their parent once
+    last_parent: _Entry | None = None
+    last_prefix = ""
     while stack:
         entry = pop()
-        node, depth = entry[0], entry[1]
+        node, depth, parent, _ = entry
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         depth += 1
-        if isinstance(node, dict):
-            held += len(node)  # its keys (its text values are counted below when asked)
+        kind = type(node)  # a plain dict or list, but for a caller's subclass: isinstance
+        if kind is dict or (kind is not list and isinstance(node, dict)):
+            if counting:
+                held += len(node)  # its keys (its text values are counted below)
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
-                    refs.append((_spell(entry, escaped), ref))
+                    if parent is None:
+                        refs.append(("", ref))
+                    else:
+                        if parent is not last_parent:
+                            last_parent, last_prefix = parent, _spell(parent, escaped)
+                        refs.append((last_prefix + _token_text(entry[3], escaped), ref))
             if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
@@ -468,17 +479,17 @@ def _walk(
                         )
                     )
             children: Any = node.items()
-        elif isinstance(node, list):
+        elif kind is list or isinstance(node, list):
             children = enumerate(node)
         else:
             continue
         for token, v in children:
             kind = type(v)
-            if kind is dict or kind is list:
-                push((v, depth, entry, token))
-            elif kind is str:
+            if kind is str:  # most values: tested first
                 if counting:
                     held += 1
+            elif kind is dict or kind is list:
+                push((v, depth, entry, token))
             elif kind not in leaves:
                 if isinstance(v, containers):
                     push((v, depth, entry, token))
@@ -520,6 +531,17 @@ def _spell(entry: _Entry, escaped: dict[str, str]) -> str:
         entry = entry[2]
     tokens.reverse()
     return "".join(tokens)
+
+
+def _token_text(token: Any, escaped: dict[str, str]) -> str:
+    """``pointer_join("", token)``, a text token escaped once per walk (``escaped``), as
+    :func:`_spell` spells each token."""
+    if type(token) is str:
+        text = escaped.get(token)
+        if text is None:
+            text = escaped[token] = pointer_join("", token)
+        return text
+    return pointer_join("", token)  # a list index, or a YAML key that is no text
 
 
 class BaseWalk:
