@@ -108,3 +108,58 @@ def test_ref_cycles_are_the_ones_every_ref_followed_finds(targets, extra, tmp_pa
         found = [(d.pointer, d.message.split(": ", 1)[1]) for d in exc.diagnostics]
         assert {d.code for d in exc.diagnostics} == {"XC010"}
     assert found == expected
+
+
+# The load's walk spells a ``$ref`` object's pointer from its parent's, kept while the walk pops
+# that parent's children one after the other (siblings in ``properties``, ``allOf``, a list):
+# the pointers and their order must be exactly those of a walk that spells every pointer whole.
+_KEYS = st.sampled_from(["$ref", "a", "b", "a/b", "~0", "properties", "allOf", "1", ""])
+_REF_OBJECT = st.builds(lambda r: {"$ref": r}, st.sampled_from(["#/a", "#/b/0", "x.json"]))
+_TREES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text(max_size=3) | _REF_OBJECT,
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(_KEYS, children, max_size=5),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(tree=_TREES)
+def test_the_walk_spells_each_ref_pointer_as_a_whole_walk_does(tree) -> None:
+    from xcompleteness.load._limits import Limits
+    from xcompleteness.load._parse import walk_document
+
+    data = {"openapi": "3.1.0", "paths": {"/p": tree}, "x": [tree, {"$ref": "#/root"}]}
+    assert walk_document(data, "spec.json", Limits()) == list(iter_refs(data))
+    # a ref object at the root, whose pointer is ""
+    assert walk_document({"$ref": "#/x", "x": tree}, "s", Limits()) == list(
+        iter_refs({"$ref": "#/x", "x": tree})
+    )
+
+
+@pytest.mark.parametrize("indent", [None, 2])
+def test_the_loader_lists_refs_in_walk_order(tmp_path: Path, indent: int | None) -> None:
+    import json
+
+    schemas = {
+        f"S{i}": {
+            "type": "object",
+            "properties": {f"p{j}": {"$ref": f"#/components/schemas/S{j}"} for j in range(i)},
+            "allOf": [{"$ref": "#/components/schemas/S0"}, {"type": "object"}],
+        }
+        for i in range(4)
+    }
+    spec = tmp_path / "spec.json"
+    spec.write_text(
+        json.dumps(
+            {
+                "openapi": "3.1.0",
+                "info": {"title": "t", "version": "1"},
+                "paths": {},
+                "components": {"schemas": schemas},
+            },
+            indent=indent,
+        ),
+        encoding="utf-8",
+    )
+    doc = load_spec(spec)
+    assert doc.refs == tuple(iter_refs(doc.data)) and len(doc.refs) == 10

@@ -13,6 +13,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
 import yaml
 from support.hostile import SPEC
 from support.mangle import cache_folder, jobs
@@ -57,23 +58,37 @@ def test_a_null_component_schema_with_the_models_child_on_is_a_finding(tmp_path:
 # It reached generated text and failed the write (UnicodeEncodeError out of generate).
 
 
-def _json_spec_with(tmp_path: Path, text: str) -> Path:
+def _json_spec_with(tmp_path: Path, text: str, writer: str = "json") -> Path:
     """examples/service_accounts/openapi.yaml as JSON text, its first summary ``text`` (as
-    written in JSON, escapes and all)."""
+    written in JSON, escapes and all). ``writer``: ``json`` (``json.dumps``), ``orjson`` or
+    ``orjson-indent`` (orjson's own writing, on one line or indented by two: the texts the
+    loader reads with orjson and proves by writing them back, load._canonical)."""
     import json
 
+    import orjson
     from support.paths import EXAMPLES
 
     data = yaml.safe_load((EXAMPLES / "service_accounts" / "openapi.yaml").read_text("utf-8"))
     data["info"]["description"] = "MARK"
     spec = tmp_path / "spec.json"
-    spec.write_text(json.dumps(data).replace('"MARK"', f'"{text}"'), "utf-8")
+    written = {
+        "json": lambda: json.dumps(data),
+        "orjson": lambda: orjson.dumps(data).decode(),
+        "orjson-indent": lambda: orjson.dumps(data, option=orjson.OPT_INDENT_2).decode(),
+    }[writer]()
+    spec.write_text(written.replace('"MARK"', f'"{text}"'), "utf-8")
     return spec
 
 
-def test_a_lone_surrogate_escape_is_a_syntax_error_where_it_is_written(tmp_path: Path) -> None:
+@pytest.mark.parametrize("writer", ["json", "orjson", "orjson-indent"])
+def test_a_lone_surrogate_escape_is_a_syntax_error_where_it_is_written(
+    tmp_path: Path, writer: str
+) -> None:
+    # orjson's writing: the loader skips the escape scan for a text orjson read and wrote back
+    # byte for byte; a lone surrogate escape must still be found (orjson refuses to read it, so
+    # the text takes the ordinary way)
     for lone in ("a \\ud800 b", "\\udc00", "x\\ud83d"):
-        spec = _json_spec_with(tmp_path, lone)
+        spec = _json_spec_with(tmp_path, lone, writer)
         for result in (
             api.check(spec),
             api.audit(spec),
@@ -87,9 +102,22 @@ def test_a_lone_surrogate_escape_is_a_syntax_error_where_it_is_written(tmp_path:
     assert not (tmp_path / "out").exists()
 
 
-def test_a_surrogate_pair_and_an_escaped_backslash_are_text(tmp_path: Path) -> None:
-    spec = _json_spec_with(tmp_path, "smile \\ud83d\\ude00, pattern [\\\\ud800-\\\\udfff]")
+@pytest.mark.parametrize("writer", ["json", "orjson"])
+def test_a_surrogate_pair_and_an_escaped_backslash_are_text(tmp_path: Path, writer: str) -> None:
+    spec = _json_spec_with(tmp_path, "smile \\ud83d\\ude00, pattern [\\\\ud800-\\\\udfff]", writer)
     result = api.generate(spec, None, (), package="p", cache=False)
     assert int(result.exit_code) == 0
     text = "\n".join(str(v) for v in result.files.values())
     assert "smile \U0001f600" in text and "\\ud800" in text
+
+
+def test_an_escaped_backslash_before_ud800_in_orjson_writing_is_text(tmp_path: Path) -> None:
+    # read as orjson's own writing (no escape scan): the backslash is text, nothing is refused
+    spec = _json_spec_with(tmp_path, "pattern [\\\\ud800-\\\\udfff]", "orjson-indent")
+    from xcompleteness.load._canonical import read_canonical
+
+    raw = spec.read_bytes()
+    assert read_canonical(raw, raw.decode()) is not None
+    result = api.check(spec)
+    assert int(result.exit_code) == 0, result.diagnostics
+    assert "[\\ud800-\\udfff]" in spec.read_text("utf-8").replace("\\\\", "\\")

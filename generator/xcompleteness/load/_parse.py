@@ -131,10 +131,15 @@ def load_data(
     bits at some depth (``SourceDoc.unplain``); nothing for any other text.
     """
     raw, text = _read_text(path, origin, limits)
-    data, lines, notes = _parsed(
+    data, lines, notes, canonical = _parsed(
         path, origin, limits, raw, text, refs_out, walk_later, walk_out, unplain_out
     )
-    if _SURROGATE_ESCAPE.search(text) is not None:  # rare: only then are the strings read
+    # rare: only then are the strings read. A text orjson read and wrote back byte for byte
+    # holds no such escape: orjson refuses a lone surrogate escape ("no low surrogate in
+    # string"), writes a pair's character as UTF-8 (so a text spelling it as escapes is not its
+    # writing), and JSON has no \U escape. The scan is a regex step per character (66 M
+    # instructions on GitHub's 13 MB, linear in the bytes like the rest of the load).
+    if not canonical and _SURROGATE_ESCAPE.search(text) is not None:
         _refuse_lone_surrogates(data, origin, lines)
     return data, lines, notes
 
@@ -187,8 +192,9 @@ def _parsed(
     walk_later: bool,
     walk_out: list[BaseWalk] | None,
     unplain_out: list[frozenset[int]] | None,
-) -> tuple[Any, Mapping[str, int], list[Diagnostic]]:
-    """:func:`load_data` once the text is read."""
+) -> tuple[Any, Mapping[str, int], list[Diagnostic], bool]:
+    """:func:`load_data` once the text is read; last, whether the text was read as orjson's
+    own writing (:func:`~xcompleteness.load._canonical.read_canonical`)."""
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" or stripped.startswith("{") or stripped.startswith("["):
         duplicates: list[tuple[dict[str, Any], list[str]]] = []
@@ -209,12 +215,14 @@ def _parsed(
                 _memo_lines(key, known_lines, data)
                 if walk_out is not None:
                     walk_out.extend(_base_walk(key, data, origin, limits))
-                return data, known_lines, []
+                return data, known_lines, [], False
             counted = False  # read by json.loads without the hook: its strings are counted
             canonical = read_canonical(raw, text)
             if canonical is not None:  # no key repeats: nothing for the hook or the count
                 data, placed = canonical
+                read_as_written = True
             else:
+                read_as_written = False
                 data, placed = parse_json(text, _pairs_hook(duplicates))
                 if not placed:  # not read plainly: json.loads gives the data or the error
                     duplicates.clear()
@@ -265,7 +273,7 @@ def _parsed(
                 _memo_lines(key, lines, data)
                 if enums is not None:
                     keep(_WALKS.current(), key, {"refs": refs, "enums": enums})
-            return data, lines, notes
+            return data, lines, notes, read_as_written
     if len(text) > limits.max_yaml_bytes:
         raise input_error(
             origin,
@@ -281,7 +289,7 @@ def _parsed(
         enums: list[str] = []
         refs_out.extend(_walk(data, origin, limits, enums=enums))
         notes.extend(mixed_enum_notes(origin, enums, lines))
-    return data, lines, notes
+    return data, lines, notes, False
 
 
 def _read_text(path: Path, origin: str, limits: Limits) -> tuple[bytes, str]:
@@ -429,18 +437,29 @@ def _walk(
     pop, push, containers, leaves = stack.pop, stack.append, (dict, list), _LEAVES
     held, counting = 0, strings_out is not None  # keys and text values of what is visited
     marking = unplain is not None
+    # the pointer of the last ``$ref`` object's parent: the walk pops siblings one after the
+    # other, so the refs of one ``properties`` or ``allOf`` spell their parent once
+    last_parent: _Entry | None = None
+    last_prefix = ""
     while stack:
         entry = pop()
-        node, depth = entry[0], entry[1]
+        node, depth, parent, _ = entry
         if depth > limit:
             raise too_deep_error(origin, limits, None)
         depth += 1
-        if isinstance(node, dict):
-            held += len(node)  # its keys (its text values are counted below when asked)
+        kind = type(node)  # a plain dict or list, but for a caller's subclass: isinstance
+        if kind is dict or (kind is not list and isinstance(node, dict)):
+            if counting:
+                held += len(node)  # its keys (its text values are counted below)
             if "$ref" in node:
                 ref = node["$ref"]
                 if isinstance(ref, str):
-                    refs.append((_spell(entry, escaped), ref))
+                    if parent is None:
+                        refs.append(("", ref))
+                    else:
+                        if parent is not last_parent:
+                            last_parent, last_prefix = parent, _spell(parent, escaped)
+                        refs.append((last_prefix + _token_text(entry[3], escaped), ref))
             if enums is not None and "enum" in node:
                 values = node.get("enum")
                 if isinstance(values, list) and len(values) > 1 and _mixed(values):
@@ -460,17 +479,17 @@ def _walk(
                         )
                     )
             children: Any = node.items()
-        elif isinstance(node, list):
+        elif kind is list or isinstance(node, list):
             children = enumerate(node)
         else:
             continue
         for token, v in children:
             kind = type(v)
-            if kind is dict or kind is list:
-                push((v, depth, entry, token))
-            elif kind is str:
+            if kind is str:  # most values: tested first
                 if counting:
                     held += 1
+            elif kind is dict or kind is list:
+                push((v, depth, entry, token))
             elif kind not in leaves:
                 if isinstance(v, containers):
                     push((v, depth, entry, token))
@@ -512,6 +531,17 @@ def _spell(entry: _Entry, escaped: dict[str, str]) -> str:
         entry = entry[2]
     tokens.reverse()
     return "".join(tokens)
+
+
+def _token_text(token: Any, escaped: dict[str, str]) -> str:
+    """``pointer_join("", token)``, a text token escaped once per walk (``escaped``), as
+    :func:`_spell` spells each token."""
+    if type(token) is str:
+        text = escaped.get(token)
+        if text is None:
+            text = escaped[token] = pointer_join("", token)
+        return text
+    return pointer_join("", token)  # a list index, or a YAML key that is no text
 
 
 class BaseWalk:
