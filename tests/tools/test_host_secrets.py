@@ -286,7 +286,7 @@ def _redactor(**kw: Any):
         f"?page=2&key={quote(KEY, safe='')}",
         f"?page=2&key={_lower_hex(quote(KEY, safe=''))}",
         f"?page=2&key={quote(quote(KEY, safe=''), safe='')}",  # encoded twice
-        f"?page=2&k%65y=anything",  # the name encoded
+        "?page=2&k%65y=anything",  # the name encoded
         f"quoted in prose: {KEY}.",
         f"{'x' * 290} {KEY[:9]}",  # cut at a length limit
         f"{KEY[:10]}…",
