@@ -1,0 +1,132 @@
+"""Schemas that apply themselves to the same value (``XC032``), found before the validator runs.
+
+Why: a cycle of ``$ref``s through in-place applicators (``not``, ``allOf``, ``anyOf``, ``oneOf``;
+in 3.1 also ``if``/``then``/``else`` and ``dependentSchemas``) that never descends into a
+property or an item asks, to validate a value, to validate that same value against itself
+first. No validator can finish it: jsonschema recurses until Python's limit, and inside
+``referencing``'s Rust maps the RecursionError becomes a panic whose hook prints on stderr
+before ``XC031`` is reported (``A: {not: {$ref: A}, default: 1}``; polymorphism written as
+``Pet: {oneOf: [Cat]}``, ``Cat: {allOf: [Pet, ...]}`` recursed in the validator's own walk). A
+recursive schema that descends (``properties``, ``items``, ``additionalProperties``) is fine.
+
+How, cheaply: only the pointers of the document's ``$ref`` objects are read (the loader listed
+them), never the schemas. A ``$ref`` at ``/components/schemas/A/allOf/0/not`` is applied in place
+by ``/components/schemas/A/allOf/0`` and by ``/components/schemas/A``: stripping in-place steps
+off its pointer gives every schema that applies it to its own value. Those that are ref targets
+are the graph's nodes (a cycle must pass through a ref target); the cycle search is linear in
+the edges. In OpenAPI 3.0 a ``$ref``'s siblings are ignored, so a step never climbs past
+another ``$ref`` object there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.document import iter_refs, ref_pointer
+
+if TYPE_CHECKING:
+    from xcompleteness.load import SourceDoc
+
+__all__ = ["SELF_APPLIED", "self_applied"]
+
+SELF_APPLIED = "XC032"
+MAX_REPORTED = 20
+_SINGLE = frozenset({"not"})
+_SINGLE_31 = frozenset({"not", "if", "then", "else"})
+_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+
+Edge = tuple[str, str]
+"""(the in-place path from a schema to a ``$ref`` object, the ref's target)."""
+
+
+def self_applied(doc: SourceDoc, version: str) -> list[Diagnostic]:
+    """One ``XC032`` error per cycle of schemas applied in place to the same value."""
+    refs: Iterable[tuple[str, str]] = doc.refs if doc.refs is not None else iter_refs(doc.data)
+    holders: dict[str, str] = {}
+    for pointer, ref in refs:
+        target = ref_pointer(ref)
+        if target is not None:
+            holders[pointer] = target
+    if not holders:
+        return []
+    graph = _graph(holders, version)
+    return [
+        doc.diag(
+            cycle[0][0],
+            SELF_APPLIED,
+            f"schema {_shown(cycle[0][0])} applies itself to the same value: "
+            + " -> ".join(f"{_shown(at)}{step}" for at, step in cycle)
+            + f" -> {_shown(cycle[0][0])} (no property or item in between); "
+            "the OpenAPI validator was not run",
+            hint="no validator can finish such a schema: break the cycle (put the "
+            "self-reference under properties or items, or remove it)",
+            severity=Severity.ERROR,
+        )
+        for cycle in _cycles(graph)[:MAX_REPORTED]
+    ]
+
+
+def _graph(holders: dict[str, str], version: str) -> dict[str, list[Edge]]:
+    """Ref target -> the refs it applies in place (each with its path to the ``$ref``)."""
+    nodes = set(holders.values())
+    single = _SINGLE if version == "3.0" else _SINGLE_31
+    graph: dict[str, list[Edge]] = {}
+    for pointer, target in holders.items():
+        at = pointer
+        while True:
+            if at in nodes:
+                graph.setdefault(at, []).append((pointer[len(at) :], target))
+            head, _, last = at.rpartition("/")
+            if last in single:
+                up = head
+            elif last.isdigit() and head.rpartition("/")[2] in _LISTS:
+                up = head.rpartition("/")[0]
+            elif version != "3.0" and head.rpartition("/")[2] == "dependentSchemas":
+                up = head.rpartition("/")[0]
+            else:
+                break
+            if version == "3.0" and up in holders:
+                break  # the parent is itself a $ref: 3.0 ignores its siblings
+            at = up
+    return graph
+
+
+def _cycles(graph: dict[str, list[Edge]]) -> list[list[tuple[str, str]]]:
+    """Each cycle once, as [(schema, in-place path to the ref it follows)...], in document
+    order of where the search met it (iterative: a chain may be thousands long)."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: finished
+    found: list[list[tuple[str, str]]] = []
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path: list[tuple[str, str]] = []
+        stack: list[tuple[str, int]] = [(start, 0)]
+        state[start] = 1
+        while stack:
+            node, index = stack[-1]
+            edges = graph.get(node, ())
+            if index >= len(edges):
+                stack.pop()
+                state[node] = 2
+                if path:
+                    path.pop()
+                continue
+            stack[-1] = (node, index + 1)
+            step, target = edges[index]
+            mark = state.get(target)
+            if mark == 1:
+                on = [n for n, _ in stack]
+                cycle = [*path[on.index(target) :], (node, step)]
+                found.append(cycle)
+            elif mark is None:
+                state[target] = 1
+                path.append((node, step))
+                stack.append((target, 0))
+    return found
+
+
+def _shown(pointer: str) -> str:
+    text = "#" + pointer
+    return text if len(text) <= 120 else text[:117] + "..."
