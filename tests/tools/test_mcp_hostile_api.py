@@ -164,3 +164,38 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out, t
         assert reasons[:1] == [EXPECTED.get(mode, VIOLATION)], (where, reasons)
         assert len(sc["data"]["items"]) == KEPT.get(mode, 3), where
         assert seconds < DEADLINE_S + 15, where  # the deadline bounds a slow or endless body
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
+
+def test_over_http_a_foreign_host_or_origin_is_refused_before_any_session(out):
+    """A web page the user opens may reach a loopback port (DNS rebinding, a cross-site POST):
+    the server's HTTP mode, on a loopback host only, refuses a request whose Host or Origin is
+    not loopback (the SDK's transport security, which ``--http`` turns on), so no page can drive
+    the tools with the host's credentials."""
+    import httpx
+
+    api = HostileApi()
+    accept = {"Accept": "application/json, text/event-stream"}
+    with serve(make_hostile_app(api)) as url, _http(out, url) as mcp_url:
+        probes = {
+            "host": {"Host": "evil.example", **accept},
+            "origin": {"Origin": "http://evil.example", **accept},
+            "loopback": {"Origin": "http://127.0.0.1:1", **accept},
+        }
+        status = {
+            name: httpx.post(mcp_url, json=INITIALIZE, headers=headers, timeout=30).status_code
+            for name, headers in probes.items()
+        }
+    assert status == {"host": 421, "origin": 403, "loopback": 200}
+    assert api.hits == []
