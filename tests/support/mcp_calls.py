@@ -3,9 +3,9 @@
 ``call_tool(server_mod, app, name, args, secret=...)`` serves ``app`` (a FastAPI API) on
 127.0.0.1 with uvicorn, builds the generated server against it, calls one tool, and checks the
 answer against the tool's ``outputSchema`` and its text block before returning the structured
-content. ``session(server_mod, app, body, ...)`` does the same for a whole session
-(``await body(call)``, where ``await call(name, args)`` returns the checked result), with the
-host's credentials (``headers``, ``query``) as ``build_host`` takes them.
+content. ``session(server_mod, app, script, ...)`` does the same for a whole session
+(``await script(call)``, where ``await call(name, args)`` returns the checked result), with the
+host's credentials (``headers``, ``query``, ``body``) as ``build_host`` takes them.
 """
 
 from __future__ import annotations
@@ -28,18 +28,24 @@ Call = Callable[[str, dict[str, Any]], Awaitable[Any]]
 def session(
     server_mod: Any,
     app: Any,
-    body: Callable[[Call], Awaitable[Any]],
+    script: Callable[[Call], Awaitable[Any]],
     *,
     secret: bytes,
     headers: Mapping[str, str] | None = None,
     query: Mapping[str, str] | None = None,
+    body: Mapping[str, str] | None = None,
     toolset: str = "static",
 ) -> Any:
-    """Run ``body(call)`` against the generated server over ``app`` on loopback; every answer
+    """Run ``script(call)`` against the generated server over ``app`` on loopback; every answer
     is checked against its tool's ``outputSchema``, its text block and its ``isError``."""
     with serve(app) as url:
         host = server_mod.build_host(
-            url, dict(headers or {}), query=dict(query or {}), secret=secret, toolset=toolset
+            url,
+            dict(headers or {}),
+            query=dict(query or {}),
+            secret=secret,
+            toolset=toolset,
+            body=dict(body or {}),
         )
         server = server_mod.build_server(host)
 
@@ -56,7 +62,7 @@ def session(
                         assert result.is_error is (sc["status"] == "error")
                         return result
 
-                    return await body(call)
+                    return await script(call)
 
         return anyio.run(main)
 

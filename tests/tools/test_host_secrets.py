@@ -13,9 +13,11 @@ under the host's key (never one the model wrote into it).
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 import re
 import zlib
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote_plus
@@ -31,6 +33,7 @@ SPEC = TOOLS_SPECS / "echo_secrets.yaml"
 SECRET = b"e" * 32
 KEY = "K1-s3cret+key/value"
 TOKEN = "tok-9f8e7d6c5b4a"
+BODY_KEY = "B0dy-k3y-0123456789"
 HEADERS = {"Authorization": f"Bearer {TOKEN}"}
 PAGES = 3
 LIST_ARGS = {"max_pages": None, "deadline_s": None, "continuation": None}
@@ -40,9 +43,12 @@ LIST_ARGS = {"max_pages": None, "deadline_s": None, "continuation": None}
 def server_mod(tmp_path_factory):
     out = tmp_path_factory.mktemp("xct_echo")
     generate_and_import(SPEC, out, "xct_echo")
-    import importlib
-
     return importlib.import_module("xct_echo.tools.mcp_server")
+
+
+@pytest.fixture(scope="module")
+def tools_dir(server_mod):
+    return Path(server_mod.__file__).parent
 
 
 def _lower_hex(text: str) -> str:
@@ -113,6 +119,26 @@ class EchoApi:
             message = f"{head}{pad}{request.query_params.get('key')})"
             return JSONResponse({"error": {"code": "FORBIDDEN", "message": message}}, 403)
 
+        @app.post("/search")
+        async def search(request: Request) -> JSONResponse:
+            body = await request.json()
+            self.requests.append(("search", {**dict(request.query_params), **body}))
+            page = int(request.query_params.get("cursor") or 0)
+            out: dict[str, Any] = {
+                "things": [
+                    {"id": f"s{page}", "self": f"matched {body.get('q')} as {body.get('api_key')}"}
+                ]
+            }
+            if page + 1 < PAGES:
+                out["next_cursor"] = str(page + 1)
+            return JSONResponse(out)
+
+        @app.post("/things/label")
+        async def label(request: Request) -> JSONResponse:
+            body = await request.json()
+            self.requests.append(("label", body))
+            return JSONResponse({"labelled": body.get("ids"), "by": body.get("ApiKey")})
+
         @app.post("/things/{tid}/purge")
         def purge(tid: str) -> JSONResponse:
             self.requests.append(("purge", {"id": tid}))
@@ -151,7 +177,7 @@ def assert_no_secret(result: Any) -> None:
     """Nothing the model sees holds the key or the token in any form we know of."""
     text = result.content[0].text + json.dumps(result.structured_content)
     seen = [text, unquote_plus(text), *_token_texts(text)]
-    for secret in (KEY, TOKEN):
+    for secret in (KEY, TOKEN, BODY_KEY):
         for form in _forms(secret):
             assert not any(form in s for s in seen), (form, text[:2000])
 
@@ -263,6 +289,78 @@ def test_the_dynamic_toolsets_call_tool_is_masked_the_same_way(server_mod):
     )
     assert result.structured_content["status"] == "partial"
     assert_no_secret(result)
+
+
+# -- credentials in a request body ------------------------------------------------------------
+
+
+def test_no_target_offers_a_body_credential_and_the_server_knows_to_add_it(tools_dir):
+    mcp = {t["name"]: t for t in json.loads((tools_dir / "mcp.json").read_text())["tools"]}
+    openai = json.loads((tools_dir / "openai.json").read_text())["responses"]
+    anthropic = json.loads((tools_dir / "anthropic.json").read_text())["tools"]
+    for name, kept in (("search_things", {"q"}), ("label_things", {"ids", "label"})):
+        schemas = [
+            mcp[name]["inputSchema"],
+            next(t["parameters"] for t in openai if t["name"] == name),
+            next(t["input_schema"] for t in anthropic if t["name"] == name),
+        ]
+        for schema in schemas:
+            props = set(schema["properties"])
+            assert kept <= props and not props & {"api_key", "ApiKey"}, (name, props)
+    assert mcp["search_things"]["_meta"]["x-completeness/host_body"] == ["api_key"]
+    assert mcp["label_things"]["_meta"]["x-completeness/host_body"] == ["ApiKey"]
+    assert "x-completeness/host_body" not in mcp["list_linked"]["_meta"]
+
+
+def test_the_host_supplies_body_credentials_and_none_reaches_the_model(server_mod):
+    api = EchoApi()
+
+    async def body(call):
+        refused = await call("search_things", {**LIST_ARGS, "q": "x", "api_key": "model-key"})
+        found = await call("search_things", {**LIST_ARGS, "q": "x"})
+        labelled = await call("label_things", {"ids": ["s0"], "label": "red"})
+        return refused, found, labelled
+
+    refused, found, labelled = session(
+        server_mod,
+        api.app(),
+        body,
+        secret=SECRET,
+        headers=HEADERS,
+        body={"api_key": BODY_KEY, "ApiKey": BODY_KEY},
+    )
+    assert refused.structured_content["error"]["code"] == "INVALID_ARGUMENTS"
+    assert refused.structured_content["error"]["message"] == "/api_key: not allowed"
+    assert found.structured_content["status"] == "complete"
+    assert [t["self"] for t in found.structured_content["data"]["things"]] == [
+        "matched x as ***"
+    ] * PAGES
+    assert labelled.structured_content["status"] == "complete", labelled.structured_content
+    for result in (refused, found, labelled):
+        assert_no_secret(result)
+    sent = [(kind, r.get("api_key", r.get("ApiKey"))) for kind, r in api.requests]
+    assert sent == [("search", BODY_KEY)] * PAGES + [("label", BODY_KEY)]  # never the model's
+
+
+def test_a_body_credential_names_the_evidence_principal(server_mod):
+    evidence = importlib.import_module("xct_echo._runtime.evidence")
+    one = server_mod.build_host("http://127.0.0.1:1", {}, body={"api_key": BODY_KEY}, secret=SECRET)
+    two = server_mod.build_host(
+        "http://127.0.0.1:1", {}, body={"api_key": "other-0123456"}, secret=SECRET
+    )
+    bare = evidence.principal_of("http://127.0.0.1:1", {})
+    assert len({one.keeper.principal, two.keeper.principal, bare}) == 3
+
+
+def test_the_server_cli_takes_body_credentials_from_flags_and_the_environment(
+    server_mod, monkeypatch
+):
+    monkeypatch.setenv("XCT_ECHO_BODY_KEY", BODY_KEY)
+    args = server_mod.parse_args(
+        ["--base-url", "http://127.0.0.1:1", "--body-field", "ApiKey=v1-abc"]
+        + ["--body-field-env", "api_key=XCT_ECHO_BODY_KEY"]
+    )
+    assert dict(args.body) == {"ApiKey": "v1-abc", "api_key": BODY_KEY}
 
 
 # -- the mechanism, directly -----------------------------------------------------------------

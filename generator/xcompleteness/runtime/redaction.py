@@ -17,7 +17,8 @@ What counts as a host secret (:meth:`Redactor.of`, from the client the host call
   ``password``, ``signature`` or ``credential``): the whole value, the credential after its
   scheme word (``Bearer abc`` -> ``abc``), a Basic credential's decoded ``user:password`` and
   password, and each cookie's value;
-- the password of the base URL's userinfo.
+- the password of the base URL's userinfo;
+- the body credentials the host supplies (``--body-field``).
 
 What :meth:`Redactor.scrub` replaces with ``***`` in every string of an answer (keys too):
 
@@ -149,11 +150,11 @@ class Redactor:
         self._pattern = re.compile("|".join(parts)) if parts else None
 
     @classmethod
-    def of(cls, client: Any) -> Redactor:
-        """The secrets of a generated client: its query parameters, its credential headers and
-        the password of its base URL."""
+    def of(cls, client: Any, more: Iterable[str] = ()) -> Redactor:
+        """The secrets of a generated client (its query parameters, its credential headers and
+        the password of its base URL) and ``more`` (the host's body credentials)."""
         params = {str(k): str(v) for k, v in (getattr(client, "params", None) or {}).items()}
-        secrets = list(params.values())
+        secrets = [*params.values(), *(str(v) for v in more)]
         for name, value in (getattr(client, "headers", None) or {}).items():
             if is_credential_header(str(name)):
                 secrets += _header_secrets(str(name), str(value))

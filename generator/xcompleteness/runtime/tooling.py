@@ -54,6 +54,8 @@ class _Tool:
     spec_names: Mapping[str, str]
     """Argument name -> the spec's name, where they differ (arguments are the client's
     Python keyword names; the host speaks spec names to the client's ``params``)."""
+    host_body: tuple[str, ...] = ()
+    """Body fields that carry a credential: never the model's, the host's values are sent."""
 
     @property
     def name(self) -> str:
@@ -71,6 +73,7 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
         body=tuple(meta.get("x-completeness/body") or ()),
         json_args=tuple(meta.get("x-completeness/json_args") or ()),
         spec_names=dict(meta.get("x-completeness/spec_names") or {}),
+        host_body=tuple(meta.get("x-completeness/host_body") or ()),
     )
 
 
@@ -93,6 +96,7 @@ class ToolHost:
         default_deadline_s: float = 20.0,
         max_deadline_s: float = 300.0,
         only: Collection[str] | None = None,
+        body_credentials: Mapping[str, str] | None = None,
     ) -> None:
         everything = [_tool(t) for t in tools]
         self.tools = {t.name: t for t in everything if only is None or t.operation in only}
@@ -100,8 +104,11 @@ class ToolHost:
         self.contracts = contracts
         self.client = client
         self.keeper = keeper
-        self.redactor = Redactor.of(client)
-        """Masks the client's credentials in every answer; re-binds continuations."""
+        self.body_credentials = {str(k): str(v) for k, v in (body_credentials or {}).items()}
+        """Body fields the host supplies (``--body-field``), added to the body of every tool
+        whose ``_meta["x-completeness/host_body"]`` names them; never a model's argument."""
+        self.redactor = Redactor.of(client, self.body_credentials.values())
+        """Masks the host's credentials in every answer; re-binds continuations."""
         self.default_max_pages = default_max_pages
         self.default_deadline_s = default_deadline_s
         self.max_deadline_s = max_deadline_s
@@ -165,6 +172,7 @@ class ToolHost:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         # A POST search's body fields (its query); the walk writes the paging ones itself.
         params.update({k: args[k] for k in tool.body if args.get(k) is not None})
+        sent = {**params, **self._host_body(tool)}  # the evidence binds the model's query only
         # A continuation comes back re-bound: the host's query credentials are dropped from the
         # URL it holds and the client adds its own (the model never carries nor chooses them).
         resumed = self.redactor.rebind(args.get("continuation"))
@@ -172,7 +180,7 @@ class ToolHost:
         deadline = args.get("deadline_s")
         deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
-        keywords, rest = op.split_arguments(params)  # required path parameters are keywords
+        keywords, rest = op.split_arguments(sent)  # required path parameters are keywords
         result = op.collect(
             max_pages=int(max_pages),
             deadline=min(deadline, self.max_deadline_s),
@@ -300,10 +308,14 @@ class ToolHost:
     ) -> dict[str, Any]:
         """Call the mutation with its body fields (plus ``extra``) and its parameters."""
         body = {k: args[k] for k in tool.body if args.get(k) is not None}
+        body.update(self._host_body(tool))
         body.update(extra or {})
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         call = getattr(self.client, tool.client_attr)
         return single_result("response", _invoke(call, params, body))
+
+    def _host_body(self, tool: _Tool) -> dict[str, str]:
+        return {k: self.body_credentials[k] for k in tool.host_body if k in self.body_credentials}
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
