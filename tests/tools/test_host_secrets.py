@@ -352,6 +352,12 @@ def test_a_body_credential_names_the_evidence_principal(server_mod):
     assert len({one.keeper.principal, two.keeper.principal, bare}) == 3
 
 
+def test_the_generated_readme_names_the_body_credentials_the_host_supplies(tools_dir):
+    readme = (tools_dir.parents[1] / "README.md").read_text(encoding="utf-8")
+    assert "credential in the request body (ApiKey, api_key)" in readme
+    assert "--body-field-env ApiKey=API_KEY" in readme
+
+
 def test_the_server_cli_takes_body_credentials_from_flags_and_the_environment(
     server_mod, monkeypatch
 ):
