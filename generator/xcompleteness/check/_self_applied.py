@@ -34,13 +34,12 @@ __all__ = ["SELF_APPLIED", "self_applied"]
 
 SELF_APPLIED = "XC032"
 MAX_REPORTED = 20
-_SINGLE = frozenset({"not"})
-_SINGLE_31 = frozenset({"not", "if", "then", "else"})
+_CONDITIONALS = frozenset({"if", "then", "else"})
 _LISTS = frozenset({"allOf", "anyOf", "oneOf"})
-_TAIL_30 = re.compile(r"/(?:not|(?:allOf|anyOf|oneOf)/\d+)$", re.MULTILINE)
-_TAIL_31 = re.compile(
-    r"/(?:not|if|then|else|(?:allOf|anyOf|oneOf)/\d+|dependentSchemas/[^/\n]*)$", re.MULTILINE
-)
+_LIST_TAIL = re.compile(r"Of/\d+$", re.MULTILINE)  # a literal first: the scan is fast
+_LIST_ENDS = ("/allOf", "/anyOf", "/oneOf")
+_DEPENDENT_TAIL = re.compile(r"/dependentSchemas/[^/\n]*$", re.MULTILINE)
+
 
 Edge = tuple[str, str]
 """(the in-place path from a schema to a ``$ref`` object, the ref's target)."""
@@ -56,10 +55,13 @@ def self_applied(doc: SourceDoc, version: str) -> list[Diagnostic]:
     # cycle only if its pointer ends in an in-place step or is itself a ref target (a ref to a
     # ref); nearly every ref is neither (GitHub: 261 of 10,460).
     found = nodes.intersection(holders)
-    text = "\n".join(holders)
-    for match in (_TAIL_30 if version == "3.0" else _TAIL_31).finditer(text):
-        found.add(text[text.rfind("\n", 0, match.start()) + 1 : match.end()])
-    starts = [(p, ref_pointer(holders[p])) for p in sorted(found) if holders[p] in local]
+    text = "\n".join(holders) + "\n"
+    found |= _in_place_tails(text, version)
+    if text.count("\n") != len(holders):  # a key holds a line break: read those one by one
+        found |= {p for p in holders if "\n" in p and _step_up(p, version) is not None}
+    starts = [
+        (p, ref_pointer(holders[p])) for p in sorted(found & holders.keys()) if holders[p] in local
+    ]
     if not starts:
         return []
     graph = _graph(starts, nodes, holders, version)
@@ -79,6 +81,29 @@ def self_applied(doc: SourceDoc, version: str) -> list[Diagnostic]:
     ]
 
 
+def _in_place_tails(text: str, version: str) -> set[str]:
+    """The pointers (one a line of ``text``) whose last step is in place: ``/not``, ``/allOf/N``
+    (3.1: also ``/if``, ``/then``, ``/else``, ``/dependentSchemas/X``)."""
+
+    def line_at(i: int) -> str:
+        return text[text.rfind("\n", 0, i) + 1 : text.find("\n", i)]
+
+    found = set()
+    for match in _LIST_TAIL.finditer(text):
+        line = line_at(match.start())
+        if line.rpartition("/")[0].endswith(_LIST_ENDS):
+            found.add(line)
+    words = ("/not\n",) if version == "3.0" else ("/not\n", "/if\n", "/then\n", "/else\n")
+    for word in words:
+        i = text.find(word)
+        while i >= 0:
+            found.add(line_at(i))
+            i = text.find(word, i + 1)
+    if version != "3.0":
+        found.update(line_at(m.start()) for m in _DEPENDENT_TAIL.finditer(text))
+    return found
+
+
 def _graph(
     starts: Iterable[tuple[str, Any]],
     nodes: set[Any],
@@ -86,26 +111,29 @@ def _graph(
     version: str,
 ) -> dict[str, list[Edge]]:
     """Ref target -> the refs it applies in place (each with its path to the ``$ref``)."""
-    single = _SINGLE if version == "3.0" else _SINGLE_31
     graph: dict[str, list[Edge]] = {}
     for pointer, target in starts:
-        at = pointer
-        while True:
+        at: str | None = pointer
+        while at is not None:
             if at in nodes:
                 graph.setdefault(at, []).append((pointer[len(at) :], target))
-            head, _, last = at.rpartition("/")
-            if last in single:
-                up = head
-            elif last.isdigit() and head.rpartition("/")[2] in _LISTS:
-                up = head.rpartition("/")[0]
-            elif version != "3.0" and head.rpartition("/")[2] == "dependentSchemas":
-                up = head.rpartition("/")[0]
-            else:
-                break
-            if version == "3.0" and up in holders:
+            at = _step_up(at, version)
+            if version == "3.0" and at in holders:
                 break  # the parent is itself a $ref: 3.0 ignores its siblings
-            at = up
     return graph
+
+
+def _step_up(at: str, version: str) -> str | None:
+    """The schema that applies the one at ``at`` in place, or None (a property, an item...)."""
+    head, _, last = at.rpartition("/")
+    if last == "not" or (version != "3.0" and last in _CONDITIONALS):
+        return head
+    parent, _, word = head.rpartition("/")
+    if last.isdigit() and word in _LISTS:
+        return parent
+    if version != "3.0" and word == "dependentSchemas":
+        return parent
+    return None
 
 
 def _cycles(graph: dict[str, list[Edge]]) -> list[list[tuple[str, str]]]:
