@@ -122,3 +122,19 @@ def test_a_long_chain_is_one_diagnostic_and_no_recursion(tmp_path: Path) -> None
     schemas["A"] = ref("S0")
     found = _codes(tmp_path, _doc(schemas))
     assert found == [("XC032", "/components/schemas/S0")]
+
+
+def test_a_ref_to_a_ref_closes_a_cycle_in_3_1_where_siblings_apply(tmp_path: Path) -> None:
+    """``B`` is both a ``$ref`` (to ``A``) and, in 3.1, applies its ``not`` in place."""
+    schemas = {
+        "A": {"allOf": [ref("B")]},
+        "B": {"$ref": "#/components/schemas/A", "not": ref("C")},
+        "C": {"type": "object"},
+    }
+    assert _codes(tmp_path, _doc(schemas, "3.1.0")) == [("XC032", "/components/schemas/A")]
+    assert _codes(tmp_path, _doc(schemas, "3.0.3")) == [("XC032", "/components/schemas/A")]
+
+
+def test_a_key_with_a_line_break_does_not_hide_a_cycle(tmp_path: Path) -> None:
+    schemas = {"A\nB": {"not": ref("A%0AB")}}
+    assert _codes(tmp_path, _doc(schemas)) == [("XC032", "/components/schemas/A\nB")]

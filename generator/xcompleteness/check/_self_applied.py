@@ -21,8 +21,8 @@ another ``$ref`` object there.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from operator import itemgetter
+from typing import TYPE_CHECKING
 
 from xcompleteness.diagnostics import Diagnostic, Severity
 from xcompleteness.document import iter_refs, ref_pointer
@@ -36,7 +36,6 @@ SELF_APPLIED = "XC032"
 MAX_REPORTED = 20
 _CONDITIONALS = frozenset({"if", "then", "else"})
 _LISTS = frozenset({"allOf", "anyOf", "oneOf"})
-_LIST_TAIL = re.compile(r"Of/\d+$", re.MULTILINE)  # a literal first: the scan is fast
 _LIST_ENDS = ("/allOf", "/anyOf", "/oneOf")
 _DEPENDENT_TAIL = re.compile(r"/dependentSchemas/[^/\n]*$", re.MULTILINE)
 
@@ -48,23 +47,17 @@ Edge = tuple[str, str]
 def self_applied(doc: SourceDoc, version: str) -> list[Diagnostic]:
     """One ``XC032`` error per cycle of schemas applied in place to the same value."""
     refs = doc.refs if doc.refs is not None else tuple(iter_refs(doc.data))
-    holders = dict(refs)  # the pointer of each $ref object -> its ref
-    local = {r for r in set(holders.values()) if r[:1] == "#"}
-    nodes = {ref_pointer(r) if "%" in r else r[1:] for r in local}
-    # Cheap first (C-level set and text scans, no loop over every ref): a ref can be on a
-    # cycle only if its pointer ends in an in-place step or is itself a ref target (a ref to a
-    # ref); nearly every ref is neither (GitHub: 261 of 10,460).
-    found = nodes.intersection(holders)
-    text = "\n".join(holders) + "\n"
-    found |= _in_place_tails(text, version)
-    if text.count("\n") != len(holders):  # a key holds a line break: read those one by one
-        found |= {p for p in holders if "\n" in p and _step_up(p, version) is not None}
-    starts = [
-        (p, ref_pointer(holders[p])) for p in sorted(found & holders.keys()) if holders[p] in local
-    ]
-    if not starts:
+    # Cheap first (one text scan, no work per ref): a ref can be on such a cycle only if its
+    # pointer ends in an in-place step (GitHub: 261 of 10,460), or if it is the target of one
+    # (a ref to a ref).
+    tails = _in_place_tails("\n".join(map(itemgetter(0), refs)) + "\n", version)
+    if not tails:
         return []
-    graph = _graph(starts, nodes, holders, version)
+    holders = dict(refs)
+    if not tails <= holders.keys():  # a key held a line break: read those pointers one by one
+        tails = {p for p in tails if p in holders}
+        tails |= {p for p in holders if "\n" in p and _step_up(p, version) is not None}
+    graph = _graph(holders, sorted(tails), version)
     return [
         doc.diag(
             cycle[0][0],
@@ -89,10 +82,13 @@ def _in_place_tails(text: str, version: str) -> set[str]:
         return text[text.rfind("\n", 0, i) + 1 : text.find("\n", i)]
 
     found = set()
-    for match in _LIST_TAIL.finditer(text):
-        line = line_at(match.start())
-        if line.rpartition("/")[0].endswith(_LIST_ENDS):
+    i = text.find("Of/")
+    while i >= 0:
+        line = line_at(i)
+        head, _, last = line.rpartition("/")
+        if last.isdigit() and head.endswith(_LIST_ENDS):
             found.add(line)
+        i = text.find("Of/", i + 3)
     words = ("/not\n",) if version == "3.0" else ("/not\n", "/if\n", "/then\n", "/else\n")
     for word in words:
         i = text.find(word)
@@ -104,22 +100,38 @@ def _in_place_tails(text: str, version: str) -> set[str]:
     return found
 
 
-def _graph(
-    starts: Iterable[tuple[str, Any]],
-    nodes: set[Any],
-    holders: Mapping[str, str],
-    version: str,
-) -> dict[str, list[Edge]]:
-    """Ref target -> the refs it applies in place (each with its path to the ``$ref``)."""
-    graph: dict[str, list[Edge]] = {}
-    for pointer, target in starts:
+def _graph(holders: dict[str, str], tails: list[str], version: str) -> dict[str, list[Edge]]:
+    """Schema -> the refs it applies in place (each with its path to the ``$ref``): from every
+    in-place ref, an edge from each schema that applies it in place; a ref to a ref adds the
+    edge from the first to the second. Only edges into a schema with edges of its own can be on
+    a cycle: the others (nearly all: ``allOf`` of a plain component) are left out first."""
+    edges: list[tuple[str, str, str]] = []  # (schema, path to the $ref, target)
+    for pointer in tails:
+        target = ref_pointer(holders[pointer])
         at: str | None = pointer
-        while at is not None:
-            if at in nodes:
-                graph.setdefault(at, []).append((pointer[len(at) :], target))
+        while at is not None and target is not None:
+            edges.append((at, pointer[len(at) :], target))
             at = _step_up(at, version)
             if version == "3.0" and at in holders:
                 break  # the parent is itself a $ref: 3.0 ignores its siblings
+    sources = {at for at, _, _ in edges}
+    graph: dict[str, list[Edge]] = {}
+    todo = []
+    for at, step, target in edges:
+        if target in sources or target in holders:
+            graph.setdefault(at, []).append((step, target))
+            todo.append(target)
+    done: set[str] = set()
+    while todo:  # a target that is itself a $ref object: the edge to its own target
+        node = todo.pop()
+        if node in done:
+            continue
+        done.add(node)
+        target = ref_pointer(holders[node]) if node in holders else None
+        out = graph.setdefault(node, [])
+        if target is not None and ("", target) not in out:
+            out.append(("", target))
+            todo.append(target)
     return graph
 
 
