@@ -91,6 +91,8 @@ BASE_CODES: dict[str, CodeHelp] = {
             "XC014": "a local $ref points at nothing",
             "XC030": "the document is not valid OpenAPI 3.0/3.1",
             "XC031": "the OpenAPI validator could not finish",
+            "XC032": "a schema applies itself to the same value (a $ref cycle through "
+            "not/allOf/anyOf/oneOf with no property or item in between)",
             "XC150": "--show-effective names an operationId the document does not have",
         },
     ),

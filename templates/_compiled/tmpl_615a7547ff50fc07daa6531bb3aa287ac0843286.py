@@ -18,6 +18,7 @@ def root(context, missing=missing):
     l_0_operations = resolve('operations')
     l_0_script = resolve('script')
     l_0_query_credentials = resolve('query_credentials')
+    l_0_body_credentials = resolve('body_credentials')
     try:
         t_1 = environment.filters['join']
     except KeyError:
@@ -99,6 +100,17 @@ def root(context, missing=missing):
             yield ' --query-env '
             yield str(environment.getitem((undefined(name='query_credentials') if l_0_query_credentials is missing else l_0_query_credentials), 0))
             yield '=API_KEY\n'
+        if (undefined(name='body_credentials') if l_0_body_credentials is missing else l_0_body_credentials):
+            pass
+            yield '# the API takes a credential in the request body ('
+            yield str(t_1(context.eval_ctx, (undefined(name='body_credentials') if l_0_body_credentials is missing else l_0_body_credentials), ', '))
+            yield '), never a\n# tool argument: --body-field NAME=VALUE, or --body-field-env NAME=ENVVAR\n'
+            yield str((undefined(name='script') if l_0_script is missing else l_0_script))
+            yield ' --base-url '
+            yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+            yield ' --body-field-env '
+            yield str(environment.getitem((undefined(name='body_credentials') if l_0_body_credentials is missing else l_0_body_credentials), 0))
+            yield '=API_KEY\n'
         yield '# streamable HTTP on loopback (path /mcp)\n'
         yield str((undefined(name='script') if l_0_script is missing else l_0_script))
         yield ' --base-url '
@@ -110,4 +122,4 @@ def root(context, missing=missing):
         yield '/tools/AGENT_RULES.md`.\n'
 
 blocks = {}
-debug_info = '1=29&3=31&4=35&19=42&20=44&25=46&27=48&28=50&29=53&38=61&45=63&46=67&48=80&55=83&57=87&58=91&59=94&61=96&64=103&67=107&69=109'
+debug_info = '1=30&3=32&4=36&19=43&20=45&25=47&27=49&28=51&29=54&38=62&45=64&46=68&48=81&55=84&57=88&58=92&59=95&61=97&63=103&64=106&66=108&69=115&72=119&74=121'

@@ -155,15 +155,17 @@ SELF_NOT = (
 )
 
 
-def test_a_schema_that_negates_itself_is_xc031_not_a_traceback(tmp_path: Path) -> None:
-    from support.cli import xc
+def test_the_stock_walk_still_reports_a_recursion_it_meets_as_xc031(tmp_path: Path) -> None:
+    """``check`` now stops such a schema before any validator (XC032, tests/check/
+    test_self_applied.py); the stock walk's own guard stays for what that check cannot see."""
+    from xcompleteness.check._osv_stock import run_stock
+    from xcompleteness.check._validate import _collect
 
     spec = tmp_path / "self_not.json"
     spec.write_text(SELF_NOT, encoding="utf-8")
-    run = xc("check", str(spec), cwd=tmp_path, timeout=600)
-    assert run.returncode == 1, run.stderr[-2000:]
-    assert "Traceback" not in run.stderr
-    assert "error XC031: the OpenAPI validator recursed too deeply" in run.stderr
+    (diag,) = run_stock(load_spec(spec), "3.0", _collect, speedup=True)
+    assert diag.code == "XC031"
+    assert diag.message == "the OpenAPI validator recursed too deeply"
 
 
 def test_a_rust_panic_is_a_library_failure_and_an_exit_is_not() -> None:

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 
-def xc(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run ``python -m xcompleteness ARGS`` in ``cwd``; text output, never raises on exit code."""
+def xc(
+    *args: str,
+    cwd: Path | None = None,
+    timeout: float = 300,
+    env: Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess:
+    """Run ``python -m xcompleteness ARGS`` in ``cwd`` (``env``: the whole environment, else
+    this process's); text output, never raises on exit code."""
     return subprocess.run(
         [sys.executable, "-m", "xcompleteness", *args],
         cwd=cwd,
+        env=None if env is None else dict(env),
         capture_output=True,
         text=True,
         timeout=timeout,

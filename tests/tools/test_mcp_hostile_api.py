@@ -1,7 +1,8 @@
-"""The generated MCP server over stdio (a subprocess, the official SDK's stdio client) against a
-hostile API on loopback (uvicorn): slow and trickling bodies, a gzip bomb, malformed JSON, JSON
-that is not JSON (NaN, nesting past any parser, ISO-8859-1), the wrong content type, redirects
-and next links to other origins, cursor loops and cycles, pages that contradict the declaration.
+"""The generated MCP server, a subprocess, over stdio and over streamable HTTP (its own
+``--http`` mode; the official SDK's stdio and HTTP clients) against a hostile API on loopback
+(uvicorn): slow and trickling bodies, a gzip bomb, malformed JSON, JSON that is not JSON (NaN,
+nesting past any parser, ISO-8859-1), the wrong content type, redirects and next links to other
+origins, cursor loops and cycles, pages that contradict the declaration.
 
 One session walks every mode in turn (tests/support/hostile_api.py). Every answer must be a
 valid envelope of the tool's listed outputSchema; every mode but ``ok`` must end ``partial``
@@ -11,10 +12,14 @@ and never a failed call; and the session must still answer a clean listing after
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import socket
+import subprocess
 import sys
 import time
+from collections.abc import Iterator
 
 import anyio
 import pytest
@@ -55,21 +60,65 @@ def out(generated):
     return generated["xct_items"].parent
 
 
-def _params(out, url: str) -> StdioServerParameters:
-    env = {
+def _env(out) -> dict[str, str]:
+    return {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(out), os.environ.get("PYTHONPATH", "")]),
         "XCOMPLETENESS_MCP_SECRET": SECRET.hex(),
     }
-    return StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "xct_items.tools.mcp_server", "--base-url", url],
-        env=env,
-        cwd=str(out),
+
+
+def _server_args(url: str) -> list[str]:
+    return ["-m", "xct_items.tools.mcp_server", "--base-url", url]
+
+
+@contextlib.contextmanager
+def _stdio(out, url: str) -> Iterator[StdioServerParameters]:
+    yield StdioServerParameters(
+        command=sys.executable, args=_server_args(url), env=_env(out), cwd=str(out)
     )
 
 
-def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out):
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.contextmanager
+def _http(out, url: str) -> Iterator[str]:
+    """The server's own ``--http`` mode (uvicorn on loopback) as a subprocess; yields /mcp."""
+    port = _free_port()
+    args = [sys.executable, *_server_args(url), "--http", f"127.0.0.1:{port}"]
+    proc = subprocess.Popen(
+        args, env=_env(out), cwd=str(out), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if proc.poll() is not None:
+                raise AssertionError(proc.stderr.read().decode()[-2000:] if proc.stderr else "")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+                break
+            assert time.monotonic() < deadline, "the MCP server did not listen within 60 s"
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        if proc.stderr:
+            proc.stderr.close()
+
+
+TRANSPORTS = {"stdio": _stdio, "http": _http}
+
+
+@pytest.mark.parametrize("transport", sorted(TRANSPORTS))
+def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out, transport):
     api = HostileApi()
     answers: dict[tuple[str, str], tuple[dict, float]] = {}
 
@@ -81,10 +130,10 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out):
         assert json.loads(result.content[0].text) == sc
         return sc
 
-    with serve(make_hostile_app(api)) as url:
+    with serve(make_hostile_app(api)) as url, TRANSPORTS[transport](out, url) as target:
 
         async def main() -> tuple[dict, dict]:
-            async with Client(_params(out, url)) as client:
+            async with Client(target) as client:
                 schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
                 for tool, modes in (("list_items", NATIVE_MODES), ("search_items", SEARCH_MODES)):
                     for mode in modes:
@@ -104,8 +153,9 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out):
 
     assert forged["status"] == "error"
     assert after["status"] == "complete" and len(after["data"]["items"]) == 6
+    assert len(answers) == len(NATIVE_MODES) + len(SEARCH_MODES)
     for (tool, mode), (sc, seconds) in answers.items():
-        where = f"{tool} {mode}"
+        where = f"{transport} {tool} {mode}"
         if mode in BENIGN:
             assert sc["status"] == "complete", where
             continue
@@ -114,3 +164,38 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out):
         assert reasons[:1] == [EXPECTED.get(mode, VIOLATION)], (where, reasons)
         assert len(sc["data"]["items"]) == KEPT.get(mode, 3), where
         assert seconds < DEADLINE_S + 15, where  # the deadline bounds a slow or endless body
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "1"},
+    },
+}
+
+
+def test_over_http_a_foreign_host_or_origin_is_refused_before_any_session(out):
+    """A web page the user opens may reach a loopback port (DNS rebinding, a cross-site POST):
+    the server's HTTP mode, on a loopback host only, refuses a request whose Host or Origin is
+    not loopback (the SDK's transport security, which ``--http`` turns on), so no page can drive
+    the tools with the host's credentials."""
+    import httpx
+
+    api = HostileApi()
+    accept = {"Accept": "application/json, text/event-stream"}
+    with serve(make_hostile_app(api)) as url, _http(out, url) as mcp_url:
+        probes = {
+            "host": {"Host": "evil.example", **accept},
+            "origin": {"Origin": "http://evil.example", **accept},
+            "loopback": {"Origin": "http://127.0.0.1:1", **accept},
+        }
+        status = {
+            name: httpx.post(mcp_url, json=INITIALIZE, headers=headers, timeout=30).status_code
+            for name, headers in probes.items()
+        }
+    assert status == {"host": 421, "origin": 403, "loopback": 200}
+    assert api.hits == []

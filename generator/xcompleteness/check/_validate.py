@@ -56,6 +56,11 @@ def validate_openapi(doc: SourceDoc, *, speedup: bool = True) -> list[Diagnostic
                 severity=Severity.ERROR,
             )
         ]
+    from xcompleteness.check._self_applied import self_applied
+
+    cycles = self_applied(doc, version)
+    if cycles:  # no validator can finish such a schema (it recursed, or a Rust map panicked)
+        return cycles + request_body_schemas(doc, version)
     if speedup:
         from xcompleteness.check._osv_walk import Undecided, walk_errors
 

@@ -34,6 +34,7 @@ from .recheck import (
     recheck_targets,
     target_param,
 )
+from .redaction import Redactor
 from .tool_result import api_error, error_result, single_result, tool_result
 from .validation import validate
 from .walk_results import evidence_doubts
@@ -53,6 +54,8 @@ class _Tool:
     spec_names: Mapping[str, str]
     """Argument name -> the spec's name, where they differ (arguments are the client's
     Python keyword names; the host speaks spec names to the client's ``params``)."""
+    host_body: tuple[str, ...] = ()
+    """Body fields that carry a credential: never the model's, the host's values are sent."""
 
     @property
     def name(self) -> str:
@@ -70,6 +73,7 @@ def _tool(defn: Mapping[str, Any]) -> _Tool:
         body=tuple(meta.get("x-completeness/body") or ()),
         json_args=tuple(meta.get("x-completeness/json_args") or ()),
         spec_names=dict(meta.get("x-completeness/spec_names") or {}),
+        host_body=tuple(meta.get("x-completeness/host_body") or ()),
     )
 
 
@@ -92,6 +96,7 @@ class ToolHost:
         default_deadline_s: float = 20.0,
         max_deadline_s: float = 300.0,
         only: Collection[str] | None = None,
+        body_credentials: Mapping[str, str] | None = None,
     ) -> None:
         everything = [_tool(t) for t in tools]
         self.tools = {t.name: t for t in everything if only is None or t.operation in only}
@@ -99,6 +104,11 @@ class ToolHost:
         self.contracts = contracts
         self.client = client
         self.keeper = keeper
+        self.body_credentials = {str(k): str(v) for k, v in (body_credentials or {}).items()}
+        """Body fields the host supplies (``--body-field``), added to the body of every tool
+        whose ``_meta["x-completeness/host_body"]`` names them; never a model's argument."""
+        self.redactor = Redactor.of(client, self.body_credentials.values())
+        """Masks the host's credentials in every answer; re-binds continuations."""
         self.default_max_pages = default_max_pages
         self.default_deadline_s = default_deadline_s
         self.max_deadline_s = max_deadline_s
@@ -119,6 +129,15 @@ class ToolHost:
         tool = self.tools.get(name)
         if tool is None:
             return error_result("UNKNOWN_TOOL", "no tool of that name"), True
+        # The one gate toward the model: whatever the API echoed of the host's credentials
+        # (a next link's ``key=``, a quoted bearer token) is masked before it is checked and sent.
+        env = self.redactor.scrub(self._answer(tool, arguments))
+        problems = validate(env, tool.definition["outputSchema"]) or _invariant_problems(env)
+        if problems:
+            env = error_result("OUTPUT_INVALID", "; ".join(problems)[:2000])
+        return env, env["status"] == "error"
+
+    def _answer(self, tool: _Tool, arguments: Mapping[str, Any] | None) -> dict[str, Any]:
         args = dict(arguments or {})
         schema = tool.definition["inputSchema"]
         for name, sub in (schema.get("properties") or {}).items():
@@ -127,21 +146,16 @@ class ToolHost:
         problems = validate(args, schema)
         decoded, bad = self._decode(tool, args)
         if problems or bad:
-            return error_result("INVALID_ARGUMENTS", "; ".join([*problems, *bad])[:2000]), True
+            return error_result("INVALID_ARGUMENTS", "; ".join([*problems, *bad])[:2000])
         decoded = {tool.spec_names.get(k, k): v for k, v in decoded.items()}
         try:
             if tool.kind in LISTING_KINDS:
-                env = self._listing(tool, decoded)
-            elif tool.kind == "mutation":
-                env = self._mutation(tool, decoded)
-            else:
-                env = self._single(tool, decoded)
+                return self._listing(tool, decoded)
+            if tool.kind == "mutation":
+                return self._mutation(tool, decoded)
+            return self._single(tool, decoded)
         except Exception as exc:  # noqa: BLE001 -- every failure becomes a typed error envelope
-            env = api_error(exc)
-        problems = validate(env, tool.definition["outputSchema"]) or _invariant_problems(env)
-        if problems:
-            env = error_result("OUTPUT_INVALID", "; ".join(problems)[:2000])
-        return env, env["status"] == "error"
+            return api_error(exc)
 
     def _decode(self, tool: _Tool, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         bad = []
@@ -158,12 +172,15 @@ class ToolHost:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         # A POST search's body fields (its query); the walk writes the paging ones itself.
         params.update({k: args[k] for k in tool.body if args.get(k) is not None})
-        resumed = args.get("continuation")
+        sent = {**params, **self._host_body(tool)}  # the evidence binds the model's query only
+        # A continuation comes back re-bound: the host's query credentials are dropped from the
+        # URL it holds and the client adds its own (the model never carries nor chooses them).
+        resumed = self.redactor.rebind(args.get("continuation"))
         max_pages = args.get("max_pages") or self.default_max_pages
         deadline = args.get("deadline_s")
         deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
-        keywords, rest = op.split_arguments(params)  # required path parameters are keywords
+        keywords, rest = op.split_arguments(sent)  # required path parameters are keywords
         result = op.collect(
             max_pages=int(max_pages),
             deadline=min(deadline, self.max_deadline_s),
@@ -173,7 +190,8 @@ class ToolHost:
         )
         scope = contract.scope.declared() if contract.scope else {}
         key = _resource_key(scope.get("resource"))
-        env = tool_result(result, resource_key=key, scope=scope)
+        # Scrubbed before evidence is minted: the token binds the ids the model is shown.
+        env = self.redactor.scrub(tool_result(result, resource_key=key, scope=scope))
         mints = contract.mints_evidence or tool.operation in self._evidence_sources
         if env["status"] == "complete" and mints and resumed is None and _undoubted(env, contract):
             tokens = contract.id_pointer if contract.id and contract.id_pointer else ("id",)
@@ -290,10 +308,14 @@ class ToolHost:
     ) -> dict[str, Any]:
         """Call the mutation with its body fields (plus ``extra``) and its parameters."""
         body = {k: args[k] for k in tool.body if args.get(k) is not None}
+        body.update(self._host_body(tool))
         body.update(extra or {})
         params = {k: args[k] for k in tool.params if args.get(k) is not None}
         call = getattr(self.client, tool.client_attr)
         return single_result("response", _invoke(call, params, body))
+
+    def _host_body(self, tool: _Tool) -> dict[str, str]:
+        return {k: self.body_credentials[k] for k in tool.host_body if k in self.body_credentials}
 
     def _single(self, tool: _Tool, args: dict[str, Any]) -> dict[str, Any]:
         params = {k: args[k] for k in tool.params if args.get(k) is not None}

@@ -23,7 +23,11 @@ from typing import Any
 from xcompleteness.emit._escape import toml_str
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._render import Renderer
-from xcompleteness.emit.emitters.tool_schemas import credential_params, md_data
+from xcompleteness.emit.emitters.tool_schemas import (
+    credential_body_fields,
+    credential_params,
+    md_data,
+)
 from xcompleteness.ir import OperationIR, SpecIR
 
 __all__ = [
@@ -158,6 +162,18 @@ def _query_credentials(spec: SpecIR) -> list[str]:
     return sorted(n for n in names if _PLAIN_NAME.fullmatch(n))
 
 
+def _body_credentials(spec: SpecIR) -> list[str]:
+    """The body credentials the MCP server's host must supply (``--body-field``), plain names
+    only (declared tools alone: only they have a body the server sends)."""
+    names = {
+        n
+        for op in spec.operations
+        if op.is_listing or op.is_mutation
+        for n in credential_body_fields(op)
+    }
+    return sorted(n for n in names if _PLAIN_NAME.fullmatch(n))
+
+
 def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
     listings = [op for op in spec.operations if op.is_listing]
     # the example runs as written when some listing needs no argument; else it names the ones
@@ -176,6 +192,7 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
         "script": script_name(spec.package),
         "with_tools": with_tools,
         "query_credentials": _query_credentials(spec),
+        "body_credentials": _body_credentials(spec),
         "example": listing.py_name if listing else None,
         "operations": [
             {

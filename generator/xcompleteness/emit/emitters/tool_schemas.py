@@ -48,6 +48,7 @@ __all__ = [
     "annotations",
     "anthropic_tool",
     "closed_object",
+    "credential_body_fields",
     "credential_params",
     "description",
     "evidence_token_field",
@@ -519,11 +520,22 @@ def target_ids_field(op: Any) -> str | None:
 
 def tool_body_fields(op: Any) -> list[Any]:
     """Body fields the model supplies: a mutation's, all but the API evidence token (the server
-    fills it); a listing's, all but the ones the walk writes (``$request.body#/marker``)."""
-    hidden: set[str | None] = {evidence_token_field(op)}
+    fills it); a listing's, all but the ones the walk writes (``$request.body#/marker``); on
+    both, never a credential (:func:`credential_body_fields`)."""
+    hidden: set[str | None] = {evidence_token_field(op), *credential_body_fields(op)}
     if op.is_listing and op.contract.pagination is not None and size_cap(op) is None:
         hidden |= op.contract.pagination.request.body_names
     return [f for f in op.body_fields if f.name not in hidden]
+
+
+def credential_body_fields(op: Any) -> list[str]:
+    """``op``'s top-level JSON body fields that carry a credential, named like a query one
+    (detect's ``CREDENTIAL_PARAMS``: ``api_key``, ``access_token``, ``client_secret``...). Like
+    a query credential they are never the model's: offered, the model would have to be told the
+    secret, or would choose the principal. The MCP server's host supplies them
+    (``--body-field NAME=VALUE``); the server adds them to the body of every tool that has one
+    (``_meta["x-completeness/host_body"]``)."""
+    return sorted(f.name for f in op.body_fields if fold(f.name) in CREDENTIAL_PARAMS)
 
 
 # --------------------------------------------------------------------------- tool result

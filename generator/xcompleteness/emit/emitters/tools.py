@@ -119,6 +119,9 @@ def tool_defs(spec: SpecIR, operations: Sequence[Any] | None = None) -> list[dic
                 "evidence_pairs": [source_tool] if source_tool else evidence_for,
             },
         }
+        host_body = ts.credential_body_fields(op) if op.is_mutation or op.is_listing else []
+        if host_body:  # the host supplies these body fields (--body-field), never the model
+            meta["x-completeness/host_body"] = host_body
         out.append(
             {
                 "name": op.tool_name,
