@@ -182,9 +182,15 @@ def _init(self: Any, *args: Any, **kwargs: Any) -> None:
     names, steps, setter, post_init = type(self).__record_plan__
     if args:
         if len(args) > len(names):
+            required = sum(1 for step in steps if step[1] and step[2] is _GIVEN)
+            takes = (
+                f"{len(names) + 1}"
+                if required == len(names)
+                else f"from {required + 1} to {len(names) + 1}"
+            )
             raise TypeError(
-                f"{type(self).__qualname__}.__init__() takes {len(names) + 1} positional "
-                f"arguments but {len(args) + 1} were given"
+                f"{type(self).__qualname__}.__init__() takes {takes} positional arguments but "
+                f"{len(args) + 1} were given"
             )
         for name, value in zip(names, args, strict=False):
             if name in kwargs:
