@@ -129,7 +129,7 @@ def _made_without_compiling(klass: type, options: dict[str, Any]) -> bool:
         klass.__doc__ = klass.__name__
     # The fields, match args and class defaults only: no method asked, so nothing compiled.
     dataclasses.dataclass(klass, init=False, repr=False, eq=False)
-    fields = tuple(dataclasses.fields(klass))  # type: ignore[arg-type]
+    fields = tuple(dataclasses.fields(klass))
     initvar = getattr(dataclasses, "_FIELD_INITVAR", None)
     every = klass.__dataclass_fields__.values()  # type: ignore[attr-defined]
     if any(f.kw_only is True for f in fields) or any(
@@ -164,7 +164,7 @@ _GIVEN, _FACTORY, _DEFAULT, _CLASS = range(4)
 def _plan(klass: type, fields: tuple[dataclasses.Field[Any], ...], frozen: bool) -> tuple[Any, ...]:
     """What ``_init`` does for ``klass``, worked out once: the positional names, per field
     (name, how, default or factory), the setter and whether ``__post_init__`` runs."""
-    steps = []
+    steps: list[tuple[str, bool, int, Any]] = []
     for f in fields:
         if f.default_factory is not dataclasses.MISSING:
             steps.append((f.name, f.init, _FACTORY, f.default_factory))
@@ -247,19 +247,20 @@ def _hash(self: Any) -> int:
     return hash(tuple(getattr(self, f.name) for f in hashed))
 
 
-def _frozen(cls: type) -> tuple[Callable[..., None], Callable[..., None]]:
-    """``__setattr__`` and ``__delattr__`` of frozen ``cls``, as ``dataclass`` writes them."""
-    names = frozenset(f.name for f in cls.__record_fields__)  # type: ignore[attr-defined]
+def _frozen(klass: type) -> tuple[Callable[..., None], Callable[..., None]]:
+    """``__setattr__`` and ``__delattr__`` of frozen ``klass``, as ``dataclass`` writes them."""
+    names = frozenset(f.name for f in klass.__record_fields__)  # type: ignore[attr-defined]
+    owner: Any = klass
 
     def __setattr__(self: Any, name: str, value: Any) -> None:
-        if type(self) is cls or name in names:
+        if type(self) is owner or name in names:
             raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)
+        super(owner, self).__setattr__(name, value)
 
     def __delattr__(self: Any, name: str) -> None:
-        if type(self) is cls or name in names:
+        if type(self) is owner or name in names:
             raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)
+        super(owner, self).__delattr__(name)
 
     return __setattr__, __delattr__
 
