@@ -99,6 +99,31 @@ def test_every_input_change_misses(
         gencache.generator_fingerprint.cache_clear()
 
 
+def test_the_key_covers_every_file_of_the_generator_package(tmp_path: Path, monkeypatch) -> None:
+    """The whole ``xcompleteness`` package is hashed, not only the stage this module sits in: an
+    edit of the runtime copied into packages (or of any stage) is a miss. (After the stages moved
+    into ``emit/``, only ``emit/`` was hashed and a runtime edit reused a stale package.)"""
+    import xcompleteness
+
+    root = Path(xcompleteness.__file__).resolve().parent
+    assert gencache.package_root() == root
+    copy = tmp_path / "xcompleteness"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(gencache, "package_root", lambda: copy)
+    gencache.generator_fingerprint.cache_clear()
+    try:
+        before = gencache.generator_fingerprint()
+        for edited in ("runtime/operations.py", "check/__init__.py"):
+            target = copy / edited
+            target.write_text(target.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+            gencache.generator_fingerprint.cache_clear()
+            after = gencache.generator_fingerprint()
+            assert after != before, edited
+            before = after
+    finally:
+        gencache.generator_fingerprint.cache_clear()
+
+
 def test_the_day_is_part_of_the_key(inputs: tuple[Path, Path]) -> None:
     import datetime as dt
 

@@ -171,6 +171,14 @@ def _hash_tree(h: Any, root: Path) -> None:
         h.update(data)
 
 
+def package_root() -> Path:
+    """The installed ``xcompleteness`` package (every stage, the runtime copied into packages):
+    the folder of its ``__init__.py``, wherever this module sits inside it."""
+    import xcompleteness
+
+    return Path(xcompleteness.__file__).resolve().parent
+
+
 @cache
 def generator_fingerprint() -> str:
     """A hash of the installed generator: version, files, Python and library versions."""
@@ -180,7 +188,7 @@ def generator_fingerprint() -> str:
     h = hashlib.sha256()
     h.update(f"xcompleteness {__version__}\npython {sys.version}\n".encode())
     h.update(library_versions(LIBRARIES))
-    package = Path(__file__).resolve().parent
+    package = package_root()
     h.update(b"pkg")
     _hash_tree(h, package)
     for label, folder in (("tpl", templates_dir()), ("ext", spec_ext_dir())):

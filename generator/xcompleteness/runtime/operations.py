@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote_plus
 
-from .httpx_lean import httpx
+import httpx
 
 if TYPE_CHECKING:  # typing.Self from Python 3.11; typing_extensions comes with pydantic
     from typing_extensions import Self

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .httpx_lean import httpx
+import httpx
+
 from .plain import get, plain
 from .recheck import OMISSION_REASONS, field_gaps
 
