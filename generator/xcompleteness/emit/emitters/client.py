@@ -126,9 +126,10 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     out = []
     for p in op.parameters:
         py = names.claim(p.py_name, origin=f"{op.pointer} parameter {p.name}")
-        # A path parameter is a required keyword unless it was renamed: then callers that pass
-        # it by its spec name (``**{"org-name": ...}``, as the MCP server does) must still work.
-        required = p.location == "path" and py == p.name
+        # A path parameter is a required keyword, renamed (``jobId`` -> ``job_id``) or not: a
+        # call without it cannot be sent, so the type checker says so, not the call at run time.
+        # Callers holding spec names (the MCP host) map them with ``split_arguments`` first.
+        required = p.location == "path"
         out.append(
             Arg(
                 py,
