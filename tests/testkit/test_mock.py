@@ -8,8 +8,10 @@ the generated client of the example spec against it: the reason the plan injects
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -362,3 +364,7 @@ def test_a_cursor_declared_as_a_header_parameter_is_read_from_the_request_header
     assert [i["id"] for i in second.json()] != [i["id"] for i in first.json()]
     assert bad.status_code == 400
     assert result.complete and len(result.items) == 25 and result.pages == 3, result.reasons
+    # the walk owns both headers: the MCP tool offers neither to the model
+    tools = json.loads((Path(pkg.__file__).parent / "tools" / "mcp.json").read_text("utf-8"))
+    (tool,) = [t for t in tools["tools"] if t["name"] == "get_languages"]
+    assert not [p for p in tool["inputSchema"]["properties"] if p.startswith("dlx")]

@@ -123,7 +123,7 @@ class PaginationRules(RuleContext):
                     pointer_join(pat, "request", key),
                     "XC121",
                     f"request.{key} names {name!r}, which is not a parameter here",
-                    "declare the query parameter or fix its name",
+                    "declare it as a query or header parameter of the operation, or fix the name",
                 )
 
     def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
