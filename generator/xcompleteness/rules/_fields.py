@@ -1,6 +1,7 @@
 """Rules that the fields a contract names exist: the items location (XC103) and the id pointer
-(XC104) of a listing (an adapter listing with no response body schema to check them in: XC151), the locations its 'when' conditions read (XC106) and the deadline
-parameter (XC120). (The omitted-fields location, XC123, is checked by ``rules._Context``.)
+(XC104) of a listing (an adapter listing with no response body schema to check them in: XC151),
+the locations its 'when' conditions read (XC106) and the deadline parameter (XC120). (The
+omitted-fields location, XC123, is checked by ``rules._Context``.)
 """
 
 from __future__ import annotations
