@@ -131,8 +131,16 @@ BASE_CODES: dict[str, CodeHelp] = {
             "led a run astray: not used",
             "XC608": "the title's package name would shadow a module and got an _api suffix",
             "XC603": "a schema modelled as Any (unsupported $ref, too deep, no item schema)",
-            "XC610": "datamodel-code-generator gave a schema's class name to another schema",
-            "XC611": "datamodel-code-generator renamed a schema's class by its own rules",
+        },
+    ),
+    **_codes(
+        "docs/generate.md#which-class-models-a-schema-renames-xc610-xc611",
+        _I,
+        {
+            "XC610": "datamodel-code-generator gave a schema's class name to another schema "
+            "(the right class is bound under the schema's name: nothing to do)",
+            "XC611": "datamodel-code-generator renamed a schema's class by its own rules "
+            "(the right class is bound under the schema's name: nothing to do)",
         },
     ),
     **_codes(

@@ -196,3 +196,74 @@ def test_the_command_line_turns_a_panic_anywhere_into_xc000(
     assert cli.main(["check", "whatever.yaml"]) == 2
     err = capsys.readouterr().err
     assert "XC000" in err and "PanicException" in err and "Traceback" not in err
+
+
+def test_a_default_the_schema_refuses_is_named_with_the_overlay_that_fixes_it(
+    tmp_path: Path,
+) -> None:
+    """Telnyx's 3.0 description writes ``default: null`` on 47 schemas that are not nullable and
+    a bare string default on an array parameter. The validator reports each at the schema with
+    the hint "see the OpenAPI specification for this object"; a user of a spec they do not own
+    could not tell what was wrong nor how to fix it without editing the spec."""
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/calls": {
+                "get": {
+                    "parameters": [
+                        {"name": "page", "in": "query", "schema": {"type": "integer"}},
+                        {
+                            "name": "sort",
+                            "in": "query",
+                            "schema": {"type": "array", "items": {}, "default": "x"},
+                        },
+                    ],
+                    "responses": {"200": {"description": "ok"}},
+                }
+            }
+        },
+        "components": {
+            "schemas": {"Fax": {"properties": {"limit": {"type": "integer", "default": None}}}}
+        },
+    }
+    path = tmp_path / "spec.yaml"
+    path.write_text(yaml.safe_dump(spec), encoding="utf-8")
+    found = validate_openapi(load_spec(path))
+    by_pointer: dict[str, list[str]] = {}
+    for d in found:
+        by_pointer.setdefault(d.pointer, []).append(d.hint)
+    null_at = "/components/schemas/Fax/properties/limit/default"
+    sort_at = "/paths/~1calls/get/parameters/1/schema/default"
+    assert set(by_pointer) == {null_at, sort_at}, found
+    null_hint = by_pointer[null_at][0]
+    assert "target $['components']['schemas']['Fax']['properties']['limit'] with " in null_hint
+    assert "update: {nullable: true}" in null_hint
+    sort_hint = by_pointer[sort_at][0]
+    assert "target $['paths']['/calls']['get']['parameters'][1]['schema']['default'] with " in (
+        sort_hint
+    )
+    assert "nullable" not in sort_hint
+    # the overlays the hints name make the document valid
+    overlay = tmp_path / "fix.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: fix, version: '1'}\nactions:\n"
+        "  - target: \"$['components']['schemas']['Fax']['properties']['limit']\"\n"
+        "    update: {nullable: true}\n"
+        "  - target: \"$['paths']['/calls']['get']['parameters'][1]['schema']['default']\"\n"
+        "    remove: true\n",
+        encoding="utf-8",
+    )
+    fixed = apply_overlays(load_spec(path), [overlay])
+    assert validate_openapi(fixed) == []
+
+
+def test_a_long_message_keeps_its_verdict() -> None:
+    """A duplicate in a long enum: the message quotes the whole list and says "has non-unique
+    elements" at its end, which the cap used to cut off (Telnyx's exception types)."""
+    from xcompleteness.check._validate import capped
+
+    message = repr([f"EXCEPTION_TYPE_{i}" for i in range(40)]) + " has non-unique elements"
+    short = capped(message)
+    assert len(short) <= 300
+    assert short.endswith(" has non-unique elements") and short.startswith("['EXCEPTION_TYPE_0'")

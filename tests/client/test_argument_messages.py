@@ -2,7 +2,10 @@
 
 A new user calling ``client.get_build_artifacts.collect()`` of a generated AppVeyor package read
 ``missing path parameter(s): jobId``, a name the method does not take (its keyword is
-``job_id``). The message names the keyword, and the spec's name beside it when they differ.
+``job_id``). A path parameter is a required keyword of the signature, renamed or not, so the
+type checker flags the call (``tests/golden/test_typing.py``) and Python's own message names the
+keyword; the runtime's message (the keyword, and the spec's name beside it when they differ) is
+left for a ``None`` passed where the path needs a value.
 """
 
 from __future__ import annotations
@@ -16,12 +19,18 @@ from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
 
 CALL = """
+import inspect
 from jobs_msg.client import Client
 with Client("http://127.0.0.1:9") as client:
-    try:
-        client.list_artifacts.collect(kind="zip")
-    except TypeError as exc:
-        print(exc)
+    for call in (lambda: client.list_artifacts.collect(kind="zip"),
+                 lambda: client.list_artifacts.collect(job_id=None, kind="zip")):
+        try:
+            call()
+        except TypeError as exc:
+            print(exc)
+    signature = inspect.signature(client.list_artifacts.page)
+    print(signature.parameters["job_id"].default is inspect.Parameter.empty,
+          signature.parameters["job_id"].annotation)
 """
 
 
@@ -38,4 +47,8 @@ def test_a_missing_path_parameter_is_named_by_the_keyword_the_caller_writes(tmp_
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "missing path parameter(s): job_id (spec name jobId)"
+    signature_error, none_error, typed = run.stdout.strip().splitlines()
+    # the renamed path parameter is a required keyword: Python refuses the call itself
+    assert "missing 1 required keyword-only argument: 'job_id'" in signature_error
+    assert none_error == "missing path parameter(s): job_id (spec name jobId)"
+    assert typed == "True str"

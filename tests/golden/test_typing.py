@@ -180,3 +180,35 @@ def test_pyright_on_documented_user_code(case: str, generated: Path) -> None:
     bad = [e for e in errors if "user_bad.py" in e]
     assert bad and all("Cannot access attribute" in e for e in bad), proc.stdout
     assert f'"{wrong.split(".")[1]}"' in bad[0]
+
+
+RENAMED_PATH_USER = """
+from jobs_typed.client import Client
+
+
+def artifacts(base_url: str) -> int:
+    with Client(base_url) as client:
+        return len(client.list_artifacts.collect(job_id="42").items)
+"""
+
+
+def test_a_renamed_path_parameter_is_a_required_keyword_for_mypy(tmp_path: Path) -> None:
+    """``/jobs/{jobId}/artifacts``: the client's keyword is ``job_id``; it was typed
+    ``str | None = None`` and a call without it type-checked, failing only at run time."""
+    from support import jobs
+    from xcompleteness import api
+
+    spec = tmp_path / "jobs.yaml"
+    spec.write_text(
+        jobs.spec(jobs.listing("/jobs/{jobId}/artifacts", "listArtifacts", "jobId")),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out"
+    assert api.generate(spec, out, package="jobs_typed", cache=False).exit_code == 0
+    good = _user_file(tmp_path, "out", "user_good.py", RENAMED_PATH_USER)
+    bad = _user_file(tmp_path, "out", "user_bad.py", RENAMED_PATH_USER.replace('job_id="42"', ""))
+    _, errors = _mypy(out, "--strict", good.name, bad.name)
+    assert [e for e in errors if e.startswith("user_good.py")] == []
+    bad_errors = [e for e in errors if e.startswith("user_bad.py")]
+    assert len(bad_errors) == 1 and '"job_id"' in bad_errors[0], errors
+    assert "[call-arg]" in bad_errors[0], bad_errors

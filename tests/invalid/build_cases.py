@@ -410,6 +410,15 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         lambda d: _page_search(d, 2),  # first-page is not written: the finding is at the minimum
         {"exit": 1, "diagnostics": [["XC147", "/paths/~1search/get/parameters/2/schema/minimum"]]},
     ),
+    # an adapter listing whose answer declares no body (DLx: only headers): said, not silent
+    "rule_XC151_adapter_listing_without_a_body_schema": (
+        lambda d: _op(d, "/search")["responses"]["200"].pop("content"),
+        {"exit": 0, "diagnostics": [["XC151", SEARCH + "/items"]]},
+    ),
+    "rule_XC151_strict": (
+        lambda d: _op(d, "/search")["responses"]["200"].pop("content"),
+        {"exit": 1, "strict": True, "diagnostics": [["XC151", SEARCH + "/items"]]},
+    ),
     "vocab_first_page_on_a_cursor_style": (
         lambda d: _xc(d, "/search")["pagination"].__setitem__("first-page", 0),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/first-page"]]},

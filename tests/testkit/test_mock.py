@@ -8,8 +8,10 @@ the generated client of the example spec against it: the reason the plan injects
 from __future__ import annotations
 
 import importlib
+import json
 import subprocess
 import sys
+from pathlib import Path
 
 import httpx
 import pytest
@@ -339,3 +341,30 @@ def test_a_plan_budget_wins_over_the_request():
         body = httpx.get(f"{url}/service-accounts?time_budget_ms=500").json()
     (reason,) = [r for r in body["incomplete_reasons"] if r["code"] == "TIME_BUDGET_EXCEEDED"]
     assert reason["budget_ms"] == 7
+
+
+# -- a cursor in a request header (DLx's dlx-continuation, both ways) --------------------------
+
+HEADER_SPEC = EXAMPLES.parent / "tests" / "client" / "specs" / "header_cursor.yaml"
+
+
+def test_a_cursor_declared_as_a_header_parameter_is_read_from_the_request_headers(tmp_path):
+    """The mock read paging values from the URL query only: a walk that sends its cursor in a
+    request header got the first page again and ended in CONTRACT_VIOLATION (a repeated cursor),
+    so every generated contract test of such an API failed."""
+    from support.gen import generate_and_import
+
+    pkg = generate_and_import(HEADER_SPEC, tmp_path, "tk_hdr")
+    with mock_in_thread(HEADER_SPEC, "items: 25\n") as url:
+        first = httpx.get(f"{url}/languages", headers={"dlx-max-item-count": "10"})
+        token = first.headers["dlx-continuation"]
+        second = httpx.get(f"{url}/languages", headers={"DLX-Continuation": token})
+        bad = httpx.get(f"{url}/languages", headers={"dlx-continuation": "not-a-token"})
+        result = _collect(pkg, url, "get_languages", **{"dlx-max-item-count": "10"})
+    assert [i["id"] for i in second.json()] != [i["id"] for i in first.json()]
+    assert bad.status_code == 400
+    assert result.complete and len(result.items) == 25 and result.pages == 3, result.reasons
+    # the walk owns both headers: the MCP tool offers neither to the model
+    tools = json.loads((Path(pkg.__file__).parent / "tools" / "mcp.json").read_text("utf-8"))
+    (tool,) = [t for t in tools["tools"] if t["name"] == "get_languages"]
+    assert not [p for p in tool["inputSchema"]["properties"] if p.startswith("dlx")]

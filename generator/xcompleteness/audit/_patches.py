@@ -123,7 +123,6 @@ def _names(node: Any) -> Any:
 
 
 def _op_target(pointer: str) -> str:
-    from xcompleteness.document import pointer_tokens
+    from xcompleteness.document import overlay_target
 
-    tokens = pointer_tokens(pointer) or ()
-    return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)
+    return overlay_target(pointer)

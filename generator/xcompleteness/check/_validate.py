@@ -168,15 +168,8 @@ def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> No
         if len(seen) > MAX_ERRORS:
             extra += 1
             continue
-        out.append(
-            doc.diag(
-                pointer,
-                INVALID_OPENAPI,
-                message,
-                hint="see the OpenAPI specification for this object",
-                severity=Severity.ERROR,
-            )
-        )
+        pointer, hint = _default_error(doc, pointer, message) or (pointer, GENERIC_HINT)
+        out.append(doc.diag(pointer, INVALID_OPENAPI, message, hint=hint, severity=Severity.ERROR))
     if extra:
         out.append(
             doc.diag(
@@ -185,10 +178,56 @@ def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> No
         )
 
 
+GENERIC_HINT = "see the OpenAPI specification for this object"
+DEFAULT_HINT = (
+    "the schema's own default does not validate against the schema: fix the default or the "
+    "schema. In a spec you do not edit, an overlay does it: target {default} with remove: true"
+)
+NULL_DEFAULT_HINT = (
+    "the schema's default is null (None) but the schema does not take null: fix the default or "
+    "the schema. In a spec you do not edit, an overlay does it: target {schema} with "
+    "update: {{nullable: true}} (OpenAPI 3.0; in 3.1 add 'null' to its type), or target "
+    "{default} with remove: true"
+)
+
+
+def _default_error(doc: SourceDoc, pointer: str, message: str) -> tuple[str, str] | None:
+    """(pointer at ``default``, a hint that says so) when the error at ``pointer`` is the
+    validator's check of the schema's own ``default`` value (``None for not nullable``, ``'x'
+    is not of type 'array'``), which the validator reports at the schema itself; else None.
+
+    The validator's messages start with the checked value's ``repr``: a default's error does
+    and a meta-schema error of the schema does not (its pointer names the keyword)."""
+    from xcompleteness.document import overlay_target, resolve_pointer
+
+    found, node = resolve_pointer(doc.data, pointer)
+    if not found or not isinstance(node, dict) or "default" not in node:
+        return None
+    try:
+        shown = repr(node["default"])
+    except Exception:  # noqa: BLE001 - a value without a repr is no default error we can name
+        return None
+    if not message.startswith(shown[:HEAD] + (" " if len(shown) <= HEAD else "")):
+        return None
+    at = pointer_join(pointer, "default")
+    targets = {"schema": overlay_target(pointer, doc.data), "default": overlay_target(at, doc.data)}
+    hint = NULL_DEFAULT_HINT if node["default"] is None else DEFAULT_HINT
+    return at, hint.format(**targets)
+
+
 def _message(err: Any) -> str:
     return capped(str(getattr(err, "message", err)))
 
 
+HEAD = 200
+"""How much of a long message's start :func:`capped` keeps (the rest of the room is its end)."""
+
+
 def capped(message: str, limit: int = 300) -> str:
-    """jsonschema and the validator quote whole instances; keep diagnostics readable."""
-    return message if len(message) <= limit else message[: limit - 3] + "..."
+    """jsonschema and the validator quote whole instances; keep diagnostics readable. The
+    verdict comes after the quoted instance (``[...] has non-unique elements``, ``... is not of
+    type 'array'``), so a long message keeps its start and its end and elides the middle."""
+    if len(message) <= limit:
+        return message
+    tail = limit - HEAD - 5
+    return message[:HEAD] + " ... " + message[-tail:]

@@ -152,6 +152,23 @@ def ref_component(ref: Any, section: str = "schemas") -> str | None:
     return None
 
 
+def overlay_target(pointer: str, data: Any = None) -> str:
+    """An Overlay 1.0 target (RFC 9535 JSONPath in the bracket form) selecting the node at an
+    RFC 6901 ``pointer``: name selectors (``$['paths']['/items']['get']``), and an index
+    selector (``[12]``) where ``data`` shows the token steps into an array (a name selector
+    selects nothing there). Without ``data`` every token is a name."""
+    tokens = pointer_tokens(pointer) or ()
+    node, parts = data, []
+    for token in tokens:
+        if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            parts.append(f"[{token}]")
+            node = node[int(token)]
+            continue
+        parts.append("['" + token.replace("\\", "\\\\").replace("'", "\\'") + "']")
+        node = node.get(token) if isinstance(node, dict) else None
+    return "$" + "".join(parts)
+
+
 def resolve_pointer(data: Any, pointer: str) -> tuple[bool, Any]:
     """Resolve an RFC 6901 pointer; returns ``(found, value)``."""
     tokens = pointer_tokens(pointer)

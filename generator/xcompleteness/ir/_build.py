@@ -307,13 +307,20 @@ class _Builder:
         self.codes: dict[tuple[str, str], CodeIR] = {}
         self.walker = SchemaWalker(self.doc)
 
-    def warn(self, pointer: str, code: str, message: str, hint: str = "") -> None:
+    def warn(
+        self,
+        pointer: str,
+        code: str,
+        message: str,
+        hint: str = "",
+        severity: Severity = Severity.WARNING,
+    ) -> None:
         self.diags.append(
             Diagnostic(
                 file=self.file,
                 pointer=pointer,
                 code=code,
-                severity=Severity.WARNING,
+                severity=severity,
                 message=message,
                 hint=hint,
                 line=self.lines.get(pointer),
@@ -415,6 +422,10 @@ class _Builder:
                 )
             )
             return None
+        # Info, not warning: the right class is bound and imported under the schema's name, so
+        # there is nothing to fix (a consumer of a vendored spec could not rename the schema
+        # anyway); a warning here made every generate of Stripe or unicourt look like it needed
+        # attention, and `generate --check` in CI annotated it on every run.
         for name, cls in models.renamed().items():
             pointer = self.schema_origin.get(name, pointer_join("/components/schemas", name))
             what = (
@@ -434,10 +445,11 @@ class _Builder:
                     f"{what}: datamodel-code-generator gave {name!r} to the schema at "
                     f"{holder_pointer}",
                     hint,
+                    Severity.INFO,
                 )
             else:
                 rules = "datamodel-code-generator's naming rules"
-                self.warn(pointer, "XC611", f"{what} ({rules})", hint)
+                self.warn(pointer, "XC611", f"{what} ({rules})", hint, Severity.INFO)
         return models
 
     # -- operations

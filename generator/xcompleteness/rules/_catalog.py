@@ -64,6 +64,11 @@ RULES: dict[str, tuple[Severity, str]] = {
         "an adapter RESULT_LIMIT_REACHED without when: never reported, so a capped answer "
         "reads complete",
     ),
+    "XC151": (
+        W,
+        "an adapter listing's success response declares no JSON body schema (items and id "
+        "cannot be checked; the items are untyped)",
+    ),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

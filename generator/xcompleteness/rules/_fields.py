@@ -1,6 +1,7 @@
 """Rules that the fields a contract names exist: the items location (XC103) and the id pointer
-(XC104) of a listing, the locations its 'when' conditions read (XC106) and the deadline
-parameter (XC120). (The omitted-fields location, XC123, is checked by ``rules._Context``.)
+(XC104) of a listing (an adapter listing with no response body schema to check them in: XC151),
+the locations its 'when' conditions read (XC106) and the deadline parameter (XC120). (The
+omitted-fields location, XC123, is checked by ``rules._Context``.)
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation
+from xcompleteness.document import Operation, overlay_target
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
@@ -30,12 +31,35 @@ class FieldRules(RuleContext):
         if expr.source != "response.body":
             yield self.d(where, "XC109", f"items must be read from $response.body, not {expr}")
             return
+        if not native and not operation.response_schemas(success_only=True):
+            yield self._no_body_schema(operation, where)
+            return  # nothing to check items or id against: said once, here
         yield from self._body_location(operation, expr, where, "XC103", native=native, what="items")
         id_ptr = c.id
         if isinstance(id_ptr, str):
             yield from self._item_pointer(
                 operation, expr, id_ptr, pointer_join(at, "id"), "XC104", "id"
             )
+
+    def _no_body_schema(self, operation: Operation, where: str) -> Diagnostic:
+        """XC151: an adapter listing whose success responses describe no JSON body (DLx's
+        answers declare only headers). ``check`` could verify neither ``items`` nor ``id`` and
+        said nothing, while ``generate`` warned that the items are untyped (XC603)."""
+        success = [r for r in operation.responses if r.success]
+        target = overlay_target(success[0].target, self.data) if success else None
+        place = (
+            f"target {target} with update: {{content: {{application/json: {{schema: ...}}}}}}"
+            if target
+            else "add a 2xx response with a JSON schema"
+        )
+        return self.d(
+            where,
+            "XC151",
+            "the success response declares no JSON body schema: items and id cannot be checked, "
+            "and the generated items are untyped",
+            "describe the body the API answers (an array of items, or an object holding one); "
+            f"in a spec you do not edit, an overlay does it: {place}",
+        )
 
     def _when(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:
         for i, reason in enumerate(c.reasons):

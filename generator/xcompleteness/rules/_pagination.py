@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from urllib.parse import unquote
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation, pointer_tokens, resolve_pointer
+from xcompleteness.document import Operation, overlay_target, resolve_pointer
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules, Pagination
@@ -123,7 +123,7 @@ class PaginationRules(RuleContext):
                     pointer_join(pat, "request", key),
                     "XC121",
                     f"request.{key} names {name!r}, which is not a parameter here",
-                    "declare the query parameter or fix its name",
+                    "declare it as a query or header parameter of the operation, or fix the name",
                 )
 
     def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
@@ -350,8 +350,7 @@ class PaginationRules(RuleContext):
 def _jsonpath(pointer: str) -> str:
     """An RFC 9535 path of name selectors for a JSON pointer (the request body schema's place:
     no array index on the way)."""
-    tokens = pointer_tokens(pointer) or ()
-    return "$" + "".join("['" + t.replace("\\", "\\\\").replace("'", "\\'") + "']" for t in tokens)
+    return overlay_target(pointer)
 
 
 def _minimum_pointer(data: object, parameter: str) -> str:

@@ -103,6 +103,9 @@ class Operation:
     factory: ItemFactory | None
     response_schema: Any = None
     conditions: dict[str, Condition] = field(default_factory=dict)
+    header_params: frozenset[str] = frozenset()
+    """Lower-cased names of the operation's ``in: header`` parameters: a cursor or size the
+    walk sends as a request header (DLx's ``dlx-continuation``) is read from the headers."""
 
     @property
     def listing(self) -> bool:
@@ -176,6 +179,7 @@ class MockApi:
                     factory,
                     response,
                     conditions,
+                    frozenset(p.name.lower() for p in op.parameters if p.location == "header"),
                 )
             )
         self.models = ir.model_schemas
@@ -202,8 +206,16 @@ class MockApi:
     # -- routing -----------------------------------------------------------------------------
 
     def handle(
-        self, method: str, path: str, query: Mapping[str, Any], body: Any, base: str
+        self,
+        method: str,
+        path: str,
+        query: Mapping[str, Any],
+        body: Any,
+        base: str,
+        headers: Mapping[str, str] | None = None,
     ) -> Answer:
+        """One answer. ``headers``: the request's headers (any case), read for the paging roles
+        the operation declares as ``in: header`` parameters."""
         self.requests += 1
         if path == "/_mock/calls" and method == "GET":
             return 200, {}, {"calls": self.calls}
@@ -215,7 +227,7 @@ class MockApi:
             if match and op.method == method.upper():
                 with self._lock:
                     if op.listing:
-                        paging = _paging_query(op, query, body)
+                        paging = _paging_query(op, query, body, headers or {})
                         return self._listing(op, paging, base, path, dict(query))
                     if op.contract.is_mutation:
                         return self._mutation(op, dict(query), body, match)
@@ -697,11 +709,20 @@ def _put_items(expr: str, items: list[Any]) -> Any:
     return body
 
 
-def _paging_query(op: Operation, query: Mapping[str, Any], body: Any) -> dict[str, Any]:
-    """The request's paging values by name: its query parameters and, for a listing that pages
-    in its JSON request body (``$request.body#/marker``, a POST search), the body properties the
-    walk writes, read exactly as a cursor or size sent in the query would be."""
+def _paging_query(
+    op: Operation, query: Mapping[str, Any], body: Any, headers: Mapping[str, str]
+) -> dict[str, Any]:
+    """The request's paging values by name: its query parameters, the paging roles declared as
+    header parameters (a cursor sent in a request header) and, for a listing that pages in its
+    JSON request body (``$request.body#/marker``, a POST search), the body properties the walk
+    writes, read exactly as a cursor or size sent in the query would be."""
     out = dict(query)
+    if op.header_params:
+        lowered = {str(k).lower(): v for k, v in headers.items()}
+        for name in op.pagination.request.to_dict().values():
+            key = str(name).lower() if isinstance(name, str) else ""
+            if key in op.header_params and key in lowered:
+                out[name] = lowered[key]
     names = op.pagination.request.body_names
     if names and isinstance(body, Mapping):
         for name in names:
@@ -795,7 +816,12 @@ def make_app(api: MockApi) -> Any:
                 return JSONResponse(_error("INVALID_REQUEST", "the body is not JSON"), 400)
         base = str(request.base_url)
         status, headers, payload = api.handle(
-            request.method, request.url.path, dict(request.query_params), body, base
+            request.method,
+            request.url.path,
+            dict(request.query_params),
+            body,
+            base,
+            dict(request.headers),
         )
         return JSONResponse(payload, status_code=status, headers=headers)
 

@@ -10,6 +10,7 @@ the template spells them out, passing every spec string through ``py_str`` / ``p
 
 from __future__ import annotations
 
+import keyword
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -126,9 +127,13 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     out = []
     for p in op.parameters:
         py = names.claim(p.py_name, origin=f"{op.pointer} parameter {p.name}")
-        # A path parameter is a required keyword unless it was renamed: then callers that pass
-        # it by its spec name (``**{"org-name": ...}``, as the MCP server does) must still work.
-        required = p.location == "path" and py == p.name
+        # A path parameter is a required keyword, renamed (``jobId`` -> ``job_id``) or not: a
+        # call without it cannot be sent, so the type checker says so, not the call at run time.
+        # Callers holding spec names (the MCP host) map them with ``split_arguments`` first.
+        # The one exception is a builtin's name escaped with ``_`` (``id`` -> ``id_``): callers
+        # write the spec's name (``get_service_account(id=...)``, documented), which reaches
+        # the call through ``**more``; a required ``id_`` would refuse that call.
+        required = p.location == "path" and not _escaped_builtin(p.name, py)
         out.append(
             Arg(
                 py,
@@ -148,6 +153,13 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
             py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")
             out.append(Arg(py, f.name, "body", f.type_hint))
     return tuple(out)
+
+
+def _escaped_builtin(name: str, py: str) -> bool:
+    """``py`` is ``name`` with the trailing ``_`` the naming authority adds to a builtin's name
+    (``id_``, ``type_``); a caller may still pass ``name=`` itself (not so for a keyword:
+    ``from_``, whose spec name no call can write as a keyword)."""
+    return py == name + "_" and name.isidentifier() and not keyword.iskeyword(name)
 
 
 def views(spec: SpecIR) -> list[OpView]:
