@@ -13,22 +13,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
+from support.unseen import emitted_drafts
 from xcompleteness import api
 
 SPEC = Path(__file__).parent / "specs" / "page_base.yaml"
 
 
 def _drafts(tmp_path: Path) -> dict[str, dict]:
-    out = tmp_path / "draft.yaml"
-    result = api.audit(SPEC, emit_overlay=out)
-    assert result.report is not None, result.diagnostics
-    overlay = yaml.safe_load(out.read_text("utf-8"))
-    return {
-        a["target"].split("'")[1]: a["update"]["x-completeness"]
-        for a in overlay["actions"]
-        if "x-completeness" in a["update"]
-    }
+    return emitted_drafts(SPEC, tmp_path)
 
 
 def _pagination_todos(decl: dict) -> list[str]:

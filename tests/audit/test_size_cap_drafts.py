@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
 from fastapi import FastAPI, Request
 from support.fault_server import serve
 from support.gen import import_generated
+from support.unseen import emitted_drafts
 from xcompleteness import api
 from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
@@ -26,15 +26,7 @@ SPEC = Path(__file__).parent / "specs" / "size_caps.yaml"
 
 
 def _drafts(tmp_path: Path) -> dict[str, dict]:
-    out = tmp_path / "draft.yaml"
-    result = api.audit(SPEC, emit_overlay=out)
-    assert result.report is not None, result.diagnostics
-    overlay = yaml.safe_load(out.read_text("utf-8"))
-    return {
-        a["target"].split("'")[1]: a["update"]["x-completeness"]
-        for a in overlay["actions"]
-        if "x-completeness" in a["update"]
-    }
+    return emitted_drafts(SPEC, tmp_path)
 
 
 def _pagination_todos(decl: dict) -> list[str]:

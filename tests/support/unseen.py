@@ -28,6 +28,21 @@ def _scanned(spec_name: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return {f.path: f for f in found}, {e.path: e for e in excluded}
 
 
+def emitted_drafts(spec: Path, tmp_path: Path) -> dict[str, dict[str, Any]]:
+    """path -> the ``x-completeness`` draft ``audit --emit-overlay`` writes for ``spec``."""
+    from xcompleteness import api
+
+    out = tmp_path / "draft.yaml"
+    result = api.audit(spec, emit_overlay=out)
+    assert result.report is not None, result.diagnostics
+    overlay = yaml.safe_load(out.read_text("utf-8"))
+    return {
+        a["target"].split("'")[1]: a["update"]["x-completeness"]
+        for a in overlay["actions"]
+        if "x-completeness" in a["update"]
+    }
+
+
 def todos(decl: dict[str, Any], topic: str) -> list[str]:
     """The draft's ``x-todo`` entries of one topic (``kind``, ``pagination``...)."""
     return [t for t in decl["x-todo"] if t.startswith(topic + ":")]
