@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from xcompleteness.emit._render import Renderer
-from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
+from xcompleteness.ir import (
+    NameRegistry,
+    OperationIR,
+    SpecIR,
+    operation_rename_hint,
+    wire_name_hint,
+)
 
 __all__ = [
     "Arg",
@@ -126,7 +132,9 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     names.reserve(*OWN_KEYWORDS)
     out = []
     for p in op.parameters:
-        py = names.claim(p.py_name, origin=f"{op.pointer} parameter {p.name}")
+        py = names.claim(
+            p.py_name, origin=f"{op.pointer} parameter {p.name}", hint=wire_name_hint(p.name)
+        )
         # A path parameter is a required keyword, renamed (``jobId`` -> ``job_id``) or not: a
         # call without it cannot be sent, so the type checker says so, not the call at run time.
         # Callers holding spec names (the MCP host) map them with ``split_arguments`` first.
@@ -150,7 +158,9 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     # and a POST search's (its query in the body, maybe its cursor: pagination.request).
     if op.body_fields:
         for f in op.body_fields:
-            py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")
+            py = names.claim(
+                f.py_name, origin=f"{op.pointer} body field {f.name}", hint=wire_name_hint(f.name)
+            )
             out.append(Arg(py, f.name, "body", f.type_hint))
     return tuple(out)
 
@@ -167,9 +177,12 @@ def views(spec: SpecIR) -> list[OpView]:
     classes.reserve(*MODULE_NAMES)
     out = []
     for op in spec.operations:
-        sync = classes.claim(op.class_name + "Operation", origin=op.pointer, style="pascal")
+        renamed = operation_rename_hint(op.pointer)
+        sync = classes.claim(
+            op.class_name + "Operation", origin=op.pointer, style="pascal", hint=renamed
+        )
         asyn = classes.claim(
-            "Async" + op.class_name + "Operation", origin=op.pointer, style="pascal"
+            "Async" + op.class_name + "Operation", origin=op.pointer, style="pascal", hint=renamed
         )
         out.append(
             OpView(
