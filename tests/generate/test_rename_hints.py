@@ -116,3 +116,24 @@ def test_a_component_class_clash_says_an_overlay_cannot_rename_it(tmp_path: Path
     assert comps
     assert all("cannot rename a component" in d.hint for d in comps)
     assert all("'FooBar2'" in d.hint for d in comps)
+
+
+def test_untyped_items_name_the_overlay_that_describes_them(tmp_path: Path) -> None:
+    """XC603 (no item schema) told the user to declare the items in the spec; the hint now
+    names the schema an overlay updates."""
+    op = _listing("listThings", ["cursor"], {})
+    op["get"]["responses"]["200"]["content"]["application/json"]["schema"]["properties"][
+        "items"
+    ] = {"type": "array"}
+    spec = tmp_path / "untyped.json"
+    spec.write_text(
+        json.dumps(
+            {"openapi": "3.0.3", "info": {"title": "U", "version": "1"}, "paths": {"/a": op}}
+        ),
+        encoding="utf-8",
+    )
+    ir = build_ir(check_spec(spec), "untyped")
+    found = [d for d in ir.diagnostics if d.code == "XC603"]
+    assert len(found) == 1, ir.diagnostics
+    target = "$['paths']['/a']['get']['responses']['200']['content']['application/json']['schema']"
+    assert f"an overlay does it: target {target} with update" in found[0].hint

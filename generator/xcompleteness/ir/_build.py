@@ -57,7 +57,13 @@ from typing import Any, cast
 from xcompleteness import document
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
+from xcompleteness.document import (
+    HTTP_METHODS,
+    DocumentViews,
+    Operation,
+    deref_mapping,
+    overlay_target,
+)
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import (
     NameRegistry,
@@ -519,7 +525,7 @@ class _Builder:
                     pointer,
                     "XC603",
                     f"no item schema found for {op_id!r}; items are untyped",
-                    "declare the response schema's items (application/json)",
+                    self.item_schema_hint(op),
                 )
             envelope = self.classes.claim(
                 cls + "Page", origin=pointer, style="pascal", hint=renamed
@@ -616,6 +622,30 @@ class _Builder:
             return None, None
         schema = response.json_schema()
         return response.status, schema.raw if schema is not None else None
+
+    def item_schema_hint(self, op: Operation) -> str:
+        """XC603's hint for untyped items: where an overlay describes them, for a spec the
+        user does not edit (the success response's JSON schema, else the response itself)."""
+        response = op.first_success()
+        schema = response.json_schema() if response is not None else None
+        if schema is not None and schema.target is not None:
+            place = (
+                f"target {overlay_target(schema.target, self.doc)} with update: {{properties: "
+                "{ITEMS_FIELD: {type: array, items: {...}}}}} (or items: {...} where the schema "
+                "is the array)"
+            )
+        elif response is not None and response.target:
+            place = (
+                f"target {overlay_target(response.target, self.doc)} with update: "
+                "{content: {application/json: {schema: ...}}}"
+            )
+        else:
+            place = "add a 2xx response with a JSON schema"
+        return (
+            "describe the items in the success response's JSON schema (an array with an items "
+            f"schema where the declaration's items location points); in a spec you do not edit, "
+            f"an overlay does it: {place}"
+        )
 
     def item_schema(self, resp_schema: Any, contract: Contract) -> Any:
         if resp_schema is None:
