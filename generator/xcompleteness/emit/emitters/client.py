@@ -91,6 +91,11 @@ class Arg:
     location: str  # path | query | header | cookie | body
     type_hint: str
     required: bool = False  # path parameters: a call without them cannot be sent
+    spec_keyword: str = ""
+    """A required path parameter whose keyword is a builtin's name escaped with ``_`` (``id_``)
+    and whose spec name (``id``) callers write too (docs/client.md): both keywords stay, and
+    the methods get two overloads, one requiring each, so a call without either is a type
+    error while no call that works today breaks."""
     style: str = ""
     explode: bool = False
     default_serialisation: bool = True
@@ -112,6 +117,11 @@ class OpView:
     envelope_model: str | None
     item_model: str | None
     result_model: str | None
+
+    @property
+    def overloaded(self) -> bool:
+        """Some required path parameter has two keywords (``id_`` and ``id``): overloads."""
+        return any(a.spec_keyword for a in self.args)
 
     @property
     def params(self) -> tuple[Arg, ...]:
@@ -138,10 +148,12 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
         # A path parameter is a required keyword, renamed (``jobId`` -> ``job_id``) or not: a
         # call without it cannot be sent, so the type checker says so, not the call at run time.
         # Callers holding spec names (the MCP host) map them with ``split_arguments`` first.
-        # The one exception is a builtin's name escaped with ``_`` (``id`` -> ``id_``): callers
-        # write the spec's name (``get_service_account(id=...)``, documented), which reaches
-        # the call through ``**more``; a required ``id_`` would refuse that call.
-        required = p.location == "path" and not _escaped_builtin(p.name, py)
+        # A builtin's name escaped with ``_`` (``id`` -> ``id_``) has two keywords callers
+        # write: ``id_`` (the signature's) and the spec's ``id`` (``get_service_account(id=...)``,
+        # documented; it reaches the call through ``**more``). Neither may break, so the
+        # method keeps ``id_`` optional and two overloads require one or the other.
+        required = p.location == "path"
+        escaped = required and _escaped_builtin(p.name, py)
         out.append(
             Arg(
                 py,
@@ -149,6 +161,7 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
                 p.location,
                 p.type_hint,
                 required,
+                p.name if escaped else "",
                 p.style,
                 p.explode,
                 p.default_serialisation,
