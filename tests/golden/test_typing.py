@@ -225,8 +225,8 @@ def artifacts(base_url: str) -> int:
         by_spec_name = client.list_artifacts.collect(id="42")
         by_keyword = client.list_artifacts.collect(id_="42")
         page = client.list_artifacts.page(id="42")
-        streamed = client.list_artifacts.iter_items(id_="42")
-        return len(by_spec_name.items) + len(by_keyword.items) + len(page.items) + len(list(streamed))
+        streamed = list(client.list_artifacts.iter_items(id_="42"))
+        return len(by_spec_name.items) + len(by_keyword.items) + len(page.items) + len(streamed)
 
 
 async def artifacts_async(base_url: str) -> bool:
