@@ -358,9 +358,9 @@ class _PageReader:
     def _short_of_total(self, returned: int) -> list[Reason]:
         """CONTRACT_VIOLATION when a next-url walk that would end complete read a different
         number of items than the declared total counts (the API's end signal and its count
-        disagree: items are missing, or more came than it counts). Not compared when the total was never
-        read, when an earlier reason already made the walk partial (a cap or a source down
-        explains a shortfall), or when the items read before a resumed URL are unknown."""
+        disagree: items are missing, or more came than it counts). Not compared when the total
+        was never read, when an earlier reason already made the walk partial (a cap or a source
+        down explains a shortfall), or when the items read before a resumed URL are unknown."""
         if self.total is None or self.before is None or self.reasons:
             return []
         read = self.before + self.item_count + returned
