@@ -133,3 +133,13 @@ def test_a_count_of_one_page_or_an_estimate_is_not_drafted_as_the_total(descript
     (finding,) = scan(_with_counts({"total": {"type": "integer", "description": description}}))
     decl = draft_declaration(finding)
     assert "total" not in decl["pagination"]["response"]
+
+
+def test_a_bare_count_beside_a_next_url_is_drafted_under_a_todo() -> None:
+    """``{data, next, count}``: count may be the listing's or this page's; a wrong total would
+    make every multi-page walk partial, so the draft asks."""
+    (finding,) = scan(_with_counts({"count": {"type": "integer"}}))
+    decl = draft_declaration(finding)
+    assert decl["pagination"]["response"]["total"] == "$response.body#/count"
+    [todo] = [t for t in decl["x-todo"] if t.startswith("pagination")]
+    assert "may count the whole listing or only this page" in todo

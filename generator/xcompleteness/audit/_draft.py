@@ -427,12 +427,19 @@ def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
     total = f.signal("total")
     if total is None:
         return {}
+    compared = (
+        f"the draft's response.total is {total.expression}, which the walk compares with the "
+        "items it read (another count ends the walk partial): confirm it counts every item of "
+        "the listing, set the right field, or remove response.total"
+    )
     if f.total_doubt:
+        todos.append(f"pagination: {f.total_doubt}; {compared}")
+    elif fold(total.name) == "count":
+        # A bare ``count`` beside a next URL counts the listing (SendGrid's ``_metadata``) as
+        # often as this page: the walk would call every multi-page listing partial.
         todos.append(
-            f"pagination: {f.total_doubt}; the draft's response.total is {total.expression}, "
-            "which the walk compares with the items it read (another count ends the walk "
-            "partial): confirm it counts every item of the listing, set the right field, or "
-            "remove response.total"
+            f"pagination: the response's count ({total.expression}) may count the whole "
+            f"listing or only this page, and nothing in the spec says which; {compared}"
         )
     return {"total": total.expression}
 
