@@ -143,3 +143,16 @@ def test_a_bare_count_beside_a_next_url_is_drafted_under_a_todo() -> None:
     assert decl["pagination"]["response"]["total"] == "$response.body#/count"
     [todo] = [t for t in decl["x-todo"] if t.startswith("pagination")]
     assert "may count the whole listing or only this page" in todo
+
+
+def test_a_django_rest_framework_count_is_the_total_unasked() -> None:
+    """``{count, next, previous, results}``: DRF documents count as the listing's total."""
+    doc = _with_counts({"count": {"type": "integer"}, "previous": {"type": "string"}})
+    props = doc["paths"]["/tracks"]["get"]["responses"]["200"]["content"]["application/json"]
+    props = props["schema"]["properties"]
+    props["results"] = props.pop("items")
+    (finding,) = scan(doc)
+    decl = draft_declaration(finding)
+    assert decl["items"] == "$response.body#/results"
+    assert decl["pagination"]["response"]["total"] == "$response.body#/count"
+    assert not [t for t in decl["x-todo"] if t.startswith("pagination")]

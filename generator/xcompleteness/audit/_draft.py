@@ -434,7 +434,7 @@ def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
     )
     if f.total_doubt:
         todos.append(f"pagination: {f.total_doubt}; {compared}")
-    elif fold(total.name) == "count":
+    elif fold(total.name) == "count" and not _drf_page(f, total):
         # A bare ``count`` beside a next URL counts the listing (SendGrid's ``_metadata``) as
         # often as this page: the walk would call every multi-page listing partial.
         todos.append(
@@ -442,6 +442,19 @@ def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
             f"listing or only this page, and nothing in the spec says which; {compared}"
         )
     return {"total": total.expression}
+
+
+def _drf_page(f: Finding, total: Signal) -> bool:
+    """Django REST framework's page ``{count, next, previous, results}`` (a framework many APIs
+    answer with: NetBox, RAWG, Nordigen ...): its ``count`` is documented as the number of items
+    of the whole listing, so the bare name asks nothing there."""
+    link = f.signal("next_link")
+    return (
+        total.expression == "$response.body#/count"
+        and f.items == "$response.body#/results"
+        and link is not None
+        and link.expression == "$response.body#/next"
+    )
 
 
 def _signal_reasons(
