@@ -7,7 +7,7 @@ def root(context, missing=missing):
     concat = environment.concat
     cond_expr_undefined = Undefined
     if 0: yield None
-    l_0_kw_args = l_0_typed = l_0_init = l_0_listing = l_0_call = missing
+    l_0_kw_args = l_0_overloads = l_0_typed = l_0_init = l_0_listing = l_0_call = missing
     try:
         t_1 = environment.filters['py_docblock']
     except KeyError:
@@ -27,21 +27,23 @@ def root(context, missing=missing):
         def t_3(*unused):
             raise TemplateRuntimeError("No filter named 'py_str' found.")
     pass
-    def macro(l_1_op):
+    def macro(l_1_op, l_1_variant):
         t_4 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
+        if l_1_variant is missing:
+            l_1_variant = 'impl'
         pass
         def t_5(fiter):
             for l_2_a in fiter:
-                if environment.getattr(l_2_a, 'required'):
+                if (environment.getattr(l_2_a, 'required') and (not ((l_1_variant == 'impl') and environment.getattr(l_2_a, 'spec_keyword')))):
                     yield l_2_a
         for l_2_a in t_5(environment.getattr(l_1_op, 'args')):
             _loop_vars = {}
             pass
             t_4.extend((
                 '        ',
-                str(t_2(environment.getattr(l_2_a, 'py_name'))),
+                str(t_2((environment.getattr(l_2_a, 'spec_keyword') if ((l_1_variant == 'spec') and environment.getattr(l_2_a, 'spec_keyword')) else environment.getattr(l_2_a, 'py_name')))),
                 ': ',
                 str(environment.getattr(l_2_a, 'type_hint')),
                 ',\n',
@@ -49,7 +51,7 @@ def root(context, missing=missing):
         l_2_a = missing
         def t_6(fiter):
             for l_2_a in fiter:
-                if (not environment.getattr(l_2_a, 'required')):
+                if ((not environment.getattr(l_2_a, 'required')) or ((l_1_variant == 'impl') and environment.getattr(l_2_a, 'spec_keyword'))):
                     yield l_2_a
         for l_2_a in t_6(environment.getattr(l_1_op, 'args')):
             _loop_vars = {}
@@ -67,33 +69,67 @@ def root(context, missing=missing):
         )
         return concat(t_4)
     context.exported_vars.add('kw_args')
-    context.vars['kw_args'] = l_0_kw_args = Macro(environment, macro, 'kw_args', ('op',), False, False, False, context.eval_ctx.autoescape)
-    def macro(l_1_op):
+    context.vars['kw_args'] = l_0_kw_args = Macro(environment, macro, 'kw_args', ('op', 'variant'), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_op, l_1_name, l_1_head, l_1_ret, l_1_aw):
         t_7 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
+        if l_1_name is missing:
+            l_1_name = undefined("parameter 'name' was not provided", name='name')
+        if l_1_head is missing:
+            l_1_head = undefined("parameter 'head' was not provided", name='head')
+        if l_1_ret is missing:
+            l_1_ret = undefined("parameter 'ret' was not provided", name='ret')
+        if l_1_aw is missing:
+            l_1_aw = undefined("parameter 'aw' was not provided", name='aw')
         pass
-        t_7.append(
+        if environment.getattr(l_1_op, 'overloaded'):
+            pass
+            for l_2_variant in ('py', 'spec'):
+                _loop_vars = {}
+                pass
+                t_7.extend((
+                    '    @overload\n    ',
+                    str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 17 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+                    'def ',
+                    str(l_1_name),
+                    '(\n        self,\n        *,\n',
+                    str(l_1_head),
+                    str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op, l_2_variant, _loop_vars=_loop_vars)),
+                    '\n    ) -> ',
+                    str(l_1_ret),
+                    ': ...\n\n',
+                ))
+            l_2_variant = missing
+        return concat(t_7)
+    context.exported_vars.add('overloads')
+    context.vars['overloads'] = l_0_overloads = Macro(environment, macro, 'overloads', ('op', 'name', 'head', 'ret', 'aw'), False, False, False, context.eval_ctx.autoescape)
+    def macro(l_1_op):
+        t_8 = []
+        if l_1_op is missing:
+            l_1_op = undefined("parameter 'op' was not provided", name='op')
+        pass
+        t_8.append(
             '{ ',
         )
         for l_2_a in environment.getattr(l_1_op, 'args'):
             _loop_vars = {}
             pass
-            t_7.extend((
+            t_8.extend((
                 str(t_3(environment.getattr(l_2_a, 'py_name'))),
                 ': ',
                 str(t_2(environment.getattr(l_2_a, 'py_name'))),
                 ', ',
             ))
         l_2_a = missing
-        t_7.append(
+        t_8.append(
             '}',
         )
-        return concat(t_7)
+        return concat(t_8)
     context.exported_vars.add('typed')
     context.vars['typed'] = l_0_typed = Macro(environment, macro, 'typed', ('op',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_base, l_1_client):
-        t_8 = []
+        t_9 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_base is missing:
@@ -101,7 +137,7 @@ def root(context, missing=missing):
         if l_1_client is missing:
             l_1_client = undefined("parameter 'client' was not provided", name='client')
         pass
-        t_8.extend((
+        t_9.extend((
             '    def __init__(self, client: ',
             str(l_1_client),
             ') -> None:\n        super().__init__(\n            client,\n            CONTRACTS[',
@@ -111,7 +147,7 @@ def root(context, missing=missing):
         for l_2_a in environment.getattr(l_1_op, 'params'):
             _loop_vars = {}
             pass
-            t_8.extend((
+            t_9.extend((
                 '(',
                 str(t_3(environment.getattr(l_2_a, 'py_name'))),
                 ', ',
@@ -121,30 +157,30 @@ def root(context, missing=missing):
             ))
             if (not environment.getattr(l_2_a, 'default_serialisation')):
                 pass
-                t_8.extend((
+                t_9.extend((
                     ', ',
                     str(t_3(environment.getattr(l_2_a, 'style'))),
                     ', ',
                     str(('True' if environment.getattr(l_2_a, 'explode') else 'False')),
                 ))
-            t_8.append(
+            t_9.append(
                 '), ',
             )
         l_2_a = missing
-        t_8.append(
+        t_9.append(
             '),\n',
         )
         if environment.getattr(l_1_op, 'listing'):
             pass
             if environment.getattr(l_1_op, 'body'):
                 pass
-                t_8.append(
+                t_9.append(
                     '            body_fields=(',
                 )
                 for l_2_a in environment.getattr(l_1_op, 'body'):
                     _loop_vars = {}
                     pass
-                    t_8.extend((
+                    t_9.extend((
                         '(',
                         str(t_3(environment.getattr(l_2_a, 'py_name'))),
                         ', ',
@@ -152,10 +188,10 @@ def root(context, missing=missing):
                         '), ',
                     ))
                 l_2_a = missing
-                t_8.append(
+                t_9.append(
                     '),\n',
                 )
-            t_8.extend((
+            t_9.extend((
                 '            envelope_model=',
                 str((str_join(('models.', t_2(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'None')),
                 ',\n            item_model=',
@@ -164,13 +200,13 @@ def root(context, missing=missing):
             ))
         else:
             pass
-            t_8.append(
+            t_9.append(
                 '            body_fields=(',
             )
             for l_2_a in environment.getattr(l_1_op, 'body'):
                 _loop_vars = {}
                 pass
-                t_8.extend((
+                t_9.extend((
                     '(',
                     str(t_3(environment.getattr(l_2_a, 'py_name'))),
                     ', ',
@@ -178,20 +214,20 @@ def root(context, missing=missing):
                     '), ',
                 ))
             l_2_a = missing
-            t_8.extend((
+            t_9.extend((
                 '),\n            response_model=',
                 str((str_join(('models.', t_2(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'None')),
                 ',\n',
             ))
-        t_8.append(
+        t_9.append(
             '        )\n',
         )
-        return concat(t_8)
+        return concat(t_9)
     context.exported_vars.add('init')
     context.vars['init'] = l_0_init = Macro(environment, macro, 'init', ('op', 'base', 'client'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_cls, l_1_base, l_1_client, l_1_aw):
-        t_9 = []
-        l_1_page_type = l_1_prefix = missing
+        t_10 = []
+        l_1_page_type = l_1_prefix = l_1_page_head = l_1_walk_head = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_cls is missing:
@@ -205,7 +241,7 @@ def root(context, missing=missing):
         pass
         l_1_page_type = (str_join(('models.', t_2(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'Any')
         l_1_prefix = ('Async' if l_1_aw else '')
-        t_9.extend((
+        t_10.extend((
             'class ',
             str(t_2(l_1_cls)),
             '(',
@@ -213,32 +249,58 @@ def root(context, missing=missing):
             '):\n    ',
             str(t_1(environment.getattr(l_1_op, 'doc'), 4)),
             '\n\n',
+        ))
+        t_11 = []
+        pass
+        t_11.append(
+            '        strict_items: bool | None = None,\n',
+        )
+        l_1_page_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_11))
+        t_12 = []
+        pass
+        t_12.append(
+            '        max_pages: int | None = None,\n        max_items: int | None = None,\n        deadline: float | None = None,\n        continuation: Continuation | str | None = None,\n        strict_items: bool | None = None,\n',
+        )
+        l_1_walk_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
+        t_10.extend((
             str(context.call((undefined(name='init') if l_0_init is missing else l_0_init), l_1_op, l_1_base, l_1_client)),
+            '\n',
+            str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, 'page', (undefined(name='page_head') if l_1_page_head is missing else l_1_page_head), (undefined(name='page_type') if l_1_page_type is missing else l_1_page_type), l_1_aw)),
             '\n    ',
-            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 37 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
-            'def page(\n        self,\n        *,\n        strict_items: bool | None = None,\n',
+            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 63 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            'def page(\n        self,\n        *,\n',
+            str((undefined(name='page_head') if l_1_page_head is missing else l_1_page_head)),
             str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op)),
             '\n    ) -> ',
             str((undefined(name='page_type') if l_1_page_type is missing else l_1_page_type)),
             ':\n        """One typed page; its own ``complete``, reasons and ``next_cursor`` say what is left."""\n        result: _Answer = ',
-            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 44 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 69 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
             'self._page(\n            self._prepare(',
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
-            ', params, more, None), strict_items\n        )\n        return result\n\n    ',
-            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 49 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
-            'def collect(\n        self,\n        *,\n        max_pages: int | None = None,\n        max_items: int | None = None,\n        deadline: float | None = None,\n        continuation: Continuation | str | None = None,\n        strict_items: bool | None = None,\n',
+            ', params, more, None), strict_items\n        )\n        return result\n\n',
+            str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, 'collect', (undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head), 'CollectResult', l_1_aw)),
+            '\n    ',
+            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 75 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            'def collect(\n        self,\n        *,\n',
+            str((undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head)),
             str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op)),
             '\n    ) -> CollectResult:\n        """Follow continuations to the declared end or a limit; items plus completeness."""\n        return ',
-            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 60 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 81 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
             'self._collect(\n            self._prepare(',
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
-            ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n    def iter_items(\n        self,\n        *,\n        max_pages: int | None = None,\n        max_items: int | None = None,\n        deadline: float | None = None,\n        continuation: Continuation | str | None = None,\n        strict_items: bool | None = None,\n',
+            ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n',
+            str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, 'iter_items', (undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head), str_join(((undefined(name='prefix') if l_1_prefix is missing else l_1_prefix), 'ItemStream', )), False)),
+            '\n    def iter_items(\n        self,\n        *,\n',
+            str((undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head)),
             str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op)),
             '\n    ) -> ',
             str((undefined(name='prefix') if l_1_prefix is missing else l_1_prefix)),
             'ItemStream:\n        """Items lazily (one page in memory); ``.result`` holds completeness at the end."""\n        return self._iter_items(\n            self._prepare(',
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
-            ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n    def iter_pages(\n        self,\n        *,\n        max_pages: int | None = None,\n        max_items: int | None = None,\n        deadline: float | None = None,\n        continuation: Continuation | str | None = None,\n        strict_items: bool | None = None,\n',
+            ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n',
+            str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, 'iter_pages', (undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head), str_join(((undefined(name='prefix') if l_1_prefix is missing else l_1_prefix), 'PageStream', )), False)),
+            '\n    def iter_pages(\n        self,\n        *,\n',
+            str((undefined(name='walk_head') if l_1_walk_head is missing else l_1_walk_head)),
             str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op)),
             '\n    ) -> ',
             str((undefined(name='prefix') if l_1_prefix is missing else l_1_prefix)),
@@ -246,11 +308,11 @@ def root(context, missing=missing):
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
             ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n    stream = iter_items\n',
         ))
-        return concat(t_9)
+        return concat(t_10)
     context.exported_vars.add('listing')
     context.vars['listing'] = l_0_listing = Macro(environment, macro, 'listing', ('op', 'cls', 'base', 'client', 'aw'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_cls, l_1_base, l_1_client, l_1_aw):
-        t_10 = []
+        t_13 = []
         l_1_result_type = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
@@ -264,7 +326,7 @@ def root(context, missing=missing):
             l_1_aw = undefined("parameter 'aw' was not provided", name='aw')
         pass
         l_1_result_type = (str_join(('models.', t_2(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'Any')
-        t_10.extend((
+        t_13.extend((
             'class ',
             str(t_2(l_1_cls)),
             '(',
@@ -273,21 +335,23 @@ def root(context, missing=missing):
             str(t_1(environment.getattr(l_1_op, 'doc'), 4)),
             '\n\n',
             str(context.call((undefined(name='init') if l_0_init is missing else l_0_init), l_1_op, l_1_base, l_1_client)),
+            '\n',
+            str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, '__call__', '', (undefined(name='result_type') if l_1_result_type is missing else l_1_result_type), l_1_aw)),
             '\n    ',
-            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 111 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 125 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
             'def __call__(\n        self,\n        *,\n',
             str(context.call((undefined(name='kw_args') if l_0_kw_args is missing else l_0_kw_args), l_1_op)),
             '\n    ) -> ',
             str((undefined(name='result_type') if l_1_result_type is missing else l_1_result_type)),
             ':\n        """Send the request; a declared error body raises its typed error (EvidenceRejected ...)."""\n        result: _Answer = ',
-            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 117 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
+            str(('await ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 131 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
             'self._call(',
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
             ', params, more)\n        return result\n',
         ))
-        return concat(t_10)
+        return concat(t_13)
     context.exported_vars.add('call')
     context.vars['call'] = l_0_call = Macro(environment, macro, 'call', ('op', 'cls', 'base', 'client', 'aw'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '1=30&2=35&3=44&5=50&6=59&11=71&12=95&13=106&16=108&17=111&18=137&19=139&20=144&22=160&23=162&25=170&26=183&30=192&31=206&32=207&33=210&34=214&36=216&37=218&41=220&42=222&44=224&45=226&49=228&57=230&60=232&61=234&75=236&76=238&79=240&93=242&94=244&97=246&105=252&106=266&107=269&108=273&110=275&111=277&114=279&115=281&117=283'
+debug_info = '3=30&4=37&5=46&7=52&8=61&13=73&14=86&15=88&17=93&20=97&21=100&26=107&27=131&28=142&31=144&32=147&33=173&34=175&35=180&37=196&38=198&40=206&41=219&45=228&46=242&47=243&48=246&49=250&51=258&54=264&61=266&62=268&63=270&66=272&67=275&69=277&70=279&74=281&75=283&78=285&81=288&82=290&88=292&92=294&93=297&96=299&102=301&106=303&107=306&110=308&118=314&119=328&120=331&121=335&123=337&124=339&125=341&128=343&129=345&131=347'

@@ -52,3 +52,44 @@ def test_a_missing_path_parameter_is_named_by_the_keyword_the_caller_writes(tmp_
     assert "missing 1 required keyword-only argument: 'job_id'" in signature_error
     assert none_error == "missing path parameter(s): job_id (spec name jobId)"
     assert typed == "True str"
+
+
+BUILTIN_CALL = """
+import sys
+from jobs_builtin.client import Client
+with Client(sys.argv[1]) as client:
+    for kwargs in ({"id": "42"}, {"id_": "42"}):
+        result = client.list_artifacts.collect(**kwargs)
+        print(result.complete, len(result.items) > 0)
+    try:
+        client.list_artifacts.collect()
+    except TypeError as exc:
+        print(exc)
+"""
+
+
+def test_a_builtin_named_path_parameter_is_sent_under_either_keyword(tmp_path: Path):
+    """``/jobs/{id}/artifacts``: ``collect(id=...)`` (the spec's name) and ``collect(id_=...)``
+    (the signature's keyword) both reach the API on loopback; the overloads that make one of
+    them required for a type checker change no call that worked."""
+    from support.mock_proc import mock_in_thread
+
+    spec = tmp_path / "jobs.yaml"
+    spec.write_text(
+        jobs.spec(jobs.listing("/jobs/{id}/artifacts", "listArtifacts", "id")), encoding="utf-8"
+    )
+    write_tree(tmp_path / "out", generate(spec, (), "jobs_builtin").files)
+    with mock_in_thread(spec, "items: 3\n") as url:
+        run = subprocess.run(
+            [sys.executable, "-c", BUILTIN_CALL, url],
+            cwd=tmp_path / "out",
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines() == [
+        "True True",
+        "True True",
+        "missing path parameter(s): id_ (spec name id)",
+    ]

@@ -212,3 +212,51 @@ def test_a_renamed_path_parameter_is_a_required_keyword_for_mypy(tmp_path: Path)
     bad_errors = [e for e in errors if e.startswith("user_bad.py")]
     assert len(bad_errors) == 1 and '"job_id"' in bad_errors[0], errors
     assert "[call-arg]" in bad_errors[0], bad_errors
+
+
+BUILTIN_PATH_USER = """
+import asyncio
+
+from jobs_builtin.client import AsyncClient, Client
+
+
+def artifacts(base_url: str) -> int:
+    with Client(base_url) as client:
+        by_spec_name = client.list_artifacts.collect(id="42")
+        by_keyword = client.list_artifacts.collect(id_="42")
+        page = client.list_artifacts.page(id="42")
+        streamed = list(client.list_artifacts.iter_items(id_="42"))
+        return len(by_spec_name.items) + len(by_keyword.items) + len(page.items) + len(streamed)
+
+
+async def artifacts_async(base_url: str) -> bool:
+    async with AsyncClient(base_url) as client:
+        result = await client.list_artifacts.collect(id="42")
+        return result.complete
+
+
+asyncio.run(artifacts_async("http://localhost"))
+"""
+
+
+def test_a_builtin_named_path_parameter_is_required_under_both_keywords(tmp_path: Path) -> None:
+    """``/jobs/{id}/artifacts``: the keyword is ``id_`` (a builtin's name escaped) and callers
+    also write the spec's ``id`` (docs/client.md). It was ``id_: str | None = None``, so a call
+    with neither type-checked and failed only at run time; two overloads now require one of
+    them, and both spellings keep type-checking (no caller breaks)."""
+    from support import jobs
+    from xcompleteness import api
+
+    spec = tmp_path / "jobs.yaml"
+    spec.write_text(
+        jobs.spec(jobs.listing("/jobs/{id}/artifacts", "listArtifacts", "id")), encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    assert api.generate(spec, out, package="jobs_builtin", cache=False).exit_code == 0
+    good = _user_file(tmp_path, "out", "user_good.py", BUILTIN_PATH_USER)
+    bad_text = BUILTIN_PATH_USER.replace('collect(id_="42")', "collect()")
+    bad = _user_file(tmp_path, "out", "user_bad.py", bad_text)
+    _, errors = _mypy(out, "--strict", good.name, bad.name)
+    assert [e for e in errors if e.startswith("user_good.py")] == [], errors
+    bad_errors = [e for e in errors if e.startswith("user_bad.py")]
+    assert len(bad_errors) == 1 and "[call-overload]" in bad_errors[0], errors

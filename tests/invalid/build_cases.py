@@ -143,6 +143,20 @@ def _next_url(pointer: str) -> dict[str, Any]:
     }
 
 
+def _next_url_search(d: dict[str, Any], **response: str) -> None:
+    """The adapter search paged by a body ``nextLink`` (the schema has it), with more
+    ``pagination.response`` keys (a total beside the next URL: issue papercuts)."""
+    schema = _op(d, "/search")["responses"]["200"]["content"]["application/json"]["schema"]
+    schema["properties"]["nextLink"] = {"type": "string"}
+    xc = _xc(d, "/search")
+    xc["pagination"] = _next_url("/nextLink")
+    xc["pagination"]["response"].update(response)
+    xc["reasons"][0] = {
+        "code": "MORE_PAGES_AVAILABLE",
+        "when": {"present": "$response.body#/nextLink"},
+    }
+
+
 def _recursive_schema(d: dict[str, Any]) -> None:
     d["components"]["schemas"]["Thing"]["properties"]["children"] = {
         "type": "array",
@@ -299,6 +313,20 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
             "pagination", {"style": "next-url", "response": {"next": "$response.link.next"}}
         ),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/next"]]},
+    ),
+    "vocab_next_url_with_pages": (
+        lambda d: _next_url_search(d, pages="$response.body#/total_count"),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/pages"]]},
+    ),
+    "vocab_link_header_with_total": (
+        lambda d: _xc(d, "/search")["pagination"]["response"].__setitem__(
+            "total", "$response.body#/total_count"
+        ),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/total"]]},
+    ),
+    "rule_XC105_next_url_total_missing": (
+        lambda d: _next_url_search(d, total="$response.body#/meta/total"),
+        {"exit": 1, "diagnostics": [["XC105", SEARCH + "/pagination/response/total"]]},
     ),
     "rule_XC125_client_warning_on_server": (
         lambda d: _xc(d, "/things")["warnings"].append("ITEM_SCHEMA_MISMATCH"),

@@ -244,3 +244,32 @@ def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(tm
     assert failed.returncode == 1, failed.stdout[-4000:]
     failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
     assert failing == {"test_list_recent_events_full_answer_is_result_limit_reached_stays_partial"}
+
+
+TOTAL_LINE = "            reasons.extend(self._short_of_total(len(raw_items)))\n"
+
+
+def test_the_generated_suite_checks_a_next_url_walk_against_its_total(tmp_path):
+    """A next URL with a total beside it (App Store Connect's ``meta.paging.total``): the suite
+    serves a walk the API ends short of its total (the mock's short-page-end) and expects it
+    partial; a package whose walk no longer compares the two fails exactly that case."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "next_url_total.yaml"
+    out = tmp_path / "gen"
+    files = generate(spec, (), "tk_gen_total", tests=True).files
+    write_tree(out, files)
+    module = next(
+        text for path, text in files.items() if path.name == "test_completeness_contract.py"
+    )
+    case = "test_builds_get_collection_end_short_of_the_declared_total_is_partial_stays_partial"
+    assert case in re.findall(r"^def (test_\w+)", module, re.M)
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+
+    pages = out / "tk_gen_total" / "_runtime" / "walk_pages.py"
+    text = pages.read_text(encoding="utf-8")
+    assert TOTAL_LINE in text
+    pages.write_text(text.replace(TOTAL_LINE, "            pass\n"), encoding="utf-8")
+    failed = _run_suite(out)
+    assert failed.returncode == 1, failed.stdout[-4000:]
+    failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
+    assert failing == {case}, failed.stdout[-4000:]

@@ -253,3 +253,17 @@ def test_the_walk_core_names_the_kind_of_violation_it_ended_on(script, kind):
     assert stream.violation == kind
     assert (stream.result.reason("CONTRACT_VIOLATION") is None) == (kind is None)
     assert pages or kind is not None
+
+
+def test_a_next_url_walk_ended_short_of_its_total_is_reported_from_one_walk(capsys):
+    """A next URL with a total beside it: the mock's short-page-end (a short page, no next URL,
+    while the total counts more) is XC712 from the walk itself, naming both counts."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "next_url_total.yaml"
+    plan = "items: 12\nbugs:\n  - {operation: builds_getCollection, kind: short-page-end}\n"
+    with mock_in_thread(spec, plan) as url:
+        exit_code, diags = _verify(spec, url, capsys=capsys)
+    assert exit_code == 1
+    assert ("XC712", "builds_getCollection") in _codes(diags), diags
+    assert any("but the declared total is 12" in d["message"] for d in diags), diags
+    with mock_in_thread(spec, "items: 12\n") as url:
+        assert _verify(spec, url, capsys=capsys)[0] == 0

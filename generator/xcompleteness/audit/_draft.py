@@ -189,6 +189,8 @@ def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) ->
         if request:
             pagination["request"] = request
         pagination["response"] = {"next": imp.next}
+        if imp.style == "next-url" and imp.total is not None:
+            pagination["response"]["total"] = imp.total
         decl["pagination"] = pagination
         reasons.append(_more(imp.more_when))
     else:  # offset, page
@@ -305,7 +307,7 @@ def _pagination(
         out = {"style": "next-url"}
         if size:
             out["request"] = size
-        out["response"] = {"next": link.expression}
+        out["response"] = {"next": link.expression, **_total_beside(f, todos)}
         return out
     if f.style == "cursor" and f.body_next is not None:  # a POST paged in its request body
         nxt = f.body_next
@@ -414,6 +416,45 @@ def _pagination(
         "declare how to get the next page, or style none if one response holds every item"
     )
     return None
+
+
+def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
+    """``{total: E}`` for a next-url draft whose response also counts every item (App Store
+    Connect's ``meta.paging.total`` beside ``links.next``): the walk compares the items it read
+    with it. Drafted as the offset and page drafts draft theirs: the one total-like field
+    (a count described as one page's or as an estimate is no total: detect drops it); several
+    candidates keep the first under a TODO naming them all, never a silent pick."""
+    total = f.signal("total")
+    if total is None:
+        return {}
+    compared = (
+        f"the draft's response.total is {total.expression}, which the walk compares with the "
+        "items it read (another count ends the walk partial): confirm it counts every item of "
+        "the listing, set the right field, or remove response.total"
+    )
+    if f.total_doubt:
+        todos.append(f"pagination: {f.total_doubt}; {compared}")
+    elif fold(total.name) == "count" and not _drf_page(f, total):
+        # A bare ``count`` beside a next URL counts the listing (SendGrid's ``_metadata``) as
+        # often as this page: the walk would call every multi-page listing partial.
+        todos.append(
+            f"pagination: the response's count ({total.expression}) may count the whole "
+            f"listing or only this page, and nothing in the spec says which; {compared}"
+        )
+    return {"total": total.expression}
+
+
+def _drf_page(f: Finding, total: Signal) -> bool:
+    """Django REST framework's page ``{count, next, previous, results}`` (a framework many APIs
+    answer with: NetBox, RAWG, Nordigen ...): its ``count`` is documented as the number of items
+    of the whole listing, so the bare name asks nothing there."""
+    link = f.signal("next_link")
+    return (
+        total.expression == "$response.body#/count"
+        and f.items == "$response.body#/results"
+        and link is not None
+        and link.expression == "$response.body#/next"
+    )
 
 
 def _signal_reasons(

@@ -34,8 +34,11 @@ from xcompleteness.ir._naming import (
     NameRegistry,
     argument_name,
     check_package_name,
+    component_rename_hint,
     default_package_name,
+    operation_rename_hint,
     snake,
+    wire_name_hint,
 )
 from xcompleteness.ir._schemas import PatternStore, pattern_store
 
@@ -57,6 +60,7 @@ __all__ = [
     "argument_name",
     "build_ir",
     "check_package_name",
+    "component_rename_hint",
     "default_package_name",
     "item_schemas",
     "model_items",
@@ -64,10 +68,12 @@ __all__ = [
     "models_ahead",
     "models_key",
     "models_pending",
+    "operation_rename_hint",
     "pattern_store",
     "snake",
     "split_items",
     "split_store",
     "start_models",
     "sub_document_for",
+    "wire_name_hint",
 ]

@@ -50,16 +50,30 @@ a stable interface for the model, server, client and tool emitters — add field
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from xcompleteness import document
 from xcompleteness.detect import SchemaWalker
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
-from xcompleteness.document import HTTP_METHODS, DocumentViews, Operation, deref_mapping
+from xcompleteness.document import (
+    HTTP_METHODS,
+    DocumentViews,
+    Operation,
+    deref_mapping,
+    overlay_target,
+)
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
-from xcompleteness.ir._naming import NameRegistry, attr_name, pascal, snake, tool_name
+from xcompleteness.ir._naming import (
+    NameRegistry,
+    attr_name,
+    operation_rename_hint,
+    pascal,
+    snake,
+    tool_name,
+    wire_name_hint,
+)
 from xcompleteness.ir._runtime_names import (
     STANDARD_REASON_CLASSES,
     STANDARD_WARNING_CLASSES,
@@ -348,7 +362,10 @@ class _Builder:
             else:
                 suffix = "Reason" if kind == "reasons" else "Warning"
                 cls = self.classes.claim(
-                    pascal(code.lower()) + suffix, origin=f"code {code}", style="pascal"
+                    pascal(code.lower()) + suffix,
+                    origin=f"code {code}",
+                    style="pascal",
+                    hint=_code_rename_hint,
                 )
             self.codes[key] = CodeIR(
                 code=code,
@@ -374,7 +391,7 @@ class _Builder:
         names.reserve(*(_field_reserved() if reserved is None else reserved))
         out = []
         for name in props:
-            py = names.claim(snake(name), origin=origin)
+            py = names.claim(snake(name), origin=origin, hint=wire_name_hint(name))
             sub = props[name]
             out.append(
                 FieldIR(
@@ -390,9 +407,16 @@ class _Builder:
         return tuple(out)
 
     # -- schemas reachable from the declarations (ir/_schemas.py: each copied once)
-    def model_for(self, schema: Any, wanted: str, pointer: str) -> str | None:
-        """Class name modelling ``schema``: its component class, or a new named model."""
-        return self.schemas.model(schema, wanted, pointer)
+    def model_for(
+        self,
+        schema: Any,
+        wanted: str,
+        pointer: str,
+        hint: Callable[[str], str] | None = None,
+    ) -> str | None:
+        """Class name modelling ``schema``: its component class, or a new named model
+        (``hint``: what renames ``wanted`` when it clashes, XC602)."""
+        return self.schemas.model(schema, wanted, pointer, hint)
 
     # -- the generated item models
     def spec_pointer(self, ref: str) -> str:
@@ -433,8 +457,9 @@ class _Builder:
                 f"not {name!r}"
             )
             hint = (
-                f"nothing to do: models.py and the pages import {cls} under the name {name}; "
-                "rename the schema to keep the two names equal"
+                f"nothing to do: models.py and the pages import {cls} under the name {name}. "
+                "Only the spec's owner can make the two names equal (by renaming the schema): "
+                "an overlay cannot rename a component, whose name is the key its $refs point at"
             )
             holder = models.holders.get(name)
             if holder is not None:
@@ -468,8 +493,9 @@ class _Builder:
                 )
             )
             return None
-        py_name = self.ops_names.claim(attr_name(op_id), origin=pointer)
-        cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal")
+        renamed = operation_rename_hint(pointer)
+        py_name = self.ops_names.claim(attr_name(op_id), origin=pointer, hint=renamed)
+        cls = self.classes.claim(pascal(op_id), origin=pointer, style="pascal", hint=renamed)
         kind = str(contract.kind)
         params = self.parameters(op, pointer)
         body = op.request_body
@@ -483,7 +509,7 @@ class _Builder:
         body_model = None
         if body_schema is not None and kind == "mutation":
             body_model = self.model_for(
-                body_schema, cls + "Request", pointer_join(pointer, "requestBody")
+                body_schema, cls + "Request", pointer_join(pointer, "requestBody"), renamed
             )
         if kind == "mutation":
             self.check_evidence_fields(contract, body_fields, pointer)
@@ -492,29 +518,33 @@ class _Builder:
         if kind in LISTING_KINDS:
             item_schema = self.item_schema(resp_schema, contract)
             item_model = self.model_for(
-                item_schema, cls + "Item", pointer_join(pointer, "responses")
+                item_schema, cls + "Item", pointer_join(pointer, "responses"), renamed
             )
             if item_model is None:
                 self.warn(
                     pointer,
                     "XC603",
                     f"no item schema found for {op_id!r}; items are untyped",
-                    "declare the response schema's items (application/json)",
+                    self.item_schema_hint(op),
                 )
-            envelope = self.classes.claim(cls + "Page", origin=pointer, style="pascal")
+            envelope = self.classes.claim(
+                cls + "Page", origin=pointer, style="pascal", hint=renamed
+            )
         elif resp_schema is not None:
             response_model = self.model_for(
-                resp_schema, cls + "Response", pointer_join(pointer, "responses")
+                resp_schema, cls + "Response", pointer_join(pointer, "responses"), renamed
             )
         if kind == "resource":
-            envelope = self.classes.claim(cls + "Result", origin=pointer, style="pascal")
+            envelope = self.classes.claim(
+                cls + "Result", origin=pointer, style="pascal", hint=renamed
+            )
         reasons = tuple(self.code_ir("reasons", r.code, r) for r in contract.reasons)
         warnings = tuple(self.code_ir("warnings", w, None) for w in contract.warnings)
         return OperationIR(
             operation_id=op_id,
             py_name=py_name,
             class_name=cls,
-            tool_name=self.tools.claim(tool_name(op_id), origin=pointer),
+            tool_name=self.tools.claim(tool_name(op_id), origin=pointer, hint=renamed),
             method=method,
             path=path,
             pointer=pointer,
@@ -573,7 +603,7 @@ class _Builder:
             out.append(
                 ParamIR(
                     name=name,
-                    py_name=names.claim(snake(name), origin=pointer),
+                    py_name=names.claim(snake(name), origin=pointer, hint=wire_name_hint(name)),
                     location=loc,
                     type_hint=py_type(self.doc, schema),
                     required=p.required,
@@ -592,6 +622,30 @@ class _Builder:
             return None, None
         schema = response.json_schema()
         return response.status, schema.raw if schema is not None else None
+
+    def item_schema_hint(self, op: Operation) -> str:
+        """XC603's hint for untyped items: where an overlay describes them, for a spec the
+        user does not edit (the success response's JSON schema, else the response itself)."""
+        response = op.first_success()
+        schema = response.json_schema() if response is not None else None
+        if schema is not None and schema.target is not None:
+            place = (
+                f"target {overlay_target(schema.target, self.doc)} with update: {{properties: "
+                "{ITEMS_FIELD: {type: array, items: {...}}}}} (or items: {...} where the schema "
+                "is the array)"
+            )
+        elif response is not None and response.target:
+            place = (
+                f"target {overlay_target(response.target, self.doc)} with update: "
+                "{content: {application/json: {schema: ...}}}"
+            )
+        else:
+            place = "add a 2xx response with a JSON schema"
+        return (
+            "describe the items in the success response's JSON schema (an array with an items "
+            f"schema where the declaration's items location points); in a spec you do not edit, "
+            f"an overlay does it: {place}"
+        )
 
     def item_schema(self, resp_schema: Any, contract: Contract) -> Any:
         if resp_schema is None:
@@ -720,4 +774,14 @@ def _assembled(
         warning_codes=warning_codes,
         diagnostics=tuple(sorted(diags)),
         item_models=item_models,
+    )
+
+
+def _code_rename_hint(candidate: str) -> str:
+    """XC602 for a custom code's class: the code is the user's own (x-completeness-registry,
+    in the spec or in the overlay that declares it), so renaming the code is theirs to do."""
+    return (
+        f"nothing breaks: the class is {candidate!r}. To choose it, rename the custom code in "
+        "x-completeness-registry and the declarations that use it (in the spec, or in the "
+        "overlay that declares them)"
     )

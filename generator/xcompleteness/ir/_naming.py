@@ -20,9 +20,11 @@ import keyword
 import re
 import sys
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from xcompleteness.diagnostics import Diagnostic, Severity
+from xcompleteness.document import overlay_target
 
 __all__ = [
     "ATTR_NAME_MAX",
@@ -34,9 +36,12 @@ __all__ = [
     "attr_name",
     "check_package_name",
     "default_package_name",
+    "component_rename_hint",
+    "operation_rename_hint",
     "pascal",
     "snake",
     "tool_name",
+    "wire_name_hint",
 ]
 
 RESERVED: frozenset[str] = frozenset(
@@ -229,9 +234,19 @@ class NameRegistry:
         for name in names:
             self.taken.setdefault(name, "<generator>")
 
-    def claim(self, wanted: str, *, origin: str, style: str = "snake", report: bool = True) -> str:
+    def claim(
+        self,
+        wanted: str,
+        *,
+        origin: str,
+        style: str = "snake",
+        report: bool = True,
+        hint: Callable[[str], str] | None = None,
+    ) -> str:
         """``report=False``: a name the generator invents (no spec name to rename) takes the
-        first free suffix without an ``XC602``."""
+        first free suffix without an ``XC602``. ``hint(candidate)`` says what fixes the clash
+        for the kind of name claimed (:func:`operation_rename_hint` ...): the generic advice
+        would send the consumer of a spec they cannot edit to edit it."""
         if wanted not in self.taken:
             self.taken[wanted] = origin
             return wanted
@@ -255,7 +270,55 @@ class NameRegistry:
                     f"name {wanted!r} in {self.namespace} is already used by "
                     f"{self.taken[wanted]}; this one is named {candidate!r}"
                 ),
-                hint="rename one of them (operationId, schema or parameter name)",
+                hint=hint(candidate) if hint is not None else GENERIC_RENAME_HINT,
             )
         )
         return candidate
+
+
+GENERIC_RENAME_HINT = (
+    "nothing breaks: the later name got a suffix; to choose the names, rename one of the two "
+    "in the spec (an operationId also through an overlay: update: {operationId: ...})"
+)
+
+
+def operation_rename_hint(operation_pointer: str) -> Callable[[str], str]:
+    """The XC602 hint of a name made from an operationId (the client attribute, the operation
+    and model classes, the tool name): the overlay action that renames this operation's
+    operationId, which a consumer of a spec they cannot edit can apply (``--overlay``)."""
+    target = overlay_target(operation_pointer)
+
+    def hint(candidate: str) -> str:
+        return (
+            f"nothing breaks: this one is {candidate!r}. To choose the name in a spec you do not "
+            f'edit, rename its operationId with an overlay: the action {{target: "{target}", '
+            "update: {operationId: NEW_NAME}} (--overlay FILE); then use NEW_NAME where your "
+            "declarations name the operation (evidence.from, recheck.each-target)"
+        )
+
+    return hint
+
+
+def wire_name_hint(name: str) -> Callable[[str], str]:
+    """The XC602 hint of a parameter or body-field keyword: the spec's name is what goes on
+    the wire, so renaming it (in the spec or by an overlay) would change the request; the
+    spec's own name is accepted beside the suffixed keyword."""
+
+    def hint(candidate: str) -> str:
+        return (
+            f"nothing to fix: the keyword is {candidate!r}, and the spec's name {name!r} works "
+            f"too (params={{{name!r}: ...}}, or **{{{name!r}: ...}}); do not rename it in the "
+            "spec or by an overlay: the name is what is sent to the API"
+        )
+
+    return hint
+
+
+def component_rename_hint(candidate: str) -> str:
+    """The XC602 hint of a component schema's class: only the spec's owner can rename a
+    component (its name is the key every ``$ref`` points at; an overlay cannot rename a key)."""
+    return (
+        f"nothing to fix: the class is {candidate!r} in models.py. An overlay cannot rename a "
+        "component schema (its name is the key its $refs point at); in a spec you do not edit, "
+        "import the class under its generated name"
+    )

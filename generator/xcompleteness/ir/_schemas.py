@@ -46,7 +46,7 @@ from xcompleteness import document
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join
 from xcompleteness.document import HTTP_METHODS
 from xcompleteness.ir._datamodels import PREFIX
-from xcompleteness.ir._naming import NameRegistry, pascal
+from xcompleteness.ir._naming import NameRegistry, component_rename_hint, pascal
 from xcompleteness.load import WORK_BUDGET
 from xcompleteness.reuse import (
     FactStore,
@@ -125,12 +125,20 @@ class ModelSchemas:
         """The class of component schema ``name``; its copy is made by :meth:`drain`."""
         if name not in self.component_class:
             pointer = pointer_join("/components/schemas", name)
-            cls = self.classes.claim(pascal(name), origin=pointer, style="pascal")
+            cls = self.classes.claim(
+                pascal(name), origin=pointer, style="pascal", hint=component_rename_hint
+            )
             self.component_class[name] = cls
             self._schedule(cls, self.components.get(name, {}), pointer)
         return self.component_class[name]
 
-    def model(self, schema: Any, wanted: str, pointer: str) -> str | None:
+    def model(
+        self,
+        schema: Any,
+        wanted: str,
+        pointer: str,
+        hint: Callable[[str], str] | None = None,
+    ) -> str | None:
         """Class name modelling ``schema``: its component class, or a new named model."""
         if schema is None:
             return None
@@ -140,7 +148,7 @@ class ModelSchemas:
         if name is not None and name in self.components:
             cls = self.component(name)  # directly or through aliases: the component's class
         else:
-            cls = self.classes.claim(wanted, origin=pointer, style="pascal")
+            cls = self.classes.claim(wanted, origin=pointer, style="pascal", hint=hint)
             if at is not None:
                 self.placed.setdefault(at, PREFIX + cls)
             self._schedule(cls, node, at or pointer)

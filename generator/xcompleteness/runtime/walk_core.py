@@ -182,6 +182,8 @@ class _Core(_PageReader):
                 plan.style == "next-url" or str(position).startswith(("http://", "https://"))
             ):
                 self.url = str(position)  # a next URL (Link header or body): same origin only
+                if state is None and plan.counts_total:
+                    self.before = None  # a bare next URL: the items before it are unknown
             elif plan.req_cursor:
                 self.params[plan.req_cursor] = position
         if plan.req_cursor and plan.req_cursor in self.params:
@@ -203,7 +205,9 @@ class _Core(_PageReader):
                 f"a parameter that invalidates this listing's cursor changed ({changed}, "
                 "per cursor.invalidated-by); restart the listing without the continuation"
             )
-        self.before = int(state["n"])
+        # ``"k": 0``: a next-url token whose walk itself resumed from a bare URL (how many
+        # items came before is unknown, so the total is not compared).
+        self.before = None if state.get("k") == 0 else int(state["n"])
         if state.get("t") is not None:
             self.total = state["t"]
         return state["c"]  # text, or the integer a numeric body cursor was (checked on decode)
@@ -232,7 +236,10 @@ class _Core(_PageReader):
         guarded = (self.plan.mode == "adapter" or numbered) and bool(
             self.plan.invalidated_by & {"filter", "ordering", "page-size"}
         )
-        if not numbered and not guarded and isinstance(position, str):
+        # A next-url walk with a declared total carries its count, so a resumed walk can still
+        # compare the items read with the total at the end (a bare URL would lose it).
+        counted = self.plan.counts_total and self.before is not None
+        if not numbered and not guarded and not counted and isinstance(position, str):
             return position
         state: dict[str, Any] = {
             "o": self.plan.operation_id,
@@ -242,6 +249,8 @@ class _Core(_PageReader):
         }
         if self.total is not None:
             state["t"] = self.total
+        if self.plan.counts_total and self.before is None:
+            state["k"] = 0
         if guarded:
             state["q"] = self.guard
         return encode_continuation(state)

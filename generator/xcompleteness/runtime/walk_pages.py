@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from .walk_plan import _Plan
 
 from .walk_results import (
+    CONTRACT_VIOLATION,
     END_INFERRED,
     MAX_ITEM_WARNINGS,
     MORE,
@@ -38,6 +39,7 @@ from .walk_results import (
     SNAPSHOT_CHANGED,
     Page,
     PageResponse,
+    ViolationKind,
     _key,
     _reason,
     _Violation,
@@ -112,6 +114,8 @@ class _PageReader:
         before: int | None
         page_size: int
         inferred_end: str | None
+        violation: ViolationKind | None
+        reasons: dict[tuple[str, str], Reason]
 
         def _track_ids(self, raw_items: Sequence[Any]) -> None: ...
 
@@ -293,6 +297,9 @@ class _PageReader:
                 )
                 return None
             self.total = total
+        elif plan.total is not None and plan.style == "next-url":
+            if self._next_url_total(view):
+                return None
         raw_items = self._items(view)
         items, mismatches = self._typed(raw_items)
         reasons = [
@@ -312,6 +319,8 @@ class _PageReader:
                 f"(pagination.end: {self.inferred_end}); the API gave no end signal"
             )
             mismatches.append(_warning(END_INFERRED, end, message))
+        if not more and plan.style == "next-url" and not reasons:
+            reasons.extend(self._short_of_total(len(raw_items)))
         nxt = None
         if more:
             nxt = self._next(view, raw_items)
@@ -329,6 +338,41 @@ class _PageReader:
         }
         self._track_ids(raw_items)
         return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
+
+    def _next_url_total(self, view: ResponseView) -> bool:
+        """Read a next-url walk's declared total (True when the walk ended on it).
+
+        The total is evidence, not the end signal (the next URL is): a page without it is not
+        compared (some APIs count only on the first page), a value that is not a number is a
+        CONTRACT_VIOLATION, and a total that differs from an earlier page's means the
+        collection moved under the walk: SNAPSHOT_CHANGED, restart (as for offset and page)."""
+        if _value(self.plan.total, view) is None:
+            return False
+        total = self._number(self.plan.total, view, "total")
+        if self.total is not None and total != self.total:
+            self._restart(SNAPSHOT_CHANGED, "client", "the declared total changed between pages")
+            return True
+        self.total = total
+        return False
+
+    def _short_of_total(self, returned: int) -> list[Reason]:
+        """CONTRACT_VIOLATION when a next-url walk that would end complete read a different
+        number of items than the declared total counts (the API's end signal and its count
+        disagree: items are missing, or more came than it counts). Not compared when the total
+        was never read, when an earlier reason already made the walk partial (a cap or a source
+        down explains a shortfall), or when the items read before a resumed URL are unknown."""
+        if self.total is None or self.before is None or self.reasons:
+            return []
+        read = self.before + self.item_count + returned
+        if read == self.total:
+            return []
+        shown = int(self.total) if float(self.total).is_integer() else self.total
+        what = (
+            f"the walk ended (no next URL) after {read} items, but the declared total is "
+            f"{shown}: {'items are missing' if read < self.total else 'more items than it counts'}"
+        )
+        self.violation = self.violation or "total_mismatch"
+        return [_reason(CONTRACT_VIOLATION, "client", {"what": what})]
 
     def _full_answer(self, returned: int) -> Reason:
         """RESULT_LIMIT_REACHED for an unpaged answer as long as the size the walk sent: the

@@ -137,6 +137,12 @@ class _Plan:
         return self.style == "none" and self.req_size is not None
 
     @property
+    def counts_total(self) -> bool:
+        """An adapter next-url walk with a declared total: the items it reads are compared with
+        the total when the API's end signal ends it (the continuation carries the count)."""
+        return self.style == "next-url" and self.total is not None and self.mode == "adapter"
+
+    @property
     def last_item(self) -> bool:
         return self.next_last_item is not None
 

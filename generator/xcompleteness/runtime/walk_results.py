@@ -55,12 +55,16 @@ MAX_ITEM_WARNINGS = 20
 """At most this many ITEM_SCHEMA_MISMATCH warnings per walk, one per item; the last one then
 counts the further mismatched items in its ``more`` detail (every item is kept regardless)."""
 
-ViolationKind = Literal["broken_page", "items_not_a_list", "refused", "repeated_cursor"]
+ViolationKind = Literal[
+    "broken_page", "items_not_a_list", "refused", "repeated_cursor", "total_mismatch"
+]
 """Which rule a CONTRACT_VIOLATION broke, as data (its ``what`` is for people and may be
 reworded): ``repeated_cursor`` (a cursor or next link the walk already used: following it would
 loop), ``items_not_a_list`` (the items location does not hold a list), ``refused`` (the fetcher
-would not send the next request, e.g. a next link to another origin), ``broken_page`` (any other
-rule a page broke). ``PageStream.violation`` holds it once the walk ended on one."""
+would not send the next request, e.g. a next link to another origin), ``total_mismatch`` (a
+next-url walk ended by the API's own end signal with a different number of items than the
+declared total counts; the last page's items are kept), ``broken_page`` (any other rule a page
+broke). ``PageStream.violation`` holds it once the walk ended on one."""
 VIOLATION_KINDS: tuple[ViolationKind, ...] = get_args(ViolationKind)
 
 

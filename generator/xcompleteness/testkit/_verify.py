@@ -12,7 +12,8 @@ XC710    an envelope invariant is broken (``complete`` missing or not a boolean,
          without it, evidence on an incomplete page)
 XC711    a reason or warning code the operation does not declare
 XC712    two complete walks of the same listing disagree: a short page taken as the end (one
-         ended "complete" with fewer items than the other) or the same count but other ids
+         ended "complete" with fewer items than the other) or the same count but other ids;
+         or one next-url walk ended by the API with another item count than its declared total
 XC713    a cursor or next link repeats within one walk (the walk would loop)
 XC714    the snapshot drifts within one walk although the declaration freezes it
 XC715    a ``next`` link leaves the API's origin
@@ -75,6 +76,7 @@ VIOLATION_CODES: Mapping[ViolationKind, str] = {
     "items_not_a_list": "XC718",
     "refused": "XC715",
     "repeated_cursor": "XC713",
+    "total_mismatch": "XC712",
 }
 """The finding for each kind of contract violation the walk core ends a walk on
 (``runtime.walk.VIOLATION_KINDS``; tests/testkit/test_verify.py pins that every kind has one)."""

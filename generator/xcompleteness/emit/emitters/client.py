@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from xcompleteness.emit._render import Renderer
-from xcompleteness.ir import NameRegistry, OperationIR, SpecIR
+from xcompleteness.ir import (
+    NameRegistry,
+    OperationIR,
+    SpecIR,
+    operation_rename_hint,
+    wire_name_hint,
+)
 
 __all__ = [
     "Arg",
@@ -85,6 +91,11 @@ class Arg:
     location: str  # path | query | header | cookie | body
     type_hint: str
     required: bool = False  # path parameters: a call without them cannot be sent
+    spec_keyword: str = ""
+    """A required path parameter whose keyword is a builtin's name escaped with ``_`` (``id_``)
+    and whose spec name (``id``) callers write too (docs/client.md): both keywords stay, and
+    the methods get two overloads, one requiring each, so a call without either is a type
+    error while no call that works today breaks."""
     style: str = ""
     explode: bool = False
     default_serialisation: bool = True
@@ -108,6 +119,11 @@ class OpView:
     result_model: str | None
 
     @property
+    def overloaded(self) -> bool:
+        """Some required path parameter has two keywords (``id_`` and ``id``): overloads."""
+        return any(a.spec_keyword for a in self.args)
+
+    @property
     def params(self) -> tuple[Arg, ...]:
         return tuple(a for a in self.args if a.location != "body")
 
@@ -126,14 +142,18 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     names.reserve(*OWN_KEYWORDS)
     out = []
     for p in op.parameters:
-        py = names.claim(p.py_name, origin=f"{op.pointer} parameter {p.name}")
+        py = names.claim(
+            p.py_name, origin=f"{op.pointer} parameter {p.name}", hint=wire_name_hint(p.name)
+        )
         # A path parameter is a required keyword, renamed (``jobId`` -> ``job_id``) or not: a
         # call without it cannot be sent, so the type checker says so, not the call at run time.
         # Callers holding spec names (the MCP host) map them with ``split_arguments`` first.
-        # The one exception is a builtin's name escaped with ``_`` (``id`` -> ``id_``): callers
-        # write the spec's name (``get_service_account(id=...)``, documented), which reaches
-        # the call through ``**more``; a required ``id_`` would refuse that call.
-        required = p.location == "path" and not _escaped_builtin(p.name, py)
+        # A builtin's name escaped with ``_`` (``id`` -> ``id_``) has two keywords callers
+        # write: ``id_`` (the signature's) and the spec's ``id`` (``get_service_account(id=...)``,
+        # documented; it reaches the call through ``**more``). Neither may break, so the
+        # method keeps ``id_`` optional and two overloads require one or the other.
+        required = p.location == "path"
+        escaped = required and _escaped_builtin(p.name, py)
         out.append(
             Arg(
                 py,
@@ -141,6 +161,7 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
                 p.location,
                 p.type_hint,
                 required,
+                p.name if escaped else "",
                 p.style,
                 p.explode,
                 p.default_serialisation,
@@ -150,7 +171,9 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
     # and a POST search's (its query in the body, maybe its cursor: pagination.request).
     if op.body_fields:
         for f in op.body_fields:
-            py = names.claim(f.py_name, origin=f"{op.pointer} body field {f.name}")
+            py = names.claim(
+                f.py_name, origin=f"{op.pointer} body field {f.name}", hint=wire_name_hint(f.name)
+            )
             out.append(Arg(py, f.name, "body", f.type_hint))
     return tuple(out)
 
@@ -167,9 +190,12 @@ def views(spec: SpecIR) -> list[OpView]:
     classes.reserve(*MODULE_NAMES)
     out = []
     for op in spec.operations:
-        sync = classes.claim(op.class_name + "Operation", origin=op.pointer, style="pascal")
+        renamed = operation_rename_hint(op.pointer)
+        sync = classes.claim(
+            op.class_name + "Operation", origin=op.pointer, style="pascal", hint=renamed
+        )
         asyn = classes.claim(
-            "Async" + op.class_name + "Operation", origin=op.pointer, style="pascal"
+            "Async" + op.class_name + "Operation", origin=op.pointer, style="pascal", hint=renamed
         )
         out.append(
             OpView(

@@ -242,6 +242,21 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                         "plan": _plan([fault]),
                     },
                 )
+            if _counts_total(op):
+                # A next URL and a total: the API ending the walk short of its own total (the
+                # mock's short-page-end: a short page, no next URL) is partial, not complete.
+                bug = {"operation": op.operation_id, "kind": "short-page-end", "page": 2}
+                add(
+                    f"{prefix}_end_short_of_the_declared_total_is_partial_{policy}",
+                    {
+                        **common,
+                        "kind": "partial",
+                        "code": "CONTRACT_VIOLATION",
+                        "what": "the declared total is",
+                        "empty": False,
+                        "plan": _plan([], [bug]),
+                    },
+                )
             bug = {"operation": op.operation_id, "kind": "repeat-cursor", "page": 2}
             add(
                 f"{prefix}_repeated_cursor_stops_the_walk_{policy}",
@@ -272,6 +287,17 @@ def _hands_out_next(op: OperationIR) -> bool:
     if pagination.style == "cursor":
         return pagination.response.next is not None
     return pagination.style in ("link-header", "next-url")
+
+
+def _counts_total(op: OperationIR) -> bool:
+    """An adapter next-url listing with a declared total (the walk compares the two)."""
+    pagination = op.contract.pagination
+    return (
+        op.mode == "adapter"
+        and pagination is not None
+        and pagination.style == "next-url"
+        and pagination.response.total is not None
+    )
 
 
 def _cap(op: OperationIR) -> int | None:

@@ -6,7 +6,7 @@ Loaded by Client on first use of the attribute, so importing the client stays ch
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, overload
 
 from .._models import get_service_account as models
 from .._runtime.operations import AsyncBaseClient, AsyncCall, BaseClient, Call
@@ -35,6 +35,26 @@ class GetServiceAccountOperation(Call):
             body_fields=(),
             response_model=models.GetServiceAccountResult,
         )
+
+    @overload
+    def __call__(
+        self,
+        *,
+        id_: str,
+        fields: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> models.GetServiceAccountResult: ...
+
+    @overload
+    def __call__(
+        self,
+        *,
+        id: str,
+        fields: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> models.GetServiceAccountResult: ...
 
     def __call__(
         self,
@@ -73,6 +93,26 @@ class AsyncGetServiceAccountOperation(AsyncCall):
             body_fields=(),
             response_model=models.GetServiceAccountResult,
         )
+
+    @overload
+    async def __call__(
+        self,
+        *,
+        id_: str,
+        fields: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> models.GetServiceAccountResult: ...
+
+    @overload
+    async def __call__(
+        self,
+        *,
+        id: str,
+        fields: str | None = None,
+        params: Mapping[str, Any] | None = None,
+        **more: Any,
+    ) -> models.GetServiceAccountResult: ...
 
     async def __call__(
         self,
