@@ -6,8 +6,9 @@
 * :func:`checked_path`: such a name under a root, with no symbolic link on the way and inside
   the root once resolved; the writer, ``generate --check`` and the removal of stale files ask it
   before they read, write or remove anything.
-* :func:`foreign_folder`: the one rule for a folder someone else can change (owned by another
-  user, root excepted, or writable by everyone without the sticky bit). The writer never writes
+* :func:`foreign_folder`: the one rule for a folder someone else can change (writable by everyone
+  without the sticky bit, or another user's in a folder others can write, where anyone could
+  have made it). The writer never writes
   into such a folder (OUT, or a folder inside it), and a cache is not used below one
   (:func:`changeable_above`: a reused entry lives long, and whoever can change a folder above the
   cache can swap the cache for theirs between the check and the read).
@@ -87,6 +88,10 @@ class PathChecker:
         self._base = os.fspath(root)
         self._seen: dict[str, os.stat_result | None | bool] = {}
         """folder (its path as a string) -> its lstat, None missing, False unusable"""
+        try:
+            self._seen[self._base] = os.stat(self._base)  # OUT: the first folder's parent
+        except OSError:
+            pass
         self._why: dict[str, str] = {}
         self.why = ""
         """Why the last name :meth:`check` refused was refused."""
@@ -102,7 +107,10 @@ class PathChecker:
         if stat.S_ISLNK(st.st_mode):
             self._why[path] = "it is a symbolic link"
             return False
-        problem = foreign_folder(st) if folder and stat.S_ISDIR(st.st_mode) else None
+        problem = None
+        if folder and stat.S_ISDIR(st.st_mode):
+            above = self._seen.get(os.path.dirname(path))
+            problem = foreign_folder(st, above if isinstance(above, os.stat_result) else None)
         if problem:
             self._why[path] = f"a folder {problem}"
             return False
@@ -162,19 +170,27 @@ def _owner_problem(st: os.stat_result) -> str | None:
     return None
 
 
-def foreign_folder(st: os.stat_result) -> str | None:
-    """Why someone else can change the folder whose ``stat`` this is (``"owned by ..."``,
-    ``"writable by everyone ..."``), or None.
+def foreign_folder(st: os.stat_result, parent: os.stat_result | None) -> str | None:
+    """Why someone else can change the folder whose ``stat`` this is (``parent``: its parent's),
+    or None.
 
-    The rule (OpenSSH's ``StrictModes``, with the sticky-bit exception that makes ``/tmp``
-    usable): a folder owned by another user (root excepted: root can change anything anyway),
-    or writable by everyone without the sticky bit. Group write is the owner's choice (a
-    ``umask`` of 002 with a group of one's own is common) and is not refused here; the cache's
-    own folder and entries are held to owner-only (:func:`private_dir`)."""
-    if hasattr(os, "getuid") and st.st_uid not in (0, os.getuid()):
-        return f"owned by user id {st.st_uid}, not by you ({os.getuid()}) or root"
+    The rule (OpenSSH's ``StrictModes``, with the sticky-bit exception that keeps ``/tmp``
+    usable): a folder everyone can write without the sticky bit; or a folder owned by another user
+    (root excepted) in a parent that others than its owner can write (``/tmp``, a group's shared
+    folder): anyone could have made it there before your run. A folder of another user's inside
+    their own private folder is their area that you chose to write into (a checkout owned by the
+    host's user, written by root in a container) and is not refused: its owner can change
+    anything there anyway. Group write on the folder itself is the owner's choice (a ``umask`` of
+    002 with a group of one's own is common); the cache's own folder and entries are held to
+    owner-only (:func:`private_dir`)."""
     if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
         return f"writable by everyone (mode {stat.S_IMODE(st.st_mode):o}, no sticky bit)"
+    foreign = hasattr(os, "getuid") and st.st_uid not in (0, os.getuid())
+    if foreign and parent is not None and parent.st_mode & 0o022:
+        return (
+            f"owned by user id {st.st_uid}, not by you ({os.getuid()}) or root, in a folder "
+            f"others can write (mode {stat.S_IMODE(parent.st_mode):o}): anyone could have made it"
+        )
     return None
 
 
@@ -183,14 +199,16 @@ def changeable_above(path: Path) -> tuple[Path, str] | None:
     change (:func:`foreign_folder`), and why; None when there is none. Missing folders are
     skipped (they will be created by us)."""
     real = Path(os.path.realpath(path))
+    parent: os.stat_result | None = None
     for folder in reversed(real.parents):
         try:
             st = os.stat(folder)
         except OSError:
-            continue
-        problem = foreign_folder(st)
+            break  # missing: so is everything below it
+        problem = foreign_folder(st, parent)
         if problem:
             return folder, problem
+        parent = st
     return None
 
 

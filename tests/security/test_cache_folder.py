@@ -146,11 +146,14 @@ def test_a_cache_below_a_sticky_folder_like_tmp_is_used(
 def test_a_cache_below_a_folder_another_user_owns_is_not_used(
     tmp_path: Path, own_cache: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """``shared`` (above the cache) is another user's, in a folder anyone can write: they could
+    have made it, and can swap the cache inside it."""
     spec = write_spec(tmp_path / "in")
     _plant(spec, {"hostile/client.py": EVIL}, mode=0o600, folder_mode=0o700)
     os.chown(own_cache.parent, 65534, 65534)
+    tmp_path.chmod(0o1777)  # like /tmp
     rc, err = _generate(capsys, spec, tmp_path / "out")
-    assert rc == 0 and "XC607" in codes(err) and "owned by user id 65534" in err
+    assert rc == 0 and "XC607" in codes(err) and "owned by user id 65534" in err, err
     assert "os.system" not in (tmp_path / "out" / "hostile" / "client.py").read_text()
 
 

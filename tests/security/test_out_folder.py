@@ -239,15 +239,29 @@ def test_a_folder_inside_out_that_everyone_can_write_is_refused(
 def test_an_output_folder_another_user_owns_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """An empty OUT made by someone else (``mkdir /tmp/out`` before the victim's run) is theirs:
-    they could swap every file we write. Refused, nothing written."""
+    """An empty OUT made by someone else in a folder anyone can write (``mkdir /tmp/out`` before
+    the victim's run) is theirs: they could swap every file we write. Refused, nothing written.
+    The same folder inside its owner's own private folder (a checkout owned by the host's user,
+    written by root in a container) is their area that you chose: written."""
     spec = write_spec(tmp_path / "in")
-    out = tmp_path / "out"
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)  # like /tmp
+    out = shared / "out"
     out.mkdir(mode=0o755)
     os.chown(out, 65534, 65534)
     rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
-    assert rc == 2 and "XC604" in codes(err) and "owned by user id 65534" in err
+    assert rc == 2 and "XC604" in codes(err) and "owned by user id 65534" in err, err
+    assert "anyone could have made it" in err
     assert list(out.iterdir()) == []
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    checkout = home / "out"
+    checkout.mkdir(mode=0o755)
+    os.chown(home, 65534, 65534)
+    os.chown(checkout, 65534, 65534)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(checkout))
+    assert rc == 0, err
 
 
 def test_nothing_written_is_writable_by_everyone_whatever_the_umask(

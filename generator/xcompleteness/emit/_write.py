@@ -6,10 +6,10 @@ Safety rules (documented in docs/generate.md and docs/security.md):
 1. OUT must be missing, empty, or carry our manifest ``OUT/.xcompleteness-manifest.json``; any
    other non-empty folder is refused (``XC604``, exit 2) — we never write into someone's tree.
    Neither OUT nor a folder inside it may be one someone else can change
-   (:func:`xcompleteness.safety.foreign_folder`: owned by another user, root excepted, or
-   writable by everyone without the sticky bit): what we write there would be theirs to
-   replace before it is imported. The folders we create are never writable by everyone
-   (``0o775`` and the files ``0o664``, less the umask).
+   (:func:`xcompleteness.safety.foreign_folder`: writable by everyone without the sticky bit,
+   or another user's in a folder others can write, where anyone could have made it): what we
+   write there would be theirs to replace before it is imported. The folders we create are
+   never writable by everyone (``0o775`` and the files ``0o664``, less the umask).
 2. The manifest is a record, never an authority: every path in it, and every path we write, is
    checked by :func:`xcompleteness.safety.checked_path` (relative, a name the generator can emit,
    no symbolic link on the way, inside OUT) before it is read, written or removed. A manifest
@@ -123,13 +123,20 @@ def _safe_target(
     return found
 
 
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
 def _ownership(out: Path, checked: _Checked | None = None) -> dict[str, str]:
     """Check rule 1 and return the earlier manifest ({} for a new or empty folder)."""
     if out.is_symlink():
         raise _refuse(out, "the output folder is a symbolic link", "pass the real folder")
     if out.exists() and not out.is_dir():
         raise _refuse(out, "the output path exists and is not a folder", "choose another -o")
-    problem = foreign_folder(os.lstat(out)) if out.exists() else None
+    problem = foreign_folder(os.lstat(out), _stat(out.parent)) if out.exists() else None
     if problem:
         raise _refuse(
             out,
