@@ -15,7 +15,7 @@ overlay must be applied exactly and loudly:
   that matches a thousand nodes cannot turn a 70 KB spec into 300 MB (``XC002`` at that action);
 * a target's evaluation is bounded too: at most :data:`MAX_DESCENTS` descendant segment (``..``,
   counted in filters as well: each one nested in another multiplies the work by the document's
-  depth, so ``$..*..*..*`` on a 600 KB spec ran for minutes; ``XC022``), and at most
+  depth: ``$..*..*`` on a 600 KB spec took 10.7 s of CPU and 509 MB; ``XC022``), and at most
   :data:`MAX_TARGET_MATCHES` matches, evaluation stopping at the first one past it (``XC002``);
   per-match refusals of one action are reported for the first :data:`MAX_MATCH_ERRORS` matches,
   then counted in one more diagnostic.
