@@ -403,6 +403,25 @@ def _generated(
     return _to_disk(done, Path(out), check=check, progress=progress, encoded=gen.encoded)
 
 
+def _write_hint(exc: OSError) -> str:
+    """What to do about a write the disk refused (the writer has undone everything)."""
+    import errno
+
+    return {
+        errno.ENOTDIR: "a file is where the output needs a folder: move it away",
+        errno.EISDIR: "a folder is where the output needs a file: move it away",
+        errno.EEXIST: "a file appeared while writing (or two names differ only in case on "
+        "this file system): run again, or choose another -o",
+        errno.EACCES: "a file or folder in the way is not writable by you (chmod u+w), "
+        "or choose another -o",
+        errno.EPERM: "a file or folder in the way may not be changed (immutable, or not "
+        "yours), or choose another -o",
+        errno.EROFS: "the file system is read-only: choose another -o",
+        errno.ENOSPC: "the disk is full: free some space",
+        errno.ELOOP: "a symbolic link appeared on the way while writing: remove it",
+    }.get(exc.errno or 0, "choose a writable -o folder")
+
+
 def _to_disk(
     done: GenerateResult,
     out: Path,
@@ -437,8 +456,9 @@ def _to_disk(
                     "XC604",
                     Severity.ERROR,
                     f"cannot write the output: {exc.strerror or exc}"
-                    + (f" ({exc.filename})" if exc.filename else ""),
-                    "choose a writable -o folder",
+                    + (f" ({exc.filename})" if exc.filename else "")
+                    + "; nothing was changed",
+                    _write_hint(exc),
                 ),
             )
         else:

@@ -6,11 +6,18 @@
 * :func:`checked_path`: such a name under a root, with no symbolic link on the way and inside
   the root once resolved; the writer, ``generate --check`` and the removal of stale files ask it
   before they read, write or remove anything.
-* :func:`private_dir` / :func:`private_file`: a cache folder and its entries are trusted only
-  when owned by the current user and not writable by group or others. A folder of ours with
-  loose modes is tightened (and a note says so); anything else is refused with a diagnostic
-  (:class:`Untrusted`), and the caller then runs without the cache. Every cache (``generate``'s,
-  the item-model cache) goes through these two functions.
+* :func:`foreign_folder`: the one rule for a folder someone else can change (writable by everyone
+  without the sticky bit, or another user's in a folder others can write, where anyone could
+  have made it). The writer never writes
+  into such a folder (OUT, or a folder inside it), and a cache is not used below one
+  (:func:`changeable_above`: a reused entry lives long, and whoever can change a folder above the
+  cache can swap the cache for theirs between the check and the read).
+* :func:`private_dir` / :func:`private_file` / :func:`read_private`: a cache folder and its
+  entries are trusted only when owned by the current user and not writable by group or others. A
+  folder of ours with loose modes is tightened (and a note says so); anything else is refused with
+  a diagnostic (:class:`Untrusted`), and the caller then runs without the cache. An entry is read
+  only through :func:`read_private` (never through a symbolic link, and the file opened must be
+  the file checked). Every cache goes through these functions.
 """
 
 from __future__ import annotations
@@ -27,10 +34,13 @@ __all__ = [
     "EMITTABLE_SUFFIXES",
     "PathChecker",
     "Untrusted",
+    "changeable_above",
     "checked_path",
     "emittable",
+    "foreign_folder",
     "private_dir",
     "private_file",
+    "read_private",
 ]
 
 EMITTABLE_SUFFIXES = (".py", ".json", ".md", ".toml", ".typed")
@@ -67,7 +77,10 @@ class PathChecker:
     Why the walk is the whole check: an emittable name is plain parts (never empty, ``.`` or
     ``..``), so ``root / rel`` stays under ``root`` by its spelling, and it can leave ``root``
     on disk only through a symbolic link on the way; every part that exists is ``lstat``-ed and
-    none may be one. Parts below the first missing one do not exist (nothing to follow)."""
+    none may be one. Parts below the first missing one do not exist (nothing to follow).
+
+    A folder on the way that someone else can change (:func:`foreign_folder`) is refused too:
+    whatever is written into it is theirs to replace. ``why`` says what the last refusal was."""
 
     def __init__(self, root: Path, *, reserved: frozenset[str] = frozenset()) -> None:
         self.root = root
@@ -75,20 +88,45 @@ class PathChecker:
         self._base = os.fspath(root)
         self._seen: dict[str, os.stat_result | None | bool] = {}
         """folder (its path as a string) -> its lstat, None missing, False unusable"""
+        try:
+            self._seen[self._base] = os.stat(self._base)  # OUT: the first folder's parent
+        except OSError:
+            pass
+        self._why: dict[str, str] = {}
+        self.why = ""
+        """Why the last name :meth:`check` refused was refused."""
 
-    @staticmethod
-    def _look(path: str) -> os.stat_result | None | bool:
+    def _look(self, path: str, *, folder: bool = False) -> os.stat_result | None | bool:
         try:
             st = os.lstat(path)
         except (FileNotFoundError, NotADirectoryError):
             return None  # nothing more exists on the way (the writer reports a file in the way)
-        except OSError:
+        except OSError as exc:
+            self._why[path] = f"cannot look at it ({exc.strerror or exc})"
             return False
-        return False if stat.S_ISLNK(st.st_mode) else st
+        if stat.S_ISLNK(st.st_mode):
+            self._why[path] = "it is a symbolic link"
+            return False
+        problem = None
+        if folder and stat.S_ISDIR(st.st_mode):
+            above = self._seen.get(os.path.dirname(path))
+            problem = foreign_folder(st, above if isinstance(above, os.stat_result) else None)
+        if problem:
+            self._why[path] = f"a folder {problem}"
+            return False
+        return st
+
+    def _refused(self, rel: str, path: str | None = None) -> None:
+        if path is None:
+            self.why = f"{rel[:200]!r} is not a name the generator emits"
+        else:
+            where = os.path.relpath(path, self._base) if path != self._base else "."
+            self.why = f"{where}: {self._why.get(path, 'unusable')}"
 
     def check(self, rel: str) -> tuple[Path, os.stat_result | None] | None:
         """``(root / rel, its lstat or None)``, or None when ``rel`` may not be used."""
         if not emittable(rel, reserved=self.reserved):
+            self._refused(rel)
             return None
         parts = rel.split("/")
         probe = self._base
@@ -96,13 +134,16 @@ class PathChecker:
             probe = os.path.join(probe, part)
             seen = self._seen.get(probe, True)
             if seen is True:
-                seen = self._seen[probe] = self._look(probe)
+                seen = self._seen[probe] = self._look(probe, folder=True)
             if seen is False:
+                self._refused(rel, probe)
                 return None
             if seen is None:  # missing: so is everything below it
                 return self.root.joinpath(*parts), None
-        st = self._look(os.path.join(probe, parts[-1]))
+        last = os.path.join(probe, parts[-1])
+        st = self._look(last)
         if st is False:
+            self._refused(rel, last)
             return None
         return self.root.joinpath(*parts), st if isinstance(st, os.stat_result) else None
 
@@ -129,6 +170,48 @@ def _owner_problem(st: os.stat_result) -> str | None:
     return None
 
 
+def foreign_folder(st: os.stat_result, parent: os.stat_result | None) -> str | None:
+    """Why someone else can change the folder whose ``stat`` this is (``parent``: its parent's),
+    or None.
+
+    The rule (OpenSSH's ``StrictModes``, with the sticky-bit exception that keeps ``/tmp``
+    usable): a folder everyone can write without the sticky bit; or a folder owned by another user
+    (root excepted) in a parent that others than its owner can write (``/tmp``, a group's shared
+    folder): anyone could have made it there before your run. A folder of another user's inside
+    their own private folder is their area that you chose to write into (a checkout owned by the
+    host's user, written by root in a container) and is not refused: its owner can change
+    anything there anyway. Group write on the folder itself is the owner's choice (a ``umask`` of
+    002 with a group of one's own is common); the cache's own folder and entries are held to
+    owner-only (:func:`private_dir`)."""
+    if st.st_mode & stat.S_IWOTH and not st.st_mode & stat.S_ISVTX:
+        return f"writable by everyone (mode {stat.S_IMODE(st.st_mode):o}, no sticky bit)"
+    foreign = hasattr(os, "getuid") and st.st_uid not in (0, os.getuid())
+    if foreign and parent is not None and parent.st_mode & 0o022:
+        return (
+            f"owned by user id {st.st_uid}, not by you ({os.getuid()}) or root, in a folder "
+            f"others can write (mode {stat.S_IMODE(parent.st_mode):o}): anyone could have made it"
+        )
+    return None
+
+
+def changeable_above(path: Path) -> tuple[Path, str] | None:
+    """The first folder above ``path`` (resolved, from the root down) that someone else can
+    change (:func:`foreign_folder`), and why; None when there is none. Missing folders are
+    skipped (they will be created by us)."""
+    real = Path(os.path.realpath(path))
+    parent: os.stat_result | None = None
+    for folder in reversed(real.parents):
+        try:
+            st = os.stat(folder)
+        except OSError:
+            break  # missing: so is everything below it
+        problem = foreign_folder(st, parent)
+        if problem:
+            return folder, problem
+        parent = st
+    return None
+
+
 def private_dir(path: Path, *, create: bool = False) -> list[Diagnostic]:
     """Make sure ``path`` (and each folder between it and an existing ancestor we created) is a
     real folder owned by us with no group/other write bit; tighten ours, refuse anything else.
@@ -137,6 +220,10 @@ def private_dir(path: Path, *, create: bool = False) -> list[Diagnostic]:
     folder is made with mode 0700.
     """
     notes: list[Diagnostic] = []
+    above = changeable_above(path)
+    if above is not None:
+        folder, why = above
+        raise Untrusted(path, f"the folder {folder} above it is {why}")
     if create:
         try:
             path.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -189,3 +276,30 @@ def private_file(path: Path) -> os.stat_result:
             path, f"the entry is writable by others (mode {stat.S_IMODE(st.st_mode):o})"
         )
     return st
+
+
+def read_private(path: Path, limit: int) -> bytes:
+    """The bytes of the cache entry at ``path``: a regular file of ours that nobody else can
+    write (:func:`private_file`), opened without following a symbolic link (``O_NOFOLLOW``), and
+    the file opened must be the one checked (same device and inode), at most ``limit`` bytes.
+    Raises :class:`Untrusted`, ``OSError`` or ``ValueError``."""
+    checked = private_file(path)
+    if checked.st_size > limit:
+        raise ValueError("entry too large")
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if (
+            not stat.S_ISREG(st.st_mode)
+            or (st.st_dev, st.st_ino) != (checked.st_dev, checked.st_ino)
+            or st.st_size > limit
+        ):
+            raise ValueError("the entry changed between the check and the read")
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = fh.read(limit + 1)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError("entry too large")
+    return data

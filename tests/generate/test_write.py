@@ -20,7 +20,7 @@ def test_writes_files_and_manifest(tmp_path: Path) -> None:
     assert (out / "pkg/a.py").read_text() == "a = 1\n"
     umask = os.umask(0)
     os.umask(umask)
-    assert (out / "pkg/a.py").stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0o600
+    assert (out / "pkg/a.py").stat().st_mode & 0o777 == 0o664 & ~umask  # not mkstemp's 0o600
     manifest = json.loads((out / MANIFEST).read_text())
     assert sorted(manifest["files"]) == ["pkg/a.py", "pkg/sub/b.json"]
     again = write_tree(out, {P("pkg/a.py"): "a = 1\n", P("pkg/sub/b.json"): "{}\n"})

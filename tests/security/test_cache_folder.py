@@ -102,3 +102,87 @@ def test_a_file_an_overlay_ref_pulls_in_is_part_of_the_key(
     item.write_text("type: 42\n", encoding="utf-8")  # now an invalid schema
     rc, _, err = run(capsys, *argv, "-o", str(tmp_path / "c"))
     assert rc == 1 and "XC030" in codes(err) and "reused the result" not in err
+
+
+@pytest.fixture
+def own_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``XC_CACHE_DIR`` below a folder ``shared`` (mode 0755 until a test loosens it)."""
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    monkeypatch.setenv("XC_CACHE_DIR", str(shared / "xc"))
+    return shared / "xc"
+
+
+def test_a_cache_below_a_folder_everyone_can_write_is_not_used(
+    tmp_path: Path, own_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whoever can write a folder above the cache can rename the cache away and put theirs in
+    its place between the check and the read (OpenSSH refuses such a path for the same
+    reason): the cache is not used, and a warning names the folder."""
+    spec = write_spec(tmp_path / "in")
+    _plant(spec, {"hostile/client.py": EVIL}, mode=0o600, folder_mode=0o700)
+    own_cache.parent.chmod(0o777)
+    rc, err = _generate(capsys, spec, tmp_path / "out")
+    assert rc == 0, err
+    assert "XC607" in codes(err) and f"the folder {own_cache.parent} above it" in err
+    assert "writable by everyone (mode 777, no sticky bit)" in err
+    assert "reused the result" not in err
+    assert "os.system" not in (tmp_path / "out" / "hostile" / "client.py").read_text()
+
+
+def test_a_cache_below_a_sticky_folder_like_tmp_is_used(
+    tmp_path: Path, own_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sticky bit (``/tmp``) lets nobody rename what is not theirs: such a parent is fine."""
+    own_cache.parent.chmod(0o1777)
+    spec = write_spec(tmp_path / "in")
+    rc, err = _generate(capsys, spec, tmp_path / "a")
+    assert rc == 0 and "XC607" not in codes(err), err
+    rc, err = _generate(capsys, spec, tmp_path / "b")
+    assert rc == 0 and "reused the result" in err and "XC607" not in codes(err)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown (root)")
+def test_a_cache_below_a_folder_another_user_owns_is_not_used(
+    tmp_path: Path, own_cache: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``shared`` (above the cache) is another user's, in a folder anyone can write: they could
+    have made it, and can swap the cache inside it."""
+    spec = write_spec(tmp_path / "in")
+    _plant(spec, {"hostile/client.py": EVIL}, mode=0o600, folder_mode=0o700)
+    os.chown(own_cache.parent, 65534, 65534)
+    tmp_path.chmod(0o1777)  # like /tmp
+    rc, err = _generate(capsys, spec, tmp_path / "out")
+    assert rc == 0 and "XC607" in codes(err) and "owned by user id 65534" in err, err
+    assert "os.system" not in (tmp_path / "out" / "hostile" / "client.py").read_text()
+
+
+def test_an_entry_swapped_for_a_link_after_its_check_is_never_read(
+    tmp_path: Path, cache_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    """Every cache reads an entry the one way (:func:`xcompleteness.safety.read_private`): never
+    through a symbolic link, and only the very file that was checked. Here the entry is replaced
+    by a link to a poisoned entry right after its check (what a swap of a folder above would
+    do): the poisoned entry is not read, the run generates afresh."""
+    from xcompleteness import safety
+
+    spec = write_spec(tmp_path / "in")
+    poison = tmp_path / "poison.xcgen"
+    os.replace(_plant(spec, {"hostile/client.py": EVIL}, mode=0o600, folder_mode=0o700), poison)
+    rc, err = _generate(capsys, spec, tmp_path / "a")  # a fresh run stores the good entry
+    assert rc == 0 and "os.system" not in (tmp_path / "a/hostile/client.py").read_text(), err
+    real = safety.private_file
+
+    def check_then_swap(path: Path) -> os.stat_result:
+        st = real(path)
+        if path.name.endswith(gencache.SUFFIX):
+            path.unlink()
+            path.symlink_to(poison)
+        return st
+
+    monkeypatch.setattr(safety, "private_file", check_then_swap)
+    monkeypatch.setattr(gencache, "private_file", check_then_swap, raising=False)
+    rc, err = _generate(capsys, spec, tmp_path / "b")
+    assert rc == 0, err
+    assert "reused the result" not in err
+    assert "os.system" not in (tmp_path / "b" / "hostile" / "client.py").read_text()

@@ -205,3 +205,96 @@ def test_a_new_file_is_never_written_through_a_link_that_appeared_after_the_chec
     after = _tree(out)
     assert after.pop("pkg/z.py") == "-> " + str(victim)  # the planted link, left as it was
     assert after == before  # a.py not rewritten, b.py (created first) removed again
+
+
+def test_an_output_folder_everyone_can_write_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Whoever can write OUT can replace the generated code before it is imported: such a folder
+    (writable by everyone without the sticky bit) is refused before anything is written."""
+    spec = write_spec(tmp_path / "in")
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o777)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+    assert rc == 2 and "XC604" in codes(err), err
+    assert "writable by everyone (mode 777, no sticky bit)" in err and "chmod o-w" in err
+    assert list(out.iterdir()) == []
+
+
+def test_a_folder_inside_out_that_everyone_can_write_is_refused(
+    capsys: pytest.CaptureFixture[str], generated: tuple[Path, Path]
+) -> None:
+    spec, out = generated
+    (out / "hostile" / "_models").chmod(0o777)
+    (out / "hostile" / "__init__.py").write_text("# drift a write would repair\n")
+    before = _tree(out)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+    assert rc == 2 and "XC604" in codes(err), err
+    assert "hostile/_models: a folder writable by everyone" in err
+    assert _tree(out) == before
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs chown (root)")
+def test_an_output_folder_another_user_owns_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty OUT made by someone else in a folder anyone can write (``mkdir /tmp/out`` before
+    the victim's run) is theirs: they could swap every file we write. Refused, nothing written.
+    The same folder inside its owner's own private folder (a checkout owned by the host's user,
+    written by root in a container) is their area that you chose: written."""
+    spec = write_spec(tmp_path / "in")
+    shared = tmp_path / "tmp"
+    shared.mkdir()
+    shared.chmod(0o1777)  # like /tmp
+    out = shared / "out"
+    out.mkdir(mode=0o755)
+    os.chown(out, 65534, 65534)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+    assert rc == 2 and "XC604" in codes(err) and "owned by user id 65534" in err, err
+    assert "anyone could have made it" in err
+    assert list(out.iterdir()) == []
+    home = tmp_path / "home"
+    home.mkdir(mode=0o755)
+    checkout = home / "out"
+    checkout.mkdir(mode=0o755)
+    os.chown(home, 65534, 65534)
+    os.chown(checkout, 65534, 65534)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(checkout))
+    assert rc == 0, err
+
+
+def test_nothing_written_is_writable_by_everyone_whatever_the_umask(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With ``umask 0`` the folders and files we create would be 0777/0666, the very folders
+    the rule above refuses; they are capped at 0775/0664, and a second run accepts its own."""
+    spec = write_spec(tmp_path / "in")
+    out = tmp_path / "out"
+    old = os.umask(0)
+    try:
+        rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+        assert rc == 0, err
+        loose = [p for p in [out, *out.rglob("*")] if p.stat().st_mode & 0o002]
+        assert loose == []
+        (out / "hostile" / "__init__.py").write_text("# drift\n")
+        rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+        assert rc == 0 and "1 written" in err, err
+    finally:
+        os.umask(old)
+
+
+def test_a_file_where_a_folder_is_needed_is_named_and_nothing_changes(
+    capsys: pytest.CaptureFixture[str], generated: tuple[Path, Path]
+) -> None:
+    import shutil
+
+    spec, out = generated
+    shutil.rmtree(out / "hostile" / "_ops")
+    (out / "hostile" / "_ops").write_text("a file where the package needs a folder\n")
+    before = _tree(out)
+    rc, _, err = run(capsys, "generate", str(spec), "-o", str(out))
+    assert rc == 2 and "XC604" in codes(err), err
+    assert "Not a directory" in err and "a file is where the output needs a folder" in err
+    assert "Traceback" not in err
+    assert _tree(out) == before

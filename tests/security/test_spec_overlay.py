@@ -274,3 +274,67 @@ def test_a_huge_integer_in_a_mock_plan_names_the_plan_briefly(
     rc, out, err = run(capsys, "mock", str(spec), "--faults", str(plan), "--port", "0")
     assert rc == 2 and "XC003" in codes(err) and "XC000" not in codes(err)
     assert err.startswith(str(plan)) and len(out + err) < 2_000
+
+
+@pytest.mark.parametrize("target", ["$..*..*", "$..*..*..*", "$..[?@..type]", "$..x..y"])
+def test_a_target_whose_evaluation_explodes_is_refused_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    """Each descendant segment nested in another multiplies the evaluation by the document's
+    depth: ``$..*..*`` on a 600 KB real spec found 291,626 matches, and ``check`` with it took
+    10.7 s of CPU and 509 MB. One ``..`` per target is evaluated; more is XC022 at the target,
+    with nothing evaluated or applied."""
+    spec = write_spec(tmp_path)
+    overlay = write_overlay(tmp_path, {"target": target, "update": {}})
+    rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    assert rc == 2 and codes(err) == {"XC022"}, err
+    assert "descendant segments ('..')" in err and "/actions/0/target" in err
+
+
+def test_a_dot_dot_inside_a_string_literal_is_no_descent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    spec = write_spec(tmp_path)
+    target = "$..[?@.operationId=='a..b' || @.operationId==\"listItems\"]"
+    overlay = write_overlay(tmp_path, {"target": target, "update": {"x-note": "ok"}})
+    rc, _, err = run(capsys, "check", str(spec), "--overlay", str(overlay))
+    assert "XC022" not in codes(err) and "XC021" not in codes(err), err
+
+
+def test_a_target_matching_more_nodes_than_the_cap_applies_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Evaluation stops at the first match past the cap (100,000; 50 here, so the spec stays
+    small) and nothing of the action is applied: XC002 at the target."""
+    from xcompleteness.load import _overlay
+
+    monkeypatch.setattr(_overlay, "MAX_TARGET_MATCHES", 50)
+    MAX_TARGET_MATCHES = 50
+    spec = json.loads(json.dumps(SPEC))
+    count = MAX_TARGET_MATCHES + 1
+    spec["components"] = {"schemas": {f"S{i}": {"type": "object"} for i in range(count)}}
+    path = write_spec(tmp_path, spec, name="spec.json")
+    overlay = write_overlay(tmp_path, {"target": "$.components.schemas.*", "update": {"x-a": 1}})
+    rc, _, err = run(capsys, "check", str(path), "--overlay", str(overlay))
+    assert rc == 2 and "XC002" in codes(err), err[-2000:]
+    assert f"matches more than {MAX_TARGET_MATCHES} nodes" in err
+
+
+def test_per_match_refusals_of_one_action_are_reported_once_each_up_to_a_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``$..*`` with an object update refuses every scalar it matches: the first ten are
+    reported, the rest counted in one diagnostic (``$..*`` on a 600 KB real spec matched 25,695
+    nodes: one diagnostic for each scalar among them)."""
+    from xcompleteness.load._overlay import MAX_MATCH_ERRORS
+
+    spec = json.loads(json.dumps(SPEC))
+    spec["components"] = {"schemas": {f"S{i}": {"type": "string"} for i in range(50)}}
+    path = write_spec(tmp_path, spec, name="spec.json")
+    overlay = write_overlay(tmp_path, {"target": "$..type", "update": {"x-a": 1}})
+    rc, _, err = run(capsys, "check", str(path), "--overlay", str(overlay))
+    assert rc == 2 and codes(err) == {"XC023"}, err
+    scalars = json.dumps(spec).count('"type": "')  # every `type` that is a string
+    assert scalars > 50
+    assert err.count("error XC023") == MAX_MATCH_ERRORS + 1
+    assert f"and {scalars - MAX_MATCH_ERRORS} more match(es)" in err

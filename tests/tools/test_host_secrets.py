@@ -13,6 +13,7 @@ under the host's key (never one the model wrote into it).
 from __future__ import annotations
 
 import base64
+import hashlib
 import importlib
 import json
 import re
@@ -58,9 +59,11 @@ def _lower_hex(text: str) -> str:
 class EchoApi:
     """Three pages of two things per listing; every answer echoes what it was sent."""
 
-    def __init__(self) -> None:
+    def __init__(self, encode: Any = None) -> None:
         self.requests: list[tuple[str, dict[str, str]]] = []
         self.raw_queries: list[str] = []
+        self.encode = encode or (lambda url: url)
+        """How the items' ``self`` URL is written (an API's own encoding of what it echoes)."""
 
     def app(self) -> FastAPI:
         app = FastAPI()
@@ -69,7 +72,7 @@ class EchoApi:
             out = [
                 {
                     "id": f"t{page * 2 + i}",
-                    "self": f"{base}/things/t{page * 2 + i}?key={quote(key)}",
+                    "self": self.encode(f"{base}/things/t{page * 2 + i}?key={quote(key)}"),
                 }
                 for i in range(2)
             ]
@@ -173,10 +176,34 @@ def _token_texts(text: str) -> list[str]:
     return out
 
 
+def _decoded_runs(text: str) -> list[str]:
+    """What every run of hex or base64 characters in ``text`` decodes to (either alphabet, from
+    each of the first four characters: an encoded secret left standing shows up here)."""
+    out = []
+    for run in re.findall(r"[A-Za-z0-9+/_-]{8,}", unquote_plus(text)):
+        if len(run) % 2 == 0 and re.fullmatch(r"[0-9A-Fa-f]+", run):
+            out.append(bytes.fromhex(run).decode("utf-8", "replace"))
+        for skip in range(4):
+            part = run[skip:]
+            part = part[: len(part) - len(part) % 4]
+            for alt in (b"+/", b"-_"):
+                try:
+                    raw = base64.b64decode(part, altchars=alt, validate=True)
+                except ValueError:
+                    continue
+                out.append(raw.decode("utf-8", "replace"))
+    return out
+
+
 def assert_no_secret(result: Any) -> None:
     """Nothing the model sees holds the key or the token in any form we know of."""
     text = result.content[0].text + json.dumps(result.structured_content)
+    assert_no_secret_in(text)
+
+
+def assert_no_secret_in(text: str) -> None:
     seen = [text, unquote_plus(text), *_token_texts(text)]
+    seen += [d for t in list(seen) for d in _decoded_runs(t)]
     for secret in (KEY, TOKEN, BODY_KEY):
         for form in _forms(secret):
             assert not any(form in s for s in seen), (form, text[:2000])
@@ -440,3 +467,91 @@ def test_a_client_continuation_token_is_scrubbed_inside_and_rebound():
     back = decode_continuation(redactor.rebind(shown))
     assert back == {"o": "op", "s": "cursor", "c": "https://api.example/v1/x?after=2", "n": 4}
     assert redactor.rebind("opaque-cursor") == "opaque-cursor"
+
+
+# -- an API that echoes the key in an encoding of its own --------------------------------------
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def _b64url(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+ENCODINGS = {
+    "base64": _b64,
+    "base64, one byte before": lambda t: _b64("x" + t),
+    "base64, two bytes before": lambda t: _b64("xy" + t),
+    "base64url, no padding": _b64url,
+    "hex": lambda t: t.encode().hex(),
+    "HEX": lambda t: t.encode().hex().upper(),
+    "opaque JSON cursor": lambda t: _b64url(json.dumps({"after": 2, "next": t, "v": 1})),
+    "base64 in a query": lambda t: "https://cdn.example/r?sig=" + quote(_b64(t), safe=""),
+}
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+def test_a_key_the_api_echoes_in_its_own_encoding_never_reaches_the_model(server_mod, encoding):
+    """Each item's ``self`` is the signed URL (holding the host's key) in an encoding servers
+    use for what they echo: base64 (either alphabet, at each of its three offsets), hex, an
+    opaque cursor. The model sees ``***`` for it; the walk is unharmed."""
+    api = EchoApi(encode=ENCODINGS[encoding])
+
+    async def body(call):
+        return await call("list_paged", dict(LIST_ARGS))
+
+    result = session(
+        server_mod, api.app(), body, secret=SECRET, headers=HEADERS, query={"key": KEY}
+    )
+    sc = result.structured_content
+    assert sc["status"] == "complete", sc
+    assert_no_secret(result)
+    things = sc["data"]["things"]
+    assert [t["id"] for t in things] == ["t0", "t1", "t2", "t3", "t4", "t5-***"]
+    assert all("***" in t["self"] for t in things), things
+    assert [q.get("key") for _, q in api.requests] == [KEY] * PAGES
+
+
+@pytest.mark.parametrize("encoding", sorted(ENCODINGS))
+@pytest.mark.parametrize("secret", [KEY, TOKEN])
+@pytest.mark.parametrize("where", ["url", "alone", "quoted"])
+def test_every_encoding_at_every_offset_is_masked(encoding, secret, where):
+    text = {
+        "url": f"https://api.example/v1/x?page=2&key={quote(secret, safe='')}&z=1",
+        "alone": secret,
+        "quoted": f"the token {secret} was refused",
+    }[where]
+    for lead in ("", "a", "ab", "abc"):
+        shown = ENCODINGS[encoding](lead + text)
+        out = _redactor().scrub({"v": shown, "in": f"see {shown}, then more"})
+        assert_no_secret_in(json.dumps(out))
+        assert out["v"] == "***" or out["v"].startswith("https://cdn.example/r?sig=***"), out
+        assert out["in"].startswith("see ") and out["in"].endswith(", then more"), out
+
+
+def test_encoded_data_without_a_secret_is_left_alone():
+    """Hex digests, base64 of other URLs, opaque cursors of other things: untouched (the masked
+    stretches are at least ten characters that depend on a secret alone)."""
+    data = {
+        "sha": hashlib.sha256(b"x").hexdigest(),
+        "cursor": _b64url(json.dumps({"after": 2, "next": "https://api.example/v1/x?page=3"})),
+        "b64": _b64("https://api.example/v1/things/t1?key=another-key-entirely"),
+        "id": "item-0123456789abcdef",
+    }
+    assert _redactor().scrub(data) is data
+
+
+def test_a_long_encoded_run_is_masked_in_linear_time():
+    """The run around a match is found by one scan each way (never by a backtracking pattern):
+    200,000 base64 characters before the encoded key, and many runs beside it, stay cheap."""
+    import time
+
+    redactor = _redactor()
+    shown = "A" * 200_000 + _b64("xx" + KEY) + " " + "QUJD " * 50_000
+    started = time.process_time()
+    out = redactor.scrub({"v": shown})
+    assert out["v"].startswith("***") and "K1-s3" not in out["v"]
+    # a hang guard, not a speed target (a quadratic scan of this text would take hours)
+    assert time.process_time() - started < 30

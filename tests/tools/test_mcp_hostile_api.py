@@ -30,6 +30,17 @@ from support.hostile_api import BENIGN, NATIVE_MODES, SEARCH_MODES, HostileApi, 
 
 SECRET = b"h" * 32
 DEADLINE_S = 3
+"""The walk's deadline in the modes about time: the API is slower than any deadline (a 30 s
+sleep, a body trickled a byte per 0.2 s), so CLIENT_DEADLINE_EXCEEDED is their answer however
+busy the machine is."""
+TIME_MODES = frozenset({"slow", "trickle"})
+OTHER_DEADLINE_S = 45
+"""The deadline of every other mode: each must end for its own reason, never the clock. With
+3 s there too, the answer depended on the machine's load: 200,000 items (``many-items``) or an
+80 MiB gzip bomb take seconds of CPU, and at a load of 20 on two cores the deadline stopped the
+walk before the contradiction showed. A mode that now stops at this deadline fails the test (its
+reason is not CLIENT_DEADLINE_EXCEEDED); the call's own bound below fails a hang; how fast a
+large page is read is the benchmark's to say (bench/), never a timed assertion here."""
 VIOLATION = "CONTRACT_VIOLATION"
 EXPECTED = {
     # mode -> the first reason code of the partial answer (every other mode: CONTRACT_VIOLATION)
@@ -123,7 +134,7 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out, t
     answers: dict[tuple[str, str], tuple[dict, float]] = {}
 
     async def call(client, schemas, tool: str, args: dict) -> dict:
-        with anyio.fail_after(60):  # a hang fails the test, never the suite
+        with anyio.fail_after(OTHER_DEADLINE_S + 45):  # a hang fails the test, not the suite
             result = await client.call_tool(tool, args)
         sc = result.structured_content
         Draft202012Validator(schemas[tool]).validate(sc)
@@ -139,7 +150,8 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out, t
                     for mode in modes:
                         api.mode = mode
                         started = time.monotonic()
-                        sc = await call(client, schemas, tool, {"deadline_s": DEADLINE_S})
+                        deadline = DEADLINE_S if mode in TIME_MODES else OTHER_DEADLINE_S
+                        sc = await call(client, schemas, tool, {"deadline_s": deadline})
                         answers[tool, mode] = sc, time.monotonic() - started
                 # hostile arguments from the model: refused as envelopes, the session goes on
                 forged = await call(
@@ -163,7 +175,8 @@ def test_a_hostile_api_never_gets_a_complete_answer_or_breaks_the_session(out, t
         assert sc["status"] == "partial", (where, sc.get("error"))
         assert reasons[:1] == [EXPECTED.get(mode, VIOLATION)], (where, reasons)
         assert len(sc["data"]["items"]) == KEPT.get(mode, 3), where
-        assert seconds < DEADLINE_S + 15, where  # the deadline bounds a slow or endless body
+        if mode in TIME_MODES:  # the deadline bounds a slow or endless body
+            assert seconds < DEADLINE_S + 15, where
 
 
 INITIALIZE = {

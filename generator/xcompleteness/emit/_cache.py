@@ -28,15 +28,17 @@ path), one file per key, created with mode 0700/0600. The newest :data:`MAX_ENTR
 kept (a hit counts as use); older ones are deleted. Nothing here uses the network.
 ``generate --no-cache`` (or ``XC_NO_CACHE=1``) neither reads nor writes any cache.
 
-Safety: the cache folder and every entry must be owned by the current user and writable by
-nobody else (:func:`xcompleteness.safety.private_dir` / :func:`~xcompleteness.safety.private_file`:
-a folder of ours with loose modes is tightened, anything else is not used, and a diagnostic
-says which). An entry is used only when its header names this format and exactly the expected
-key, its payload has the recorded length and SHA-256, and the decoded payload has the expected
-shape (file names the generator itself can emit: :func:`xcompleteness.safety.emittable`, text
-contents, well-formed diagnostics). Anything else (a truncated, corrupted or foreign file, an
-older format) is ignored and replaced by a fresh run. Failing to write the cache (read-only
-home, full disk) never fails ``generate``.
+Safety: the cache folder and every entry must be owned by the current user and writable by nobody
+else (:func:`xcompleteness.safety.private_dir` / :func:`~xcompleteness.safety.read_private`: a
+folder of ours with loose modes is tightened, anything else is not used, and a diagnostic says
+which), no folder above it may be one someone else can change
+(:func:`~xcompleteness.safety.changeable_above`), and an entry is read without following a symbolic
+link, from the very file that was checked. An entry is used only when its header names this format
+and exactly the expected key, its payload has the recorded length and SHA-256, and the decoded
+payload has the expected shape (file names the generator itself can emit:
+:func:`xcompleteness.safety.emittable`, text contents, well-formed diagnostics). Anything else (a
+truncated, corrupted or foreign file, an older format) is ignored and replaced by a fresh run.
+Failing to write the cache (read-only home, full disk) never fails ``generate``.
 """
 
 from __future__ import annotations
@@ -56,7 +58,7 @@ from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic
 from xcompleteness.reuse import library_versions
-from xcompleteness.safety import Untrusted, emittable, private_dir, private_file
+from xcompleteness.safety import Untrusted, emittable, private_dir, read_private
 
 __all__ = [
     "Entry",
@@ -341,9 +343,7 @@ def load(key: str, notes: list[Diagnostic] | None = None) -> Entry | None:
     try:
         if not path.exists() and not path.is_symlink():
             return None
-        if private_file(path).st_size > MAX_ENTRY_BYTES:
-            return None
-        entry = _decode(key, path.read_bytes())
+        entry = _decode(key, read_private(path, MAX_ENTRY_BYTES))
         if entry.sources and source_digests([Path(p) for p, _ in entry.sources]) != entry.sources:
             return None  # a file the refs pulled in has changed
     except Untrusted as exc:
@@ -352,8 +352,8 @@ def load(key: str, notes: list[Diagnostic] | None = None) -> Entry | None:
     except (OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
         return None
     try:
-        os.utime(path)  # most recently used: pruned last
-    except OSError:
+        os.utime(path, follow_symlinks=False)  # most recently used: pruned last
+    except (OSError, NotImplementedError):
         pass
     return entry
 

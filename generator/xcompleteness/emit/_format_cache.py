@@ -28,14 +28,13 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import zlib
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from xcompleteness.emit._cache import prune, trusted_dir, write_entry
-from xcompleteness.safety import Untrusted, private_file
+from xcompleteness.safety import Untrusted, read_private
 
 __all__ = [
     "CacheFolder",
@@ -67,23 +66,7 @@ def _entry_path(folder: Path, key: str) -> Path:
 
 def _read_regular(path: Path) -> bytes:
     """The bytes of ``path`` if it is a private regular file of ours, never via a symlink."""
-    checked = private_file(path)  # lstat: ours, regular, not writable by others
-    if checked.st_size > MAX_ENTRY_BYTES:
-        raise ValueError("entry too large")
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    fd = os.open(path, flags)
-    try:
-        st = os.fstat(fd)
-        if (
-            not stat.S_ISREG(st.st_mode)
-            or (st.st_dev, st.st_ino) != (checked.st_dev, checked.st_ino)
-            or st.st_size > MAX_ENTRY_BYTES
-        ):
-            raise ValueError("the entry changed between the check and the read")
-        with os.fdopen(fd, "rb", closefd=False) as fh:
-            return fh.read(MAX_ENTRY_BYTES + 1)
-    finally:
-        os.close(fd)
+    return read_private(path, MAX_ENTRY_BYTES)
 
 
 def inflated_payload(key: str, blob: bytes, kind: str, fmt: int, limit: int) -> bytes:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from xcompleteness.emit._cache import prune, trusted_dir, write_entry
-from xcompleteness.safety import Untrusted, private_file
+from xcompleteness.safety import Untrusted, read_private
 
 __all__ = ["FORMAT", "MAX_ENTRIES", "MAX_ENTRY_BYTES", "ModelCache", "SUFFIX"]
 
@@ -63,14 +63,12 @@ class ModelCache:
             return None
         try:
             path = _entry_path(folder, key)
-            if private_file(path).st_size > MAX_ENTRY_BYTES:  # ours, regular, not group-writable
-                return None
-            value = _decode(key, path.read_bytes())
+            value = _decode(key, read_private(path, MAX_ENTRY_BYTES))  # ours, never via a link
         except (Untrusted, OSError, ValueError, UnicodeDecodeError, zlib.error, RecursionError):
             return None
         try:
-            os.utime(path)  # most recently used: pruned last
-        except OSError:
+            os.utime(path, follow_symlinks=False)  # most recently used: pruned last
+        except (OSError, NotImplementedError):
             pass
         return value
 

@@ -5,6 +5,11 @@ Safety rules (documented in docs/generate.md and docs/security.md):
 
 1. OUT must be missing, empty, or carry our manifest ``OUT/.xcompleteness-manifest.json``; any
    other non-empty folder is refused (``XC604``, exit 2) — we never write into someone's tree.
+   Neither OUT nor a folder inside it may be one someone else can change
+   (:func:`xcompleteness.safety.foreign_folder`: writable by everyone without the sticky bit,
+   or another user's in a folder others can write, where anyone could have made it): what we
+   write there would be theirs to replace before it is imported. The folders we create are
+   never writable by everyone (``0o775`` and the files ``0o664``, less the umask).
 2. The manifest is a record, never an authority: every path in it, and every path we write, is
    checked by :func:`xcompleteness.safety.checked_path` (relative, a name the generator can emit,
    no symbolic link on the way, inside OUT) before it is read, written or removed. A manifest
@@ -35,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity
-from xcompleteness.safety import PathChecker
+from xcompleteness.safety import PathChecker, emittable, foreign_folder
 
 __all__ = ["MANIFEST", "WriteReport", "diff_tree", "read_manifest", "write_tree"]
 
@@ -86,28 +91,43 @@ def read_manifest(out: Path, checked: _Checked | None = None) -> dict[str, str] 
         found = checker.check(rel)
         if checked is not None and found is not None:
             checked[rel] = found
-        if found is None:
+        if found is None and not emittable(rel, reserved=_RESERVED):
             raise _refuse(
                 out,
                 f"the manifest {MANIFEST} names {rel[:200]!r}, which xcompleteness never writes: "
                 "it was not written by us",
                 "delete the manifest (and check what else changed in this folder)",
             )
+        if found is None:
+            raise _refuse(out, f"refusing to use {rel!r}: {checker.why}", _WAY_HINT)
     return manifest
+
+
+_WAY_HINT = (
+    "remove the symbolic link, or make the folder yours and writable only by you "
+    "(chown, chmod o-w), or choose another -o"
+)
 
 
 def _safe_target(
     out: Path, rel: str, checker: PathChecker | None = None
 ) -> tuple[Path, os.stat_result | None]:
-    found = (checker or PathChecker(out, reserved=_RESERVED)).check(rel)
+    checker = checker or PathChecker(out, reserved=_RESERVED)
+    found = checker.check(rel)
     if found is None:
         raise _refuse(
             out,
-            f"refusing to write {rel!r}: not a name the generator emits, or a symbolic link "
-            "is on the way",
-            "remove the symbolic link, or choose another -o",
+            f"refusing to write {rel[:200]!r}: {checker.why}",
+            _WAY_HINT,
         )
     return found
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
 
 
 def _ownership(out: Path, checked: _Checked | None = None) -> dict[str, str]:
@@ -116,6 +136,13 @@ def _ownership(out: Path, checked: _Checked | None = None) -> dict[str, str]:
         raise _refuse(out, "the output folder is a symbolic link", "pass the real folder")
     if out.exists() and not out.is_dir():
         raise _refuse(out, "the output path exists and is not a folder", "choose another -o")
+    problem = foreign_folder(os.lstat(out), _stat(out.parent)) if out.exists() else None
+    if problem:
+        raise _refuse(
+            out,
+            f"the output folder is {problem}: someone else could replace the generated code",
+            "generate into a folder of your own that only you can write (chown, chmod o-w)",
+        )
     manifest = read_manifest(out, checked) if out.exists() else None
     if manifest is None:
         if out.exists() and any(out.iterdir()):
@@ -129,10 +156,11 @@ def _ownership(out: Path, checked: _Checked | None = None) -> dict[str, str]:
 
 
 def _file_mode() -> int:
-    """0o666 minus the process umask: what ``open()`` would give (mkstemp uses 0o600)."""
+    """0o664 minus the process umask: what ``open()`` would give (mkstemp uses 0o600), never
+    writable by everyone (rule 1)."""
     umask = os.umask(0)
     os.umask(umask)
-    return 0o666 & ~umask
+    return 0o664 & ~umask
 
 
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
@@ -159,7 +187,7 @@ class _Transaction:
             missing.append(probe)
             probe = probe.parent
         for path in reversed(missing):
-            path.mkdir()
+            path.mkdir(0o775)  # never writable by everyone, whatever the umask (rule 1)
             self.made_dirs.append(path)
         self.folders.add(folder)
 
@@ -167,7 +195,7 @@ class _Transaction:
         """Write a file that did not exist at the check under its own name: ``O_EXCL`` refuses
         anything that appeared since (a link included), and the mode is ``open()``'s."""
         self._mkdirs(target.parent)
-        fd = os.open(target, _CREATE, 0o666)
+        fd = os.open(target, _CREATE, self.mode)
         self.created.append(target)
         try:
             view = memoryview(data)

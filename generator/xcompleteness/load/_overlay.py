@@ -12,7 +12,13 @@ overlay must be applied exactly and loudly:
   operation undeclared while its author believes otherwise;
 * the document after the overlays is held to the input's size cap (``XC_MAX_SPEC_BYTES``): every
   match of an ``update`` costs the update's JSON size, counted before it is copied, so one action
-  that matches a thousand nodes cannot turn a 70 KB spec into 300 MB (``XC002`` at that action).
+  that matches a thousand nodes cannot turn a 70 KB spec into 300 MB (``XC002`` at that action);
+* a target's evaluation is bounded too: at most :data:`MAX_DESCENTS` descendant segment (``..``,
+  counted in filters as well: each one nested in another multiplies the work by the document's
+  depth: ``$..*..*`` on a 600 KB spec took 10.7 s of CPU and 509 MB; ``XC022``), and at most
+  :data:`MAX_TARGET_MATCHES` matches, evaluation stopping at the first one past it (``XC002``);
+  per-match refusals of one action are reported for the first :data:`MAX_MATCH_ERRORS` matches,
+  then counted in one more diagnostic.
 
 The input document is never mutated: the result shares every subtree no action writes with it,
 and a container is copied (shallowly, once) only when an action writes into it or below it
@@ -27,6 +33,7 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +66,34 @@ BAD_TARGET = "XC022"
 BAD_UPDATE = "XC023"
 BAD_REMOVE = "XC024"
 
+MAX_DESCENTS = 1
+"""Descendant segments (``..``) a target may hold, outside its string literals."""
+MAX_TARGET_MATCHES = 100_000
+"""Nodes one action's target may match (on GitHub, every operation ``$.paths.*.*`` is 1,223
+and every string schema ``$..[?@.type=='string']`` 28,583; ``$..*`` is over a million)."""
+MAX_MATCH_ERRORS = 10
+"""Per-match refusals of one action reported one by one; the rest are counted."""
+
 _ENV: Any = None
+
+
+def _descents(target: str) -> int:
+    """The descendant segments (``..``) of a JSONPath target, not counting string literals."""
+    count, quote, i = 0, "", 0
+    while i < len(target):
+        c = target[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif target.startswith("..", i):
+            count += 1
+            i += 1
+        i += 1
+    return count
 
 
 def _jsonpath() -> tuple[Any, Any]:
@@ -318,15 +352,36 @@ def _apply_action(
     if simple is not None:
         matches: list[Any] = simple
     else:
+        descents = _descents(target)
+        if descents > MAX_DESCENTS:
+            ov.error(
+                at + "/target",
+                BAD_TARGET,
+                f"target {shown(target)} holds {descents} descendant segments ('..'); at most "
+                f"{MAX_DESCENTS} is evaluated (each one inside another multiplies the work by "
+                "the document's depth)",
+                "select with one '..' and a filter, e.g. $..[?@.operationId=='listItems'], "
+                "or with a path",
+            )
+            return data
         jsonpath, env = _jsonpath()
         try:
-            matches = list(env.finditer(target, data))
+            matches = list(islice(env.finditer(target, data), MAX_TARGET_MATCHES + 1))
         except jsonpath.JSONPathError as exc:
             ov.error(
                 at + "/target",
                 BAD_TARGET,
                 f"invalid JSONPath {shown(target)}: {exception_text(exc, first_line=True)}",
                 "targets are RFC 9535 JSONPath expressions, e.g. $.paths['/items'].get",
+            )
+            return data
+        if len(matches) > MAX_TARGET_MATCHES:
+            ov.error(
+                at + "/target",
+                TOO_LARGE,
+                f"target {shown(target)} matches more than {MAX_TARGET_MATCHES} nodes; "
+                "nothing of this action was applied",
+                "narrow the target (a path, or a filter that selects what this action is for)",
             )
             return data
     if not matches:
@@ -350,29 +405,42 @@ def _apply_action(
     cost = len(json.dumps(update, separators=(",", ":"), ensure_ascii=False).encode())
     if not budget.spend(ov, at + "/update", cost, len(matches)):
         return data
+    refused = 0
     for match in matches:
         pointer = _pointer(match.parts)
         node = writer.own(data, match.parts, match.obj)
-        if isinstance(node, dict):
-            if not isinstance(update, dict):
+        if isinstance(node, dict) and isinstance(update, dict):
+            writer.merge(node, update, pointer, at + "/update")
+        elif isinstance(node, list):
+            writer.append(node, update, pointer, at + "/update")
+        else:
+            refused += 1
+            if refused > MAX_MATCH_ERRORS:
+                continue  # counted below
+            if isinstance(node, dict):
                 ov.error(
                     at + "/update",
                     BAD_UPDATE,
                     f"target {target!r} selects an object, so 'update' must be an object",
                     "wrap the value in a mapping with the key to set",
                 )
-                continue
-            writer.merge(node, update, pointer, at + "/update")
-        elif isinstance(node, list):
-            writer.append(node, update, pointer, at + "/update")
-        else:
-            ov.error(
-                at + "/target",
-                BAD_UPDATE,
-                f"target {target!r} selects a {type(node).__name__} at {pointer!r}; "
-                "'update' needs an object or an array",
-                "target the object that holds the value and update its key",
-            )
+            else:
+                ov.error(
+                    at + "/target",
+                    BAD_UPDATE,
+                    f"target {target!r} selects a {type(node).__name__} at {pointer!r}; "
+                    "'update' needs an object or an array",
+                    "target the object that holds the value and update its key",
+                )
+    if refused > MAX_MATCH_ERRORS:
+        ov.error(
+            at + "/target",
+            BAD_UPDATE,
+            f"and {refused - MAX_MATCH_ERRORS} more match(es) of target {shown(target)} "
+            "that 'update' cannot apply to (the first "
+            f"{MAX_MATCH_ERRORS} are reported above)",
+            "narrow the target to the objects or arrays this action is for",
+        )
     return data
 
 

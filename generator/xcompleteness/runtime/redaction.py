@@ -37,9 +37,20 @@ inside an ``xc1.`` token); the client then adds the host's own value to each req
 (:meth:`.operations._ClientCore.with_params`). A model that writes ``key=...`` into a
 continuation therefore cannot choose the principal either.
 
-Not covered: an API that hides the credential in an encoding of its own (an opaque cursor that is
-base64 of a URL holding the key): the host cannot know the encoding. A scrubbed opaque cursor
-(``abc***``) cannot be resumed; the API refuses it, the credential stays with the host.
+- each such secret (as sent or percent-encoded in any mix: the longest run of characters a URL
+  never escapes stands for it when it is long enough) in the encodings servers wrap what they
+  echo in: hexadecimal (either case) and base64 (standard or URL-safe alphabet, padded or not),
+  wherever it sits inside a longer encoded text (an opaque cursor that is base64 of a URL or a
+  JSON object holding the key). Base64 writes three bytes as four characters, so a secret inside
+  a longer text is written one of three ways, by its offset; each way has a stretch of at least
+  ten characters that depends on the secret alone, and that stretch is what is looked for. Where
+  it is found, the whole encoded run around it (the characters of either alphabet, ``%``-escapes
+  and trailing ``=``) becomes ``***``: a part left standing could be decoded back to a part of
+  the secret.
+
+Not covered: an encoding the host cannot know (encryption, compression, a custom alphabet, a
+secret shorter than :data:`MIN_SECRET_CHARS`). A scrubbed opaque cursor (``***``) cannot be
+resumed; the API refuses it, the credential stays with the host.
 
 Standard library only: copied verbatim into generated packages.
 """
@@ -56,7 +67,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 
 from .walk_continuations import ContinuationMismatch, decode_continuation, encode_continuation
 
-__all__ = ["MASK", "MIN_SECRET_CHARS", "Redactor", "is_credential_header"]
+__all__ = ["MASK", "MIN_SECRET_CHARS", "Redactor", "encoded_forms", "is_credential_header"]
 
 MASK = "***"
 MIN_SECRET_CHARS = 8
@@ -130,6 +141,62 @@ def _name_pattern(name: str) -> str:
     return "".join(_char_pattern(c) for c in name)
 
 
+_B64_STD_TO_URL = str.maketrans("+/", "-_")
+
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
+
+
+def _wire_forms(secret: str) -> set[str]:
+    """What of ``secret`` any percent-encoding of it (in any mix) holds: itself when it has only
+    characters a URL never escapes (most API keys), else its longest run of such characters when
+    that is :data:`MIN_SECRET_CHARS` long, else the secret as sent and escaped the usual ways."""
+    from urllib.parse import quote, quote_plus
+
+    longest = max(_UNRESERVED.findall(secret), key=len, default="")
+    if longest == secret or len(longest) >= MIN_SECRET_CHARS:
+        return {longest}
+    return {secret, quote(secret), quote(secret, safe=""), quote_plus(secret)}
+
+
+def encoded_forms(secret: str) -> set[str]:
+    """The stretches of text a server's hex or base64 of ``secret`` (as sent, or percent-encoded
+    in any mix: :func:`_wire_forms`) always holds, wherever the secret sits in the encoded bytes:
+    its hex in either case, and for each of base64's three offsets the characters that depend on
+    the secret's bytes alone, in the standard and the URL-safe alphabet."""
+    out: set[str] = set()
+    for data in {form.encode("utf-8") for form in _wire_forms(secret)}:
+        out |= {data.hex(), data.hex().upper()}
+        bits = 8 * len(data)
+        for lead in range(3):  # the secret starts at byte 0, 1 or 2 of a 3-byte group
+            text = base64.b64encode(b"\0" * lead + data).decode("ascii")
+            # character i holds bits 6i..6i+5: those inside the secret's bits only
+            start, end = -(-8 * lead // 6), (8 * lead + bits) // 6
+            stretch = text[start:end]
+            out |= {stretch, stretch.translate(_B64_STD_TO_URL)}
+    return out
+
+
+def _encoded_pattern(stretch: str) -> str:
+    """A hex/base64 stretch as written, its ``+`` and ``/`` also percent-encoded (in a URL)."""
+    return "".join(_char_pattern(c) if c in "+/" else c for c in stretch)
+
+
+_ENCODED_RUN = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_%")
+
+
+def _encoded_run(text: str, start: int, end: int, floor: int) -> tuple[int, int]:
+    """The span of the hex/base64 run around ``text[start:end]`` (never before ``floor``), its
+    ``=`` padding (plain or ``%3D``) included: one linear scan each way."""
+    while start > floor and text[start - 1] in _ENCODED_RUN:
+        start -= 1
+    while end < len(text) and text[end] in _ENCODED_RUN:
+        end += 1
+    while end < len(text) and text[end] == "=":
+        end += 1
+    return start, end
+
+
 class Redactor:
     """Scrubs host secrets out of what the model sees; re-binds continuations it sends back."""
 
@@ -140,6 +207,12 @@ class Redactor:
         )
         self.param_names = frozenset(str(n) for n in param_names)
         parts = ["".join(_char_pattern(c) for c in v) for v in values]
+        # hex/base64 of a secret: the whole encoded run around it is masked. Only the secrets
+        # that hold no other: an encoding of ``Bearer TOKEN`` holds one of TOKEN's stretches.
+        inner = [v for v in values if not any(o != v and o in v for o in values)]
+        encoded = sorted({f for v in inner for f in encoded_forms(v)}, key=lambda f: (-len(f), f))
+        if encoded:
+            parts.append("(?P<enc>" + "|".join(_encoded_pattern(f) for f in encoded) + ")")
         # A secret cut short by a message's length limit still shows its head: the head (at
         # least MIN_HEAD_CHARS) where a string ends, or an ellipsis or a JSON quote follows.
         parts += [_head_pattern(v) + _AT_END for v in values if len(v) > MIN_HEAD_CHARS]
@@ -154,6 +227,7 @@ class Redactor:
         needles |= {v[:MIN_HEAD_CHARS].replace(" ", "+") for v in values}
         needles |= {json.dumps(v[:MIN_HEAD_CHARS])[1:-1] for v in values}
         needles |= {f"{sep}{n}=" for n in self.param_names for sep in "?&;"}
+        needles |= set(encoded)
         self._needles = tuple(sorted(needles))
         self._needle = re.compile("|".join(re.escape(n) for n in self._needles))
 
@@ -214,7 +288,17 @@ class Redactor:
         assert self._pattern is not None
         if self._needle.search(unquote(unquote(text)) if "%" in text else text) is None:
             return text  # the cheap test, per string (one C-level scan)
-        return self._pattern.sub(self._replace, text)
+        pieces: list[str] = []
+        done = 0  # text[:done] is in pieces
+        for match in self._pattern.finditer(text):
+            start, end = match.span()
+            if start < done:
+                continue  # inside an encoded run masked already
+            if match.groupdict().get("enc") is not None:
+                start, end = _encoded_run(text, start, end, done)
+            pieces += [text[done:start], self._replace(match)]
+            done = end
+        return "".join(pieces) + text[done:] if pieces else text
 
     @staticmethod
     def _replace(match: re.Match[str]) -> str:
