@@ -243,3 +243,31 @@ def test_readme_shows_a_placeholder_for_a_server_url_that_is_not_plain(
 ) -> None:
     readme = _readme(tmp_path, json.dumps(server), second=True)
     assert 'Client("https://api.example.com", ' in readme and "rm -rf" not in readme
+
+
+def test_a_long_title_and_the_contract_tests_stay_ruff_clean(tmp_path: Path) -> None:
+    """A package named after a long title (no --package: what a user first runs) and its
+    ``--tests`` suite pass ruff with the generated settings: the module docstrings naming the
+    package are wrapped (Listen Notes' "Listen API: Podcast Search, Directory, and Insights API"
+    made five lines of the MCP server, the tool module and the suite too long; conftest.py had
+    one at any name), a case no longer repeats its name as a string (split, it was UP034 on
+    every long case), and the suite's module exempts only E501 (a case's name is its policy)."""
+    title = "Listen API: Podcast Search, Directory, and Insights API"
+    overlay = tmp_path / "title.overlay.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: a long title, version: 0.1.0}\n"
+        f"actions:\n  - target: $.info\n    update: {{title: '{title}'}}\n",
+        encoding="utf-8",
+    )
+    spec = Path(__file__).parents[2] / "examples" / "service_accounts" / "openapi.yaml"
+    out = tmp_path / "out"
+    generation = generate(spec, (overlay,), None, tests=True, cache=False)
+    write_tree(out, generation.files)
+    package = "listen_api_podcast_search_directory_and_insights_api"
+    assert (out / package / "tools" / "mcp_server.py").is_file()
+    assert (out / "tests" / "conftest.py").is_file()
+    own = _ruff(out)
+    assert own.returncode == 0, own.stdout + own.stderr
+    for rel in ("tools/mcp_server.py", "tools/__init__.py"):
+        doc = ast.get_docstring(ast.parse((out / package / rel).read_text("utf-8")))
+        assert doc is not None and f"{package} package" in " ".join(doc.split())
