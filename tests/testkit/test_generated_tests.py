@@ -8,6 +8,7 @@ reason when the page it came on was empty, so an empty partial page reads as "no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -273,3 +274,19 @@ def test_the_generated_suite_checks_a_next_url_walk_against_its_total(tmp_path):
     assert failed.returncode == 1, failed.stdout[-4000:]
     failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
     assert failing == {case}, failed.stdout[-4000:]
+
+
+def test_the_suite_sends_the_tool_no_credential_the_host_supplies(tmp_path):
+    """A required credential parameter (a header such as Listen Notes' ``X-ListenAPI-Key``, a
+    query ``api_key``) is the MCP host's, never a tool argument: the suite's tool calls leave it
+    out and pass. They sent it, and the tool refused every call as an unknown argument (14 of
+    Listen Notes' 14 cases failed). The client still gets it (a keyword of the method)."""
+    spec = Path(__file__).parent / "specs" / "credential_suite.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_cred", tests=True).files)
+    cases = json.loads((out / "tests" / "xc_cases.json").read_text(encoding="utf-8"))["cases"]
+    assert cases and all(c["params"] == {"top_level_only": 0} for c in cases), cases
+    assert all(set(c["kwargs"]) == {"x_listen_api_key", "api_key", "top_level_only"} for c in cases)
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(cases)} passed" in passed.stdout
