@@ -83,8 +83,17 @@ def _params(op: OperationIR, document: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _kwargs(op: OperationIR) -> dict[str, Any]:
-    """The same values by their Python names (the client's keyword arguments)."""
-    fields = [*(p for p in op.parameters if p.required), *_required_body(op)]
+    """The same values by their Python names (the client's keyword arguments), credentials
+    included (the client sends what it is given), but not the parameters the walk sets: a
+    required position (Postmark's ``offset``) passed to ``collect`` is where a resumed walk
+    starts, so ``offset=1`` read 5 of 6 items, and a required page size of type ``number``
+    (``Count``) got ``"x"``."""
+    paging = op.contract.pagination
+    owned = {n for n in (paging.request.to_dict() if paging is not None else {}).values() if n}
+    fields = [
+        *(p for p in op.parameters if p.required and p.name not in owned),
+        *_required_body(op),
+    ]
     return {f.py_name: _param_value(f.schema) for f in fields}
 
 
