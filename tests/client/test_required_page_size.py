@@ -7,6 +7,12 @@ error, HTTP 422, and a client call without ``count=`` too. A required size param
 owns now defaults to the declared ``max-page-size`` (the client's keyword shows it); an
 optional one still leaves the page size to the server. One real uvicorn server on loopback
 plays the API (tests/testkit/specs/required_params_suite.yaml's ``/templates``).
+
+The same API deletes one template by its path (``DELETE /templates/{templateIdOrAlias}``,
+``evidence.ids: $request.path.templateIdOrAlias``, as the vocabulary allows). The MCP host read
+target ids from a body field only, so every delete was refused ``TARGETS_MISSING`` however
+complete the listing; and the ids it minted evidence over were ``1001.0`` (``TemplateId`` is
+typed ``number``), so the target ``1001`` fell outside it.
 """
 
 from __future__ import annotations
@@ -27,8 +33,15 @@ TOKEN = "server-token"
 TEMPLATES = [{"TemplateId": 1000 + i, "Name": f"template {i}"} for i in range(1203)]
 
 
-def make_app(seen: list[tuple[int | None, int | None]]) -> FastAPI:
+def make_app(
+    seen: list[tuple[int | None, int | None]], deleted: list[str] | None = None
+) -> FastAPI:
     app = FastAPI()
+
+    @app.delete("/templates/{template}")
+    def delete(template: str):
+        (deleted if deleted is not None else []).append(template)
+        return {"Message": f"Template {template} removed."}
 
     @app.get("/templates")
     def templates(
@@ -80,3 +93,34 @@ def test_the_default_is_in_the_signature_and_an_optional_size_has_none(pkg):
     assert collect["count"].default == 500 and collect["offset"].default is None
     genres = importlib.import_module(f"{PACKAGE}._ops.get_genres")
     assert inspect.signature(genres.GetGenresOperation.collect).parameters["page"].default is None
+
+
+def test_a_delete_named_by_its_path_needs_evidence_that_holds_its_id(pkg):
+    seen: list[tuple[int | None, int | None]] = []
+    deleted: list[str] = []
+    headers = {"X-Postmark-Server-Token": TOKEN}
+    calls = [
+        ("list_templates", {"max_pages": 1}),  # 500 of 1203: partial, no evidence
+        ("delete_template", {"template_id_or_alias": "1001", "evidence": None}),
+        ("list_templates", {}),
+    ]
+    with serve(make_app(seen, deleted)) as base:
+        partial, refused, complete = call_tools(PACKAGE, base, calls, headers=headers)
+        assert partial["status"] == "partial" and partial["evidence"] is None
+        assert refused["error"]["code"] == "EVIDENCE_REJECTED"
+        assert refused["error"]["reasons"] == ["EVIDENCE_MISSING"]  # the target was named
+        assert complete["status"] == "complete" and complete["evidence"], complete.get("error")
+        token = complete["evidence"]
+        outside, done = call_tools(
+            PACKAGE,
+            base,
+            [
+                ("delete_template", {"template_id_or_alias": "9999", "evidence": token}),
+                ("delete_template", {"template_id_or_alias": "1001", "evidence": token}),
+            ],
+            headers=headers,
+            secret=b"s" * 32,
+        )
+    assert outside["error"]["reasons"] == ["TARGETS_OUTSIDE_EVIDENCE"], outside
+    assert done["status"] == "complete", done.get("error")
+    assert deleted == ["1001"]
