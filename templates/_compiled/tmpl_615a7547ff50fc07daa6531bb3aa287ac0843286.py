@@ -12,6 +12,7 @@ def root(context, missing=missing):
     l_0_title = resolve('title')
     l_0_version = resolve('version')
     l_0_project_version = resolve('project_version')
+    l_0_header_credential = resolve('header_credential')
     l_0_base_url = resolve('base_url')
     l_0_example = resolve('example')
     l_0_example_args = resolve('example_args')
@@ -45,9 +46,19 @@ def root(context, missing=missing):
     yield str((undefined(name='project_version') if l_0_project_version is missing else l_0_project_version))
     yield '; it marks itself typed (`py.typed`).\n\n## Use\n\n```python\nfrom '
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
-    yield ' import Client\n\nwith Client("'
-    yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
-    yield '", headers={"Authorization": "Bearer ..."}) as client:\n'
+    yield ' import Client\n\n'
+    if (undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential):
+        pass
+        yield 'with Client("'
+        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+        yield '", headers={"'
+        yield str((undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential))
+        yield '": "..."}) as client:\n'
+    else:
+        pass
+        yield 'with Client("'
+        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+        yield '", headers={"Authorization": "Bearer ..."}) as client:\n'
     if (undefined(name='example') if l_0_example is missing else l_0_example):
         pass
         yield '    result = client.'
@@ -81,10 +92,21 @@ def root(context, missing=missing):
     if (undefined(name='with_tools') if l_0_with_tools is missing else l_0_with_tools):
         pass
         yield "\n## MCP server\n\n```sh\npip install './OUT[mcp]'\n# stdio (what desktop agents and most MCP hosts launch)\n"
-        yield str((undefined(name='script') if l_0_script is missing else l_0_script))
-        yield ' --base-url '
-        yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
-        yield " --header 'Authorization: Bearer ...'\n# or, without installing the script:\npython -m "
+        if (undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential):
+            pass
+            yield str((undefined(name='script') if l_0_script is missing else l_0_script))
+            yield ' --base-url '
+            yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+            yield " --header '"
+            yield str((undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential))
+            yield ": ...'\n"
+        else:
+            pass
+            yield str((undefined(name='script') if l_0_script is missing else l_0_script))
+            yield ' --base-url '
+            yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
+            yield " --header 'Authorization: Bearer ...'\n"
+        yield '# or, without installing the script:\npython -m '
         yield str((undefined(name='package') if l_0_package is missing else l_0_package))
         yield '.tools.mcp_server --base-url '
         yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
@@ -122,4 +144,4 @@ def root(context, missing=missing):
         yield '/tools/AGENT_RULES.md`.\n'
 
 blocks = {}
-debug_info = '1=30&3=32&4=36&19=43&20=45&25=47&27=49&28=51&29=54&38=62&45=64&46=68&48=81&55=84&57=88&58=92&59=95&61=97&63=103&64=106&66=108&69=115&72=119&74=121'
+debug_info = '1=31&3=33&4=37&19=44&20=46&25=48&27=50&28=53&30=60&32=62&33=65&42=73&49=75&50=79&52=92&59=95&60=97&62=105&65=110&66=114&67=117&69=119&71=125&72=128&74=130&77=137&80=141&82=143'

@@ -9,69 +9,83 @@ def root(context, missing=missing):
     if 0: yield None
     l_0_kw_args = l_0_overloads = l_0_typed = l_0_init = l_0_listing = l_0_call = missing
     try:
-        t_1 = environment.filters['py_docblock']
+        t_1 = environment.filters['int']
     except KeyError:
         @internalcode
         def t_1(*unused):
-            raise TemplateRuntimeError("No filter named 'py_docblock' found.")
+            raise TemplateRuntimeError("No filter named 'int' found.")
     try:
-        t_2 = environment.filters['py_ident']
+        t_2 = environment.filters['py_docblock']
     except KeyError:
         @internalcode
         def t_2(*unused):
-            raise TemplateRuntimeError("No filter named 'py_ident' found.")
+            raise TemplateRuntimeError("No filter named 'py_docblock' found.")
     try:
-        t_3 = environment.filters['py_str']
+        t_3 = environment.filters['py_ident']
     except KeyError:
         @internalcode
         def t_3(*unused):
+            raise TemplateRuntimeError("No filter named 'py_ident' found.")
+    try:
+        t_4 = environment.filters['py_str']
+    except KeyError:
+        @internalcode
+        def t_4(*unused):
             raise TemplateRuntimeError("No filter named 'py_str' found.")
+    try:
+        t_5 = environment.tests['none']
+    except KeyError:
+        @internalcode
+        def t_5(*unused):
+            raise TemplateRuntimeError("No test named 'none' found.")
     pass
     def macro(l_1_op, l_1_variant):
-        t_4 = []
+        t_6 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_variant is missing:
             l_1_variant = 'impl'
         pass
-        def t_5(fiter):
+        def t_7(fiter):
             for l_2_a in fiter:
                 if (environment.getattr(l_2_a, 'required') and (not ((l_1_variant == 'impl') and environment.getattr(l_2_a, 'spec_keyword')))):
                     yield l_2_a
-        for l_2_a in t_5(environment.getattr(l_1_op, 'args')):
+        for l_2_a in t_7(environment.getattr(l_1_op, 'args')):
             _loop_vars = {}
             pass
-            t_4.extend((
+            t_6.extend((
                 '        ',
-                str(t_2((environment.getattr(l_2_a, 'spec_keyword') if ((l_1_variant == 'spec') and environment.getattr(l_2_a, 'spec_keyword')) else environment.getattr(l_2_a, 'py_name')))),
+                str(t_3((environment.getattr(l_2_a, 'spec_keyword') if ((l_1_variant == 'spec') and environment.getattr(l_2_a, 'spec_keyword')) else environment.getattr(l_2_a, 'py_name')))),
                 ': ',
                 str(environment.getattr(l_2_a, 'type_hint')),
                 ',\n',
             ))
         l_2_a = missing
-        def t_6(fiter):
+        def t_8(fiter):
             for l_2_a in fiter:
                 if ((not environment.getattr(l_2_a, 'required')) or ((l_1_variant == 'impl') and environment.getattr(l_2_a, 'spec_keyword'))):
                     yield l_2_a
-        for l_2_a in t_6(environment.getattr(l_1_op, 'args')):
+        for l_2_a in t_8(environment.getattr(l_1_op, 'args')):
             _loop_vars = {}
             pass
-            t_4.extend((
+            t_6.extend((
                 '        ',
-                str(t_2(environment.getattr(l_2_a, 'py_name'))),
+                str(t_3(environment.getattr(l_2_a, 'py_name'))),
                 ': ',
                 str(environment.getattr(l_2_a, 'type_hint')),
-                ' | None = None,\n',
+                ' | None = ',
+                str(('None' if t_5(environment.getattr(l_2_a, 'default')) else t_1(environment.getattr(l_2_a, 'default')))),
+                ',\n',
             ))
         l_2_a = missing
-        t_4.append(
+        t_6.append(
             '        params: Mapping[str, Any] | None = None,\n        **more: Any,',
         )
-        return concat(t_4)
+        return concat(t_6)
     context.exported_vars.add('kw_args')
     context.vars['kw_args'] = l_0_kw_args = Macro(environment, macro, 'kw_args', ('op', 'variant'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_name, l_1_head, l_1_ret, l_1_aw):
-        t_7 = []
+        t_9 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_name is missing:
@@ -88,7 +102,7 @@ def root(context, missing=missing):
             for l_2_variant in ('py', 'spec'):
                 _loop_vars = {}
                 pass
-                t_7.extend((
+                t_9.extend((
                     '    @overload\n    ',
                     str(('async ' if l_1_aw else cond_expr_undefined("the inline if-expression on line 17 in 'package/_client_ops.py.jinja' evaluated to false and no else section was defined."))),
                     'def ',
@@ -101,35 +115,35 @@ def root(context, missing=missing):
                     ': ...\n\n',
                 ))
             l_2_variant = missing
-        return concat(t_7)
+        return concat(t_9)
     context.exported_vars.add('overloads')
     context.vars['overloads'] = l_0_overloads = Macro(environment, macro, 'overloads', ('op', 'name', 'head', 'ret', 'aw'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op):
-        t_8 = []
+        t_10 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         pass
-        t_8.append(
+        t_10.append(
             '{ ',
         )
         for l_2_a in environment.getattr(l_1_op, 'args'):
             _loop_vars = {}
             pass
-            t_8.extend((
-                str(t_3(environment.getattr(l_2_a, 'py_name'))),
+            t_10.extend((
+                str(t_4(environment.getattr(l_2_a, 'py_name'))),
                 ': ',
-                str(t_2(environment.getattr(l_2_a, 'py_name'))),
+                str(t_3(environment.getattr(l_2_a, 'py_name'))),
                 ', ',
             ))
         l_2_a = missing
-        t_8.append(
+        t_10.append(
             '}',
         )
-        return concat(t_8)
+        return concat(t_10)
     context.exported_vars.add('typed')
     context.vars['typed'] = l_0_typed = Macro(environment, macro, 'typed', ('op',), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_base, l_1_client):
-        t_9 = []
+        t_11 = []
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
         if l_1_base is missing:
@@ -137,96 +151,96 @@ def root(context, missing=missing):
         if l_1_client is missing:
             l_1_client = undefined("parameter 'client' was not provided", name='client')
         pass
-        t_9.extend((
+        t_11.extend((
             '    def __init__(self, client: ',
             str(l_1_client),
             ') -> None:\n        super().__init__(\n            client,\n            CONTRACTS[',
-            str(t_3(environment.getattr(l_1_op, 'operation_id'))),
+            str(t_4(environment.getattr(l_1_op, 'operation_id'))),
             '],\n            parameters=(',
         ))
         for l_2_a in environment.getattr(l_1_op, 'params'):
             _loop_vars = {}
             pass
-            t_9.extend((
+            t_11.extend((
                 '(',
-                str(t_3(environment.getattr(l_2_a, 'py_name'))),
+                str(t_4(environment.getattr(l_2_a, 'py_name'))),
                 ', ',
-                str(t_3(environment.getattr(l_2_a, 'name'))),
+                str(t_4(environment.getattr(l_2_a, 'name'))),
                 ', ',
-                str(t_3(environment.getattr(l_2_a, 'location'))),
+                str(t_4(environment.getattr(l_2_a, 'location'))),
             ))
             if (not environment.getattr(l_2_a, 'default_serialisation')):
                 pass
-                t_9.extend((
+                t_11.extend((
                     ', ',
-                    str(t_3(environment.getattr(l_2_a, 'style'))),
+                    str(t_4(environment.getattr(l_2_a, 'style'))),
                     ', ',
                     str(('True' if environment.getattr(l_2_a, 'explode') else 'False')),
                 ))
-            t_9.append(
+            t_11.append(
                 '), ',
             )
         l_2_a = missing
-        t_9.append(
+        t_11.append(
             '),\n',
         )
         if environment.getattr(l_1_op, 'listing'):
             pass
             if environment.getattr(l_1_op, 'body'):
                 pass
-                t_9.append(
+                t_11.append(
                     '            body_fields=(',
                 )
                 for l_2_a in environment.getattr(l_1_op, 'body'):
                     _loop_vars = {}
                     pass
-                    t_9.extend((
+                    t_11.extend((
                         '(',
-                        str(t_3(environment.getattr(l_2_a, 'py_name'))),
+                        str(t_4(environment.getattr(l_2_a, 'py_name'))),
                         ', ',
-                        str(t_3(environment.getattr(l_2_a, 'name'))),
+                        str(t_4(environment.getattr(l_2_a, 'name'))),
                         '), ',
                     ))
                 l_2_a = missing
-                t_9.append(
+                t_11.append(
                     '),\n',
                 )
-            t_9.extend((
+            t_11.extend((
                 '            envelope_model=',
-                str((str_join(('models.', t_2(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'None')),
+                str((str_join(('models.', t_3(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'None')),
                 ',\n            item_model=',
                 str(('models.ITEM_MODEL' if environment.getattr(l_1_op, 'item_model') else 'None')),
                 ',\n',
             ))
         else:
             pass
-            t_9.append(
+            t_11.append(
                 '            body_fields=(',
             )
             for l_2_a in environment.getattr(l_1_op, 'body'):
                 _loop_vars = {}
                 pass
-                t_9.extend((
+                t_11.extend((
                     '(',
-                    str(t_3(environment.getattr(l_2_a, 'py_name'))),
+                    str(t_4(environment.getattr(l_2_a, 'py_name'))),
                     ', ',
-                    str(t_3(environment.getattr(l_2_a, 'name'))),
+                    str(t_4(environment.getattr(l_2_a, 'name'))),
                     '), ',
                 ))
             l_2_a = missing
-            t_9.extend((
+            t_11.extend((
                 '),\n            response_model=',
-                str((str_join(('models.', t_2(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'None')),
+                str((str_join(('models.', t_3(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'None')),
                 ',\n',
             ))
-        t_9.append(
+        t_11.append(
             '        )\n',
         )
-        return concat(t_9)
+        return concat(t_11)
     context.exported_vars.add('init')
     context.vars['init'] = l_0_init = Macro(environment, macro, 'init', ('op', 'base', 'client'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_cls, l_1_base, l_1_client, l_1_aw):
-        t_10 = []
+        t_12 = []
         l_1_page_type = l_1_prefix = l_1_page_head = l_1_walk_head = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
@@ -239,30 +253,30 @@ def root(context, missing=missing):
         if l_1_aw is missing:
             l_1_aw = undefined("parameter 'aw' was not provided", name='aw')
         pass
-        l_1_page_type = (str_join(('models.', t_2(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'Any')
+        l_1_page_type = (str_join(('models.', t_3(environment.getattr(l_1_op, 'envelope_model')), )) if environment.getattr(l_1_op, 'envelope_model') else 'Any')
         l_1_prefix = ('Async' if l_1_aw else '')
-        t_10.extend((
+        t_12.extend((
             'class ',
-            str(t_2(l_1_cls)),
+            str(t_3(l_1_cls)),
             '(',
             str(l_1_base),
             '):\n    ',
-            str(t_1(environment.getattr(l_1_op, 'doc'), 4)),
+            str(t_2(environment.getattr(l_1_op, 'doc'), 4)),
             '\n\n',
         ))
-        t_11 = []
+        t_13 = []
         pass
-        t_11.append(
+        t_13.append(
             '        strict_items: bool | None = None,\n',
         )
-        l_1_page_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_11))
-        t_12 = []
+        l_1_page_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_13))
+        t_14 = []
         pass
-        t_12.append(
+        t_14.append(
             '        max_pages: int | None = None,\n        max_items: int | None = None,\n        deadline: float | None = None,\n        continuation: Continuation | str | None = None,\n        strict_items: bool | None = None,\n',
         )
-        l_1_walk_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_12))
-        t_10.extend((
+        l_1_walk_head = (Markup if context.eval_ctx.autoescape else identity)(concat(t_14))
+        t_12.extend((
             str(context.call((undefined(name='init') if l_0_init is missing else l_0_init), l_1_op, l_1_base, l_1_client)),
             '\n',
             str(context.call((undefined(name='overloads') if l_0_overloads is missing else l_0_overloads), l_1_op, 'page', (undefined(name='page_head') if l_1_page_head is missing else l_1_page_head), (undefined(name='page_type') if l_1_page_type is missing else l_1_page_type), l_1_aw)),
@@ -308,11 +322,11 @@ def root(context, missing=missing):
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
             ', params, more, deadline),\n            limits(max_pages, max_items, deadline),\n            continuation,\n            strict_items,\n        )\n\n    stream = iter_items\n',
         ))
-        return concat(t_10)
+        return concat(t_12)
     context.exported_vars.add('listing')
     context.vars['listing'] = l_0_listing = Macro(environment, macro, 'listing', ('op', 'cls', 'base', 'client', 'aw'), False, False, False, context.eval_ctx.autoescape)
     def macro(l_1_op, l_1_cls, l_1_base, l_1_client, l_1_aw):
-        t_13 = []
+        t_15 = []
         l_1_result_type = missing
         if l_1_op is missing:
             l_1_op = undefined("parameter 'op' was not provided", name='op')
@@ -325,14 +339,14 @@ def root(context, missing=missing):
         if l_1_aw is missing:
             l_1_aw = undefined("parameter 'aw' was not provided", name='aw')
         pass
-        l_1_result_type = (str_join(('models.', t_2(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'Any')
-        t_13.extend((
+        l_1_result_type = (str_join(('models.', t_3(environment.getattr(l_1_op, 'result_model')), )) if environment.getattr(l_1_op, 'result_model') else 'Any')
+        t_15.extend((
             'class ',
-            str(t_2(l_1_cls)),
+            str(t_3(l_1_cls)),
             '(',
             str(l_1_base),
             '):\n    ',
-            str(t_1(environment.getattr(l_1_op, 'doc'), 4)),
+            str(t_2(environment.getattr(l_1_op, 'doc'), 4)),
             '\n\n',
             str(context.call((undefined(name='init') if l_0_init is missing else l_0_init), l_1_op, l_1_base, l_1_client)),
             '\n',
@@ -349,9 +363,9 @@ def root(context, missing=missing):
             str(context.call((undefined(name='typed') if l_0_typed is missing else l_0_typed), l_1_op)),
             ', params, more)\n        return result\n',
         ))
-        return concat(t_13)
+        return concat(t_15)
     context.exported_vars.add('call')
     context.vars['call'] = l_0_call = Macro(environment, macro, 'call', ('op', 'cls', 'base', 'client', 'aw'), False, False, False, context.eval_ctx.autoescape)
 
 blocks = {}
-debug_info = '3=30&4=37&5=46&7=52&8=61&13=73&14=86&15=88&17=93&20=97&21=100&26=107&27=131&28=142&31=144&32=147&33=173&34=175&35=180&37=196&38=198&40=206&41=219&45=228&46=242&47=243&48=246&49=250&51=258&54=264&61=266&62=268&63=270&66=272&67=275&69=277&70=279&74=281&75=283&78=285&81=288&82=290&88=292&92=294&93=297&96=299&102=301&106=303&107=306&110=308&118=314&119=328&120=331&121=335&123=337&124=339&125=341&128=343&129=345&131=347'
+debug_info = '3=42&4=49&5=58&7=64&8=73&13=87&14=100&15=102&17=107&20=111&21=114&26=121&27=145&28=156&31=158&32=161&33=187&34=189&35=194&37=210&38=212&40=220&41=233&45=242&46=256&47=257&48=260&49=264&51=272&54=278&61=280&62=282&63=284&66=286&67=289&69=291&70=293&74=295&75=297&78=299&81=302&82=304&88=306&92=308&93=311&96=313&102=315&106=317&107=320&110=322&118=328&119=342&120=345&121=349&123=351&124=353&125=355&128=357&129=359&131=361'

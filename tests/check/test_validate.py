@@ -267,3 +267,44 @@ def test_a_long_message_keeps_its_verdict() -> None:
     short = capped(message)
     assert len(short) <= 300
     assert short.endswith(" has non-unique elements") and short.startswith("['EXCEPTION_TYPE_0'")
+
+
+def test_an_error_behind_a_ref_is_named_where_it_is_written(tmp_path: Path) -> None:
+    """Zuora's shared header parameter ``X-Zuora-WSDL-Version`` (a ``$ref`` from 400
+    operations) has ``default: 79`` on a string schema. The validator's path runs through the
+    ``$ref``, so the error was named at ``/paths/~1v1~1action~1amend/post/parameters/3/schema``,
+    which points at nothing in the file (a ``$ref`` object has no ``schema``), with the generic
+    hint and no line. It is named inside the component, with its line and the overlay that fixes
+    it, and that overlay makes the document valid."""
+    text = (
+        "openapi: 3.0.3\n"
+        "info: {title: t, version: '1'}\n"
+        "paths:\n"
+        "  /v1/action/amend:\n"
+        "    post:\n"
+        "      parameters:\n"
+        "        - $ref: '#/components/parameters/WsdlVersion'\n"
+        "      responses: {'200': {description: ok}}\n"
+        "components:\n"
+        "  parameters:\n"
+        "    WsdlVersion:\n"
+        "      name: X-Zuora-WSDL-Version\n"
+        "      in: header\n"
+        "      schema:\n"
+        "        type: string\n"
+        "        default: 79\n"
+    )
+    path = tmp_path / "spec.yaml"
+    path.write_text(text, encoding="utf-8")
+    (found,) = validate_openapi(load_spec(path))
+    assert found.pointer == "/components/parameters/WsdlVersion/schema/default", found
+    assert found.line == 16
+    target = "$['components']['parameters']['WsdlVersion']['schema']['default']"
+    assert f"target {target} with remove: true" in found.hint
+    overlay = tmp_path / "fix.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: fix, version: '1'}\nactions:\n"
+        f'  - target: "{target}"\n    remove: true\n',
+        encoding="utf-8",
+    )
+    assert validate_openapi(apply_overlays(load_spec(path), [overlay])) == []

@@ -260,11 +260,11 @@ def test_the_walk_decides_and_matches_the_stock_validator(name: str, tmp_path: P
 def test_pointers_follow_the_walk_through_refs(tmp_path: Path) -> None:
     doc = _load(tmp_path, CASES["shared schemas visited once, first path wins 3.0.3"])
     pointers = {d.pointer for d in validate_openapi(doc)}
-    # Shared is reached first under /a's array items: its errors are reported there, once. The
+    # Shared is reached first under /a's array items: its errors are found there, once. The
     # walk enters it as a nested schema, so (as in the stock walk) its required list is not
-    # checked there, and not again under /b or in components: visited.
-    items = "/paths/~1a/get/responses/200/content/application~1json/schema/items"
-    assert pointers == {items + "/properties/y"}
+    # checked there, and not again under /b or in components: visited. The error is named
+    # where it is written (through the $ref), at the default the validator checked.
+    assert pointers == {"/components/schemas/Shared/properties/y/default"}
 
 
 @pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
@@ -275,14 +275,12 @@ def test_shared_holders_report_what_the_stock_walk_reports_at_each_meeting(
     fast = _key(validate_openapi(doc))
     assert fast == _key(validate_openapi(doc, speedup=False))
     pointers = [pointer for _, pointer, _, _ in fast]
-    bad = "responses/200/content/application~1json/schema"
-    # the meta error at the first meeting, the nested default error at the second, then nothing
-    assert [p for p in pointers if bad in p] == [
-        f"/paths/~1a/get/{bad}/pattern",
-        f"/paths/~1b/get/{bad}/properties/n",
-    ]
-    assert sum("parameters/0/schema" in p for p in pointers) == 1  # P: once
-    assert sum("parameters/1/schema" in p for p in pointers) == 1  # Q: once
+    bad = "/components/responses/Bad/content/application~1json/schema"
+    # the meta error at the first meeting, the nested default error at the second, then
+    # nothing; each named where it is written (the component the operations' $refs reach)
+    assert [p for p in pointers if bad in p] == [f"{bad}/pattern", f"{bad}/properties/n/default"]
+    assert pointers.count("/components/parameters/P/schema/default") == 1  # P: once
+    assert pointers.count("/components/parameters/Q/schema/pattern") == 1  # Q: once
 
 
 @pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])

@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 import sysconfig
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 import tomllib
@@ -28,6 +28,7 @@ from xcompleteness.emit._write import write_tree
 
 SPECS = Path(__file__).parent / "specs"
 SPEC = SPECS / "long_descriptions.json"
+ROOT_SPEC = Path(__file__).parents[2] / "examples" / "service_accounts" / "openapi.yaml"
 PACKAGE = "long_text"
 OP_ID = "GetTreasuryReceivedCreditsForOneFinancialAccountWithAnOperationIdThatIsLong"
 
@@ -243,3 +244,46 @@ def test_readme_shows_a_placeholder_for_a_server_url_that_is_not_plain(
 ) -> None:
     readme = _readme(tmp_path, json.dumps(server), second=True)
     assert 'Client("https://api.example.com", ' in readme and "rm -rf" not in readme
+
+
+def test_a_long_title_and_the_contract_tests_stay_ruff_clean(tmp_path: Path) -> None:
+    """A package named after a long title (no --package: what a user first runs) and its
+    ``--tests`` suite pass ruff with the generated settings: the module docstrings naming the
+    package are wrapped (Listen Notes' "Listen API: Podcast Search, Directory, and Insights API"
+    made five lines of the MCP server, the tool module and the suite too long; conftest.py had
+    one at any name), a case no longer repeats its name as a string (split, it was UP034 on
+    every long case), and the suite's module exempts only E501 (a case's name is its policy)."""
+    title = "Listen API: Podcast Search, Directory, and Insights API"
+    overlay = tmp_path / "title.overlay.yaml"
+    overlay.write_text(
+        "overlay: 1.0.0\ninfo: {title: a long title, version: 0.1.0}\n"
+        f"actions:\n  - target: $.info\n    update: {{title: '{title}'}}\n",
+        encoding="utf-8",
+    )
+    spec = Path(__file__).parents[2] / "examples" / "service_accounts" / "openapi.yaml"
+    out = tmp_path / "out"
+    generation = generate(spec, (overlay,), None, tests=True, cache=False)
+    write_tree(out, generation.files)
+    package = "listen_api_podcast_search_directory_and_insights_api"
+    assert (out / package / "tools" / "mcp_server.py").is_file()
+    assert (out / "tests" / "conftest.py").is_file()
+    own = _ruff(out)
+    assert own.returncode == 0, own.stdout + own.stderr
+    for rel in ("tools/mcp_server.py", "tools/__init__.py"):
+        doc = ast.get_docstring(ast.parse((out / package / rel).read_text("utf-8")))
+        assert doc is not None and f"{package} package" in " ".join(doc.split())
+
+
+def test_the_readme_shows_the_header_the_api_takes_its_credential_in(tmp_path: Path) -> None:
+    """Listen Notes takes its key in ``X-ListenAPI-Key`` (a required header parameter of every
+    operation, no security scheme). The generated README told the user to send
+    ``Authorization: Bearer ...`` to the client and the MCP server (the API answers 401) and
+    to pass the key as a call keyword of ``collect``; it now shows the API's own header."""
+    spec = Path(__file__).parents[1] / "testkit" / "specs" / "required_params_suite.yaml"
+    readme = generate(spec, (), "cred_readme", cache=False).files[PurePosixPath("README.md")]
+    assert 'headers={"X-ListenAPI-Key": "..."}' in readme
+    assert "--header 'X-ListenAPI-Key: ...'" in readme
+    assert "Authorization" not in readme and "x_listen_api_key=" not in readme
+    example = PurePosixPath("README.md")
+    service = generate(ROOT_SPEC, (), "svc_readme", cache=False).files[example]
+    assert "--header 'Authorization: Bearer ...'" in service  # a bearer API keeps the bearer form

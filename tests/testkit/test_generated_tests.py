@@ -8,6 +8,7 @@ reason when the page it came on was empty, so an empty partial page reads as "no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -273,3 +274,26 @@ def test_the_generated_suite_checks_a_next_url_walk_against_its_total(tmp_path):
     assert failed.returncode == 1, failed.stdout[-4000:]
     failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
     assert failing == {case}, failed.stdout[-4000:]
+
+
+def test_the_suite_sends_neither_a_host_credential_nor_the_walks_own_parameters(tmp_path):
+    """A required credential parameter (a header such as Listen Notes' ``X-ListenAPI-Key``, a
+    query ``api_key``) is the MCP host's, never a tool argument: the suite's tool calls leave it
+    out. They sent it, and the tool refused every call as an unknown argument (14 of Listen
+    Notes' 14 cases failed); the client still gets it (a keyword of the method). A required
+    position or page size the walk sets (Postmark's ``Offset``/``Count``) is given to neither:
+    ``collect(Offset=1)`` resumes at 1 and read 5 of 6 items (17 of Postmark's 19 failed)."""
+    spec = Path(__file__).parent / "specs" / "required_params_suite.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_cred", tests=True).files)
+    cases = json.loads((out / "tests" / "xc_cases.json").read_text(encoding="utf-8"))["cases"]
+    genres = [c for c in cases if c["operation"] == "getGenres"]
+    templates = [c for c in cases if c["operation"] == "listTemplates"]
+    assert genres and all(c["params"] == {"top_level_only": 0} for c in genres), genres
+    want = {"x_listen_api_key", "api_key", "top_level_only"}
+    assert all(set(c["kwargs"]) == want for c in genres), genres
+    assert templates and all(c["params"] == {} for c in templates), templates
+    assert all(c["kwargs"] == {"x_postmark_server_token": "x"} for c in templates), templates
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(cases)} passed" in passed.stdout

@@ -160,7 +160,7 @@ def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> No
     seen: set[tuple[str, str]] = set()
     extra = 0
     for err in errors:
-        pointer = pointer_join("", *getattr(err, "absolute_path", ()))
+        pointer = _written_at(doc.data, pointer_join("", *getattr(err, "absolute_path", ())))
         message = _message(err)
         if (pointer, message) in seen:
             continue
@@ -176,6 +176,34 @@ def _collect(doc: SourceDoc, errors: Iterable[Any], out: list[Diagnostic]) -> No
                 "", INVALID_OPENAPI, f"... and {extra} more OpenAPI errors", severity=Severity.ERROR
             )
         )
+
+
+def _written_at(data: Any, pointer: str) -> str:
+    """Where the node the validator names is written: its path runs through ``$ref``s (Zuora's
+    ``/paths/~1v1~1action~1amend/post/parameters/3/schema`` is a parameter ``$ref``), which
+    points at nothing in the file; this is the pointer inside the referenced component
+    (``/components/parameters/GLOBAL_HEADER_X_Zuora_WSDL_Version/schema``), where the line is
+    and where an overlay can fix it. ``pointer`` itself when no ``$ref`` is on the way or the
+    path cannot be followed."""
+    from xcompleteness.document import deref_at, pointer_tokens, resolve_pointer
+
+    if resolve_pointer(data, pointer)[0]:
+        return pointer
+    tokens = pointer_tokens(pointer)
+    node, at = data, ""
+    for token in tokens or ():
+        located = deref_at(data, node, at)
+        if located is None:
+            return pointer
+        node, at = located
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return pointer
+        at = pointer_join(at, token)
+    return at
 
 
 GENERIC_HINT = "see the OpenAPI specification for this object"

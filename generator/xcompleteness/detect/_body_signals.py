@@ -174,8 +174,9 @@ def _is_url(sub: Any, sptr: str, walker: SchemaWalker, strict: bool = False) -> 
     node, _ = walker.resolve(sub, sptr)
     if not isinstance(node, dict):
         return False
-    if node.get("format") in ("uri", "url", "uri-reference"):
-        return True
+    fmt = node.get("format")
+    if isinstance(fmt, str) and fmt.lower() in ("uri", "url", "uri-reference"):
+        return True  # Zuora writes ``format: URL`` on its 45 ``nextPage`` fields
     example = node.get("example")
     if isinstance(example, str) and example.startswith(("http://", "https://", "/")):
         return True

@@ -259,14 +259,15 @@ def _examples(resp: Response, schema: Located, walker: SchemaWalker) -> list[Any
 
 
 def _media_schema(resp: Response) -> Located | None:
-    """The body schema: ``application/json`` first, then any JSON, then the first media type."""
+    """The body schema: a JSON entry with a schema first (``application/json``, then any JSON:
+    Zuora's ``application/json`` holds examples only, its ``; charset=utf-8`` twin the schema),
+    then the first media type."""
     if resp.content:
-        chosen = next(
-            (m for m in resp.content if m.name.split(";")[0].strip() == "application/json"), None
+        jsons = sorted(
+            (m for m in resp.content if "json" in m.name),
+            key=lambda m: (m.schema is None, m.name.split(";")[0].strip() != "application/json"),
         )
-        chosen = (
-            chosen or next((m for m in resp.content if "json" in m.name), None) or resp.content[0]
-        )
+        chosen = jsons[0] if jsons else resp.content[0]
         if chosen.schema is None:
             return None
         return chosen.schema.raw, pointer_join(resp.target, "content", chosen.name, "schema")

@@ -208,9 +208,11 @@ def _schema(refs: _Refs, holder: Mapping[str, Any], pointer: str) -> SchemaRef |
 
 
 def _preferred_json(content: tuple[MediaType, ...]) -> MediaType | None:
-    """``application/json`` first, then any name containing ``json`` (sorted by name)."""
+    """An entry with a ``schema`` first (Zuora writes ``application/json`` with examples only
+    and the schema under ``application/json; charset=utf-8``), then ``application/json``, then
+    any name containing ``json`` (sorted by name)."""
     candidates = [m for m in content if "json" in m.name]
-    candidates.sort(key=lambda m: (m.name != "application/json", m.name))
+    candidates.sort(key=lambda m: ("schema" not in m.node, m.name != "application/json", m.name))
     return candidates[0] if candidates else None
 
 

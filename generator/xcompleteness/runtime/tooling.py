@@ -26,7 +26,7 @@ from .contract import Contract
 from .envelope import ToolResult
 from .evidence import MAX_EVIDENCE_IDS, EvidenceKeeper, Refused
 from .expressions import read_json
-from .plain import get, id_at, unescape_token
+from .plain import get, id_at, id_text, unescape_token
 from .recheck import (
     MAX_RECHECK_TARGETS,
     RecheckFailure,
@@ -215,8 +215,8 @@ class ToolHost:
         source = contract.evidence_from
         ids_field = _body_field(mutation.ids if mutation else None)
         token_field = _body_field(mutation.token if mutation else None)
-        raw_targets = args.get(ids_field) if ids_field else None
-        targets = [str(t) for t in raw_targets] if isinstance(raw_targets, list) else None
+        raw_targets = args.get(ids_field) if ids_field else _param_targets(mutation, args)
+        targets = [id_text(t) for t in raw_targets] if isinstance(raw_targets, list) else None
         source_tool = self.by_operation.get(str(source)) if source else None
         source_contract = self.contracts.get(str(source)) if source else None
         source_scope = source_contract.scope if source_contract else None
@@ -359,6 +359,23 @@ def _invariant_problems(env: Mapping[str, Any]) -> list[str]:
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         return [str(exc).splitlines()[0]]
     return []
+
+
+def _param_targets(mutation: Any, args: Mapping[str, Any]) -> list[Any] | None:
+    """The target ids of a mutation whose ``evidence.ids`` names a path or query parameter
+    (``$request.path.templateIdOrAlias``: Postmark's ``DELETE /templates/{id}`` acts on one
+    target), by its spec name: one id, or a list for an array parameter. None when the
+    declaration names no parameter or the call gives none (then ``TARGETS_MISSING``)."""
+    expr = mutation.ids if mutation is not None else None
+    if not isinstance(expr, str):
+        return None
+    for prefix in ("$request.path.", "$request.query."):
+        if expr.startswith(prefix):
+            value = args.get(expr[len(prefix) :])
+            if isinstance(value, list):
+                return value
+            return None if value is None or isinstance(value, dict) else [value]
+    return None
 
 
 def _body_field(expr: Any) -> str | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import keyword
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Any
 
 from xcompleteness.emit._render import Renderer
 from xcompleteness.ir import (
@@ -101,6 +102,7 @@ class Arg:
     default_serialisation: bool = True
     """Style and explode are written into the parameter tuple only when they are not the
     location's OpenAPI defaults (the runtime fills those in), so most tuples stay three long."""
+    default: int | None = None  # a required page size the walk owns: the declared max-page-size
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
                 p.style,
                 p.explode,
                 p.default_serialisation,
+                _required_page_size(op, p),
             )
         )
     # Body fields are keywords of every operation with a JSON object body: a mutation's fields,
@@ -176,6 +179,19 @@ def _args(op: OperationIR) -> tuple[Arg, ...]:
             )
             out.append(Arg(py, f.name, "body", f.type_hint))
     return tuple(out)
+
+
+def _required_page_size(op: OperationIR, param: Any) -> int | None:
+    """The default of a page-size parameter the API requires (Postmark's ``count``: a request
+    without it is refused with 422) and the walk owns: the declared ``max-page-size``, so a
+    call that names no size (every MCP tool call: the tool never offers the walk's size) still
+    sends one. None for an optional size: the server's default is the API's own choice."""
+    paging = op.contract.pagination
+    if paging is None or not param.required or param.location not in ("query", "header"):
+        return None
+    if paging.request.size != param.name or paging.max_page_size is None:
+        return None
+    return int(paging.max_page_size)
 
 
 def _escaped_builtin(name: str, py: str) -> bool:

@@ -64,23 +64,36 @@ def _required_body(op: OperationIR) -> list[Any]:
     return [f for f in op.body_fields if f.required and f.name not in owned]
 
 
-def _params(op: OperationIR) -> dict[str, Any]:
+def _params(op: OperationIR, document: Mapping[str, Any]) -> dict[str, Any]:
     """Required parameters and body fields by the tool's argument names (the client's keyword
     without the trailing ``_`` only Python needs: ``jobId`` is ``job_id``, as agents.md's naming
-    rule says; the spec's name is refused by the tool's closed input schema)."""
-    paging = op.contract.pagination
-    request = paging.request.to_dict() if paging is not None else {}
-    owned = {n for n in request.values() if n}  # the walk sets these: the tool never offers them
+    rule says; the spec's name is refused by the tool's closed input schema). Only what the tool
+    offers (``tool_parameters``, the one place that decides it): a required credential header
+    such as Listen Notes' ``X-ListenAPI-Key`` or the walk's own parameters are the host's and
+    the walk's, and the tool refuses them as unknown arguments."""
+    from xcompleteness.emit.emitters.tool_schemas import tool_body_fields, tool_parameters
+
+    offered = {p.name for p in tool_parameters(op, document)}
+    body = {f.name for f in tool_body_fields(op)}
     fields = [
-        *(p for p in op.parameters if p.required and p.name not in owned),
-        *_required_body(op),
+        *(p for p in op.parameters if p.required and p.name in offered),
+        *(f for f in _required_body(op) if f.name in body),
     ]
     return {argument_name(f.py_name): _param_value(f.schema) for f in fields}
 
 
 def _kwargs(op: OperationIR) -> dict[str, Any]:
-    """The same values by their Python names (the client's keyword arguments)."""
-    fields = [*(p for p in op.parameters if p.required), *_required_body(op)]
+    """The same values by their Python names (the client's keyword arguments), credentials
+    included (the client sends what it is given), but not the parameters the walk sets: a
+    required position (Postmark's ``offset``) passed to ``collect`` is where a resumed walk
+    starts, so ``offset=1`` read 5 of 6 items, and a required page size of type ``number``
+    (``Count``) got ``"x"``."""
+    paging = op.contract.pagination
+    owned = {n for n in (paging.request.to_dict() if paging is not None else {}).values() if n}
+    fields = [
+        *(p for p in op.parameters if p.required and p.name not in owned),
+        *_required_body(op),
+    ]
     return {f.py_name: _param_value(f.schema) for f in fields}
 
 
@@ -131,7 +144,7 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
             "operation": op.operation_id,
             "attr": op.py_name,
             "tool": op.tool_name,
-            "params": _params(op),
+            "params": _params(op, spec.document),
             "kwargs": _kwargs(op),
             "mutations": mutations,
         }

@@ -20,6 +20,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
+from xcompleteness.detect import CREDENTIAL_PARAMS, fold
 from xcompleteness.emit._escape import toml_str
 from xcompleteness.emit._format import LINE_LENGTH, LINT_RULES
 from xcompleteness.emit._render import Renderer
@@ -142,12 +143,16 @@ def example_base_url(document: Any) -> str:
 
 def _required_arguments(op: OperationIR) -> list[str]:
     """The client keywords a call of ``op`` must pass (required parameters and body fields, but
-    the ones the walk sets itself)."""
+    the ones the walk sets itself and a credential header, which goes in ``headers=``)."""
     paging = op.contract.pagination
     request = paging.request if paging is not None else None
     owned_body = request.body_names if request is not None else frozenset()
     owned_params = {n for n in request.to_dict().values() if n} - owned_body if request else set()
-    names = [p.py_name for p in op.parameters if p.required and p.name not in owned_params]
+    names = [
+        p.py_name
+        for p in op.parameters
+        if p.required and p.name not in owned_params and not _is_header_credential(p)
+    ]
     names += [f.py_name for f in op.body_fields if f.required and f.name not in owned_body]
     return names
 
@@ -160,6 +165,34 @@ def _query_credentials(spec: SpecIR) -> list[str]:
     a spec name becomes README text only when it is a bare word."""
     names = {n for op in spec.operations for n in credential_params(op, spec.document)}
     return sorted(n for n in names if _PLAIN_NAME.fullmatch(n))
+
+
+def _is_header_credential(param: Any) -> bool:
+    """A header parameter that carries the API's credential, named like one (Listen Notes'
+    ``X-ListenAPI-Key``, Postmark's ``X-Postmark-Server-Token``, ``Authorization``)."""
+    key = fold(str(param.name))
+    return param.location == "header" and (
+        key in CREDENTIAL_PARAMS or key.endswith(("apikey", "key", "token", "secret"))
+    )
+
+
+def _header_credential(spec: SpecIR) -> str | None:
+    """The header the API takes its credential in, for the README's examples: an ``apiKey``
+    security scheme ``in: header``, else a credential header parameter of a declared operation
+    (plain names only). None: the examples show ``Authorization: Bearer ...``."""
+    components = spec.document.get("components")
+    schemes = components.get("securitySchemes") if isinstance(components, dict) else None
+    names = [
+        s["name"]
+        for s in (schemes.values() if isinstance(schemes, dict) else ())
+        if isinstance(s, dict) and s.get("type") == "apiKey" and s.get("in") == "header"
+        if isinstance(s.get("name"), str)
+    ]
+    names += sorted(
+        {p.name for op in spec.operations for p in op.parameters if _is_header_credential(p)}
+    )
+    plain = [n for n in names if _PLAIN_NAME.fullmatch(n) and n.lower() != "authorization"]
+    return plain[0] if plain else None
 
 
 def _body_credentials(spec: SpecIR) -> list[str]:
@@ -191,6 +224,7 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
         "project_version": project_version(spec.version),
         "script": script_name(spec.package),
         "with_tools": with_tools,
+        "header_credential": _header_credential(spec),
         "query_credentials": _query_credentials(spec),
         "body_credentials": _body_credentials(spec),
         "example": listing.py_name if listing else None,
