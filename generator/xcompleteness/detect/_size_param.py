@@ -32,6 +32,8 @@ class SizeParam:
     types: frozenset[str]
     positions: tuple[str, ...] = ()
     """Other query or header parameters whose name or description reads like a page position."""
+    minimum: int | None = None
+    """The schema's ``minimum``: the API refuses a smaller size (None: not said, or below 1)."""
 
 
 def size_param(
@@ -51,6 +53,7 @@ def size_param(
         default=_count(node.get("default")),
         description=text if isinstance(text, str) else "",
         types=frozenset(walker.types(raw, pointer)),
+        minimum=_count(node.get("minimum")),
         positions=tuple(
             p.name
             for p in params
