@@ -53,7 +53,9 @@ def test_json_api_page_brackets_page_by_number_and_size(drafts):
     assert pagination["response"] == {"pages": "$response.body#/meta/total_pages"}
 
 
-def test_a_bound_a_measure_or_a_position_is_not_a_size(drafts):
+def test_a_bound_a_measure_or_a_cap_per_group_is_not_a_size(drafts):
+    # maxAge, "Number of days", bedroomCount ("Only homes with this many"), maxLength (a bound
+    # on a length), photoLimit ("... per home": a cap per item, not on the answer)
     decl = drafts["/homes"]
     assert decl["pagination"] == {"style": "none"}
     assert "RESULT_LIMIT_REACHED" not in str(decl.get("reasons"))

@@ -60,7 +60,8 @@ _NOT_A_SIZE = frozenset(
 )  # fmt: skip
 
 _RETURNED = (
-    r"(?:to (?:be )?(?:return|includ|retriev|fetch|get\b|list|show|display|send|receiv|load)\w*"
+    r"(?:to (?:be )?(?:return|includ|retriev|fetch|get\b|list|show|display|send|receiv|load"
+    r"|read)\w*"
     r"|(?:that (?:will|should|can|may) be |which (?:will|should|can) be |to be |being )?"
     r"(?:returned|included|retrieved|listed|shown|displayed|fetched)\b"
     r"|(?:per|in (?:a|each|the|one|a single)) (?:page|response|request|call|batch|result set))"
@@ -128,32 +129,48 @@ def size_by_words(name: str, types: set[str] | frozenset[str], description: obje
     words = [w for part in parts[-1:] for w in word_list(part)]
     if not words or _NOT_A_SIZE.intersection(words):
         return False
+    text = description if isinstance(description, str) else ""
+    first = _OPENING.sub("", next(sentences(text), ""))
+    if first.lower().rstrip(".") == "optional":  # "Optional. The max number of ..."
+        first = _OPENING.sub("", next(iter(list(sentences(text))[1:2]), ""))
+    if _MEASURED.search(first) or _A_POSITION.search(first) or _PER_GROUP.search(first):
+        return False  # days, a position, a cap per category: not how many one answer holds
     if len(parts) > 1 and len(words) == 1 and fold(parts[-1]) in _BRACKET_SIZES:
         return True  # filter[limit], page[limit]: a size under any family
-    if _sized_name(words):
-        return True
-    text = description if isinstance(description, str) else ""
-    first = next(sentences(text), "")
-    return (
-        bool(_SAYS_SIZE.search(first))
-        and not _MEASURED.search(first)
-        and not _A_POSITION.search(first)
-    )
+    return _sized_name(words) or bool(_SAYS_SIZE.search(first))
 
 
 _BRACKET_SIZES = frozenset({"limit", "size", "pagesize", "perpage", "maxresults"})
+_OPENING = re.compile(
+    r"^(?:\(?optional\)?[,:;-]\s*|if (?:specified|set|provided|given),\s*"
+    r"|(?:please )?(?:enter|specify|provide|give|set)\s+(?=the |a |an |how ))",
+    re.IGNORECASE,
+)
+_PER_GROUP = re.compile(
+    r"\bper (?!page\b|response\b|request\b|call\b|batch\b|query\b|result set\b|page\b)"
+    r"(?:\w+ )?\w+",
+    re.IGNORECASE,
+)
+_COUNT_WORDS = frozenset({"count", "limit", "number", "num", "top", "take"})
+"""How-many words that count by themselves; ``size``, ``length`` and ``max`` measure a value
+(``maxLength``, ``maxSize``) unless a held noun or ``page`` says what they count."""
 
 
 def _sized_name(words: list[str]) -> bool:
-    """Only how-many, held and glue words, a how-many word among them, and not a lone
-    ``number`` (a page number) or a single word (``count`` alone is a conventional name; a
-    lone ``length`` or ``number`` says too little)."""
+    """Only how-many, held and glue words, with a how-many word, and one of: a held noun
+    (``rowCount``, ``maxHits``, ``numberOfEntries``); ``page`` or ``batch`` with ``size``,
+    ``length`` or ``limit`` (``PageLength``; ``pageCount`` and ``maxPage`` count pages); or a
+    counting word beside ``max`` (``maxCount``). Not a lone word (``count`` alone is a
+    conventional name; a lone ``length`` or ``number`` says too little), not ``max`` with
+    ``length`` or ``size`` alone (a bound on a value's length or size), not a lone ``number``
+    beside ``page`` (a page number)."""
     if len(words) < 2 or not set(words) <= _HOW_MANY | _HELD | _GLUE:
         return False
     counts = _HOW_MANY.intersection(words)
-    held = _HELD.intersection(words)
-    if not counts or (counts <= _POSITION_NUMBERS and not held):
+    if not counts:
         return False
-    # beside ``page`` only a size word or a held noun counts items: ``maxPage`` and
-    # ``pageCount`` count pages
-    return "page" not in words or bool(held or counts & {"size", "length", "limit"})
+    if _HELD.intersection(words):
+        return True
+    if {"page", "batch"} & set(words):
+        return bool(counts & {"size", "length", "limit"})
+    return bool(counts & _COUNT_WORDS) and not counts <= _POSITION_NUMBERS
