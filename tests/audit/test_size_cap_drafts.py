@@ -59,6 +59,15 @@ def test_a_maximum_said_in_words_is_the_cap_and_asks(tmp_path):
     assert "read from per_page's description" in todo
 
 
+def test_a_range_of_valid_values_said_in_words_is_the_cap_over_the_default(tmp_path):
+    # "Valid values: 1 to 10. Default: 1." (Amazon SQS's MaxNumberOfMessages): the cap is 10,
+    # asked; main read no maximum there and capped the answer at the default 1
+    decl = _drafts(tmp_path)["/batches"]
+    _capped(decl, "limit", 10)
+    [todo] = _pagination_todos(decl)
+    assert "read from limit's description" in todo
+
+
 def test_nothing_stated_caps_at_the_smallest_size_and_asks(tmp_path):
     # no maximum, no default: any larger guess (main drafted 10) may be above the API's own
     # maximum, and an API that clamps silently would answer short of it and read complete
