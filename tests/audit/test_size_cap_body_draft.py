@@ -63,3 +63,20 @@ def test_the_drafted_body_size_reads_a_full_answer_as_result_limit_reached(tmp_p
     assert [(r.code, r.limit) for r in full.reasons] == [("RESULT_LIMIT_REACHED", 5)]
     assert short.complete and len(short.items) == 3
     assert fake.bodies == [{"kind": "many", "limit": 5}, {"kind": "few", "limit": 5}]
+
+
+def test_a_body_property_that_reads_like_a_position_keeps_the_cap_and_asks(tmp_path):
+    # Search Console's searchAnalytics.query: rowLimit beside a body startRow; one capped answer
+    # may be a walk by startRow, which no paging rule reads in a body: asked, cap kept
+    spec = _undeclared_spec(tmp_path)
+    data = yaml.safe_load(spec.read_text("utf-8"))
+    body = data["paths"]["/events/search"]["post"]["requestBody"]["content"]["application/json"]
+    body["schema"]["properties"]["startRow"] = {
+        "type": "integer",
+        "description": "Zero-based index of the first row in the response.",
+    }
+    spec.write_text(yaml.safe_dump(data, sort_keys=False), "utf-8")
+    decl = emitted_drafts(spec, tmp_path)["/events/search"]
+    assert decl["pagination"]["request"] == {"size": BODY_LIMIT}
+    [todo] = [t for t in decl["x-todo"] if t.startswith("pagination:")]
+    assert f"startRow beside the page size {BODY_LIMIT}" in todo

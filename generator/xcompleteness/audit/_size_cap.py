@@ -40,7 +40,7 @@ _PROSE_MAX = re.compile(
     r"(?:\bmax(?:imum)?\.?|\bat most|\bup to|\bcannot exceed|\bcan't exceed|\bmust not exceed|"
     r"\bno more than|\bnot exceed|\bbetween\s+\d+\s+and"
     r"|\b(?:valid|allowed|accepted)\s+(?:values?|range)\s*(?:is|are|:)?\s*(?:from\s+)?\d+\s*"
-    r"(?:to|-|through)"
+    r"(?:to|-|\u2013|through)"
     r")\s*(?:allowed\s+)?(?:value\s+)?"
     r"(?:is\s+|of\s+|=\s*|:\s*)?" + _NUMBER + r"\b",
     re.IGNORECASE,

@@ -117,8 +117,17 @@ def _body_param(
         minimum=_count(node.get("minimum")),
         positions=tuple(
             p.name for p in params if p.location in ("query", "header") and _reads_as_position(p)
+        )
+        + tuple(
+            other
+            for other, (sub, _) in _body_properties(op, walker).items()
+            if BODY_LOCATION + other != name and _words_read_as_position(other, _said(sub))
         ),
     )
+
+
+def _said(node: object) -> object:
+    return node.get("description") if isinstance(node, dict) else None
 
 
 # words that name where a page starts, in a parameter's name or description; a sibling of the
@@ -146,9 +155,13 @@ _POSITION_PROSE_WORDS = frozenset(
 
 
 def _reads_as_position(p: Parameter) -> bool:
-    if _POSITION_NAME_WORDS.intersection(word_list(p.name)):
+    return _words_read_as_position(p.name, p.get("description"))
+
+
+def _words_read_as_position(name: str, text: object) -> bool:
+    """A parameter or body property whose name or description reads like a page position."""
+    if _POSITION_NAME_WORDS.intersection(word_list(name)):
         return True
-    text = p.get("description")
     return isinstance(text, str) and bool(_POSITION_PROSE_WORDS.intersection(word_list(text)))
 
 
