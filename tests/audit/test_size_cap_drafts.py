@@ -4,7 +4,8 @@ nobody reviews the draft.
 
 specs/size_caps.yaml has one unpaged listing per way a spec states the cap: a schema
 ``maximum`` (drafted, nothing asked), a ``default`` only (drafted at the default, asked), a
-maximum said in the description (drafted, asked), nothing (a small placeholder, asked), and a
+maximum said in the description (drafted, asked), nothing (the smallest size the parameter
+accepts: its ``minimum``, else 1; asked), and a
 ``first`` described as an offset (no cap drafted: the walk would send a position; asked). The
 drafts check clean but for their TODOs, and the generated client reads a full answer of the
 drafted listing as RESULT_LIMIT_REACHED.
@@ -58,13 +59,58 @@ def test_a_maximum_said_in_words_is_the_cap_and_asks(tmp_path):
     assert "read from per_page's description" in todo
 
 
-def test_nothing_stated_is_a_small_placeholder_and_asks(tmp_path):
-    from xcompleteness.audit._size_cap import PLACEHOLDER_CAP
-
-    decl = _drafts(tmp_path)["/warnings"]
-    _capped(decl, "limit", PLACEHOLDER_CAP)
+def test_a_range_of_valid_values_said_in_words_is_the_cap_over_the_default(tmp_path):
+    # "Valid values: 1 to 10. Default: 1." (Amazon SQS's MaxNumberOfMessages): the cap is 10,
+    # asked; main read no maximum there and capped the answer at the default 1
+    decl = _drafts(tmp_path)["/batches"]
+    _capped(decl, "limit", 10)
     [todo] = _pagination_todos(decl)
-    assert "placeholder" in todo and "neither a maximum nor a default" in todo
+    assert "read from limit's description" in todo
+
+
+def test_nothing_stated_caps_at_the_smallest_size_and_asks(tmp_path):
+    # no maximum, no default: any larger guess (main drafted 10) may be above the API's own
+    # maximum, and an API that clamps silently would answer short of it and read complete
+    decl = _drafts(tmp_path)["/warnings"]
+    _capped(decl, "limit", 1)
+    [todo] = _pagination_todos(decl)
+    assert "neither a maximum nor a default" in todo and "smallest size the API accepts" in todo
+
+
+def test_a_minimum_only_caps_at_the_minimum_never_below_it(tmp_path):
+    # the API refuses a size below its minimum: a cap of 10 would fail every call
+    decl = _drafts(tmp_path)["/digests"]
+    _capped(decl, "limit", 20)
+    [todo] = _pagination_todos(decl)
+    assert "schema minimum 20" in todo
+
+
+def test_an_unstated_maximum_that_clamps_silently_never_reads_complete(tmp_path):
+    """The draft of ``/warnings`` (no maximum, no default, TODO unanswered), generated and walked
+    against a loopback API whose own maximum is 5, which it applies silently, holding 8
+    warnings. A drafted guess of 10 sent limit=10, got 5 and read the answer complete."""
+    _drafts(tmp_path)
+    write_tree(
+        tmp_path / "gen", generate(SPEC, (tmp_path / "draft.yaml",), "audit_size_floor").files
+    )
+    pkg = import_generated(tmp_path / "gen", "audit_size_floor")
+    sent: list[str | None] = []
+    app = FastAPI()
+
+    @app.get("/warnings")
+    def warnings(request: Request) -> dict:
+        raw = request.query_params.get("limit")
+        sent.append(raw)
+        size = min(int(raw) if raw else 5, 5)  # clamped silently to the API's own maximum
+        return {"items": [{"id": f"w{i}", "title": "t"} for i in range(8)][:size]}
+
+    with serve(app) as base, pkg.Client(base) as client:
+        answer = client.list_warnings.collect()
+        asked = client.list_warnings.collect(limit=50)
+    for result in (answer, asked):
+        assert not result.complete and len(result.items) == 1
+        assert [(r.code, r.limit) for r in result.reasons] == [("RESULT_LIMIT_REACHED", 1)]
+    assert sent == ["1", "1"]
 
 
 def test_a_size_that_may_be_a_position_is_not_drafted_as_a_cap(tmp_path):

@@ -205,13 +205,14 @@ def test_a_cursor_nothing_feeds_loses_to_a_numeric_offset_ending_on_an_empty_pag
 
 def test_a_size_only_listing_is_drafted_as_one_answer_capped_by_its_size() -> None:
     # one answer capped by the size (docs/audit.md): a full answer reads RESULT_LIMIT_REACHED;
-    # the parameter states no maximum or default, so the cap is a placeholder, asked
+    # the parameter states no maximum or default, so the cap is the smallest size, asked
     decl = _prose("GET /makers")
     assert decl["pagination"]["style"] == "none"
     assert decl["pagination"]["request"] == {"size": "limit"}
     assert {"code": "RESULT_LIMIT_REACHED"} in decl["reasons"]
     [todo] = _todos(decl, "pagination")
-    assert "placeholder" in todo and "RESULT_LIMIT_REACHED" in todo
+    assert "smallest size the API accepts" in todo and "RESULT_LIMIT_REACHED" in todo
+    assert decl["pagination"]["max-page-size"] == 1
 
 
 def test_a_summary_saying_a_list_of_finds_the_array_named_after_the_path() -> None:

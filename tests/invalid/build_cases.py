@@ -73,6 +73,21 @@ def _capped_search(d: dict[str, Any], mode: str = "adapter", **pagination: Any) 
     xc["reasons"] = ["RESULT_LIMIT_REACHED"]
 
 
+def _size_schema(d: dict[str, Any], **bounds: Any) -> None:
+    """The search's ``per_page`` query parameter, bounded by ``bounds`` (``maximum: 50``)."""
+    _op(d, "/search")["parameters"][1]["schema"].update(bounds)
+
+
+def _capped_body_search(d: dict[str, Any], maximum: int, cap: int) -> None:
+    """The capped search, its size the JSON body property ``per_page`` of schema maximum
+    ``maximum``, declared ``max-page-size: cap``."""
+    _body_search(d, "$request.body#/per_page")
+    body = _op(d, "/search")["requestBody"]["content"]["application/json"]["schema"]
+    body["properties"]["per_page"]["maximum"] = maximum
+    _capped_search(d, **{"max-page-size": cap})
+    _xc(d, "/search")["pagination"]["request"] = {"size": "$request.body#/per_page"}
+
+
 def _offset_search(d: dict[str, Any], **pagination: Any) -> None:
     """The adapter search paged by offset (Jira's startAt), with extra pagination keys
     (issue 19: the end signals of an offset walk)."""
@@ -483,6 +498,45 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
             pagination={"style": "none"}, reasons=[{"code": "RESULT_LIMIT_REACHED", "limit": 50}]
         ),
         {"exit": 0, "diagnostics": [["XC150", SEARCH + "/reasons/0"]]},
+    ),
+    # a max-page-size above what the size parameter's schema admits, where the walk sends it
+    "rule_XC152_capped_above_the_parameter_maximum": (
+        lambda d: (_size_schema(d, maximum=50), _capped_search(d, **{"max-page-size": 100})),
+        {"exit": 1, "diagnostics": [["XC152", SEARCH + "/pagination/max-page-size"]]},
+    ),
+    "ok_capped_at_the_parameter_maximum": (
+        lambda d: (_size_schema(d, maximum=100), _capped_search(d, **{"max-page-size": 100})),
+        {"exit": 0, "diagnostics": []},
+    ),
+    "rule_XC152_capped_at_an_exclusive_maximum": (
+        lambda d: (
+            _size_schema(d, exclusiveMaximum=100),
+            _capped_search(d, **{"max-page-size": 100}),
+        ),
+        {"exit": 1, "diagnostics": [["XC152", SEARCH + "/pagination/max-page-size"]]},
+    ),
+    "rule_XC152_short_page_above_the_parameter_maximum": (
+        lambda d: (
+            _size_schema(d, maximum=50),
+            _offset_search(d, end="short-page", **{"max-page-size": 100}),
+        ),
+        {"exit": 1, "diagnostics": [["XC152", SEARCH + "/pagination/max-page-size"]]},
+    ),
+    "rule_XC152_capped_body_size_above_its_maximum": (
+        lambda d: _capped_body_search(d, maximum=20, cap=100),
+        {"exit": 1, "diagnostics": [["XC152", SEARCH + "/pagination/max-page-size"]]},
+    ),
+    "ok_capped_body_size_within_its_maximum": (
+        lambda d: _capped_body_search(d, maximum=100, cap=100),
+        {"exit": 0, "diagnostics": []},
+    ),
+    # the walk never sends max-page-size on a link-header walk without an end rule: no XC152
+    "ok_paged_max_page_size_above_the_maximum_unsent": (
+        lambda d: (
+            _size_schema(d, maximum=50),
+            _xc(d, "/search")["pagination"].__setitem__("max-page-size", 100),
+        ),
+        {"exit": 0, "diagnostics": []},
     ),
     "vocab_capped_with_a_cursor": (
         lambda d: (

@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.paths import EXAMPLES
 from xcompleteness.emit._generate import generate
 from xcompleteness.emit._write import write_tree
@@ -215,12 +216,18 @@ def test_every_listing_gets_a_complete_walk_case_and_the_suite_passes_on_newcome
 CAP_LINE = "full = plan.capped and len(raw_items) >= self.page_size"
 
 
-def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(tmp_path):
-    """An unpaged listing capped by its size parameter (style none with request.size): the suite
-    asks a full answer (RESULT_LIMIT_REACHED, never complete) and a short one (complete), keeps
-    its complete controls below the cap, and fails on a walk that reads a full answer as
-    complete."""
-    spec = Path(__file__).resolve().parents[1] / "client" / "specs" / "size_cap.yaml"
+@pytest.mark.parametrize(
+    ("spec_name", "attr"),
+    [("size_cap.yaml", "list_recent_events"), ("size_cap_body.yaml", "search_events")],
+)
+def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(
+    tmp_path, spec_name, attr
+):
+    """An unpaged listing capped by its size (style none with request.size; a query parameter,
+    or a property of a POST search's JSON body): the suite asks a full answer
+    (RESULT_LIMIT_REACHED, never complete) and a short one (complete), keeps its complete
+    controls below the cap, and fails on a walk that reads a full answer as complete."""
+    spec = Path(__file__).resolve().parents[1] / "client" / "specs" / spec_name
     out = tmp_path / "gen"
     files = generate(spec, (), "tk_gen_cap", tests=True).files
     write_tree(out, files)
@@ -229,9 +236,9 @@ def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(tm
     )
     names = set(re.findall(r"^def (test_\w+)", module, re.M))
     assert {
-        "test_list_recent_events_full_answer_is_result_limit_reached_stays_partial",
-        "test_list_recent_events_short_answer_says_complete",
-        "test_list_recent_events_reads_every_item_and_says_complete",
+        f"test_{attr}_full_answer_is_result_limit_reached_stays_partial",
+        f"test_{attr}_short_answer_says_complete",
+        f"test_{attr}_reads_every_item_and_says_complete",
     } <= names
     passed = _run_suite(out)
     assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
@@ -244,7 +251,7 @@ def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(tm
     failed = _run_suite(out)
     assert failed.returncode == 1, failed.stdout[-4000:]
     failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
-    assert failing == {"test_list_recent_events_full_answer_is_result_limit_reached_stays_partial"}
+    assert failing == {f"test_{attr}_full_answer_is_result_limit_reached_stays_partial"}
 
 
 TOTAL_LINE = "            reasons.extend(self._short_of_total(len(raw_items)))\n"

@@ -368,3 +368,21 @@ def test_a_cursor_declared_as_a_header_parameter_is_read_from_the_request_header
     tools = json.loads((Path(pkg.__file__).parent / "tools" / "mcp.json").read_text("utf-8"))
     (tool,) = [t for t in tools["tools"] if t["name"] == "get_languages"]
     assert not [p for p in tool["inputSchema"]["properties"] if p.startswith("dlx")]
+
+
+# -- one answer capped by a size carried in the JSON request body ------------------------------
+
+BODY_CAP_SPEC = EXAMPLES.parent / "tests" / "client" / "specs" / "size_cap_body.yaml"
+
+
+def test_a_capped_answer_holds_the_size_asked_for_in_the_request_body():
+    """style none with request.size $request.body#/limit: the mock answers at most the size the
+    body asks for (at most max-page-size 5; 5 when none is sent), never a next page, whatever
+    the query says."""
+    with mock_in_thread(BODY_CAP_SPEC, "items: 9\n") as url:
+        asked = httpx.post(f"{url}/events/search", json={"kind": "x", "limit": 3}).json()
+        unsized = httpx.post(f"{url}/events/search", json={"kind": "x"}).json()
+        above = httpx.post(f"{url}/events/search", json={"kind": "x", "limit": 50}).json()
+        queried = httpx.post(f"{url}/events/search?limit=1", json={"kind": "x", "limit": 4}).json()
+    assert [len(a["events"]) for a in (asked, unsized, above, queried)] == [3, 5, 5, 4]
+    assert not any("next_cursor" in a or "next" in a for a in (asked, unsized, above, queried))

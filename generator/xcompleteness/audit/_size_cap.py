@@ -13,7 +13,12 @@ N is the parameter's schema ``maximum``: the most one answer holds, asked nothin
 schema does not state is asked (a ``pagination:`` TODO) and the draft errs towards a smaller N,
 so that an unconfirmed value can only make a complete answer read partial, never the reverse:
 a maximum said in the parameter's description (confirm it), else its default (the server
-serves its own default to everyone), else a placeholder of 10. A parameter that may be a
+serves its own default to everyone), else the smallest size the API accepts (its schema
+``minimum``, else 1). Never a round guess such as 10: an API whose own, unstated maximum is
+below the guess and that clamps silently would answer its maximum, short of the guess, and the
+answer would read complete. The smallest size reads every non-empty answer as partial until a
+person sets the cap, which is the honest reading of a cap nobody stated. No drafted cap is below
+the schema ``minimum`` (the API would refuse the walk's request). A parameter that may be a
 position rather than a size (``first`` with no count in its description, or a description
 saying offset, skip, start or index) is not drafted as a cap: the walk would send it and start
 elsewhere; the draft asks instead. Another parameter that reads like a page position
@@ -28,16 +33,15 @@ from typing import Any
 
 from xcompleteness.detect import Finding
 
-__all__ = ["PLACEHOLDER_CAP", "draft_cap"]
-
-PLACEHOLDER_CAP = 10
-"""max-page-size when the spec states no maximum and no default: small, so that an API whose
-own maximum is larger still honours it (its full answers read partial, never complete)."""
+__all__ = ["draft_cap"]
 
 _NUMBER = r"(\d{1,3}(?:,\d{3})+|\d+)"
 _PROSE_MAX = re.compile(
     r"(?:\bmax(?:imum)?\.?|\bat most|\bup to|\bcannot exceed|\bcan't exceed|\bmust not exceed|"
-    r"\bno more than|\bnot exceed|\bbetween\s+\d+\s+and)\s*(?:allowed\s+)?(?:value\s+)?"
+    r"\bno more than|\bnot exceed|\bbetween\s+\d+\s+and"
+    r"|\b(?:valid|allowed|accepted)\s+(?:values?|range)\s*(?:is|are|:)?\s*(?:from\s+)?\d+\s*"
+    r"(?:to|-|\u2013|through)"
+    r")\s*(?:allowed\s+)?(?:value\s+)?"
     r"(?:is\s+|of\s+|=\s*|:\s*)?" + _NUMBER + r"\b",
     re.IGNORECASE,
 )
@@ -97,28 +101,33 @@ def _cap(name: str, param: Any) -> tuple[int, str | None]:
     """max-page-size and the question it leaves (None when the schema states the maximum)."""
     if param.maximum is not None:
         return param.maximum, None
+    least = param.minimum or 1  # the API refuses a smaller size: the walk never sends one
     said = _said(_PROSE_MAX, param.description)
     if said is not None:
-        return said, (
-            f"max-page-size {said} is read from {name}'s description ({param.description[:80]!r}); "
-            "confirm it is the most one answer holds (the walk sends at most that many, and a "
-            "full answer reads RESULT_LIMIT_REACHED)"
+        return max(said, least), (
+            f"max-page-size {max(said, least)} is read from {name}'s description "
+            f"({param.description[:80]!r}); confirm it is the most one answer holds (the walk "
+            "sends at most that many, and a full answer reads RESULT_LIMIT_REACHED)"
         )
     default = param.default
     if default is None:
         default = _said(_PROSE_DEFAULT, param.description)
     if default is not None:
+        default = max(default, least)
         return default, (
             f"the spec states no maximum for {name}; the draft caps the one answer at its default "
             f"{default} (the walk asks for at most {default}, so an answer of {default} items "
             "reads RESULT_LIMIT_REACHED, never complete): set max-page-size to the most the API "
             "serves if it documents one"
         )
-    return PLACEHOLDER_CAP, (
-        f"the spec states neither a maximum nor a default for {name}: max-page-size "
-        f"{PLACEHOLDER_CAP} is a placeholder (the walk asks for at most {PLACEHOLDER_CAP}, and "
-        "an answer that long reads RESULT_LIMIT_REACHED); set it to the most the API serves "
-        "(a value above the API's own maximum would read a clamped answer as complete)"
+    where = f"its schema minimum {least}" if param.minimum else "1"
+    return least, (
+        f"the spec states neither a maximum nor a default for {name}: the draft caps the one "
+        f"answer at the smallest size the API accepts ({where}), so an answer of {least} "
+        f"item{'s' if least != 1 else ''} reads RESULT_LIMIT_REACHED; any larger guess could be "
+        "above the API's own maximum, and an API that clamps silently would then answer short "
+        "of it and read complete. Set max-page-size to the most the API serves (the walk and "
+        "the tool ask for at most that many)"
     )
 
 

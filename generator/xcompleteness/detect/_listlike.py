@@ -104,7 +104,7 @@ from xcompleteness.detect._shape import (
     last_token,
     link_arrays,
 )
-from xcompleteness.detect._size_param import size_param
+from xcompleteness.detect._size_param import body_size, size_param
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import Parameter, pointer_tokens
 from xcompleteness.reuse import StoreSlot, ValueStore, hash_sources, keep, recall
@@ -435,6 +435,9 @@ def _scan(
         )
     if fed is not None and style == "unknown":  # declared as $request.body#/NAME (vocabulary.md)
         style, request = "cursor", {"cursor": BODY_LOCATION + fed[0]}
+    if style == "none" and "size" not in request and ref.method != "get":
+        sized = body_size(op, walker)  # a POST search sized in its body: one capped answer
+        request = {**request, "size": sized} if sized is not None else request
     if style == "next-url" and imported is None and link_doubt is None:
         # a token parameter beside a bare ``next`` only its type shows a URL: which walk?
         link_doubt = bare_next_link_doubt(roles, signals, ref.parameters, walker)
@@ -480,7 +483,7 @@ def _scan(
         kind_other=kind_other,
         total_doubt=shape.total_doubt,
         link_doubt=link_doubt,
-        size_param=size_param(ref.parameters, request.get("size"), walker)
+        size_param=size_param(ref.parameters, request.get("size"), walker, op)
         if style == "none"
         else None,
         listing_doubt=None

@@ -7,6 +7,7 @@ from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import Signal
 from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.detect._size_words import role_keys, size_by_words
 from xcompleteness.document import Parameter, pointer_tokens
 
 __all__ = [
@@ -37,7 +38,8 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         if p.location != "query" or prose.reserved(p.get("description")):
             continue  # a parameter the API keeps for itself is never a position the walk sets
         name = p.name
-        key = sig.fold(name)
+        # a bracketed name by its parts (JSON:API's ``page[number]``, ``page[offset]``)
+        key = next((k for k in role_keys(name) if k in sig.PAGING_PARAMS), sig.fold(name))
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
         elif key not in sig.PAGING_PARAMS and prose.describes_cursor(p.get("description")):
@@ -94,7 +96,9 @@ def _named_as_size(p: Parameter, walker: SchemaWalker) -> bool:
         or (words[0] in _HOW_MANY and words[1] in _COUNTED)
     ):
         return True
-    return prose.describes_page_size(p.get("description"))
+    return prose.describes_page_size(p.get("description")) or size_by_words(
+        p.name, types, p.get("description")
+    )
 
 
 def _numeric_text(p: Parameter) -> bool:

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from xcompleteness.detect._schema_walk import SchemaWalker
+from xcompleteness.detect import _words as sig
+from xcompleteness.detect._schema_walk import Located, SchemaWalker
+from xcompleteness.detect._size_words import size_by_words
 from xcompleteness.detect._words import word_list
-from xcompleteness.document import Parameter
+from xcompleteness.document import Operation, Parameter
+from xcompleteness.runtime.contract import BODY_LOCATION
 
-__all__ = ["SizeParam", "size_param"]
+__all__ = ["SizeParam", "body_size", "size_param"]
 
 
 @dataclass(frozen=True)
@@ -32,12 +35,48 @@ class SizeParam:
     types: frozenset[str]
     positions: tuple[str, ...] = ()
     """Other query or header parameters whose name or description reads like a page position."""
+    minimum: int | None = None
+    """The schema's ``minimum``: the API refuses a smaller size (None: not said, or below 1)."""
+
+
+def body_size(op: Operation, walker: SchemaWalker) -> str | None:
+    """The top-level property of the operation's JSON request body that is a page size by its
+    name (``limit``, ``per_page``) or its words (detect/_size_words.py), as the location the
+    walk writes (``$request.body#/limit``); None when there is none. A POST search that takes
+    ``{"query": ..., "limit": 50}`` answers once, at most that many items."""
+    props = _body_properties(op, walker)
+    sizes = [name for name, node in props.items() if _sized(name, node, walker)]
+    if not sizes:
+        return None
+    order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
+    return BODY_LOCATION + min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
+
+
+def _body_properties(op: Operation, walker: SchemaWalker) -> dict[str, Located]:
+    for ref in op.request_schemas():
+        return dict(walker.properties(*walker.resolve(ref.raw, ref.pointer)))
+    return {}
+
+
+def _sized(name: str, located: Located, walker: SchemaWalker) -> bool:
+    node, pointer = walker.resolve(*located)
+    types = walker.types(node, pointer)
+    if sig.fold(name) in sig.SIZE_PARAMS:
+        return not types or bool(types & {"integer", "number"})
+    described = node.get("description") if isinstance(node, dict) else None
+    return size_by_words(name, types, described)
 
 
 def size_param(
-    params: tuple[Parameter, ...], name: str | None, walker: SchemaWalker
+    params: tuple[Parameter, ...],
+    name: str | None,
+    walker: SchemaWalker,
+    op: Operation | None = None,
 ) -> SizeParam | None:
-    """The query parameter ``name`` as :class:`SizeParam` (None when there is none)."""
+    """The query parameter ``name`` (or, for ``$request.body#/NAME``, the property NAME of
+    ``op``'s JSON request body) as :class:`SizeParam` (None when there is none)."""
+    if name is not None and name.startswith(BODY_LOCATION) and op is not None:
+        return _body_param(params, name, walker, op)
     param = next((p for p in params if p.location == "query" and p.name == name), None)
     if param is None or name is None:
         return None
@@ -51,12 +90,44 @@ def size_param(
         default=_count(node.get("default")),
         description=text if isinstance(text, str) else "",
         types=frozenset(walker.types(raw, pointer)),
+        minimum=_count(node.get("minimum")),
         positions=tuple(
             p.name
             for p in params
             if p.location in ("query", "header") and p.name != name and _reads_as_position(p)
         ),
     )
+
+
+def _body_param(
+    params: tuple[Parameter, ...], name: str, walker: SchemaWalker, op: Operation
+) -> SizeParam | None:
+    located = _body_properties(op, walker).get(name.removeprefix(BODY_LOCATION))
+    if located is None:
+        return None
+    node, pointer = walker.resolve(*located)
+    node = node if isinstance(node, dict) else {}
+    text = node.get("description")
+    return SizeParam(
+        name=name,
+        maximum=_count(node.get("maximum")),
+        default=_count(node.get("default")),
+        description=text if isinstance(text, str) else "",
+        types=frozenset(walker.types(node, pointer)),
+        minimum=_count(node.get("minimum")),
+        positions=tuple(
+            p.name for p in params if p.location in ("query", "header") and _reads_as_position(p)
+        )
+        + tuple(
+            other
+            for other, (sub, _) in _body_properties(op, walker).items()
+            if BODY_LOCATION + other != name and _words_read_as_position(other, _said(sub))
+        ),
+    )
+
+
+def _said(node: object) -> object:
+    return node.get("description") if isinstance(node, dict) else None
 
 
 # words that name where a page starts, in a parameter's name or description; a sibling of the
@@ -84,9 +155,13 @@ _POSITION_PROSE_WORDS = frozenset(
 
 
 def _reads_as_position(p: Parameter) -> bool:
-    if _POSITION_NAME_WORDS.intersection(word_list(p.name)):
+    return _words_read_as_position(p.name, p.get("description"))
+
+
+def _words_read_as_position(name: str, text: object) -> bool:
+    """A parameter or body property whose name or description reads like a page position."""
+    if _POSITION_NAME_WORDS.intersection(word_list(name)):
         return True
-    text = p.get("description")
     return isinstance(text, str) and bool(_POSITION_PROSE_WORDS.intersection(word_list(text)))
 
 

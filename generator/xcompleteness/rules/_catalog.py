@@ -69,6 +69,11 @@ RULES: dict[str, tuple[Severity, str]] = {
         "an adapter listing's success response declares no JSON body schema (items and id "
         "cannot be checked; the items are untyped)",
     ),
+    "XC152": (
+        E,
+        "max-page-size is above the size parameter's schema maximum where the walk sends the "
+        "size (capped unpaged, end: short-page): a silently clamped answer reads complete",
+    ),
     "XC130": (
         W,
         "an adapter cursor is invalidated by authorization or an x- value: documentation only "

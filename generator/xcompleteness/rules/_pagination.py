@@ -5,16 +5,19 @@ walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a l
 that is not a boolean), a role paged in the request body (XC146: the body schema must have
 the property), a first page number the page parameter refuses (XC147), and an unpaged listing
 capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
-an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC150).
+an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC150), and a
+max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Mapping
+from typing import Any
 from urllib.parse import unquote
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
-from xcompleteness.document import Operation, overlay_target, resolve_pointer
+from xcompleteness.document import Operation, deref_mapping, overlay_target, resolve_pointer
 from xcompleteness.rules._context import RuleContext
 from xcompleteness.rules._locations import Found, schema_lookup, schema_types_at
 from xcompleteness.runtime.contract import Contract, CursorRules, Pagination
@@ -55,6 +58,7 @@ class PaginationRules(RuleContext):
         if not pg.paged:  # style none capped by its size parameter: one response, no position
             yield from self._request_names(operation, pg, pat)
             yield from self._size_cap(c, pg, pat)
+            yield from self._cap_above_maximum(operation, pg, pat)
             return
         if "MORE_PAGES_AVAILABLE" not in codes:
             yield self.d(
@@ -76,6 +80,8 @@ class PaginationRules(RuleContext):
         yield from self._request_names(operation, pg, pat)
         if not native:
             yield from self._end_signal(c, pat)
+        if pg.end == "short-page":
+            yield from self._cap_above_maximum(operation, pg, pat)
         if pg.style == "page" and pg.request.page and "page" not in pg.request.body:
             yield from self._first_page(operation, pg.request.page, pg.first_page, pat)
         resp = pg.response.to_dict()
@@ -175,6 +181,44 @@ class PaginationRules(RuleContext):
                 "add RESULT_LIMIT_REACHED to reasons, so an answer holding as many items as "
                 "were asked for never reads complete",
             )
+
+    def _cap_above_maximum(
+        self, operation: Operation, pg: Pagination, at: str
+    ) -> Iterator[Diagnostic]:
+        """XC152: where the walk sends the size itself and reads a full answer against
+        max-page-size (a capped unpaged listing, ``end: short-page``), a max-page-size above the
+        size parameter's schema ``maximum`` asks for more than the API serves: an API that
+        clamps silently answers its maximum, which is short of max-page-size and reads
+        complete (or the last page); one that refuses fails every call the caller does not
+        size."""
+        name, cap = pg.request.size, pg.max_page_size
+        if not name or cap is None:
+            return
+        if "size" in pg.request.body:
+            schemas = [
+                _properties(self.data, s.schema).get(name) for s in operation.request_schemas()
+            ]
+            where = f"the request body property {name!r}"
+        else:
+            schemas = [
+                p.schema.schema
+                for p in operation.parameters
+                if p.name == name and p.location in ("query", "header") and p.schema is not None
+            ]
+            where = f"the parameter {name!r}"
+        bounds = [_schema_most(self.data, s) for s in schemas]
+        most = min((m for m in bounds if m is not None), default=None)
+        if most is None or cap <= most:
+            return
+        yield self.d(
+            pointer_join(at, "max-page-size"),
+            "XC152",
+            f"max-page-size {cap} is above the maximum {most} of {where}: an API that clamps "
+            f"silently answers at most {most} items, which reads "
+            + ("complete" if pg.capped else "as the last page"),
+            f"set max-page-size to {most} (the most the API serves), or fix the schema's "
+            "maximum if the API serves more",
+        )
 
     def _first_page(
         self, operation: Operation, name: str, first: int, at: str
@@ -351,6 +395,35 @@ def _jsonpath(pointer: str) -> str:
     """An RFC 9535 path of name selectors for a JSON pointer (the request body schema's place:
     no array index on the way)."""
     return overlay_target(pointer)
+
+
+def _properties(data: object, schema: object) -> Mapping[str, Any]:
+    """The ``properties`` of an object schema (through a local ``$ref``), else none."""
+    props = deref_mapping(data, schema).get("properties")
+    return props if isinstance(props, Mapping) else {}
+
+
+def _schema_most(data: object, schema: object, depth: int = 0) -> int | None:
+    """The largest whole number a schema admits: ``maximum``, or below an
+    ``exclusiveMaximum`` (a number in OpenAPI 3.1, a flag beside ``maximum`` in 3.0); the
+    smallest of the members of an ``allOf``. None when nothing bounds it."""
+    schema = deref_mapping(data, schema)
+    bounds: list[int] = []
+    most, exclusive = schema.get("maximum"), schema.get("exclusiveMaximum")
+    if _number(most):
+        bounds.append(math.ceil(most) - 1 if exclusive is True else math.floor(most))
+    if _number(exclusive):
+        bounds.append(math.ceil(exclusive) - 1)
+    members = schema.get("allOf")
+    for member in members if isinstance(members, list) and depth < 8 else ():
+        inner = _schema_most(data, member, depth + 1)
+        if inner is not None:
+            bounds.append(inner)
+    return min(bounds, default=None)
+
+
+def _number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def _minimum_pointer(data: object, parameter: str) -> str:
