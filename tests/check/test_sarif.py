@@ -97,6 +97,22 @@ def test_every_rule_has_help_and_a_link_to_the_page_that_documents_it() -> None:
         assert info.summary and not info.summary.endswith(".")
 
 
+def test_every_code_has_one_meaning_across_the_catalogs_sources() -> None:
+    """The loading stages, the vocabulary stage and the rules each own their codes: one code
+    number never means two things (XC150 once meant both an unknown --show-effective operation
+    and an adapter RESULT_LIMIT_REACHED without when, and the catalog kept whichever came last)."""
+    from xcompleteness.declare import VOCABULARY_CODES
+    from xcompleteness.rules import RULES
+    from xcompleteness.sarif import BASE_CODES
+
+    sources = {"base": set(BASE_CODES), "vocabulary": set(VOCABULARY_CODES), "rules": set(RULES)}
+    names = sorted(sources)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert sources[a] & sources[b] == set(), (a, b)
+    assert len(code_catalog()) == sum(len(codes) for codes in sources.values())
+
+
 def test_sarif_rules_carry_help_text_and_docs_link(capsys: pytest.CaptureFixture[str]) -> None:
     case = INVALID / "rule_XC103_items_missing" / "spec.yaml"
     _, out, _ = _run(capsys, "check", str(case), "-q", "--format", "sarif")

@@ -493,11 +493,11 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 1, "diagnostics": [["XC121", SEARCH + "/pagination/request/size"]]},
     ),
-    "rule_XC150_adapter_cap_without_when": (
+    "rule_XC153_adapter_cap_without_when": (
         lambda d: _xc(d, "/search").update(
             pagination={"style": "none"}, reasons=[{"code": "RESULT_LIMIT_REACHED", "limit": 50}]
         ),
-        {"exit": 0, "diagnostics": [["XC150", SEARCH + "/reasons/0"]]},
+        {"exit": 0, "diagnostics": [["XC153", SEARCH + "/reasons/0"]]},
     ),
     # a max-page-size above what the size parameter's schema admits, where the walk sends it
     "rule_XC152_capped_above_the_parameter_maximum": (

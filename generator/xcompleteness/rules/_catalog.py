@@ -59,7 +59,7 @@ RULES: dict[str, tuple[Severity, str]] = {
     "XC147": (E, "first-page is below the page parameter's minimum (the first request is refused)"),
     "XC148": (E, "style none with request.size but no max-page-size: the walk cannot know its cap"),
     "XC149": (E, "style none with request.size but RESULT_LIMIT_REACHED is not a declared reason"),
-    "XC150": (
+    "XC153": (
         W,
         "an adapter RESULT_LIMIT_REACHED without when: never reported, so a capped answer "
         "reads complete",

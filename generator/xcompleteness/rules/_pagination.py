@@ -5,7 +5,7 @@ walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a l
 that is not a boolean), a role paged in the request body (XC146: the body schema must have
 the property), a first page number the page parameter refuses (XC147), and an unpaged listing
 capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
-an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC150), and a
+an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
 max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
 """
 
@@ -133,7 +133,7 @@ class PaginationRules(RuleContext):
                 )
 
     def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
-        """XC150: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
+        """XC153: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
         (the client computes every adapter reason from a signal), unless a size parameter caps
         an unpaged answer (``style: none`` with ``request.size``): a full answer would read
         ``complete: true``."""
@@ -146,7 +146,7 @@ class PaginationRules(RuleContext):
         unpaged = pg is None or not pg.paged
         yield self.d(
             pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
-            "XC150",
+            "XC153",
             "RESULT_LIMIT_REACHED has no when, so an adapter walk never reports it: an answer "
             "stopped at the cap reads complete",
             (
