@@ -163,3 +163,51 @@ def test_the_loader_lists_refs_in_walk_order(tmp_path: Path, indent: int | None)
     )
     doc = load_spec(spec)
     assert doc.refs == tuple(iter_refs(doc.data)) and len(doc.refs) == 10
+
+
+# The policy decides a document whose refs are all local and resolvable (nearly every one) on
+# edges keyed by pointer alone (load._ref_policy._all_local); any other takes the loop that keys
+# them by file and pointer. Both must find the same cycles, with the same messages, in the same
+# order; a dangling, external or URL ref is never taken by the first.
+@settings(max_examples=300, deadline=None)
+@given(
+    targets=st.lists(
+        st.one_of(
+            st.none(),
+            st.integers(0, 9),
+            st.sampled_from(["#/nowhere", "other.json#/a", "https://x.test/a", "#"]),
+        ),
+        min_size=1,
+        max_size=10,
+    ),
+    nested=st.booleans(),
+)
+def test_the_all_local_path_finds_what_the_general_one_does(targets, nested) -> None:
+    from xcompleteness.document import ref_pointer
+    from xcompleteness.load._ref_policy import _all_local, _local_cycles, _ref_cycles
+    from xcompleteness.load._source import SourceDoc
+
+    n = len(targets)
+
+    def schema(t: object) -> dict[str, object]:
+        if t is None:
+            return {"type": "string"}
+        ref = t if isinstance(t, str) else f"#/components/schemas/S{t % n}"
+        # a ref under allOf, or a ref object whose sibling holds another ref
+        return {"allOf": [{"$ref": ref}]} if nested else {"$ref": ref}
+
+    data = {
+        "openapi": "3.0.3",
+        "paths": {},
+        "components": {"schemas": {f"S{i}": schema(t) for i, t in enumerate(targets)}},
+    }
+    doc = SourceDoc(path=Path("spec.json"), data=data, lines={}, origin="spec.json")
+    refs = list(iter_refs(data))
+    local = _all_local(data, refs)
+    plain = all(isinstance(t, int) or t in (None, "#") for t in targets)
+    assert (local is not None) == plain
+    if local is None:
+        return
+    spec = doc.path.resolve()
+    edges = {(spec, p): (spec, ref_pointer(r) or "") for p, r in refs}
+    assert _local_cycles(doc, local) == _ref_cycles(doc, spec, edges)

@@ -30,6 +30,8 @@ from __future__ import annotations
 import marshal
 import string
 from collections.abc import Callable, Iterable
+from itertools import repeat
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from xcompleteness.check import _lean
@@ -60,10 +62,11 @@ class Found(NamedTuple):
 def local_refs_only(data: Any, refs: Iterable[tuple[str, str]] | None = None) -> bool:
     """True when every ``$ref`` string is a plain local pointer (``#/...``, no ``%``); ``refs``
     lists them when known (``SourceDoc.refs``), else ``data`` is walked for them."""
-    for _, ref in iter_refs(data) if refs is None else refs:
-        if not ref.startswith("#/") or "%" in ref:
-            return False
-    return True
+    # each distinct text once, its two tests in C (GitHub: 1,764 texts for 10,460 refs)
+    texts = set(map(itemgetter(1), iter_refs(data) if refs is None else refs))
+    return all(map(str.startswith, texts, repeat("#/"))) and not any(
+        map(str.count, texts, repeat("%"))
+    )
 
 
 class _Walk:

@@ -9,12 +9,14 @@ spec's folder (``XC011``), with the refs inside those files checked the same way
 from __future__ import annotations
 
 import re
+from itertools import compress
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from xcompleteness.diagnostics import Diagnostic, InputError, Severity, pointer_join, shown
-from xcompleteness.document import iter_refs, ref_pointer, resolve_ref
+from xcompleteness.document import iter_refs, ref_pointer, resolve_pointer, resolve_ref
 from xcompleteness.load._limits import (
     DANGLING_REF,
     EXTERNAL_REF,
@@ -55,6 +57,13 @@ def check_refs(
     the spec. Messages never quote the contents of a referenced file.
     """
     limits = limits or Limits.from_env()
+    refs = list(iter_refs(doc.data)) if refs is None else refs
+    local = _all_local(doc.data, refs)
+    if local is not None:  # the common case: every ref local and resolvable (no note, no file)
+        cycles = _local_cycles(doc, local)
+        if cycles:
+            raise InputError(cycles)
+        return []
     fatal: list[Diagnostic] = []
     notes: list[Diagnostic] = []
     spec = doc.path.resolve()
@@ -63,7 +72,7 @@ def check_refs(
     checked: dict[Path, object] = {}
     resolvable: dict[str, bool] = {}
     targets: dict[str, Node] = {}  # a local ref -> its target node (a spec repeats its refs)
-    for pointer, ref in refs if refs is not None else iter_refs(doc.data):
+    for pointer, ref in refs:
         if ref.startswith("#"):
             target = targets.get(ref)
             if target is None:
@@ -122,6 +131,52 @@ def check_refs(
     if files_out is not None:
         files_out.extend(sorted(checked))
     return notes
+
+
+def _all_local(data: object, refs: list[tuple[str, str]]) -> dict[str, str] | None:
+    """Every ref's pointer -> the pointer its target is at, when every ref is a local one that
+    resolves (the policy then has nothing to say but cycles); None otherwise.
+
+    Each distinct ref is read once (GitHub: 1,764 texts for 10,460 refs), the rest is done in C:
+    the same edges as the loop below builds, keyed by pointer alone as they are all in the spec.
+    """
+    to: dict[str, str] = {}
+    for ref in set(map(itemgetter(1), refs)):
+        pointer = ref_pointer(ref)
+        if pointer is None or not resolve_pointer(data, pointer)[0]:
+            return None  # another file, a URL or a dangling ref: the loop below says which
+        to[ref] = pointer
+    pointers, texts = map(itemgetter(0), refs), map(itemgetter(1), refs)
+    return dict(zip(pointers, map(to.__getitem__, texts), strict=True))
+
+
+def _local_cycles(doc: SourceDoc, edges: dict[str, str]) -> list[Diagnostic]:
+    """:func:`_ref_cycles` for refs that are all in the spec (nodes are their pointers)."""
+    out: list[Diagnostic] = []
+    done: set[str] = set()
+    for start in sorted(compress(edges, map(edges.__contains__, edges.values()))):
+        if start in done:
+            continue
+        chain: list[str] = []
+        node = start
+        while node in edges and node not in chain and node not in done:
+            chain.append(node)
+            node = edges[node]
+        if node in chain:
+            cycle = chain[chain.index(node) :] + [node]
+            out.append(_cycle_error(doc, cycle[0], cycle))
+        done.update(chain)
+    return out
+
+
+def _cycle_error(doc: SourceDoc, at: str, cycle: list[str]) -> Diagnostic:
+    return doc.diag(
+        pointer_join(at, "$ref"),
+        REF_CYCLE,
+        "$ref cycle with no schema in between: " + " -> ".join(cycle),
+        hint="one of these refs must point at a real object",
+        severity=Severity.ERROR,
+    )
 
 
 def _check_external(
@@ -195,16 +250,7 @@ def _ref_cycles(doc: SourceDoc, spec: Path, edges: dict[Node, Node]) -> list[Dia
             cycle = chain[chain.index(node) :] + [node]
             in_spec = [n for n in cycle if n[0] == spec]
             at = in_spec[0][1] if in_spec else start[1]
-            out.append(
-                doc.diag(
-                    pointer_join(at, "$ref"),
-                    REF_CYCLE,
-                    "$ref cycle with no schema in between: "
-                    + " -> ".join(_name(n, spec) for n in cycle),
-                    hint="one of these refs must point at a real object",
-                    severity=Severity.ERROR,
-                )
-            )
+            out.append(_cycle_error(doc, at, [_name(n, spec) for n in cycle]))
         done.update(chain)
     return out
 
