@@ -104,6 +104,28 @@ def test_the_lean_meta_check_is_live_and_only_for_30() -> None:
     assert not _lean.fast_meta_valid(compiled, {"type": "strange"})
 
 
+def test_a_specs_odd_pattern_prints_no_warning_of_ours(tmp_path: Path) -> None:
+    """``[[a]`` compiles with a FutureWarning (a possible nested set); the regex format check
+    keeps the verdict (a valid pattern) and stderr stays clean (amadeus-flight-order-management
+    printed our file's name)."""
+    spec = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {},
+        "components": {"schemas": {"Code": {"type": "string", "pattern": "[[a]"}}},
+    }
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-W", "default", "-m", "xcompleteness", "check", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Warning" not in proc.stderr, proc.stderr
+
+
 # -- default values -------------------------------------------------------------------------
 
 
