@@ -92,6 +92,7 @@ from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._pagination_params import (
     bare_next_link_doubt,
     cursor_fed_by_token,
+    header_cursor,
     pagination_style,
     param_roles,
 )
@@ -287,6 +288,10 @@ def _scan(
         else Shape()
     )
     signals = list(shape.signals) + header_signals(headers)
+    fed_header = None if "cursor" in roles else header_cursor(ref.parameters, signals)
+    if fed_header is not None:  # a token returned and sent back in headers (DLx)
+        roles = {**roles, "cursor": fed_header}
+        positioned = True
     # A Link header said only in prose is a paging signal but not a strong one: it is a reason
     # only beside items. Without items, check's reasons read it once there is another reason.
     deferred = reasons_only and shape.items is None
