@@ -17,7 +17,11 @@ new user's walkthrough of three unnamed APIs, on cut-down shapes (specs/unseen_r
   a TODO saying nothing tells whether more pages exist);
 * JSON:API ``page[number]`` / ``page[size]`` are the page and the page size (they were "style not
   recognised" beside ``meta.total_pages``), and the generated tools never offer them to a model;
-  a ``filter[name]`` is no paging parameter (control).
+  a ``filter[name]`` is no paging parameter (control);
+* a read at a path ending in a parameter (``/drills/{pid}``, "Drills by PID") that takes no
+  paging parameter and answers the very envelope its parent collection pages is asked whether it
+  lists (BBC's reads by PID were settled listings); the same envelope at a paged path ending in a
+  parameter asks nothing (control).
 """
 
 from __future__ import annotations
@@ -116,3 +120,16 @@ def test_a_jsonapi_filter_is_no_paging_parameter() -> None:
     f = FOUND["/vises/unpaged"]
     assert f.style == "none" and f.request == {}
     assert fold("filter[name]") not in PAGING_PARAMS
+
+
+def test_a_read_by_id_answering_its_collections_envelope_unpaged_is_asked() -> None:
+    f = FOUND["/drills/{pid}"]
+    assert f.listing_doubt is not None and "DrillsResponse" in f.listing_doubt
+    assert _todos(draft_declaration(f), "kind")
+
+
+def test_a_paged_read_at_a_parameter_answering_the_same_envelope_asks_nothing() -> None:
+    # the control: passes on main too (it takes offset and limit: a listing of one family)
+    f = FOUND["/bits/{family}"]
+    assert f.style == "offset" and f.listing_doubt is None
+    assert not _todos(draft_declaration(f), "kind")
