@@ -21,7 +21,10 @@ new user's walkthrough of three unnamed APIs, on cut-down shapes (specs/unseen_r
 * a read at a path ending in a parameter (``/drills/{pid}``, "Drills by PID") that takes no
   paging parameter and answers the very envelope its parent collection pages is asked whether it
   lists (BBC's reads by PID were settled listings); the same envelope at a paged path ending in a
-  parameter asks nothing (control).
+  parameter asks nothing (control);
+* "Returns a list with all defined bladestates" typed as one untyped object is found and asked
+  (Billbee's enumerations were missed: only "a list of" read as a list); "Returns the default
+  bladestate" stays no listing (control).
 """
 
 from __future__ import annotations
@@ -133,3 +136,14 @@ def test_a_paged_read_at_a_parameter_answering_the_same_envelope_asks_nothing() 
     f = FOUND["/bits/{family}"]
     assert f.style == "offset" and f.listing_doubt is None
     assert not _todos(draft_declaration(f), "kind")
+
+
+def test_a_list_with_all_defined_things_typed_as_an_object_is_found_and_asked() -> None:
+    f = FOUND["/enums/bladestates"]
+    assert f.listing_doubt is not None
+    assert _todos(draft_declaration(f), "kind")
+
+
+def test_the_default_thing_typed_as_an_object_is_no_listing() -> None:
+    # the control: passes on main too
+    assert "/enums/bladestate" not in FOUND
