@@ -296,7 +296,11 @@ def _pagination(
         return out
     if f.style == "next-url":
         link = next(s for s in f.signals if s.kind == "next_link")
-        reasons.append(_more({"present": link.expression}))
+        # a link the spec shows as "" on the last page (an example, or always sent and never
+        # null) ends the walk there too: "" is no URL to follow (BigRedCloud's NextPageLink)
+        empty = f.cursor_end == "empty" and f.signal("next_token", "next_link") is link
+        more = _cursor_present(link.expression) if empty else {"present": link.expression}
+        reasons.append(_more(more))
         if f.style_doubt:
             todos.append(
                 f"pagination: {f.style_doubt}; if one response holds every item, declare style "

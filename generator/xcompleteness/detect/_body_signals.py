@@ -23,12 +23,22 @@ __all__ = [
 def header_signals(headers: list[tuple[str, str]]) -> list[Signal]:
     out: list[Signal] = []
     for name, ptr in headers:
-        kind = sig.SIGNAL_HEADERS.get(sig.fold(name))
+        kind = sig.SIGNAL_HEADERS.get(sig.fold(name)) or _vendor_token(name)
         if kind == "link_header":
             out.append(Signal(kind, name, "$response.link.next", ptr))
         elif kind is not None:
             out.append(Signal(kind, name, f"$response.header.{name}", ptr))
     return out
+
+
+def _vendor_token(name: str) -> str | None:
+    """``next_token`` for a response header named, after a vendor prefix, like a next token
+    (DLx's ``dlx-continuation``, ``X-Acme-Next-Cursor``): the prefix is any leading words."""
+    words = name.split("-")
+    for start in range(1, len(words)):
+        if sig.fold("".join(words[start:])) in sig.HEADER_TOKENS:
+            return "next_token"
+    return None
 
 
 def body_signals(

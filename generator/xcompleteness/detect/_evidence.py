@@ -181,6 +181,11 @@ def item_id(
     ]
     if live[chosen] in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
         others += [n for n in suffixed if n not in others]
+    if _says_foreign(*props[chosen], walker):
+        # the chosen key says it is another system's ("Id of the order in the external system"):
+        # the item's own key may be a field naming its resource (Billbee's ``BillBeeOrderId``,
+        # "The Order.Id from the Billbee database"), so the choice is a question
+        others += [n for n in (*own, *qualified) if n != chosen and n not in others]
     return chosen, tuple(others)
 
 
@@ -197,6 +202,20 @@ def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:
     node, _ = walker.resolve(node, ptr)
     text = node.get("description") if isinstance(node, dict) else None
     return isinstance(text, str) and bool(_UNIQUE.search(text))
+
+
+# an identifier another system assigned: "in the external system", "the marketplace's id",
+# "third-party id", "remote id", "of the source system"
+_FOREIGN = re.compile(
+    r"\b(?:external|third[- ]party|marketplace|remote|foreign|source system|upstream)\b",
+    re.IGNORECASE,
+)
+
+
+def _says_foreign(node: Any, ptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.resolve(node, ptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return isinstance(text, str) and bool(_FOREIGN.search(text))
 
 
 # -- cursor ends --------------------------------------------------------------------------------

@@ -92,6 +92,7 @@ from xcompleteness.detect._pagination_imports import Imported
 from xcompleteness.detect._pagination_params import (
     bare_next_link_doubt,
     cursor_fed_by_token,
+    header_cursor,
     pagination_style,
     param_roles,
 )
@@ -287,6 +288,10 @@ def _scan(
         else Shape()
     )
     signals = list(shape.signals) + header_signals(headers)
+    fed_header = None if "cursor" in roles else header_cursor(ref.parameters, signals)
+    if fed_header is not None:  # a token returned and sent back in headers (DLx)
+        roles = {**roles, "cursor": fed_header}
+        positioned = True
     # A Link header said only in prose is a paging signal but not a strong one: it is a reason
     # only beside items. Without items, check's reasons read it once there is another reason.
     deferred = reasons_only and shape.items is None
@@ -491,6 +496,7 @@ def _scan(
         else _arrayless(body, shape, walker, why, status)
         or (_map_doubt(why) if mapped else None)
         or _member_read(ref, lpath, walker)
+        or _parent_envelope(ref, lpath, walker, positioned or "size" in roles)
         or _one_object(ref, lpath, shape, paged, bare)
         or shape.named_part
         or _parts_of_one(shape, paged)
@@ -556,6 +562,50 @@ def _member_read(ref: OperationRef, path: str, walker: SchemaWalker) -> str | No
         f"the path ends in the id {last} and the API also replaces, updates or deletes there: "
         "it most likely addresses one record, even if the response has the shape of a page"
     )
+
+
+def _parent_envelope(ref: OperationRef, path: str, walker: SchemaWalker, paged: bool) -> str | None:
+    """Why a read by id may be of one record though it answers a page: the path ends in a
+    parameter, the operation takes no paging parameter, and its success response is the very
+    schema (one ``$ref``) its parent path's GET answers, the collection's paged envelope (BBC's
+    ``/broadcasts/{pid}``, "Find broadcast by PID", answering ``BroadcastsResponse`` as
+    ``/broadcasts`` does). Asked, never settled as a listing."""
+    last = path.rstrip("/").rsplit("/", 1)[-1]
+    if paged or ref.method != "get" or not (last.startswith("{") and last.endswith("}")):
+        return None
+    parent = path.rstrip("/").rsplit("/", 1)[0]
+    answers = walker.fact("get_response_refs", _get_response_refs)
+    mine = answers.get(ref.path.rstrip("/"))
+    if mine is None or answers.get(parent) != mine:
+        return None
+    return (
+        f"the path ends in the parameter {last}, the operation takes no paging parameter, and it "
+        f"answers {mine.rsplit('/', 1)[-1]}, the envelope the collection at {parent} pages: most "
+        "likely one record in the collection's envelope"
+    )
+
+
+def _get_response_refs(document: Any) -> dict[str, str]:
+    """Path (less a trailing slash) -> the ``$ref`` its GET's first 2xx JSON schema is."""
+    out: dict[str, str] = {}
+    paths = document.get("paths") if isinstance(document, dict) else None
+    for p, item in (paths or {}).items() if isinstance(paths, dict) else ():
+        op = item.get("get") if isinstance(item, dict) else None
+        responses = op.get("responses") if isinstance(op, dict) else None
+        if not isinstance(p, str) or not isinstance(responses, dict):
+            continue
+        for status in sorted(str(c) for c in responses):
+            resp = responses.get(status, responses.get(int(status) if status.isdigit() else status))
+            if not status.startswith("2") or not isinstance(resp, dict):
+                continue
+            content = resp.get("content")
+            media = content.get("application/json") if isinstance(content, dict) else None
+            schema = media.get("schema") if isinstance(media, dict) else resp.get("schema")
+            target = schema.get("$ref") if isinstance(schema, dict) else None
+            if isinstance(target, str):
+                out[p.rstrip("/")] = target
+            break
+    return out
 
 
 def _written_paths(document: Any) -> frozenset[str]:

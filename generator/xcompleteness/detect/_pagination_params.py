@@ -13,6 +13,7 @@ from xcompleteness.document import Parameter, pointer_tokens
 __all__ = [
     "bare_next_link_doubt",
     "cursor_fed_by_token",
+    "header_cursor",
     "pagination_style",
     "param_roles",
 ]
@@ -123,6 +124,23 @@ def _position_kind(p: Parameter, walker: SchemaWalker, role: str) -> str:
     if not types or types & {"integer", "number"}:
         return "number"
     return "text"
+
+
+def header_cursor(params: tuple[Parameter, ...], signals: list[Signal]) -> str | None:
+    """The request header that sends back a next token a response header returns (DLx's
+    ``continuation``, "The `dlx-continuation` header is used to send a continuation token",
+    beside the response header ``dlx-continuation``): named like a cursor or described as one.
+    None without such a response header: a header named like a cursor alone is no walk."""
+    if not any(
+        s.kind == "next_token" and s.expression.startswith("$response.header.") for s in signals
+    ):
+        return None
+    for p in params:
+        if p.location != "header" or prose.reserved(p.get("description")):
+            continue
+        if sig.fold(p.name) in sig.CURSOR_PARAMS or prose.describes_cursor(p.get("description")):
+            return p.name
+    return None
 
 
 def cursor_fed_by_token(

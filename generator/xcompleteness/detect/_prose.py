@@ -239,7 +239,8 @@ def search_sentence(texts: Iterable[str], *, parameter: bool = False) -> str | N
 
 _LISTS = re.compile(
     r"^(?:(?:gets?|returns?|retrieves?|lists?|fetch(?:es)?|shows?) )?"
-    r"(?:(?:an? |the )?(?:paginated |paged )?list(?:ing)? of\b|all (?:the )?(?:\w+ )?\w+s\b)"
+    r"(?:(?:an? |the )?(?:paginated |paged )?list(?:ing)? of\b|all (?:the )?(?:\w+ )?\w+s\b"
+    r"|(?:an? |the )?list (?:with|containing) all\b)"  # Billbee: "a list with all defined ..."
     r"|^lists? (?:all |the )?\w+",
     re.IGNORECASE,
 )

@@ -227,8 +227,10 @@ def _body_shape(
         base = pointer_join("", wrapper)
         shape.signals += body_signals(inner_props, walker, base, skip, 1, cursor_keys)
     shape.signals, shape.total_doubt = settle_totals(shape.signals, props, walker)
-    token = next((s for s in shape.signals if s.kind == "next_token"), None)
-    if token is not None:
+    token = next((s for s in shape.signals if s.kind == "next_token"), None) or next(
+        (s for s in shape.signals if s.kind == "next_link"), None
+    )
+    if token is not None:  # a next URL may be "" on the last page as a cursor may (OData)
         shape.cursor_end = _token_end(schema, ptr, token, walker, examples)
     shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
     return shape

@@ -32,6 +32,7 @@ __all__ = [
     "SEARCH_WORDS",
     "SHAPING_PARAMS",
     "SIGNAL_FIELDS",
+    "HEADER_TOKENS",
     "SIGNAL_HEADERS",
     "SINGLE_OBJECT_NOUNS",
     "SINGLE_OBJECT_WORDS",
@@ -52,7 +53,9 @@ __all__ = [
 ]
 
 
-_FOLD = re.compile(r"[-_.@$\s]")
+# Brackets fold away too: JSON:API's ``page[number]`` and ``page[size]`` (Telnyx) are
+# ``pagenumber`` and ``pagesize``, the page and page-size names every other API spells
+_FOLD = re.compile(r"[-_.@$\s\[\]]")
 _MEMO = 65_536
 """Names repeat across a large document's operations and schemas: fold and split each once."""
 
@@ -77,6 +80,7 @@ CURSOR_PARAMS = _keys(
     "starting_after",
     "ending_before",
     "continue",
+    "continuation",
     "continuation_token",
     "continuationtoken",
     "marker",
@@ -92,6 +96,8 @@ CURSOR_PARAMS = _keys(
     "before",
     "start_cursor",
     "page_cursor",
+    "page[after]",
+    "page[before]",
     "offset_token",
     "x-ms-continuation",
     "stream_position",
@@ -107,13 +113,21 @@ ITEM_ID_CURSORS = _keys(
 # ``since_id``/``min_id`` ask for newer items than one seen: backward through a newest-first
 # feed, whose next page is ``max_id`` (older than the last item).
 BACKWARD_CURSORS = _keys(
-    "before", "ending_before", "prev", "previous", "prev_cursor", "since_id", "min_id"
+    "before",
+    "ending_before",
+    "prev",
+    "previous",
+    "prev_cursor",
+    "since_id",
+    "min_id",
+    "page[before]",
 )
 # Query parameters carrying the search text: a listing that requires one is a search.
 QUERY_PARAMS = _keys("q", "query", "search", "term", "keyword", "keywords", "search_term")
 # ``startAt`` and its kin are offsets (Jira's ``startAt``/``maxResults``), whatever their case.
 OFFSET_PARAMS = _keys(
     "offset",
+    "page[offset]",
     "skip",
     "$skip",
     "start",
@@ -147,6 +161,7 @@ SIZE_PARAMS = _keys(
     "max",
     "batch_size",
     "items_per_page",
+    "page[limit]",
 )
 PAGING_PARAMS = (
     CURSOR_PARAMS | OFFSET_PARAMS | PAGE_PARAMS | SIZE_PARAMS | _keys("start_at", "page_size_max")
@@ -272,8 +287,16 @@ _signal(
     "hits_total",
     "num_results",
     "found",
+    # the reversed order (Adyen Management's ``itemsTotal``; DataTables' ``recordsTotal``) and
+    # rows (Billbee's ``TotalRows``)
+    "items_total",
+    "results_total",
+    "records_total",
+    "total_rows",
 )
-_signal("total_pages", "total_pages", "page_count", "pages", "num_pages", "last_page")
+_signal(
+    "total_pages", "total_pages", "page_count", "pages", "num_pages", "last_page", "pages_total"
+)
 _signal("remaining", "remaining_item_count", "remaining", "remaining_count")
 
 # ``next`` alone is ambiguous: a URL (HAL/JSON:API ``links.next``) or a token (Elastic, Stripe).
@@ -409,6 +432,11 @@ META_NAMES = _keys(
 
 # -- response headers -> signal kind ---------------------------------------------------------
 
+# The last words of a response header that carries the next page's token behind a vendor
+# prefix (``dlx-continuation``, ``X-Acme-Next-Cursor``)
+HEADER_TOKENS = _keys(
+    "continuation", "continuation_token", "next_token", "next_cursor", "next_page_token"
+)
 SIGNAL_HEADERS: dict[str, str] = {
     fold("Link"): "link_header",
     fold("X-Total-Count"): "total",
