@@ -24,7 +24,12 @@ new user's walkthrough of three unnamed APIs, on cut-down shapes (specs/unseen_r
   parameter asks nothing (control);
 * "Returns a list with all defined bladestates" typed as one untyped object is found and asked
   (Billbee's enumerations were missed: only "a list of" read as a list); "Returns the default
-  bladestate" stays no listing (control).
+  bladestate" stays no listing (control);
+* an offset position (``startIndex``) and a page size beside an undescribed ``Next`` in a shared
+  ``Links`` schema: the draft follows the link but asks whether the API pages by the position
+  (OSIsoft's two listings were settled next-url walks once ``maxCount`` read as a size: a link the
+  operation leaves unfilled ends the walk early and reads complete); the same link described as
+  the next page's URL walks unasked (control).
 """
 
 from __future__ import annotations
@@ -147,3 +152,18 @@ def test_a_list_with_all_defined_things_typed_as_an_object_is_found_and_asked() 
 def test_the_default_thing_typed_as_an_object_is_no_listing() -> None:
     # the control: passes on main too
     assert "/enums/bladestate" not in FOUND
+
+
+def test_an_offset_beside_an_undescribed_shared_next_link_asks_which_walk() -> None:
+    f = FOUND["/benches"]
+    decl = draft_declaration(f)
+    assert decl["pagination"]["style"] == "next-url"
+    assert decl["pagination"]["response"]["next"] == "$response.body#/Links/Next"
+    (todo,) = _todos(decl, "pagination")
+    assert "startIndex" in todo and "style offset" in todo
+
+
+def test_an_offset_beside_a_next_link_said_to_be_the_next_pages_url_walks_unasked() -> None:
+    decl = draft_declaration(FOUND["/stools"])
+    assert decl["pagination"]["style"] == "next-url"
+    assert _todos(decl, "pagination") == []

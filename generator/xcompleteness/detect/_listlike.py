@@ -480,7 +480,15 @@ def _scan(
         id_alternatives=shape.id_alternatives,
         cursor_end=shape.cursor_end,
         caps=tuple(evidence.documented_caps(cap_texts(op, roles), unpaged=not paged)),
-        style_doubt=_style_doubt(style, style_doubt, fed, request, imported is None, signals),
+        style_doubt=_style_doubt(
+            style,
+            style_doubt,
+            fed,
+            request,
+            imported is None,
+            signals,
+            _dropped(roles, request, walker, signals),
+        ),
         first_page=first_page if style == "page" else 1,
         first_page_unsaid=page_start_unsaid and style == "page",
         body_next=fed[1] if fed is not None and style == "cursor" else None,
@@ -978,6 +986,21 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _dropped(
+    roles: dict[str, str], request: dict[str, str], walker: SchemaWalker, signals: list[Signal]
+) -> tuple[str, ...]:
+    """The offset or page parameters detect found that a next-url walk never sends, when the
+    next link is not described as the next page's URL (said so, the link walks unasked)."""
+    link = next((s for s in signals if s.kind == "next_link"), None)
+    if link is None or not link.expression.startswith("$response.body#"):
+        return ()
+    node, _ = walker.node_at(link.pointer)
+    if prose.says_url(node.get("description") if isinstance(node, dict) else None):
+        return ()
+    sent = set(request.values())
+    return tuple(roles[r] for r in ("offset", "page") if r in roles and roles[r] not in sent)
+
+
 def _style_doubt(
     style: str,
     doubt: str | None,
@@ -985,25 +1008,37 @@ def _style_doubt(
     request: dict[str, str],
     native: bool,
     signals: list[Signal],
+    dropped: tuple[str, ...] = (),
 ) -> str | None:
     """Why the drafted style needs a person: a Link header said only in prose, a page number
-    counted from 0, a cursor sent in the request body (drafted, to be confirmed), or a next link
-    inside a links object on an operation that takes no paging parameter."""
+    counted from 0, a cursor sent in the request body (drafted, to be confirmed), a next link
+    inside a links object on an operation that takes no paging parameter, or a next link inside
+    a links object on an operation that also takes a parameter reading like a page position no
+    role maps (a walk that trusts a link the API leaves unfilled ends early and reads complete)."""
     if style in ("link-header", "page"):
         return doubt
     if style == "cursor" and fed is not None:
         return f"the next page is asked for with the request body field {fed[0]} (fed by {fed[1]})"
     link = next((s for s in signals if s.kind == "next_link"), None)
-    if style == "next-url" and native and not request and link is not None:
+    if style == "next-url" and native and link is not None:
         # InfluxDB answers ``{labels: [...], links: {self, next, prev}}`` from one shared Links
         # schema on lists that take no paging parameter at all; a paging envelope's own top-level
         # ``next`` beside ``page``/``size`` (Bitbucket) pages whatever the parameters say
         inside = pointer_tokens(link.expression.partition("#")[2]) or ()
-        if len(inside) > 1:
+        if len(inside) > 1 and not request:
             return (
                 f"the operation takes no paging parameter (not even a page size) and its next "
                 f"link sits in the {inside[-2]!r} object, which may be a shared links schema "
                 "this operation never fills"
+            )
+        if len(inside) > 1 and dropped:
+            # OSIsoft's ``startIndex`` beside ``Links.Next``: the walk may be by the position,
+            # the shared links object filled only sometimes
+            return (
+                f"the operation pages by {', '.join(dropped)} (a position the walk never sends) "
+                f"and its undescribed next link sits in the {inside[-2]!r} object, which may be "
+                "a shared links schema this operation fills only sometimes; if so, declare "
+                "style offset or page with it as request.offset or request.page"
             )
     return None
 

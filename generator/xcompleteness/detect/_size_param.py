@@ -91,11 +91,17 @@ def size_param(
         description=text if isinstance(text, str) else "",
         types=frozenset(walker.types(raw, pointer)),
         minimum=_count(node.get("minimum")),
-        positions=tuple(
-            p.name
-            for p in params
-            if p.location in ("query", "header") and p.name != name and _reads_as_position(p)
-        ),
+        positions=position_params(params, {name}),
+    )
+
+
+def position_params(params: tuple[Parameter, ...], mapped: set[str]) -> tuple[str, ...]:
+    """The query and header parameters outside ``mapped`` whose name or description reads like
+    a page position (``startIndex``, ``SkipPages``, a header ``nextToken``)."""
+    return tuple(
+        p.name
+        for p in params
+        if p.location in ("query", "header") and p.name not in mapped and _reads_as_position(p)
     )
 
 
