@@ -16,14 +16,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client as McpClient
 from support.fault_server import serve
 from support.gen import generate_and_import
-from support.walks import WALKS, call_tools
+from support.walks import WALKS, call_tools, listed_tool
 
 SPEC = Path(__file__).parent / "specs" / "size_cap.yaml"
 PACKAGE = "client_area_size_cap"
@@ -115,16 +113,7 @@ def test_the_mcp_tool_offers_the_size_with_its_cap_and_reads_a_full_answer_parti
     pkg: Any, api: Any
 ) -> None:
     base, _ = api
-    server_mod = __import__(f"{PACKAGE}.tools.mcp_server", fromlist=["build_server"])
-    server = server_mod.build_server(server_mod.build_host(base, {}, secret=b"s" * 32))
-
-    async def listed() -> Any:
-        with anyio.fail_after(60):
-            async with McpClient(server) as client:
-                tools = {t.name: t for t in (await client.list_tools()).tools}
-                return tools["list_recent_events"]
-
-    tool = anyio.run(listed)
+    tool = listed_tool(PACKAGE, base, "list_recent_events")
     limit = tool.input_schema["properties"]["limit"]
     assert limit["maximum"] == 5 and limit["minimum"] == 1
     assert "RESULT_LIMIT_REACHED" in limit["description"]

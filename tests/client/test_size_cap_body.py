@@ -16,14 +16,12 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import anyio
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from mcp import Client as McpClient
 from support.fault_server import serve
 from support.gen import generate_and_import
-from support.walks import WALKS, call_tools
+from support.walks import WALKS, call_tools, listed_tool
 
 SPEC = Path(__file__).parent / "specs" / "size_cap_body.yaml"
 PACKAGE = "client_area_size_cap_body"
@@ -124,16 +122,7 @@ def test_the_mcp_tool_offers_the_body_size_with_its_cap_and_reads_a_full_answer_
     pkg: Any, api: Any
 ) -> None:
     base, fake = api
-    server_mod = __import__(f"{PACKAGE}.tools.mcp_server", fromlist=["build_server"])
-    server = server_mod.build_server(server_mod.build_host(base, {}, secret=b"s" * 32))
-
-    async def listed() -> Any:
-        with anyio.fail_after(60):
-            async with McpClient(server) as client:
-                tools = {t.name: t for t in (await client.list_tools()).tools}
-                return tools["search_events"]
-
-    tool = anyio.run(listed)
+    tool = listed_tool(PACKAGE, base, "search_events")
     limit = tool.input_schema["properties"]["limit"]
     assert limit["maximum"] == 5 and limit["minimum"] == 1
     assert "RESULT_LIMIT_REACHED" in limit["description"]

@@ -11,7 +11,7 @@ from typing import Any
 import anyio
 from mcp import Client as McpClient
 
-__all__ = ["WALKS", "call_tools", "collect_async", "collect_sync"]
+__all__ = ["WALKS", "call_tools", "collect_async", "collect_sync", "listed_tool"]
 
 
 def collect_sync(
@@ -65,3 +65,17 @@ def call_tools(
 
     anyio.run(main)
     return out
+
+
+def listed_tool(package: str, base: str, name: str, *, secret: bytes = b"s" * 32) -> Any:
+    """The tool ``name`` as ``package``'s generated MCP server lists it to the official SDK
+    client (its input schema and description, as a model reads them)."""
+    server_mod = importlib.import_module(f"{package}.tools.mcp_server")
+    server = server_mod.build_server(server_mod.build_host(base, {}, secret=secret))
+
+    async def main() -> Any:
+        with anyio.fail_after(60):
+            async with McpClient(server) as client:
+                return {t.name: t for t in (await client.list_tools()).tools}[name]
+
+    return anyio.run(main)
