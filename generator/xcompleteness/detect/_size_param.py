@@ -121,9 +121,7 @@ def _body_param(
         description=text if isinstance(text, str) else "",
         types=frozenset(walker.types(node, pointer)),
         minimum=_count(node.get("minimum")),
-        positions=tuple(
-            p.name for p in params if p.location in ("query", "header") and _reads_as_position(p)
-        )
+        positions=position_params(params, set())
         + tuple(
             other
             for other, (sub, _) in _body_properties(op, walker).items()
