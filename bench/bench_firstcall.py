@@ -82,6 +82,8 @@ from loopback import LoopbackServer
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / ".cache" / "bench_firstcall"
 TARGETS_S = {"github": 0.2, "stripe": 0.3}
+# Goal 3 restated relative to the typed floor (docs/client.md): ours / typed floor, instructions.
+TYPED_FLOOR_GOAL = 1.0
 
 # name -> (spec, overlay maker, package, server module:factory, operation attribute, kwargs)
 CASES: dict[str, dict[str, Any]] = {
@@ -583,6 +585,24 @@ def report(
                     f"| {r['floor_cpu'] / ir['floor'] * 1e9:.2f} "
                     f"| {r['no_ca_cpu'] / ir['no_ca'] * 1e9:.2f} | {ca} "
                     f"({ca_ir / 1e6:.0f} M instructions, {ca_cpu * 1e3:.0f} ms) |"
+                )
+        lines.append("")
+    if counted and all(None not in r["ir"].values() for r in counted):
+        lines += [
+            "Goal 3 as restated (issue 21, 2026-12-07): a first page() executes no more "
+            f"instructions than the typed floor ({TYPED_FLOOR_GOAL:.2f}x), the least any "
+            "pydantic-typed httpx client of the same call executes on the same machine. The "
+            "absolute targets below stay reported; on this machine the typed floor alone is "
+            "about 0.2 s of quiet CPU, so no typed client can meet 0.2 s here.",
+            "",
+        ]
+        for name, per_env in results.items():
+            for env, r in per_env.items():
+                ratio = r["ir"]["ours"] / r["ir"]["typed"]
+                verdict = "meets" if ratio <= TYPED_FLOOR_GOAL else "misses"
+                lines.append(
+                    f"{name}, {ENV_TITLES.get(env, env)}: {ratio:.2f} of the typed floor's "
+                    f"instructions, {verdict} the restated goal."
                 )
         lines.append("")
     for name, per_env in results.items():
