@@ -138,9 +138,20 @@ class _Plan:
 
     @property
     def counts_total(self) -> bool:
-        """An adapter next-url walk with a declared total: the items it reads are compared with
-        the total when the API's end signal ends it (the continuation carries the count)."""
-        return self.style == "next-url" and self.total is not None and self.mode == "adapter"
+        """An adapter cursor, link-header or next-url walk with a declared total: the items it
+        reads are compared with the total when the API's end signal ends it (the continuation
+        carries the count). Offset and page walks end at their total instead."""
+        return self.style in NEXT_STYLES and self.total is not None and self.mode == "adapter"
+
+    @property
+    def declared_cap(self) -> int | None:
+        """The ``limit`` a declared RESULT_LIMIT_REACHED names (the most items the API serves
+        of one listing, eBay's and Postmark's 10,000), else None."""
+        decl = self.decl(RESULT_LIMIT_REACHED)
+        limit = decl.details.get("limit") if decl is not None else None
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            return None
+        return limit
 
     @property
     def last_item(self) -> bool:
