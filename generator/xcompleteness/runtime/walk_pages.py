@@ -51,7 +51,11 @@ Cursor = str | int
 """A cursor as the API handed it out: JSON text or a JSON integer (never a bool or float)."""
 
 _PREV_LINK = parse_expression("$response.link.prev")
-_END_SIGNALS = {"next-url": "no next URL", "link-header": "no next link", "cursor": "no next cursor"}
+_END_SIGNALS = {
+    "next-url": "no next URL",
+    "link-header": "no next link",
+    "cursor": "no next cursor",
+}
 """How each style's own end signal is named in a total mismatch's ``what``."""
 
 
@@ -124,6 +128,7 @@ class _PageReader:
         before: int | None
         page_size: int
         largest_page: int
+        cursor: Cursor | None
         inferred_end: str | None
         violation: ViolationKind | None
         reasons: dict[tuple[str, str], Reason]
@@ -360,9 +365,10 @@ class _PageReader:
         it is not compared (some APIs count only on the first page), a value that is not a
         number is a CONTRACT_VIOLATION, and a total that differs from an earlier page's means
         the collection moved under the walk: SNAPSHOT_CHANGED, restart (as for offset and
-        page). A link-header walk whose first page links to a previous one did not start at the
-        listing's start: the items before it are unknown, so it does not compare."""
-        if not self.pages and self.plan.style == "link-header" and _value(_PREV_LINK, view):
+        page). A fresh link-header walk whose first page links to a previous one did not
+        start at the listing's start: the items before it are unknown, so it does not compare."""
+        fresh = not self.pages and self.cursor is None  # the walk's first page, not resumed
+        if fresh and self.plan.style == "link-header" and _value(_PREV_LINK, view):
             self.before = None
         if _value(self.plan.total, view) is None:
             return False
