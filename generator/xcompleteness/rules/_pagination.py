@@ -3,8 +3,8 @@ locations (XC105) and next-url strings (XC140), request parameters (XC121), on-e
 what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
 that is not a boolean), a total or page count that is not a number (XC154), a role paged
-in the request body (XC146: the body schema must have the property), a first page number the page parameter refuses (XC147), and an unpaged listing
-capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
+in the request body (XC146: the body schema must have the property), a first page number
+the page parameter refuses (XC147), and an unpaged listing capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
 an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
 max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
 """
