@@ -4,8 +4,8 @@ what an adapter's cursor contract can only document (XC130, XC131), and the end 
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
 that is not a boolean), a total or page count that is not a number (XC154), a role paged
 in the request body (XC146: the body schema must have the property), a first page number
-the page parameter refuses (XC147), and an unpaged listing capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
-an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
+the page parameter refuses (XC147), and an unpaged listing capped by its size parameter
+without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
 max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
 """
 
