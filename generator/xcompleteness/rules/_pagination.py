@@ -5,8 +5,9 @@ walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a l
 that is not a boolean), a total or page count that is not a number (XC154), a role paged
 in the request body (XC146: the body schema must have the property), a first page number
 the page parameter refuses (XC147), and an unpaged listing capped by its size parameter
-without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
-max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
+without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and an adapter
+RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a max-page-size above
+the size parameter's own schema maximum where the walk sends it (XC152).
 """
 
 from __future__ import annotations
