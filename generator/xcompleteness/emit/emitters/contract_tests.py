@@ -256,8 +256,9 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
                     },
                 )
             if _counts_total(op):
-                # A next URL and a total: the API ending the walk short of its own total (the
-                # mock's short-page-end: a short page, no next URL) is partial, not complete.
+                # A next cursor, link or URL and a total: the API ending the walk short of its
+                # own total (the mock's short-page-end: a short page, no next position) is
+                # partial, not complete.
                 bug = {"operation": op.operation_id, "kind": "short-page-end", "page": 2}
                 add(
                     f"{prefix}_end_short_of_the_declared_total_is_partial_{policy}",
@@ -303,12 +304,13 @@ def _hands_out_next(op: OperationIR) -> bool:
 
 
 def _counts_total(op: OperationIR) -> bool:
-    """An adapter next-url listing with a declared total (the walk compares the two)."""
+    """An adapter cursor, link-header or next-url listing with a declared total (the walk
+    compares the items it read with it when the API ends the walk)."""
     pagination = op.contract.pagination
     return (
         op.mode == "adapter"
         and pagination is not None
-        and pagination.style == "next-url"
+        and pagination.style in ("cursor", "link-header", "next-url")
         and pagination.response.total is not None
     )
 
