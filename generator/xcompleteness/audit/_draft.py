@@ -424,10 +424,12 @@ def _pagination(
 
 def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
     """``{total: E}`` for a cursor, link-header or next-url draft whose response also counts
-    every item (App Store Connect's ``meta.paging.total`` beside ``links.next``, GitHub search's
-    ``total_count`` beside its Link header): the walk compares the items it read with it. Drafted as the offset and page drafts draft theirs: the one total-like field
-    (a count described as one page's or as an estimate is no total: detect drops it); several
-    candidates keep the first under a TODO naming them all, never a silent pick."""
+    every item (App Store Connect's ``meta.paging.total`` beside ``links.next``, GitHub's
+    ``total_count`` beside its Link header): the walk compares the items it read with it.
+    Drafted as the offset and page drafts draft theirs: the one total-like field (a count
+    described as one page's or as an estimate is no total: detect drops it); several candidates
+    keep the first under a TODO naming them all, never a silent pick; a bare ``count`` or a
+    count exact only up to a bound is drafted under a TODO."""
     total = f.signal("total")
     if total is None:
         return {}
