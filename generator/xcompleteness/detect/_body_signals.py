@@ -119,7 +119,7 @@ def total_bound(
     sentence = prose.bounded_count(_description_at(total, props, walker))
     if sentence is None:
         return None
-    return f"the response's {total.name} ({total.expression}) says \"{sentence[:160]}\""
+    return f'the response\'s {total.name} ({total.expression}) says "{sentence[:160]}"'
 
 
 def _description_at(signal: Signal, props: dict[str, Located], walker: SchemaWalker) -> str | None:

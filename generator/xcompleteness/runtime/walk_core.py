@@ -185,8 +185,10 @@ class _Core(_PageReader):
                 self.url = str(position)  # a next URL (Link header or body): same origin only
             elif plan.req_cursor:
                 self.params[plan.req_cursor] = position
-        if state is None and plan.counts_total and (
-            self.url or (plan.req_cursor and plan.req_cursor in self.params)
+        if (
+            state is None
+            and plan.counts_total
+            and (self.url or (plan.req_cursor and plan.req_cursor in self.params))
         ):
             # A bare next URL or cursor (resumed, or the caller's own cursor parameter): the
             # items before it are unknown, so the walk does not compare its count with the total.

@@ -539,7 +539,6 @@ class MockApi:
                 _make(condition, False, state)
         return state.status, state.headers, state.body
 
-
     def _counted_total_signals(self, op: Operation) -> set[str]:
         """Codes of this listing's planned faults whose native signal is the total a cursor,
         link-header or next-url walk compares (GitHub search's ``total_count`` above 1000).
