@@ -455,7 +455,7 @@ def _schema_most(data: object, schema: object, depth: int = 0) -> int | None:
 
 
 def _count_limit(value: object) -> bool:
-    """A cap the walk can compare with: a positive whole number (as ``_Plan.declared_cap``)."""
+    """A cap the walk can compare with: a positive whole number (as ``_Plan.cap``)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 

@@ -395,11 +395,11 @@ class _PageReader:
         if read == self.total:
             return []
         total = _shown(self.total)
-        cap = self.plan.declared_cap
+        cap = self.plan.cap
         page = max(returned, self.largest_page)
         if cap is not None and read < self.total and cap < self.total and cap - page < read <= cap:
             decl = self.plan.decl(RESULT_LIMIT_REACHED)
-            assert decl is not None  # declared_cap reads it
+            assert decl is not None  # plan.cap reads it
             message = (
                 f"the walk ended after {read} items at the declared cap of {cap}, but the API "
                 f"counts {total}: narrow the query to reach the rest"

@@ -144,11 +144,15 @@ class _Plan:
         return self.style in NEXT_STYLES and self.total is not None and self.mode == "adapter"
 
     @property
-    def declared_cap(self) -> int | None:
-        """The ``limit`` a declared RESULT_LIMIT_REACHED names (the most items the API serves
-        of one listing, eBay's and Postmark's 10,000), else None."""
+    def cap(self) -> int | None:
+        """The declared result cap of an adapter walk: the ``limit`` of its RESULT_LIMIT_REACHED
+        (Postmark's ``count + offset <= 10000``, GitHub search's 1,000). The first ``limit``
+        items are all the API serves; the walk never asks for one past them. None in native
+        mode (the service reports its own cap) and for an unpaged listing (one request)."""
         decl = self.decl(RESULT_LIMIT_REACHED)
-        limit = decl.details.get("limit") if decl is not None else None
+        if decl is None or self.mode != "adapter" or self.style == "none":
+            return None
+        limit = decl.details.get("limit")
         if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
             return None
         return limit
