@@ -83,7 +83,11 @@ def test_drafts_map_signals_to_conditions() -> None:
         {"code": "MORE_PAGES_AVAILABLE", "when": {"equals": ["$response.body#/has_more", True]}}
     ]
     search = draft_declaration(FOUND["GET /search/repositories"])
-    assert search["pagination"]["response"] == {"next": "$response.link.next"}
+    # totals2: total_count beside the Link header is the total the walk compares with
+    assert search["pagination"]["response"] == {
+        "next": "$response.link.next",
+        "total": "$response.body#/total_count",
+    }
     assert {
         "code": "TIME_BUDGET_EXCEEDED",
         "when": {"equals": ["$response.body#/incomplete_results", True]},

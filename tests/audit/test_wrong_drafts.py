@@ -25,7 +25,8 @@ def test_stripe_search_text_page_is_a_cursor_fed_from_next_page() -> None:
     assert decl["pagination"] == {
         "style": "cursor",
         "request": {"cursor": "page", "size": "limit"},
-        "response": {"next": "$response.body#/next_page"},
+        # totals2: total_count beside the next page token is the total the walk compares with
+        "response": {"next": "$response.body#/next_page", "total": "$response.body#/total_count"},
     }
 
 

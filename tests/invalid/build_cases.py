@@ -333,11 +333,86 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         lambda d: _next_url_search(d, pages="$response.body#/total_count"),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/pages"]]},
     ),
-    "vocab_link_header_with_total": (
+    # totals2: a link-header or cursor walk compares the items it read with a declared total
+    # (GitHub search's total_count beside its Link header); a page count stays page-only
+    "ok_link_header_with_total": (
         lambda d: _xc(d, "/search")["pagination"]["response"].__setitem__(
             "total", "$response.body#/total_count"
         ),
-        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/total"]]},
+        {"exit": 0, "diagnostics": []},
+    ),
+    "ok_cursor_with_total": (
+        lambda d: (
+            _adapter_cursor(d, {}),
+            _xc(d, "/search")["pagination"]["response"].__setitem__(
+                "total", "$response.body#/total_count"
+            ),
+        ),
+        {"exit": 0, "diagnostics": []},
+    ),
+    "vocab_cursor_with_pages": (
+        lambda d: (
+            _adapter_cursor(d, {}),
+            _xc(d, "/search")["pagination"]["response"].__setitem__(
+                "pages", "$response.body#/total_count"
+            ),
+        ),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/pages"]]},
+    ),
+    "vocab_link_header_with_pages": (
+        lambda d: _xc(d, "/search")["pagination"]["response"].__setitem__(
+            "pages", "$response.body#/total_count"
+        ),
+        {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/response/pages"]]},
+    ),
+    # a total (or page count) location that is no number in the response schema
+    "rule_XC154_total_is_an_array": (
+        lambda d: _xc(d, "/search")["pagination"]["response"].__setitem__(
+            "total", "$response.body#/items"
+        ),
+        {"exit": 1, "diagnostics": [["XC154", SEARCH + "/pagination/response/total"]]},
+    ),
+    "rule_XC154_offset_total_is_text": (
+        lambda d: (
+            _op(d, "/search")["responses"]["200"]["content"]["application/json"]["schema"][
+                "properties"
+            ].__setitem__("total", {"type": "string"}),
+            _offset_search(d, response={"total": "$response.body#/total"}),
+        ),
+        {"exit": 1, "diagnostics": [["XC154", SEARCH + "/pagination/response/total"]]},
+    ),
+    "rule_XC154_next_url_total_is_an_object": (
+        lambda d: (
+            _op(d, "/search")["responses"]["200"]["content"]["application/json"]["schema"][
+                "properties"
+            ].__setitem__("meta", {"type": "object", "properties": {"total": {"type": "integer"}}}),
+            _next_url_search(d, total="$response.body#/meta"),
+        ),
+        {"exit": 1, "diagnostics": [["XC154", SEARCH + "/pagination/response/total"]]},
+    ),
+    "ok_offset_total_in_a_header": (
+        lambda d: (
+            _op(d, "/search")["responses"]["200"]["headers"].__setitem__(
+                "X-Total-Count", {"schema": {"type": "string"}}
+            ),
+            _offset_search(d, response={"total": "$response.header.X-Total-Count"}),
+        ),
+        {"exit": 0, "diagnostics": []},
+    ),
+    # a cap the walk reports: a link-header walk with a total and a declared limit (no when)
+    "ok_link_header_cap_beside_a_total": (
+        lambda d: _xc(d, "/search").update(
+            pagination={
+                "style": "link-header",
+                "request": {"size": "per_page"},
+                "response": {"next": "$response.link.next", "total": "$response.body#/total_count"},
+            },
+            reasons=[
+                {"code": "MORE_PAGES_AVAILABLE", "when": {"present": "$response.link.next"}},
+                {"code": "RESULT_LIMIT_REACHED", "limit": 1000},
+            ],
+        ),
+        {"exit": 0, "diagnostics": []},
     ),
     "rule_XC105_next_url_total_missing": (
         lambda d: _next_url_search(d, total="$response.body#/meta/total"),

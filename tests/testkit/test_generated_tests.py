@@ -254,7 +254,7 @@ def test_the_suite_of_a_capped_unpaged_listing_asks_a_full_and_a_short_answer(
     assert failing == {f"test_{attr}_full_answer_is_result_limit_reached_stays_partial"}
 
 
-TOTAL_LINE = "            reasons.extend(self._short_of_total(len(raw_items)))\n"
+TOTAL_LINE = "            reasons.extend(self._short_of_total(view, len(raw_items)))\n"
 
 
 def test_the_generated_suite_checks_a_next_url_walk_against_its_total(tmp_path):
@@ -281,6 +281,38 @@ def test_the_generated_suite_checks_a_next_url_walk_against_its_total(tmp_path):
     assert failed.returncode == 1, failed.stdout[-4000:]
     failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
     assert failing == {case}, failed.stdout[-4000:]
+
+
+def test_the_generated_suite_checks_cursor_and_link_walks_against_their_total(tmp_path):
+    """A cursor or a Link header with a total beside it (GitHub search's ``total_count``): the
+    suite serves each such listing without a declared cap a walk the API ends short of its total
+    and expects it partial; without the comparison exactly those cases fail."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "cursor_total.yaml"
+    out = tmp_path / "gen"
+    files = generate(spec, (), "tk_gen_ctotal", tests=True).files
+    write_tree(out, files)
+    module = next(
+        text for path, text in files.items() if path.name == "test_completeness_contract.py"
+    )
+    cases = {
+        f"test_{op}_end_short_of_the_declared_total_is_partial_stays_partial"
+        for op in ("search_plain", "list_things")
+    }
+    found = set(re.findall(r"^def (test_\w+)", module, re.M))
+    assert cases <= found
+    # a declared cap may explain a short end (RESULT_LIMIT_REACHED): no such case there
+    assert not any(name.startswith("test_search_things_end_short") for name in found)
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+
+    pages = out / "tk_gen_ctotal" / "_runtime" / "walk_pages.py"
+    text = pages.read_text(encoding="utf-8")
+    assert TOTAL_LINE in text
+    pages.write_text(text.replace(TOTAL_LINE, "            pass\n"), encoding="utf-8")
+    failed = _run_suite(out)
+    assert failed.returncode == 1, failed.stdout[-4000:]
+    failing = set(re.findall(r"FAILED tests/test_completeness_contract.py::(\w+)", failed.stdout))
+    assert failing == cases, failed.stdout[-4000:]
 
 
 def test_the_suite_sends_neither_a_host_credential_nor_the_walks_own_parameters(tmp_path):

@@ -267,3 +267,22 @@ def test_a_next_url_walk_ended_short_of_its_total_is_reported_from_one_walk(caps
     assert any("but the declared total is 12" in d["message"] for d in diags), diags
     with mock_in_thread(spec, "items: 12\n") as url:
         assert _verify(spec, url, capsys=capsys)[0] == 0
+
+
+def test_cursor_and_link_walks_ended_short_of_their_total_are_reported(capsys):
+    """A cursor and a Link header with a total beside each (GitHub search's ``total_count``):
+    the mock's short-page-end is XC712 from one walk of each; a clean mock verifies clean."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "cursor_total.yaml"
+    plan = (
+        "items: 12\nbugs:\n  - {operation: listThings, kind: short-page-end}\n"
+        "  - {operation: searchPlain, kind: short-page-end}\n"
+    )
+    with mock_in_thread(spec, plan) as url:
+        exit_code, diags = _verify(spec, url, capsys=capsys)
+    assert exit_code == 1
+    found = _codes(diags)
+    assert ("XC712", "listThings") in found and ("XC712", "searchPlain") in found, diags
+    assert ("XC712", "searchThings") not in found, diags
+    assert any("(no next cursor)" in d["message"] for d in diags), diags
+    with mock_in_thread(spec, "items: 12\n") as url:
+        assert _verify(spec, url, capsys=capsys)[0] == 0

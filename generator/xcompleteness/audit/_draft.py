@@ -189,7 +189,7 @@ def _imported_declaration(f: Finding, decl: dict[str, Any], todos: list[str]) ->
         if request:
             pagination["request"] = request
         pagination["response"] = {"next": imp.next}
-        if imp.style == "next-url" and imp.total is not None:
+        if imp.total is not None:  # the walk compares the items it read with the total
             pagination["response"]["total"] = imp.total
         decl["pagination"] = pagination
         reasons.append(_more(imp.more_when))
@@ -292,7 +292,7 @@ def _pagination(
         out: dict[str, Any] = {"style": "link-header"}
         if size:
             out["request"] = size
-        out["response"] = {"next": "$response.link.next"}
+        out["response"] = {"next": "$response.link.next", **_total_beside(f, todos)}
         return out
     if f.style == "next-url":
         link = next(s for s in f.signals if s.kind == "next_link")
@@ -326,7 +326,7 @@ def _pagination(
         return {
             "style": "cursor",
             "request": {"cursor": f.request["cursor"]},
-            "response": {"next": nxt},
+            "response": {"next": nxt, **_total_beside(f, todos)},
         }
     if f.style == "cursor":
         token = f.signal("next_token")
@@ -349,7 +349,7 @@ def _pagination(
         return {
             "style": "cursor",
             "request": {"cursor": f.request["cursor"], **size},
-            "response": {"next": nxt},
+            "response": {"next": nxt, **_total_beside(f, todos)},
         }
     first_page = f.first_page
     answered = drafts.get("first-page")
@@ -423,11 +423,13 @@ def _pagination(
 
 
 def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
-    """``{total: E}`` for a next-url draft whose response also counts every item (App Store
-    Connect's ``meta.paging.total`` beside ``links.next``): the walk compares the items it read
-    with it. Drafted as the offset and page drafts draft theirs: the one total-like field
-    (a count described as one page's or as an estimate is no total: detect drops it); several
-    candidates keep the first under a TODO naming them all, never a silent pick."""
+    """``{total: E}`` for a cursor, link-header or next-url draft whose response also counts
+    every item (App Store Connect's ``meta.paging.total`` beside ``links.next``, GitHub's
+    ``total_count`` beside its Link header): the walk compares the items it read with it.
+    Drafted as the offset and page drafts draft theirs: the one total-like field (a count
+    described as one page's or as an estimate is no total: detect drops it); several candidates
+    keep the first under a TODO naming them all, never a silent pick; a bare ``count`` or a
+    count exact only up to a bound is drafted under a TODO."""
     total = f.signal("total")
     if total is None:
         return {}
@@ -438,9 +440,15 @@ def _total_beside(f: Finding, todos: list[str]) -> dict[str, str]:
     )
     if f.total_doubt:
         todos.append(f"pagination: {f.total_doubt}; {compared}")
+    elif f.total_bound:
+        # Exact only up to a bound: a longer listing would end partial against an inexact count.
+        todos.append(
+            f"pagination: {f.total_bound}, so above that bound it is no exact count; {compared}"
+        )
     elif fold(total.name) == "count" and not _drf_page(f, total):
-        # A bare ``count`` beside a next URL counts the listing (SendGrid's ``_metadata``) as
-        # often as this page: the walk would call every multi-page listing partial.
+        # A bare ``count`` beside a next cursor or URL counts the listing (SendGrid's
+        # ``_metadata``) as often as this page: the walk would call every multi-page listing
+        # partial.
         todos.append(
             f"pagination: the response's count ({total.expression}) may count the whole "
             f"listing or only this page, and nothing in the spec says which; {compared}"

@@ -104,6 +104,24 @@ def settle_totals(
     )
 
 
+def total_bound(
+    signals: list[Signal], props: dict[str, Located], walker: SchemaWalker
+) -> str | None:
+    """Why the drafted body total may not be exact: its description says it is accurate only up
+    to a bound (Stripe search's ``total_count``, "only accurate up to 10,000"). A walk comparing
+    the items it read with such a count would call a longer listing partial; the draft asks."""
+    total = next(
+        (s for s in signals if s.kind == "total" and s.expression.startswith("$response.body#")),
+        None,
+    )
+    if total is None:
+        return None
+    sentence = prose.bounded_count(_description_at(total, props, walker))
+    if sentence is None:
+        return None
+    return f'the response\'s {total.name} ({total.expression}) says "{sentence[:160]}"'
+
+
 def _description_at(signal: Signal, props: dict[str, Located], walker: SchemaWalker) -> str | None:
     """The description of the body field a signal reads (walked from the top-level ``props``)."""
     tokens = pointer_tokens(signal.expression.removeprefix("$response.body#")) or ()

@@ -108,6 +108,10 @@ class Finding:
     total_doubt: str | None = None
     """Why the drafted ``response.total`` may be another field: the body holds several total-like
     fields and nothing says which counts every item (the draft asks, naming them)."""
+    total_bound: str | None = None
+    """Why the drafted ``response.total`` may not be exact: its description says it is accurate
+    only up to a bound (Stripe search's "only accurate up to 10,000"); a cursor, link-header or
+    next-url draft asks before the walk compares with it."""
     listing_doubt: str | None = None
     """Why the operation may not be a listing at all: no response schema shows an array, only its
     name, prose or parameters say it lists (the draft asks, never states it)."""

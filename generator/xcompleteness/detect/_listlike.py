@@ -495,6 +495,7 @@ def _scan(
         kind_doubt=kind_doubt,
         kind_other=kind_other,
         total_doubt=shape.total_doubt,
+        total_bound=shape.total_bound,
         link_doubt=link_doubt,
         size_param=size_param(ref.parameters, request.get("size"), walker, op)
         if style == "none"

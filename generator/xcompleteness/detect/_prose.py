@@ -264,6 +264,19 @@ _ONE_PAGE = re.compile(
 )
 _ESTIMATE = re.compile(r"\b(?:approximate(?:ly)?|estimated?|estimation|roughly|at least)\b", re.I)
 _ALL = re.compile(r"\b(?:total|all|across|every|whole|entire|matching)\b", re.IGNORECASE)
+_BOUNDED = re.compile(
+    r"\b(?:accurate|exact|precise)(?:ly)? (?:only )?(?:up to|to|below|until|for up to)\b"
+    r"|\bcapped at\b|\bmaxes out at\b",
+    re.IGNORECASE,
+)
+
+
+def bounded_count(description: str | None) -> str | None:
+    """The sentence saying a count is exact only up to a bound (Stripe search's total_count,
+    "only accurate up to 10,000"), else None: above the bound it is no exact total."""
+    if not isinstance(description, str):
+        return None
+    return next((s for s in sentences(description) if _BOUNDED.search(s)), None)
 
 
 def says_total(description: str | None) -> bool:

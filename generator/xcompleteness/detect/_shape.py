@@ -9,7 +9,7 @@ from typing import Any
 from xcompleteness.detect import _body_paging as body_paging
 from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _words as sig
-from xcompleteness.detect._body_signals import body_signals, settle_totals
+from xcompleteness.detect._body_signals import body_signals, settle_totals, total_bound
 from xcompleteness.detect._finding import FLAG_KINDS, Signal, body_expr
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
@@ -46,6 +46,7 @@ class Shape:
     cursor_end: str | None = None
     item_types: frozenset[str] = frozenset()  # JSON types one item may have
     total_doubt: str | None = None  # several total-like fields, none settled as the total
+    total_bound: str | None = None  # the total is described as exact only up to a bound
     # the items were chosen only because the path's plural noun names them, in one object
     # that holds other fields about the request: why that object may be no list (asked)
     named_part: str | None = None
@@ -227,6 +228,7 @@ def _body_shape(
         base = pointer_join("", wrapper)
         shape.signals += body_signals(inner_props, walker, base, skip, 1, cursor_keys)
     shape.signals, shape.total_doubt = settle_totals(shape.signals, props, walker)
+    shape.total_bound = total_bound(shape.signals, props, walker)
     token = next((s for s in shape.signals if s.kind == "next_token"), None) or next(
         (s for s in shape.signals if s.kind == "next_link"), None
     )

@@ -64,6 +64,10 @@ RULES: dict[str, tuple[Severity, str]] = {
         "an adapter RESULT_LIMIT_REACHED without when: never reported, so a capped answer "
         "reads complete",
     ),
+    "XC154": (
+        E,
+        "response.total or response.pages is not a number in the response schema",
+    ),
     "XC151": (
         W,
         "an adapter listing's success response declares no JSON body schema (items and id "

@@ -2,11 +2,12 @@
 locations (XC105) and next-url strings (XC140), request parameters (XC121), on-expiry (XC115),
 what an adapter's cursor contract can only document (XC130, XC131), and the end of an adapter
 walk (XC141 no end signal, XC142 a short-page end without a page size, XC143 a last-page field
-that is not a boolean), a role paged in the request body (XC146: the body schema must have
-the property), a first page number the page parameter refuses (XC147), and an unpaged listing
-capped by its size parameter without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and
-an adapter RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a
-max-page-size above the size parameter's own schema maximum where the walk sends it (XC152).
+that is not a boolean), a total or page count that is not a number (XC154), a role paged
+in the request body (XC146: the body schema must have the property), a first page number
+the page parameter refuses (XC147), and an unpaged listing capped by its size parameter
+without max-page-size (XC148) or RESULT_LIMIT_REACHED (XC149), and an adapter
+RESULT_LIMIT_REACHED without when, which no walk reports (XC153), and a max-page-size above
+the size parameter's own schema maximum where the walk sends it (XC152).
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ class PaginationRules(RuleContext):
                 yield from self._next_url(operation, expr, where)
             if key == "last":
                 yield from self._last_flag(operation, expr, where)
+            if key in ("total", "pages"):
+                yield from self._count(operation, expr, where, key)
         last = pg.response.next_last_item
         items = self._expr(c.items or "", pointer_join(at, "items"), "response")
         if last and isinstance(items, Expression) and items.source == "response.body":
@@ -143,6 +146,13 @@ class PaginationRules(RuleContext):
             return
         if pg is not None and pg.capped:
             return
+        if (
+            pg is not None
+            and pg.style in ("cursor", "link-header", "next-url")
+            and pg.response.total is not None
+            and _count_limit(decl.details.get("limit"))
+        ):
+            return  # the walk reports the cap when it ends there short of the declared total
         unpaged = pg is None or not pg.paged
         yield self.d(
             pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
@@ -339,6 +349,28 @@ class PaginationRules(RuleContext):
                 )
                 return
 
+    def _count(
+        self, operation: Operation, expr: Expression, where: str, key: str
+    ) -> Iterator[Diagnostic]:
+        """XC154: ``response.total`` and ``response.pages`` are counts, so a body location must
+        be able to hold a number (a header is text on the wire and is read as a number)."""
+        if expr.source != "response.body":
+            return
+        for schema in operation.response_schemas(success_only=True):
+            types = schema_types_at(self.data, schema.raw, expr.pointer)
+            if types and not types & {"integer", "number"}:
+                kinds = ", ".join(sorted(types))
+                what = "items" if key == "total" else "pages"
+                yield self.d(
+                    where,
+                    "XC154",
+                    f"response.{key} {expr} is {kinds} in the response schema, not a number",
+                    f"point at the integer that counts the listing's {what} "
+                    f"(e.g. /meta/{'total' if key == 'total' else 'totalPages'}), not the object "
+                    "or text around it; the walk reads any other value as a CONTRACT_VIOLATION",
+                )
+                return
+
     def _next_url(self, operation: Operation, expr: Expression, where: str) -> Iterator[Diagnostic]:
         """A next-url walk follows a URL: the body location must be able to hold a string."""
         if expr.source != "response.body":
@@ -420,6 +452,11 @@ def _schema_most(data: object, schema: object, depth: int = 0) -> int | None:
         if inner is not None:
             bounds.append(inner)
     return min(bounds, default=None)
+
+
+def _count_limit(value: object) -> bool:
+    """A cap the walk can compare with: a positive whole number (as ``_Plan.cap``)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _number(value: object) -> bool:

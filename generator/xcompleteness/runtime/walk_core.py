@@ -131,6 +131,7 @@ class _Core(_PageReader):
         self.max_seen_ids = max_seen_ids() if plan.id_pointer is not None else 0
         self.duplicate_ids: list[str] = []
         self.duplicates = 0
+        self.largest_page = 0  # the most items one page of this walk held (a cap's last page)
         self.page_size = self._page_size()
         self.guard = _params_digest(plan.invalidating(self.params))
         self._start(resume)
@@ -182,10 +183,16 @@ class _Core(_PageReader):
                 plan.style == "next-url" or str(position).startswith(("http://", "https://"))
             ):
                 self.url = str(position)  # a next URL (Link header or body): same origin only
-                if state is None and plan.counts_total:
-                    self.before = None  # a bare next URL: the items before it are unknown
             elif plan.req_cursor:
                 self.params[plan.req_cursor] = position
+        if (
+            state is None
+            and plan.counts_total
+            and (self.url or (plan.req_cursor and plan.req_cursor in self.params))
+        ):
+            # A bare next URL or cursor (resumed, or the caller's own cursor parameter): the
+            # items before it are unknown, so the walk does not compare its count with the total.
+            self.before = None
         if plan.req_cursor and plan.req_cursor in self.params:
             self.cursor = self.params[plan.req_cursor] = _as_cursor(self.params[plan.req_cursor])
         elif self.url:
@@ -205,8 +212,8 @@ class _Core(_PageReader):
                 f"a parameter that invalidates this listing's cursor changed ({changed}, "
                 "per cursor.invalidated-by); restart the listing without the continuation"
             )
-        # ``"k": 0``: a next-url token whose walk itself resumed from a bare URL (how many
-        # items came before is unknown, so the total is not compared).
+        # ``"k": 0``: a token of a walk that counts its total but itself resumed from a bare
+        # URL or cursor (how many items came before is unknown, so the total is not compared).
         self.before = None if state.get("k") == 0 else int(state["n"])
         if state.get("t") is not None:
             self.total = state["t"]
@@ -236,8 +243,9 @@ class _Core(_PageReader):
         guarded = (self.plan.mode == "adapter" or numbered) and bool(
             self.plan.invalidated_by & {"filter", "ordering", "page-size"}
         )
-        # A next-url walk with a declared total carries its count, so a resumed walk can still
-        # compare the items read with the total at the end (a bare URL would lose it).
+        # A cursor, link-header or next-url walk with a declared total carries its count, so a
+        # resumed walk can still compare the items read with the total at the end (a bare
+        # cursor or URL would lose it).
         counted = self.plan.counts_total and self.before is not None
         if not numbered and not guarded and not counted and isinstance(position, str):
             return position
@@ -453,6 +461,7 @@ class _Core(_PageReader):
             self.snapshot, self.snapshot_seen = snapshot, True
         self.pages += 1
         self.item_count += len(items)
+        self.largest_page = max(self.largest_page, len(items))
         for r in reasons:
             if r.code != MORE:
                 self._add(r)

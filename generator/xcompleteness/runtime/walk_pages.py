@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import email.utils
 import json
+import math
 import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .envelope import ITEM_MISMATCHES, Reason, Warning, item_mismatch_warning
-from .expressions import MISSING, ResponseView, resolve_pointer
+from .expressions import MISSING, ResponseView, parse_expression, resolve_pointer
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -48,6 +49,19 @@ from .walk_results import (
 
 Cursor = str | int
 """A cursor as the API handed it out: JSON text or a JSON integer (never a bool or float)."""
+
+_PREV_LINK = parse_expression("$response.link.prev")
+_END_SIGNALS = {
+    "next-url": "no next URL",
+    "link-header": "no next link",
+    "cursor": "no next cursor",
+}
+"""How each style's own end signal is named in a total mismatch's ``what``."""
+
+
+def _shown(number: float) -> float | int:
+    """A count as people write it (8, not 8.0)."""
+    return int(number) if float(number).is_integer() else number
 
 
 def _value(expr: Any, view: ResponseView) -> Any:
@@ -113,6 +127,8 @@ class _PageReader:
         page_no: int
         before: int | None
         page_size: int
+        largest_page: int
+        cursor: Cursor | None
         inferred_end: str | None
         violation: ViolationKind | None
         reasons: dict[tuple[str, str], Reason]
@@ -291,14 +307,16 @@ class _PageReader:
             # Positions shift when the collection changes under offset or page numbers: a
             # different declared total between pages means items may be skipped or repeated.
             total = _value(plan.total, view)
+            if total is not None:
+                total = self._number(plan.total, view, "total")  # a total is a number, or broken
             if (self.pages or self.total is not None) and total != self.total:
                 self._restart(
                     SNAPSHOT_CHANGED, "client", "the declared total changed between pages"
                 )
                 return None
             self.total = total
-        elif plan.total is not None and plan.style == "next-url":
-            if self._next_url_total(view):
+        elif plan.counts_total:
+            if self._counted_total(view):
                 return None
         raw_items = self._items(view)
         items, mismatches = self._typed(raw_items)
@@ -319,8 +337,8 @@ class _PageReader:
                 f"(pagination.end: {self.inferred_end}); the API gave no end signal"
             )
             mismatches.append(_warning(END_INFERRED, end, message))
-        if not more and plan.style == "next-url" and not reasons:
-            reasons.extend(self._short_of_total(len(raw_items)))
+        if not more and plan.counts_total and not reasons:
+            reasons.extend(self._short_of_total(view, len(raw_items)))
         nxt = None
         if more:
             nxt = self._next(view, raw_items)
@@ -339,13 +357,19 @@ class _PageReader:
         self._track_ids(raw_items)
         return self._accept(resp, items, reasons, mismatches, more, nxt, None, None, envelope)
 
-    def _next_url_total(self, view: ResponseView) -> bool:
-        """Read a next-url walk's declared total (True when the walk ended on it).
+    def _counted_total(self, view: ResponseView) -> bool:
+        """Read the declared total of a cursor, link-header or next-url walk (True when the
+        walk ended on it).
 
-        The total is evidence, not the end signal (the next URL is): a page without it is not
-        compared (some APIs count only on the first page), a value that is not a number is a
-        CONTRACT_VIOLATION, and a total that differs from an earlier page's means the
-        collection moved under the walk: SNAPSHOT_CHANGED, restart (as for offset and page)."""
+        The total is evidence, not the end signal (the next cursor or URL is): a page without
+        it is not compared (some APIs count only on the first page), a value that is not a
+        number is a CONTRACT_VIOLATION, and a total that differs from an earlier page's means
+        the collection moved under the walk: SNAPSHOT_CHANGED, restart (as for offset and
+        page). A fresh link-header walk whose first page links to a previous one did not
+        start at the listing's start: the items before it are unknown, so it does not compare."""
+        fresh = not self.pages and self.cursor is None  # the walk's first page, not resumed
+        if fresh and self.plan.style == "link-header" and _value(_PREV_LINK, view):
+            self.before = None
         if _value(self.plan.total, view) is None:
             return False
         total = self._number(self.plan.total, view, "total")
@@ -355,22 +379,41 @@ class _PageReader:
         self.total = total
         return False
 
-    def _short_of_total(self, returned: int) -> list[Reason]:
-        """CONTRACT_VIOLATION when a next-url walk that would end complete read a different
-        number of items than the declared total counts (the API's end signal and its count
-        disagree: items are missing, or more came than it counts). Not compared when the total
-        was never read, when an earlier reason already made the walk partial (a cap or a source
-        down explains a shortfall), or when the items read before a resumed URL are unknown."""
+    def _short_of_total(self, view: ResponseView, returned: int) -> list[Reason]:
+        """The reason a walk the API ended reads when its item count is not the declared total.
+
+        CONTRACT_VIOLATION (the API's end signal and its count disagree: items are missing, or
+        more came than it counts), unless the listing declares a cap (RESULT_LIMIT_REACHED with
+        a ``limit``) that explains the shortfall: the total counts more than the cap and the walk
+        ended at the cap (within its last page), eBay's and Postmark's 10,000; that is the
+        declared RESULT_LIMIT_REACHED (``narrow_query``). Not compared when the total was never
+        read, when an earlier reason already made the walk partial (a cap or a source down
+        explains a shortfall), or when the items read before a resumed position are unknown."""
         if self.total is None or self.before is None or self.reasons:
             return []
         read = self.before + self.item_count + returned
         if read == self.total:
             return []
-        shown = int(self.total) if float(self.total).is_integer() else self.total
+        total = _shown(self.total)
+        cap = self.plan.cap
+        page = max(returned, self.largest_page)
+        if cap is not None and read < self.total and cap < self.total and cap - page < read <= cap:
+            decl = self.plan.decl(RESULT_LIMIT_REACHED)
+            assert decl is not None  # plan.cap reads it
+            message = (
+                f"the walk ended after {read} items at the declared cap of {cap}, but the API "
+                f"counts {total}: narrow the query to reach the rest"
+            )
+            return [_reason(RESULT_LIMIT_REACHED, decl.origin, dict(decl.details), message)]
+        ended = _END_SIGNALS.get(self.plan.style, "the API's end signal")
+        if self.plan.last is not None and _value(self.plan.last, view) is not None:
+            ended = "the last-page field"
         what = (
-            f"the walk ended (no next URL) after {read} items, but the declared total is "
-            f"{shown}: {'items are missing' if read < self.total else 'more items than it counts'}"
+            f"the walk ended ({ended}) after {read} items, but the declared total is "
+            f"{total}: {'items are missing' if read < self.total else 'more items than it counts'}"
         )
+        if cap is not None:
+            what += f" (the declared cap of {cap} does not explain it)"
         self.violation = self.violation or "total_mismatch"
         return [_reason(CONTRACT_VIOLATION, "client", {"what": what})]
 
@@ -471,8 +514,13 @@ class _PageReader:
                 value = float(value)
             except ValueError:
                 pass
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise _Violation(f"the declared {what} is missing or not a number")
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not math.isfinite(value))
+        ):
+            shown = json.dumps(value)[:60] if value is not None else "missing"
+            raise _Violation(f"the declared {what} is missing or not a number ({shown})")
         return value
 
     def _next(self, view: ResponseView, raw_items: Sequence[Any]) -> Cursor | None:

@@ -138,9 +138,24 @@ class _Plan:
 
     @property
     def counts_total(self) -> bool:
-        """An adapter next-url walk with a declared total: the items it reads are compared with
-        the total when the API's end signal ends it (the continuation carries the count)."""
-        return self.style == "next-url" and self.total is not None and self.mode == "adapter"
+        """An adapter cursor, link-header or next-url walk with a declared total: the items it
+        reads are compared with the total when the API's end signal ends it (the continuation
+        carries the count). Offset and page walks end at their total instead."""
+        return self.style in NEXT_STYLES and self.total is not None and self.mode == "adapter"
+
+    @property
+    def cap(self) -> int | None:
+        """The declared result cap of an adapter walk: the ``limit`` of its RESULT_LIMIT_REACHED
+        (Postmark's ``count + offset <= 10000``, GitHub search's 1,000). The first ``limit``
+        items are all the API serves; the walk never asks for one past them. None in native
+        mode (the service reports its own cap) and for an unpaged listing (one request)."""
+        decl = self.decl(RESULT_LIMIT_REACHED)
+        if decl is None or self.mode != "adapter" or self.style == "none":
+            return None
+        limit = decl.details.get("limit")
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            return None
+        return limit
 
     @property
     def last_item(self) -> bool:

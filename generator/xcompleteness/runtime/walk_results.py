@@ -62,8 +62,9 @@ ViolationKind = Literal[
 reworded): ``repeated_cursor`` (a cursor or next link the walk already used: following it would
 loop), ``items_not_a_list`` (the items location does not hold a list), ``refused`` (the fetcher
 would not send the next request, e.g. a next link to another origin), ``total_mismatch`` (a
-next-url walk ended by the API's own end signal with a different number of items than the
-declared total counts; the last page's items are kept), ``broken_page`` (any other rule a page
+cursor, link-header or next-url walk ended by the API's own end signal with a different number
+of items than the declared total counts, and no declared cap explains it; the last page's items
+are kept), ``broken_page`` (any other rule a page
 broke). ``PageStream.violation`` holds it once the walk ended on one."""
 VIOLATION_KINDS: tuple[ViolationKind, ...] = get_args(ViolationKind)
 

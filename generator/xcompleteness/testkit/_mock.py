@@ -529,6 +529,7 @@ class MockApi:
         if response.last_expr is not None:
             state.assign(response.last_expr, not page.more)  # Jira's isLast
         active = {r["code"] for r in page.reasons} | ({MORE} if page.more else set())
+        active |= self._counted_total_signals(op)
         for code, condition in op.conditions.items():
             if isinstance(condition, Always):
                 continue
@@ -537,6 +538,26 @@ class MockApi:
             elif code not in ("RATE_LIMITED", "CURSOR_EXPIRED"):
                 _make(condition, False, state)
         return state.status, state.headers, state.body
+
+    def _counted_total_signals(self, op: Operation) -> set[str]:
+        """Codes of this listing's planned faults whose native signal is the total a cursor,
+        link-header or next-url walk compares (GitHub search's ``total_count`` above 1000).
+
+        The total counts the whole listing, so the API shows it on every page, as GitHub does,
+        not only on the faulted one: a total that changes between pages is SNAPSHOT_CHANGED to
+        the walk. Offset and page walks end at their total, so theirs stays the item count."""
+        total = op.pagination.response.total_expr
+        if total is None or op.pagination.style not in ("cursor", "link-header", "next-url"):
+            return set()
+        out = set()
+        for fault in self.plan.faults:
+            code = fault_code(fault)
+            condition = op.conditions.get(code) if code is not None else None
+            if fault.operation not in ("*", op.id) or condition is None:
+                continue
+            if any(expr == total for _, expr in condition.expressions()):
+                out.add(code)
+        return out
 
 
 @dataclass

@@ -13,7 +13,8 @@ XC710    an envelope invariant is broken (``complete`` missing or not a boolean,
 XC711    a reason or warning code the operation does not declare
 XC712    two complete walks of the same listing disagree: a short page taken as the end (one
          ended "complete" with fewer items than the other) or the same count but other ids;
-         or one next-url walk ended by the API with another item count than its declared total
+         or one cursor, link-header or next-url walk ended by the API with another item count
+         than its declared total (no declared cap explains it)
 XC713    a cursor or next link repeats within one walk (the walk would loop)
 XC714    the snapshot drifts within one walk although the declaration freezes it
 XC715    a ``next`` link leaves the API's origin
