@@ -566,17 +566,38 @@ FILE_SUFFIX = re.compile(r"\.(?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
 """A format suffix on a path segment (``Messages.json``): never part of a resource name."""
 
 
+# A last segment that says how the listing is read, not what it lists (Data2CRM's
+# ``/application/entity/account/list``, ``/users/all``, ``/orders/search``): the resource is the
+# segment before it. Folded (``listAll``, ``list_all`` -> ``listall``); singular verbs only, so a
+# plural collection (``/queries``, ``/filters``) keeps its name.
+_ACTION_SEGMENTS = frozenset(
+    {"list", "listall", "all", "getall", "findall", "search", "query", "find", "lookup",
+     "browse", "fetch", "get", "retrieve", "filter"}
+)
+
+
+_NOT_A_RESOURCE = re.compile(r"v?\d+(?:_\d+)*|api|rest|json|xml|csv|pub|public")
+
+
 def resource_name(path: str) -> str:
     """A snake_case resource name from the last literal path segment (``/a/{b}/c`` -> c), less a
-    file suffix (``/Accounts/{Sid}/Messages.json`` -> ``messages``, not ``messages_json``)."""
+    file suffix (``/Accounts/{Sid}/Messages.json`` -> ``messages``, not ``messages_json``), and
+    less a trailing action word (``/entity/account/list`` -> ``account``, never ``list``; a path
+    of action words alone keeps the last one: ``/search`` -> ``search``)."""
+    action = None
     for segment in reversed([s for s in path.split("/") if s]):
         if "{" in segment:
             continue
         segment = FILE_SUFFIX.sub("", segment)
         name = _NON_IDENT.sub("_", _CAMEL.sub("_", segment).lower()).strip("_")
+        if name and name.replace("_", "") in _ACTION_SEGMENTS:
+            action = action or name
+            continue
+        if _NOT_A_RESOURCE.fullmatch(name):
+            continue  # /v1/list, /json/search: a version, API or format prefix lists nothing
         if name:
             return name
-    return "items"
+    return action or "items"
 
 
 def jsonpath_name(name: str) -> str:
