@@ -571,8 +571,22 @@ FILE_SUFFIX = re.compile(r"\.(?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
 # segment before it. Folded (``listAll``, ``list_all`` -> ``listall``); singular verbs only, so a
 # plural collection (``/queries``, ``/filters``) keeps its name.
 _ACTION_SEGMENTS = frozenset(
-    {"list", "listall", "all", "getall", "findall", "search", "query", "find", "lookup",
-     "browse", "fetch", "get", "retrieve", "filter"}
+    {
+        "list",
+        "listall",
+        "all",
+        "getall",
+        "findall",
+        "search",
+        "query",
+        "find",
+        "lookup",
+        "browse",
+        "fetch",
+        "get",
+        "retrieve",
+        "filter",
+    }
 )
 
 
