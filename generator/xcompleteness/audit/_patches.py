@@ -14,9 +14,9 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from xcompleteness.audit._walks import BODY
 from xcompleteness.declare import not_a_listing
-from xcompleteness.detect import jsonpath, patch_action
-from xcompleteness.detect._schema_patch import BODY, ROLE_TYPES, success_schema
+from xcompleteness.detect import ROLE_TYPES, jsonpath, patch_action
 from xcompleteness.diagnostics import pointer_join
 from xcompleteness.document import DEFAULTS_KEY, DocumentViews, pointer_tokens, views
 
@@ -93,7 +93,9 @@ def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[d
         # one patch per missing location, drafted from its most telling use (a next cursor
         # says "string", a `present` test says nothing about the type)
         uses = sorted(declared_locations(decl, at), key=lambda u: _RANK.index(u[1]))
-        whole = body_action(document, view, decl, uses) if success_schema(view) is None else None
+        # the predicate XC151 uses: no 2xx JSON body schema at all
+        bare = not view.response_schemas(success_only=True)
+        whole = body_action(document, view, decl, uses) if bare else None
         if whole is not None:
             # no JSON success body at all (Walmart's feeds answer ``default`` with no content):
             # one action adds the response with every location the declaration reads
