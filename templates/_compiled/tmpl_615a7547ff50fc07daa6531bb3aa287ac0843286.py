@@ -12,12 +12,13 @@ def root(context, missing=missing):
     l_0_title = resolve('title')
     l_0_version = resolve('version')
     l_0_project_version = resolve('project_version')
-    l_0_header_credential = resolve('header_credential')
+    l_0_host_headers = resolve('host_headers')
     l_0_base_url = resolve('base_url')
     l_0_example = resolve('example')
     l_0_example_args = resolve('example_args')
     l_0_operations = resolve('operations')
     l_0_script = resolve('script')
+    l_0_more_headers = resolve('more_headers')
     l_0_query_credentials = resolve('query_credentials')
     l_0_body_credentials = resolve('body_credentials')
     try:
@@ -47,13 +48,21 @@ def root(context, missing=missing):
     yield '; it marks itself typed (`py.typed`).\n\n## Use\n\n```python\nfrom '
     yield str((undefined(name='package') if l_0_package is missing else l_0_package))
     yield ' import Client\n\n'
-    if (undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential):
+    if (undefined(name='host_headers') if l_0_host_headers is missing else l_0_host_headers):
         pass
         yield 'with Client("'
         yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
-        yield '", headers={"'
-        yield str((undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential))
-        yield '": "..."}) as client:\n'
+        yield '", headers={'
+        l_1_loop = missing
+        for l_1_h, l_1_loop in LoopContext((undefined(name='host_headers') if l_0_host_headers is missing else l_0_host_headers), undefined):
+            _loop_vars = {}
+            pass
+            yield '"'
+            yield str(l_1_h)
+            yield '": "..."'
+            yield str((', ' if (not environment.getattr(l_1_loop, 'last')) else cond_expr_undefined("the inline if-expression on line 28 in 'project/README.md.jinja' evaluated to false and no else section was defined.")))
+        l_1_loop = l_1_h = missing
+        yield '}) as client:\n'
     else:
         pass
         yield 'with Client("'
@@ -92,14 +101,25 @@ def root(context, missing=missing):
     if (undefined(name='with_tools') if l_0_with_tools is missing else l_0_with_tools):
         pass
         yield "\n## MCP server\n\n```sh\npip install './OUT[mcp]'\n# stdio (what desktop agents and most MCP hosts launch)\n"
-        if (undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential):
+        if (undefined(name='host_headers') if l_0_host_headers is missing else l_0_host_headers):
             pass
+            yield '# the tools never offer a header: send every header the API requires with --header\n'
             yield str((undefined(name='script') if l_0_script is missing else l_0_script))
             yield ' --base-url '
             yield str((undefined(name='base_url') if l_0_base_url is missing else l_0_base_url))
-            yield " --header '"
-            yield str((undefined(name='header_credential') if l_0_header_credential is missing else l_0_header_credential))
-            yield ": ...'\n"
+            for l_1_h in (undefined(name='host_headers') if l_0_host_headers is missing else l_0_host_headers):
+                _loop_vars = {}
+                pass
+                yield " --header '"
+                yield str(l_1_h)
+                yield ": ...'"
+            l_1_h = missing
+            yield '\n'
+            if (undefined(name='more_headers') if l_0_more_headers is missing else l_0_more_headers):
+                pass
+                yield '# (and '
+                yield str((undefined(name='more_headers') if l_0_more_headers is missing else l_0_more_headers))
+                yield " more required header(s): see the operations' parameters)\n"
         else:
             pass
             yield str((undefined(name='script') if l_0_script is missing else l_0_script))
@@ -144,4 +164,4 @@ def root(context, missing=missing):
         yield '/tools/AGENT_RULES.md`.\n'
 
 blocks = {}
-debug_info = '1=31&3=33&4=37&19=44&20=46&25=48&27=50&28=53&30=60&32=62&33=65&42=73&49=75&50=79&52=92&59=95&60=97&62=105&65=110&66=114&67=117&69=119&71=125&72=128&74=130&77=137&80=141&82=143'
+debug_info = '1=32&3=34&4=38&19=45&20=47&25=49&27=51&28=54&30=69&32=71&33=74&42=82&49=84&50=88&52=101&59=104&61=107&63=118&64=121&67=125&70=130&71=134&72=137&74=139&76=145&77=148&79=150&82=157&85=161&87=163'

@@ -281,8 +281,9 @@ def test_the_readme_shows_the_header_the_api_takes_its_credential_in(tmp_path: P
     to pass the key as a call keyword of ``collect``; it now shows the API's own header."""
     spec = Path(__file__).parents[1] / "testkit" / "specs" / "required_params_suite.yaml"
     readme = generate(spec, (), "cred_readme", cache=False).files[PurePosixPath("README.md")]
-    assert 'headers={"X-ListenAPI-Key": "..."}' in readme
-    assert "--header 'X-ListenAPI-Key: ...'" in readme
+    # the suite's two operations each require their own key header: both are shown
+    assert 'headers={"X-ListenAPI-Key": "...", "X-Postmark-Server-Token": "..."}' in readme
+    assert "--header 'X-ListenAPI-Key: ...' --header 'X-Postmark-Server-Token: ...'" in readme
     assert "Authorization" not in readme and "x_listen_api_key=" not in readme
     example = PurePosixPath("README.md")
     service = generate(ROOT_SPEC, (), "svc_readme", cache=False).files[example]

@@ -336,3 +336,24 @@ def test_the_suite_sends_neither_a_host_credential_nor_the_walks_own_parameters(
     passed = _run_suite(out)
     assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
     assert f"{len(cases)} passed" in passed.stdout
+
+
+def test_a_delete_named_by_its_path_gets_its_refusal_and_control_cases(tmp_path):
+    """A destructive mutation whose target is a path parameter (Velo's ``DELETE
+    /v4/payees/{payeeId}``, Data2CRM's ``DELETE .../contact/{contact_id}``: ``evidence.ids:
+    $request.path.NAME``) had no case at all (body ids only), so a 204 delete that failed every
+    agent call went unnoticed by the suite. It now gets the refusal after each partial case and
+    the control after a complete listing, with the target read at the listing's declared ``id``
+    (``/contactId``: the suite read a field named ``id``)."""
+    spec = Path(__file__).parents[1] / "client" / "specs" / "path_delete_204.yaml"
+    out = tmp_path / "gen"
+    write_tree(out, generate(spec, (), "tk_gen_path_delete", tests=True).files)
+    cases = json.loads((out / "tests" / "xc_cases.json").read_text(encoding="utf-8"))["cases"]
+    passed = _run_suite(out)
+    assert passed.returncode == 0, passed.stdout[-4000:] + passed.stderr[-2000:]
+    assert f"{len(cases)} passed" in passed.stdout, passed.stdout[-4000:]
+    assert {
+        "test_list_contacts_result_limit_reached_nonempty_partial_page_refuses_delete_contact",
+        "test_list_contacts_result_limit_reached_empty_partial_page_refuses_delete_contact",
+        "test_list_contacts_complete_listing_allows_delete_contact",
+    } <= {c["name"] for c in cases}

@@ -43,6 +43,7 @@ __all__ = [
 
 TODO_KEY = "x-todo"
 _FIELDS_SHOWN = 12
+_ID_SUFFIX = re.compile(r"(?:[a-z0-9]Id|[a-z0-9]ID|_id|_ID)$")
 _NON_IDENT = re.compile(r"[^a-z0-9]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
@@ -231,15 +232,26 @@ def _id(f: Finding, decl: dict[str, Any], todos: list[str], drafts: Mapping[str,
         return
     where = f" in {f.items_pointer}" if f.items_pointer else ""
     fields = [n for n in f.item_fields if isinstance(n, str)]
+    # ``*Id`` fields the heuristic took for references (Velo's payments: payeeId, payorId, ...,
+    # and paymentId 18th): named first, so the list never cuts the one that may be the answer,
+    # and the question never says there is no id-like field when there are
+    refs = [n for n in fields if _ID_SUFFIX.search(n)]
+    fields = refs + [n for n in fields if n not in refs]
     if fields:
         # the value to pick is one of these: name them, so no one has to open the schema
         shown = ", ".join(fields[:_FIELDS_SHOWN]) + (", ..." if len(fields) > _FIELDS_SHOWN else "")
         choice = f"; its fields are {shown}: set id to the one unique per item (id: /<field>)"
     else:
         choice = "; set id to a field unique per item (a JSON pointer such as /name)"
+    opening = (
+        f"id: no field of the item schema{where} names itself the item's identifier (the "
+        "fields ending in Id, listed first, may name other records)"
+        if refs
+        else f"id: no id-like field in the item schema{where}"
+    )
     todos.append(
-        f"id: no id-like field in the item schema{where}{choice}, or delete this TODO if no "
-        "field is unique (without id, duplicates across pages go unchecked)"
+        f"{opening}{choice}, or delete this TODO if no field is unique (without id, duplicates "
+        "across pages go unchecked)"
     )
 
 
@@ -566,17 +578,52 @@ FILE_SUFFIX = re.compile(r"\.(?:json|xml|csv|ya?ml|txt|html?)$", re.IGNORECASE)
 """A format suffix on a path segment (``Messages.json``): never part of a resource name."""
 
 
+# A last segment that says how the listing is read, not what it lists (Data2CRM's
+# ``/application/entity/account/list``, ``/users/all``, ``/orders/search``): the resource is the
+# segment before it. Folded (``listAll``, ``list_all`` -> ``listall``); singular verbs only, so a
+# plural collection (``/queries``, ``/filters``) keeps its name.
+_ACTION_SEGMENTS = frozenset(
+    {
+        "list",
+        "listall",
+        "all",
+        "getall",
+        "findall",
+        "search",
+        "query",
+        "find",
+        "lookup",
+        "browse",
+        "fetch",
+        "get",
+        "retrieve",
+        "filter",
+    }
+)
+
+
+_NOT_A_RESOURCE = re.compile(r"v?\d+(?:_\d+)*|api|rest|json|xml|csv|pub|public")
+
+
 def resource_name(path: str) -> str:
     """A snake_case resource name from the last literal path segment (``/a/{b}/c`` -> c), less a
-    file suffix (``/Accounts/{Sid}/Messages.json`` -> ``messages``, not ``messages_json``)."""
+    file suffix (``/Accounts/{Sid}/Messages.json`` -> ``messages``, not ``messages_json``), and
+    less a trailing action word (``/entity/account/list`` -> ``account``, never ``list``; a path
+    of action words alone keeps the last one: ``/search`` -> ``search``)."""
+    action = None
     for segment in reversed([s for s in path.split("/") if s]):
         if "{" in segment:
             continue
         segment = FILE_SUFFIX.sub("", segment)
         name = _NON_IDENT.sub("_", _CAMEL.sub("_", segment).lower()).strip("_")
+        if name and name.replace("_", "") in _ACTION_SEGMENTS:
+            action = action or name
+            continue
+        if _NOT_A_RESOURCE.fullmatch(name):
+            continue  # /v1/list, /json/search: a version, API or format prefix lists nothing
         if name:
             return name
-    return "items"
+    return action or "items"
 
 
 def jsonpath_name(name: str) -> str:

@@ -14,12 +14,13 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from xcompleteness.audit._walks import BODY
 from xcompleteness.declare import not_a_listing
-from xcompleteness.detect import patch_action
+from xcompleteness.detect import ROLE_TYPES, jsonpath, patch_action
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import DEFAULTS_KEY, DocumentViews, views
+from xcompleteness.document import DEFAULTS_KEY, DocumentViews, pointer_tokens, views
 
-__all__ = ["declared_locations", "schema_patches"]
+__all__ = ["body_action", "declared_locations", "schema_patches"]
 
 
 _ORDER_OPS = ("gt", "gte", "lt", "lte")
@@ -92,6 +93,15 @@ def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[d
         # one patch per missing location, drafted from its most telling use (a next cursor
         # says "string", a `present` test says nothing about the type)
         uses = sorted(declared_locations(decl, at), key=lambda u: _RANK.index(u[1]))
+        # the predicate XC151 uses: no 2xx JSON body schema at all
+        bare = not view.response_schemas(success_only=True)
+        whole = body_action(document, view, decl, uses) if bare else None
+        if whole is not None:
+            # no JSON success body at all (Walmart's feeds answer ``default`` with no content):
+            # one action adds the response with every location the declaration reads
+            patches.setdefault(json.dumps([whole["target"], "body"]), whole)
+            asked.setdefault("", whole["x-todo"][0])
+            uses = [u for u in uses if not u[0].startswith(BODY)]
         for expr, role, where in uses:
             action = patch_action(document, view, expr, role, where)
             if action is None:
@@ -111,6 +121,68 @@ def schema_patches(document: Any, parsed: DocumentViews | None = None) -> list[d
 
 
 _RANK = ["items", "next", "total", "pages", "flag", "value"]
+
+
+def body_action(
+    document: Any, view: Any, decl: dict[str, Any], uses: list[tuple[str, str, str]]
+) -> dict[str, Any] | None:
+    """The Overlay action giving an operation without a JSON success body (no 2xx response, or
+    one without JSON content: XC151) the body its declaration reads: every ``$response.body#``
+    location typed by its role, the items' declared ``id`` inside them, each marked
+    ``x-drafted-from``. The first 2xx response gets ``content``; without one, ``responses``
+    gets a ``200``. None when the declaration reads no body location."""
+    schema: dict[str, Any] = {}
+    drafted_from = view.declaration_pointer
+    todo = "TODO: drafted because the declaration reads it; confirm against a real response"
+    for expr, role, _ in uses:
+        tokens = pointer_tokens(expr[len(BODY) :]) if expr.startswith(BODY) else None
+        if tokens is None:
+            continue
+        leaf: dict[str, Any] = dict(ROLE_TYPES.get(role, {}))
+        leaf.update({"description": todo, "x-drafted-from": drafted_from})
+        if role == "items":
+            leaf["items"] = _item_schema(decl.get("id"))
+        if not tokens:  # the body itself is the array of items
+            schema = leaf if role == "items" else schema
+            continue
+        node = schema
+        if node.get("type") == "array":
+            continue  # a location beside a top-level array cannot be in the body
+        for name in tokens[:-1]:
+            node.setdefault("type", "object")
+            node = node.setdefault("properties", {}).setdefault(name, {})
+        node.setdefault("type", "object")
+        node.setdefault("properties", {}).setdefault(tokens[-1], leaf)
+    if not schema:
+        return None
+    content = {"application/json": {"schema": schema}}
+    success = view.first_success()
+    if success is not None:
+        target, update = jsonpath(document, success.target), {"content": content}
+    else:
+        target = jsonpath(document, pointer_join(view.pointer, "responses"))
+        update = {"200": {"description": "TODO: the success answer (drafted)", "content": content}}
+    return {
+        "target": target,
+        "description": f"schema patch: the success body (read by {drafted_from})",
+        "update": update,
+        "x-todo": [
+            "schema: the operation declares no JSON success body; this action adds one holding "
+            "the locations the declaration reads: confirm each field and its type against a "
+            "recorded response (audit --responses), then drop x-todo"
+        ],
+    }
+
+
+def _item_schema(id_pointer: Any) -> dict[str, Any]:
+    """An item holding the declared ``id`` (``/feedId``), or any value."""
+    tokens = pointer_tokens(id_pointer) if isinstance(id_pointer, str) else None
+    if not tokens:
+        return {}
+    node: dict[str, Any] = {}
+    for name in reversed(tokens):
+        node = {"type": "object", "properties": {name: node}}
+    return node
 
 
 def _names(node: Any) -> Any:

@@ -14,7 +14,7 @@ from xcompleteness.detect._listlike import (
 )
 from xcompleteness.detect._pagination_imports import supported_styles
 from xcompleteness.detect._prose import shapes_response
-from xcompleteness.detect._schema_patch import jsonpath, patch_action
+from xcompleteness.detect._schema_patch import ROLE_TYPES, jsonpath, patch_action
 from xcompleteness.detect._schema_walk import SchemaWalker
 from xcompleteness.detect._words import (
     CREDENTIAL_PARAMS,
@@ -31,6 +31,7 @@ __all__ = [
     "Finding",
     "ITEM_ID_CURSORS",
     "PAGING_PARAMS",
+    "ROLE_TYPES",
     "SHAPING_PARAMS",
     "SIZE_PARAMS",
     "SchemaWalker",

@@ -58,7 +58,8 @@ class FieldRules(RuleContext):
             "the success response declares no JSON body schema: items and id cannot be checked, "
             "and the generated items are untyped",
             "describe the body the API answers (an array of items, or an object holding one); "
-            f"in a spec you do not edit, an overlay does it: {place}",
+            f"in a spec you do not edit, an overlay does it: {place} (`xcompleteness audit SPEC "
+            "--overlay ... --emit-overlay patch.yaml` drafts it from the declaration)",
         )
 
     def _when(self, c: Contract, operation: Operation, at: str) -> Iterator[Diagnostic]:

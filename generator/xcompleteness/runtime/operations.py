@@ -965,6 +965,10 @@ class _CallBase:
 
     def _result(self, response: ResponseView) -> Any:
         raise_for_error(response.status, response.body)
+        if response.body is MISSING:
+            # a success with no JSON body (Velo's and Data2CRM's deletes answer 204): None, never
+            # the parser's sentinel (it reached the MCP answer and failed it after the API acted)
+            return None
         if self._response_model is None:
             return response.body
         return self._response_model.model_validate(response.body)

@@ -98,16 +98,30 @@ def _kwargs(op: OperationIR) -> dict[str, Any]:
 
 
 def _mutations(spec: SpecIR, op: OperationIR) -> list[dict[str, Any]]:
+    """The mutations whose evidence comes from ``op``: their targets are a body field (a list
+    of ids: ``ids_field``) or one path or query parameter (one id per call, by the tool's
+    argument name: ``ids_param``; Velo's and Data2CRM's ``DELETE .../{id}``, which the suite
+    never exercised), with the mutation's other required arguments."""
     out = []
     for m in spec.operations:
         mutation = m.contract.mutation
         if not m.is_mutation or mutation is None or mutation.from_ != op.operation_id:
             continue
         ids = mutation.ids
+        entry = {"tool": m.tool_name, "operation": m.operation_id}
+        if isinstance(ids, str) and ids.startswith(("$request.path.", "$request.query.")):
+            name = ids.split(".", 2)[2]
+            param = next((p for p in m.parameters if p.name == name), None)
+            if param is None or param.location not in ("path", "query"):
+                continue
+            entry["ids_param"] = argument_name(param.py_name)
+            entry["params"] = _params(m, spec.document)
+            out.append(entry)
+            continue
         field = ids.split("#/", 1)[1] if isinstance(ids, str) and "#/" in ids else None
         if field is None or "/" in field:
             continue
-        out.append({"tool": m.tool_name, "operation": m.operation_id, "ids_field": field})
+        out.append({**entry, "ids_field": field})
     return out
 
 
@@ -147,6 +161,7 @@ def cases(spec: SpecIR) -> list[dict[str, Any]]:
             "params": _params(op, spec.document),
             "kwargs": _kwargs(op),
             "mutations": mutations,
+            "id": op.contract.id,
         }
         reasons = op.contract.reasons
         always = any(r.when_raw == "always" for r in reasons)

@@ -143,7 +143,7 @@ def example_base_url(document: Any) -> str:
 
 def _required_arguments(op: OperationIR) -> list[str]:
     """The client keywords a call of ``op`` must pass (required parameters and body fields, but
-    the ones the walk sets itself and a credential header, which goes in ``headers=``)."""
+    the ones the walk sets itself and headers, which go in ``headers=``: :func:`_host_headers`)."""
     paging = op.contract.pagination
     request = paging.request if paging is not None else None
     owned_body = request.body_names if request is not None else frozenset()
@@ -151,7 +151,7 @@ def _required_arguments(op: OperationIR) -> list[str]:
     names = [
         p.py_name
         for p in op.parameters
-        if p.required and p.name not in owned_params and not _is_header_credential(p)
+        if p.required and p.name not in owned_params and p.location != "header"
     ]
     names += [f.py_name for f in op.body_fields if f.required and f.name not in owned_body]
     return names
@@ -176,10 +176,16 @@ def _is_header_credential(param: Any) -> bool:
     )
 
 
-def _header_credential(spec: SpecIR) -> str | None:
-    """The header the API takes its credential in, for the README's examples: an ``apiKey``
-    security scheme ``in: header``, else a credential header parameter of a declared operation
-    (plain names only). None: the examples show ``Authorization: Bearer ...``."""
+_HOST_HEADERS_SHOWN = 12
+
+
+def _host_headers(spec: SpecIR) -> tuple[list[str], int]:
+    """The headers the README's examples send (and how many more the spec requires): an
+    ``apiKey`` security scheme ``in: header``, then every header parameter a generated operation
+    requires (credential-named first: Data2CRM's two keys, Walmart's ``WM_CONSUMER.ID``,
+    ``WM_SVC.NAME``...). The tools never offer a header, so the MCP server's host must send each
+    one (``--header``); the README named one credential at most, and every call of those APIs
+    answered 401. Plain names only; none: the examples show ``Authorization: Bearer ...``."""
     components = spec.document.get("components")
     schemes = components.get("securitySchemes") if isinstance(components, dict) else None
     names = [
@@ -188,11 +194,18 @@ def _header_credential(spec: SpecIR) -> str | None:
         if isinstance(s, dict) and s.get("type") == "apiKey" and s.get("in") == "header"
         if isinstance(s.get("name"), str)
     ]
-    names += sorted(
-        {p.name for op in spec.operations for p in op.parameters if _is_header_credential(p)}
-    )
-    plain = [n for n in names if _PLAIN_NAME.fullmatch(n) and n.lower() != "authorization"]
-    return plain[0] if plain else None
+    required = {
+        p.name: _is_header_credential(p)
+        for op in spec.operations
+        for p in op.parameters
+        if p.location == "header" and (p.required or _is_header_credential(p))
+    }
+    names += sorted(required, key=lambda n: (not required[n], n.lower()))
+    plain: list[str] = []
+    for n in names:
+        if _PLAIN_NAME.fullmatch(n) and n.lower() not in {"authorization", *map(str.lower, plain)}:
+            plain.append(n)
+    return plain[:_HOST_HEADERS_SHOWN], max(0, len(plain) - _HOST_HEADERS_SHOWN)
 
 
 def _body_credentials(spec: SpecIR) -> list[str]:
@@ -215,6 +228,7 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
         iter(listings), None
     )
     arguments = _required_arguments(listing) if listing else []
+    host_headers, more_headers = _host_headers(spec)
     return {
         "base_url": example_base_url(spec.document),
         "example_args": ", ".join(f'{name}="..."' for name in arguments),
@@ -224,7 +238,8 @@ def readme_context(spec: SpecIR, *, with_tools: bool) -> dict[str, Any]:
         "project_version": project_version(spec.version),
         "script": script_name(spec.package),
         "with_tools": with_tools,
-        "header_credential": _header_credential(spec),
+        "host_headers": host_headers,
+        "more_headers": more_headers,
         "query_credentials": _query_credentials(spec),
         "body_credentials": _body_credentials(spec),
         "example": listing.py_name if listing else None,
