@@ -66,6 +66,7 @@ from xcompleteness.document import (
 )
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import (
+    TOOL_NAME_MAX,
     NameRegistry,
     attr_name,
     operation_rename_hint,
@@ -305,7 +306,7 @@ class _Builder:
         )
         self.classes = NameRegistry("models.py", self.file)
         self.classes.reserve(*MODEL_RESERVED)
-        self.tools = NameRegistry("the tool names", self.file)
+        self.tools = NameRegistry("the tool names", self.file, limit=TOOL_NAME_MAX)
         self.schemas = ModelSchemas(
             self.doc,
             self.views.schemas,

@@ -1,0 +1,131 @@
+"""The generated-output contract on small synthetic specs, one per class of failure the real-spec
+corpus found (docs/corpus.md): the tree is ruff-clean (package and ``--tests`` suite), every tool
+definition is valid for MCP, OpenAI strict mode and Anthropic (``support.output_contract``), and
+names stay valid and unique after they are cut to a consumer's length.
+
+Each spec is built here in a few lines (never the real spec that showed the class) and generated
+through the real pipeline into a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from support.output_contract import ruff_problems, tool_problems
+from support.tool_rules import OUR_NAME
+
+PACKAGE = "xc_contract"
+
+
+def resource(op_id: str, *, params: list[dict] | None = None, summary: str = "") -> dict:
+    """A declared single read (``kind: resource``) answering an object."""
+    op: dict[str, Any] = {
+        "operationId": op_id,
+        "x-completeness": {"kind": "resource"},
+        "responses": {
+            "200": {
+                "description": "the thing",
+                "content": {
+                    "application/json": {
+                        "schema": {"type": "object", "properties": {"id": {"type": "string"}}}
+                    }
+                },
+            }
+        },
+    }
+    if params:
+        op["parameters"] = params
+    if summary:
+        op["summary"] = summary
+    return op
+
+
+def spec(paths: dict[str, dict[str, dict]], **extra: Any) -> dict:
+    return {
+        "openapi": "3.0.3",
+        "info": {"title": "Contract", "version": "1"},
+        "paths": paths,
+        **extra,
+    }
+
+
+def generated(tmp_path: Path, document: dict) -> Path:
+    """Generate ``document`` (package and ``--tests`` suite) into ``tmp_path/out``."""
+    from xcompleteness.emit._generate import generate
+    from xcompleteness.emit._write import write_tree
+
+    source = tmp_path / "spec.json"
+    source.write_text(json.dumps(document), "utf-8")
+    out = tmp_path / "out"
+    write_tree(out, generate(source, (), PACKAGE, tests=True, cache=False).files)
+    return out
+
+
+def tools(out: Path, name: str = "mcp.json") -> Any:
+    return json.loads((out / PACKAGE / "tools" / name).read_text("utf-8"))
+
+
+# --------------------------------------------------------------------------- names
+
+
+def test_tool_names_cut_to_64_stay_within_64_when_they_collide(tmp_path: Path) -> None:
+    """Two long operationIds that name the same tool once cut to 64 characters: the second
+    one's collision suffix must fit in the 64 too (it made a 66-character name)."""
+    long = "VeryLongResourceName" * 4
+    document = spec(
+        {
+            "/a/{id}": {"get": resource(f"list{long}ById", params=[_path_id()])},
+            "/b/{id}": {"get": resource(f"list_{long}_by_id", params=[_path_id()])},
+            "/c/{id}": {"get": resource(f"list-{long}-by-id", params=[_path_id()])},
+        }
+    )
+    out = generated(tmp_path, document)
+    names = [t["name"] for t in tools(out)["tools"]]
+    assert len(names) == 3 == len(set(names))
+    assert all(OUR_NAME.match(n) for n in names), names
+    assert tool_problems(out / PACKAGE / "tools") == []
+    assert ruff_problems(out) == []
+
+
+def _path_id() -> dict:
+    return {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+
+
+# --------------------------------------------------------------------------- schemas
+
+
+def test_openapi_30_boolean_exclusive_bounds_become_2020_12_numbers(tmp_path: Path) -> None:
+    """OpenAPI 3.0 writes ``exclusiveMinimum: true`` beside ``minimum``; JSON Schema 2020-12
+    (MCP) and OpenAI strict mode take the bound itself as the number. The boolean was copied
+    through, which no 2020-12 validator accepts."""
+    params = [
+        {"name": "above", "in": "query", "schema": {"type": "number", "minimum": 0, "exclusiveMinimum": True}},
+        {"name": "below", "in": "query", "schema": {"type": "integer", "maximum": 10, "exclusiveMaximum": True}},
+        {"name": "loose", "in": "query", "schema": {"type": "integer", "minimum": 1, "exclusiveMinimum": False}},
+    ]  # fmt: skip
+    out = generated(tmp_path, spec({"/t": {"get": resource("getT", params=params)}}))
+    props = tools(out)["tools"][0]["inputSchema"]["properties"]
+    assert props["above"]["exclusiveMinimum"] == 0 and "minimum" not in props["above"]
+    assert props["below"]["exclusiveMaximum"] == 10 and "maximum" not in props["below"]
+    assert props["loose"]["minimum"] == 1 and "exclusiveMinimum" not in props["loose"]
+    assert tool_problems(out / PACKAGE / "tools") == []
+
+
+def test_a_tool_of_many_enum_arguments_fits_openai_whole_schema_limits(tmp_path: Path) -> None:
+    """Each argument's enum is within bounds (240 values) but five of them pass OpenAI strict
+    mode's 1,000 enum values per schema, and OpenAI refuses the whole tool list. The largest
+    enums give up their list (and say so); the others keep theirs whole."""
+    values = [f"value{j}" for j in range(240)]
+    params = [
+        {"name": f"p{i}", "in": "query", "schema": {"type": "string", "enum": values}}
+        for i in range(5)
+    ]
+    out = generated(tmp_path, spec({"/t": {"get": resource("getT", params=params)}}))
+    assert tool_problems(out / PACKAGE / "tools") == []
+    props = tools(out, "openai.json")["responses"][0]["parameters"]["properties"]
+    kept = [p for p in props.values() if "enum" in p]
+    assert len(kept) == 4 and all(p["enum"] == [*values, None] for p in kept)
+    (left,) = [p for p in props.values() if p.get("type") == ["string", "null"] and "enum" not in p]
+    assert "One of 240 values" in left["description"]
