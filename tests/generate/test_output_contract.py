@@ -129,3 +129,54 @@ def test_a_tool_of_many_enum_arguments_fits_openai_whole_schema_limits(tmp_path:
     assert len(kept) == 4 and all(p["enum"] == [*values, None] for p in kept)
     (left,) = [p for p in props.values() if p.get("type") == ["string", "null"] and "enum" not in p]
     assert "One of 240 values" in left["description"]
+
+
+def listing(op_id: str, item_ref: str) -> dict:
+    """A declared unpaged collection whose items are the component ``item_ref``."""
+    return {
+        "operationId": op_id,
+        "x-completeness": {
+            "kind": "collection",
+            "mode": "adapter",
+            "scope": {"resource": "things", "visibility": "all", "snapshot": "none"},
+            "items": "$response.body#/value",
+            "id": "/id",
+            "pagination": {"style": "none"},
+            "reasons": [],
+        },
+        "responses": {
+            "200": {
+                "description": "the things",
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "properties": {
+                                "value": {"type": "array", "items": {"$ref": item_ref}}
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    }
+
+
+def test_a_shared_item_module_named_after_a_long_schema_stays_within_the_line(
+    tmp_path: Path,
+) -> None:
+    """Azure's shape: item models two listings share go to ``_items/_shared_<schema>.py``,
+    and ``from .._items._shared_<schema> import (`` passed 100 columns for a 66-character schema
+    name (E501 in ``_models/`` and ``models.py``): the module name was not bounded like the
+    operation modules are."""
+    name = "SharedAccessSignatureAuthorizationRuleAccessRightsDescription"
+    ref = f"#/components/schemas/{name}"
+    schemas = {name: {"type": "object", "properties": {"id": {"type": "string"}}}}
+    document = spec(
+        {"/a": {"get": listing("listA", ref)}, "/b": {"get": listing("listB", ref)}},
+        components={"schemas": schemas},
+    )
+    out = generated(tmp_path, document)
+    shared = [p.name for p in (out / PACKAGE / "_items").glob("_shared_*.py")]
+    assert shared, "the schema is shared by both listings"
+    assert ruff_problems(out) == []

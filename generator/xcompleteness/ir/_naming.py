@@ -37,6 +37,7 @@ __all__ = [
     "attr_name",
     "check_package_name",
     "default_package_name",
+    "module_name",
     "component_rename_hint",
     "operation_rename_hint",
     "pascal",
@@ -148,16 +149,25 @@ def pascal(text: str) -> str:
 ATTR_NAME_MAX = 64
 
 
-def attr_name(text: str) -> str:
+def attr_name(text: str, limit: int = ATTR_NAME_MAX) -> str:
     """An operation's attribute and module name: :func:`snake`, long names cut and hashed.
 
     ``self.<name> = ...`` and ``from ._ops.<name> import (`` must fit the line length (100).
+    ``limit``: a shorter bound, for a name that gets a prefix (:func:`module_name`).
     """
     name = snake(text)
-    if len(name) > ATTR_NAME_MAX:
+    if len(name) > limit:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
-        name = name[: ATTR_NAME_MAX - 9].rstrip("_") + "_" + digest
+        name = name[: limit - 9].rstrip("_") + "_" + digest
     return name
+
+
+def module_name(text: str, prefix: str = "") -> str:
+    """A generated module's base name made from spec text: ``prefix`` + :func:`attr_name`, at
+    most :data:`ATTR_NAME_MAX` characters in all, so ``from .._items.<name> import (`` fits the
+    line length wherever it is written (an item module shared by several listings is named after
+    a schema, and schema names run to 90 characters)."""
+    return prefix + attr_name(text, ATTR_NAME_MAX - len(prefix))
 
 
 def argument_name(py_name: str) -> str:
