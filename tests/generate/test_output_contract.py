@@ -180,3 +180,23 @@ def test_a_shared_item_module_named_after_a_long_schema_stays_within_the_line(
     shared = [p.name for p in (out / PACKAGE / "_items").glob("_shared_*.py")]
     assert shared, "the schema is shared by both listings"
     assert ruff_problems(out) == []
+
+
+def test_a_description_of_wide_characters_is_split_by_its_width(tmp_path: Path) -> None:
+    """shop-pro.jp's shape: datamodel-code-generator keeps an item field's description verbatim
+    in ``Field(description="...")``; 46 characters of Japanese text are about 90 columns to
+    ruff's E501 but 46 to a length count, so the literal was not split (a line of 73 characters,
+    122 columns)."""
+    text = "インラインスクリプトを 実行する タイミングです。" * 2
+    schemas = {
+        "Tag": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "when": {"type": "string", "description": text}},
+        }
+    }
+    document = spec(
+        {"/tags": {"get": listing("listTags", "#/components/schemas/Tag")}},
+        components={"schemas": schemas},
+    )
+    out = generated(tmp_path, document)
+    assert ruff_problems(out) == []
