@@ -100,11 +100,12 @@ def test_openapi_30_boolean_exclusive_bounds_become_2020_12_numbers(tmp_path: Pa
     """OpenAPI 3.0 writes ``exclusiveMinimum: true`` beside ``minimum``; JSON Schema 2020-12
     (MCP) and OpenAI strict mode take the bound itself as the number. The boolean was copied
     through, which no 2020-12 validator accepts."""
-    params = [
-        {"name": "above", "in": "query", "schema": {"type": "number", "minimum": 0, "exclusiveMinimum": True}},
-        {"name": "below", "in": "query", "schema": {"type": "integer", "maximum": 10, "exclusiveMaximum": True}},
-        {"name": "loose", "in": "query", "schema": {"type": "integer", "minimum": 1, "exclusiveMinimum": False}},
-    ]  # fmt: skip
+    schemas = {
+        "above": {"type": "number", "minimum": 0, "exclusiveMinimum": True},
+        "below": {"type": "integer", "maximum": 10, "exclusiveMaximum": True},
+        "loose": {"type": "integer", "minimum": 1, "exclusiveMinimum": False},
+    }
+    params = [{"name": n, "in": "query", "schema": schema} for n, schema in schemas.items()]
     out = generated(tmp_path, spec({"/t": {"get": resource("getT", params=params)}}))
     props = tools(out)["tools"][0]["inputSchema"]["properties"]
     assert props["above"]["exclusiveMinimum"] == 0 and "minimum" not in props["above"]
@@ -151,9 +152,7 @@ def listing(op_id: str, item_ref: str) -> dict:
                     "application/json": {
                         "schema": {
                             "type": "object",
-                            "properties": {
-                                "value": {"type": "array", "items": {"$ref": item_ref}}
-                            },
+                            "properties": {"value": {"type": "array", "items": {"$ref": item_ref}}},
                         }
                     }
                 },
@@ -191,7 +190,10 @@ def test_a_description_of_wide_characters_is_split_by_its_width(tmp_path: Path) 
     schemas = {
         "Tag": {
             "type": "object",
-            "properties": {"id": {"type": "string"}, "when": {"type": "string", "description": text}},
+            "properties": {
+                "id": {"type": "string"},
+                "when": {"type": "string", "description": text},
+            },
         }
     }
     document = spec(
