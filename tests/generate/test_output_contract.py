@@ -202,3 +202,67 @@ def test_a_description_of_wide_characters_is_split_by_its_width(tmp_path: Path) 
     )
     out = generated(tmp_path, document)
     assert ruff_problems(out) == []
+
+
+# --------------------------------------------------------------------------- the checks themselves
+
+
+def test_the_checks_report_each_class_they_look_for(tmp_path: Path) -> None:
+    """The corpus counts what these checks report: each must see the class it names."""
+    long = "x" * 66
+    loose = {"type": "object", "properties": {"a": {"type": "number", "exclusiveMinimum": True}}}
+    folder = tmp_path / "tools"
+    folder.mkdir()
+    mcp_tool = {"name": long, "description": "d", "inputSchema": loose}
+    fn = {"name": long, "description": "d", "parameters": loose, "strict": True}
+    (folder / "mcp.json").write_text(json.dumps({"tools": [mcp_tool, mcp_tool], "dynamic": []}))
+    openai = {
+        "chat_completions": [{"type": "function", "function": fn}],
+        "responses": [{"type": "function", **fn}],
+        "dynamic": {"chat_completions": [], "responses": []},
+    }
+    (folder / "openai.json").write_text(json.dumps(openai))
+    anthropic = {
+        "tools": [{"name": "ok", "description": "d", "input_schema": loose}],
+        "dynamic": [],
+    }
+    (folder / "anthropic.json").write_text(json.dumps(anthropic))
+    classes = {klass for klass, _ in tool_problems(folder)}
+    assert {
+        "mcp: duplicate tool name",
+        "mcp: inputSchema is not valid JSON Schema 2020-12",
+        "openai responses: strict: name ... does not match",
+        "openai chat: strict: every property must be required",
+        "anthropic: input_schema is not valid JSON Schema 2020-12",
+        "targets publish different tool names",
+    } <= classes, classes
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "m.py").write_text(f'X = "{"y " * 60}"\n')
+    assert [c for c, _ in ruff_problems(code)] == ["E501"]
+
+
+def test_the_corpus_summary_counts_contract_failures_and_fails_on_them() -> None:
+    from corpus.harness import failed, render, summarize
+
+    clean = {"classes": {}, "examples": []}
+    base = {"parsed": True, "valid": True, "generate": "ok", "importable": True, "wall": 1.0}
+    results = [
+        {**base, "spec": "a.json", "ruff": clean, "tools": clean, "twin": {"exit": 0, "n": 0}},
+        {
+            **base,
+            "spec": "b.json",
+            "ruff": {"classes": {"E501": 2}, "examples": ["E501: m.py:1: long", "E501: m.py:2"]},
+            "tools": clean,
+            "twin": {"exit": 0, "n": 1, "differ": ["p/models.py"], "seed": "7"},
+        },
+    ]
+    summary = summarize(results)
+    assert (summary["ruff_clean"], summary["linted"]) == (1, 2)
+    assert summary["ruff_by_code"]["findings"]["E501"] == 2
+    assert (summary["identical"], summary["twinned"]) == (1, 2)
+    assert failed(summary)
+    block = render(summary, command="x", total=2, seconds=60.0)
+    assert "| generated trees ruff-clean (package and `--tests` suite) | 1 / 2 |" in block
+    assert "E501 ×2 (1 specs)" in block and "not deterministic: `b.json`" in block
+    assert not failed(summarize(results[:1]))
