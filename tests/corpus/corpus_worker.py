@@ -1,7 +1,12 @@
-"""One spec through every stage, in its own process: ``python corpus_worker.py SPEC WORKDIR``.
+"""One spec through every stage, in its own process: ``python corpus_worker.py SPEC WORKDIR
+[--twin]``.
 
-Stages: load, audit (+ draft overlay), check with the draft, generate with the draft, import the
-generated package in a fresh interpreter. Prints one JSON object (the last stdout line). Any
+Stages: load, audit (+ draft overlay), check with the draft, generate with the draft (the package
+and its ``--tests`` suite), import the generated package in a fresh interpreter, then the rest of
+the generated-output contract (``support.output_contract``): ruff on the tree, the agent tool
+definitions against MCP's, OpenAI strict mode's and Anthropic's rules, and with ``--twin`` a
+second generate through the CLI in a fresh process (another hash seed, another working folder, no
+cache) whose tree must be byte-identical. Prints one JSON object (the last stdout line). Any
 exception that escapes a stage is recorded as a ``crash`` with its traceback: the corpus requires
 zero of them. Unusable input (``InputError``) and refused generation are outcomes, not crashes.
 """
@@ -17,9 +22,12 @@ from pathlib import Path
 from typing import Any
 
 PACKAGE = "corpus_api"
+TESTS = Path(__file__).resolve().parent.parent
+if str(TESTS) not in sys.path:  # support.output_contract, when run as a script
+    sys.path.insert(0, str(TESTS))
 
 
-def run(spec: Path, work: Path) -> dict[str, Any]:
+def run(spec: Path, work: Path, *, twin: bool = False) -> dict[str, Any]:
     from xcompleteness.diagnostics import InputError, Severity
 
     out: dict[str, Any] = {"spec": str(spec), "parsed": False, "crash": None, "seconds": {}}
@@ -89,6 +97,14 @@ def run(spec: Path, work: Path) -> dict[str, Any]:
         stage = "generate"
         out["generate"] = _generate(result, work, out)
         lap("generate")
+        if out["generate"] == "ok":
+            stage = "contract"
+            _contract(work / "out", out)
+            lap("contract")
+            if twin:
+                stage = "twin"
+                _twin(spec, overlays, work, out)
+                lap("twin")
     except Exception:  # noqa: BLE001 - the point: record any escaping exception as a crash
         out["crash"] = f"{stage}: {traceback.format_exc(limit=8)}"
     return out
@@ -103,7 +119,7 @@ def _generate(result: Any, work: Path, out: dict[str, Any]) -> str:
     from xcompleteness.diagnostics import InputError
 
     try:
-        generation = generate_from_check(result, PACKAGE)
+        generation = generate_from_check(result, PACKAGE, tests=True)
     except (GenerationRefused, InputError) as exc:  # InputError: XC015, the work budget
         out["refused_codes"] = sorted({d.code for d in getattr(exc, "diagnostics", ())})
         return "refused"
@@ -122,5 +138,42 @@ def _generate(result: Any, work: Path, out: dict[str, Any]) -> str:
     return "ok"
 
 
+PROBLEMS_KEPT = 20
+"""Problems kept per spec and check (the counts by class are complete)."""
+
+
+def _keep(problems: list[tuple[str, str]]) -> dict[str, Any]:
+    by_class: dict[str, int] = {}
+    for klass, _ in problems:
+        by_class[klass] = by_class.get(klass, 0) + 1
+    return {"classes": by_class, "examples": [f"{k}: {d}" for k, d in problems[:PROBLEMS_KEPT]]}
+
+
+def _contract(target: Path, out: dict[str, Any]) -> None:
+    """ruff on the generated tree and the tool definitions against every consumer's rules."""
+    from support.output_contract import ruff_problems, tool_problems
+
+    out["ruff"] = _keep(ruff_problems(target))
+    out["tools"] = _keep(tool_problems(target / PACKAGE / "tools"))
+
+
+def _twin(spec: Path, overlays: list[Path], work: Path, out: dict[str, Any]) -> None:
+    """The same generate again, as a user would run it, elsewhere: byte-identical or a finding."""
+    from support.output_contract import generate_twin, other_seed, tree, tree_differences
+
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir()
+    seed = other_seed(spec.name)
+    proc = generate_twin(
+        spec, overlays, elsewhere / "out", elsewhere, package=PACKAGE, seed=seed, tests=True
+    )
+    if proc.returncode != 0:
+        out["twin"] = {"seed": seed, "exit": proc.returncode, "stderr": proc.stderr[-500:]}
+        return
+    differ = tree_differences(tree(work / "out"), tree(elsewhere / "out"))
+    out["twin"] = {"seed": seed, "exit": 0, "differ": differ[:PROBLEMS_KEPT], "n": len(differ)}
+
+
 if __name__ == "__main__":
-    print(json.dumps(run(Path(sys.argv[1]), Path(sys.argv[2])), sort_keys=True))
+    result = run(Path(sys.argv[1]), Path(sys.argv[2]), twin="--twin" in sys.argv[3:])
+    print(json.dumps(result, sort_keys=True))

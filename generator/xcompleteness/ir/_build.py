@@ -66,6 +66,8 @@ from xcompleteness.document import (
 )
 from xcompleteness.ir._datamodels import PREFIX, ItemModels, ModelsRefused, model_items
 from xcompleteness.ir._naming import (
+    ATTR_NAME_MAX,
+    TOOL_NAME_MAX,
     NameRegistry,
     attr_name,
     operation_rename_hint,
@@ -299,13 +301,15 @@ class _Builder:
         self.registry: Registry = check_result.registry
         self.package = package
         self.diags: list[Diagnostic] = []
-        self.ops_names = NameRegistry("the operations of the package", self.file)
+        self.ops_names = NameRegistry(
+            "the operations of the package", self.file, limit=ATTR_NAME_MAX
+        )
         self.ops_names.reserve(
             "client", "models", "server", "tools", "signer", "Client", "AsyncClient"
         )
         self.classes = NameRegistry("models.py", self.file)
         self.classes.reserve(*MODEL_RESERVED)
-        self.tools = NameRegistry("the tool names", self.file)
+        self.tools = NameRegistry("the tool names", self.file, limit=TOOL_NAME_MAX)
         self.schemas = ModelSchemas(
             self.doc,
             self.views.schemas,

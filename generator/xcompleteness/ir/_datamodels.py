@@ -695,10 +695,11 @@ def split_items(source: str, roots: Mapping[str, Iterable[str]]) -> ItemLayout:
             users[i].add(group)
             todo.extend(j for j in edges[i] if j not in seen)
     # one module per distinct set of users, in the order its first definition appears
-    from xcompleteness.ir._naming import NameRegistry, snake
+    from xcompleteness.ir._naming import ATTR_NAME_MAX, NameRegistry, module_name
 
     key_module: dict[frozenset[str], str] = {}
-    taken = NameRegistry("the item modules")  # a shared module: the first free _shared_x[_n]
+    # a shared module: the first free _shared_x[_n], within the operation modules' length
+    taken = NameRegistry("the item modules", limit=ATTR_NAME_MAX)
     members: dict[str, list[int]] = {}
     for i, d in enumerate(defs):
         key = frozenset(users[i])
@@ -706,7 +707,7 @@ def split_items(source: str, roots: Mapping[str, Iterable[str]]) -> ItemLayout:
             if len(key) == 1:
                 name = next(iter(key))
             else:
-                name = taken.claim(SHARED_PREFIX + snake(d.names[0]), origin="", report=False)
+                name = taken.claim(module_name(d.names[0], SHARED_PREFIX), origin="", report=False)
             key_module[key] = name
             taken.reserve(name)
         members.setdefault(key_module[key], []).append(i)

@@ -33,9 +33,11 @@ __all__ = [
     "PACKAGE_NAME",
     "RESERVED",
     "TOOL_NAME",
+    "TOOL_NAME_MAX",
     "attr_name",
     "check_package_name",
     "default_package_name",
+    "module_name",
     "component_rename_hint",
     "operation_rename_hint",
     "pascal",
@@ -88,6 +90,8 @@ SHADOWING: frozenset[str] = frozenset(sys.stdlib_module_names) | frozenset(
 """Module names a generated package must not take: ``import httpx`` (or ``json``) in the same
 environment would load the generated package instead of the real module."""
 
+TOOL_NAME_MAX = 64
+"""The longest tool name every target takes (OpenAI and Anthropic: ``^[a-zA-Z0-9_-]{1,64}$``)."""
 TOOL_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,63}$")
 PACKAGE_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -145,16 +149,25 @@ def pascal(text: str) -> str:
 ATTR_NAME_MAX = 64
 
 
-def attr_name(text: str) -> str:
+def attr_name(text: str, limit: int = ATTR_NAME_MAX) -> str:
     """An operation's attribute and module name: :func:`snake`, long names cut and hashed.
 
     ``self.<name> = ...`` and ``from ._ops.<name> import (`` must fit the line length (100).
+    ``limit``: a shorter bound, for a name that gets a prefix (:func:`module_name`).
     """
     name = snake(text)
-    if len(name) > ATTR_NAME_MAX:
+    if len(name) > limit:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
-        name = name[: ATTR_NAME_MAX - 9].rstrip("_") + "_" + digest
+        name = name[: limit - 9].rstrip("_") + "_" + digest
     return name
+
+
+def module_name(text: str, prefix: str = "") -> str:
+    """A generated module's base name made from spec text: ``prefix`` + :func:`attr_name`, at
+    most :data:`ATTR_NAME_MAX` characters in all, so ``from .._items.<name> import (`` fits the
+    line length wherever it is written (an item module shared by several listings is named after
+    a schema, and schema names run to 90 characters)."""
+    return prefix + attr_name(text, ATTR_NAME_MAX - len(prefix))
 
 
 def argument_name(py_name: str) -> str:
@@ -172,7 +185,7 @@ def tool_name(text: str) -> str:
     Long names are cut and given a short stable hash so two long names stay distinct.
     """
     name = snake(text).rstrip("_") or "x"
-    if len(name) > 64:
+    if len(name) > TOOL_NAME_MAX:
         digest = hashlib.sha256(name.encode()).hexdigest()[:8]
         name = name[:55].rstrip("_") + "_" + digest
     assert TOOL_NAME.match(name), name
@@ -218,6 +231,11 @@ class NameRegistry:
     ``wanted_2``/``Wanted2`` ... and records an ``XC602`` warning naming both origins. Callers must
     claim in a deterministic order (sorted pointers), which makes the suffixes stable.
 
+    ``limit``: the longest name the namespace allows (tool names: 64, the OpenAI and Anthropic
+    limit). A suffixed name that would pass it is made from ``wanted`` cut short enough for the
+    suffix to fit (``..._2`` of a 64-character name is still 64 characters), so a name cut to the
+    limit and then disambiguated never exceeds it.
+
     Names are never given back, so the search for a free suffix resumes where the last one for
     the same name stopped: n claims of one name cost O(n), not O(n^2) (20,000 operations, fields
     or parameters whose names clash took minutes of probing before).
@@ -225,6 +243,7 @@ class NameRegistry:
 
     namespace: str
     file: str = ""
+    limit: int | None = None
     taken: dict[str, str] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     _suffix: dict[tuple[str, str], int] = field(default_factory=dict, repr=False, compare=False)
@@ -252,7 +271,7 @@ class NameRegistry:
             return wanted
         n = self._suffix.get((wanted, style), 2)
         while True:
-            candidate = f"{wanted}_{n}" if style == "snake" else f"{wanted}{n}"
+            candidate = self._suffixed(wanted, n, style)
             if candidate not in self.taken:
                 break
             n += 1
@@ -274,6 +293,14 @@ class NameRegistry:
             )
         )
         return candidate
+
+    def _suffixed(self, wanted: str, n: int, style: str) -> str:
+        suffix = f"_{n}" if style == "snake" else str(n)
+        if self.limit is not None and len(wanted) + len(suffix) > self.limit:
+            wanted = wanted[: self.limit - len(suffix)]
+            if style == "snake":
+                wanted = wanted.rstrip("_") or "x"
+        return wanted + suffix
 
 
 GENERIC_RENAME_HINT = (

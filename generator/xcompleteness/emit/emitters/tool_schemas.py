@@ -60,7 +60,9 @@ __all__ = [
     "md_data",
     "needs_evidence",
     "neutral",
+    "fit_schema_limits",
     "nullable_scalar",
+    "number_bounds",
     "openai_chat_tool",
     "openai_responses_tool",
     "output_schema",
@@ -104,6 +106,11 @@ NUMBER_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "mu
 ARRAY_KEYS = ("minItems", "maxItems")
 MAX_NESTING = 5  # object levels below the root we emit (OpenAI allows 10; keep headroom)
 MAX_ENUM = 250
+ENUM_VALUES_TOTAL = 1000
+"""OpenAI strict mode: at most 1,000 enum values in one schema (all arguments together)."""
+NAME_AND_ENUM_CHARS = 120_000
+"""OpenAI strict mode: at most 120,000 characters of property names and enum values in one
+schema."""
 DESCRIPTION_LIMIT = 300
 PARAM_DESCRIPTION_LIMIT = 120
 """Spec text in argument descriptions: the first sentences within this budget."""
@@ -213,9 +220,7 @@ def _strict_typed(doc: Mapping[str, Any], s: Mapping[str, Any], t: Any, depth: i
             out["format"] = s["format"]
         return out
     if t in ("integer", "number"):
-        out = {"type": t}
-        out.update({k: s[k] for k in NUMBER_KEYS if isinstance(s.get(k), (int, float))})
-        return out
+        return {"type": t, **number_bounds(s)}
     if t == "boolean":
         return {"type": "boolean"}
     if t == "array":
@@ -242,6 +247,28 @@ def _strict_typed(doc: Mapping[str, Any], s: Mapping[str, Any], t: Any, depth: i
             fields[str(name)] = sub if name in required else make_nullable(sub)
         return closed_object(fields)
     return None
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def number_bounds(s: Mapping[str, Any]) -> dict[str, Any]:
+    """A number schema's bounds as JSON Schema 2020-12 spells them (MCP's dialect, and OpenAI's).
+
+    OpenAPI 3.0 (JSON Schema draft 4) writes an exclusive bound as a flag beside the bound:
+    ``minimum: 0, exclusiveMinimum: true``; 2020-12 takes the number itself,
+    ``exclusiveMinimum: 0``, and rejects the flag. A flag is turned into that number (``false``:
+    the plain bound stays); a number (OpenAPI 3.1) is kept; anything else is left out.
+    """
+    out = {k: s[k] for k in ("minimum", "maximum", "multipleOf") if _number(s.get(k))}
+    for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        value = s.get(flag)
+        if _number(value):
+            out[flag] = value
+        elif value is True and bound in out:
+            out[flag] = out.pop(bound)
+    return out
 
 
 def _strict_union(doc: Mapping[str, Any], options: list[Any], depth: int) -> dict[str, Any] | None:
@@ -352,7 +379,54 @@ def input_schema(op: Any, document: Mapping[str, Any]) -> tuple[dict[str, Any], 
         props["continuation"] = nullable_scalar(
             "string", "continuation.cursor of a partial result."
         )
+    fit_schema_limits(props)
     return closed_object(props), sorted(json_args)
+
+
+def fit_schema_limits(props: Mapping[str, Any]) -> None:
+    """Keep one tool's arguments within OpenAI strict mode's whole-schema limits (at most
+    :data:`ENUM_VALUES_TOTAL` enum values and :data:`NAME_AND_ENUM_CHARS` characters of property
+    names and enum values), which each argument alone can meet while a tool of many enum
+    arguments does not: OpenAI refuses the whole tool list then.
+
+    The largest enums give up their value list first (the type stays; the API still checks the
+    value) and say so in their description, until the schema fits; a value list is never cut
+    short, which would refuse values the API takes.
+    """
+    enums = [node for node in _schema_nodes(props.values()) if isinstance(node.get("enum"), list)]
+    names = sum(len(str(n)) for node in _schema_nodes(props.values()) for n in _props_of(node))
+    names += sum(len(str(n)) for n in props)
+    values = sum(len(node["enum"]) for node in enums)
+    chars = names + sum(_enum_chars(node) for node in enums)
+    for node in sorted(enums, key=lambda n: (-len(n["enum"]), -_enum_chars(n))):
+        if values <= ENUM_VALUES_TOTAL and chars <= NAME_AND_ENUM_CHARS:
+            break
+        values -= len(node["enum"])
+        chars -= _enum_chars(node)
+        count = sum(1 for v in node.pop("enum") if v is not None)
+        note = f"One of {count} values the API lists (left out here: too many for one tool)."
+        node["description"] = f"{node.get('description', '')} {note}".strip()
+
+
+def _enum_chars(node: Mapping[str, Any]) -> int:
+    return sum(len(str(v)) for v in node["enum"] if v is not None)
+
+
+def _props_of(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    props = node.get("properties")
+    return props if isinstance(props, Mapping) else {}
+
+
+def _schema_nodes(schemas: Iterable[Any]) -> Iterable[dict[str, Any]]:
+    """Every schema object in ``schemas`` and below (properties, items, anyOf), each once."""
+    stack = [s for s in schemas if isinstance(s, dict)]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(v for v in _props_of(node).values() if isinstance(v, dict))
+        if isinstance(node.get("items"), dict):
+            stack.append(node["items"])
+        stack.extend(o for o in node.get("anyOf") or () if isinstance(o, dict))
 
 
 def spec_names(op: Any, document: Mapping[str, Any]) -> dict[str, str]:
