@@ -537,6 +537,18 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         lambda d: _op(d, "/search")["responses"]["200"].pop("content"),
         {"exit": 1, "strict": True, "diagnostics": [["XC151", SEARCH + "/items"]]},
     ),
+    # a draft that already asks about the items (or kind) of a body-less answer: the TODO is
+    # the one question (XC900); XC151 would ask it twice (the corpus round trip: spec + draft
+    # reports exactly the TODOs)
+    "ok_XC151_asked_by_the_drafts_items_todo": (
+        lambda d: (
+            _op(d, "/search")["responses"]["200"].pop("content"),
+            _xc(d, "/search").__setitem__(
+                "x-todo", ["items: TODO no single array found in the response; point items at it"]
+            ),
+        ),
+        {"exit": 0, "diagnostics": [["XC900", SEARCH + "/x-todo/0"]]},
+    ),
     "vocab_first_page_on_a_cursor_style": (
         lambda d: _xc(d, "/search")["pagination"].__setitem__("first-page", 0),
         {"exit": 1, "diagnostics": [["XC049", SEARCH + "/pagination/first-page"]]},
