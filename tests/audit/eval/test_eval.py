@@ -48,7 +48,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     split = yaml.safe_load((HERE / "split.yaml").read_text(encoding="utf-8"))
     assert split == sample.split(), "split.yaml differs from `sample.py --split`"
     assert not set(split["named_in_issue"]) & set(split["heldout"])
-    # Round 14: round 1's 14 APIs and rounds 2's to 13's held-out halves are tuning; a fresh half
+    # Round 15: round 1's 14 APIs and rounds 2's to 14's held-out halves are tuning; a fresh half
     # held out.
     assert split["tuning"] == sorted(
         split["round1"]["tuning"]
@@ -65,6 +65,7 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
         + split["round11"]["heldout"]
         + split["round12"]["heldout"]
         + split["round13"]["heldout"]
+        + split["round14"]["heldout"]
     )
     assert split["retired_heldout"]["apis"] == split["round1"]["heldout"]
     assert split["round2"]["retired"]["apis"] == split["round2"]["heldout"]
@@ -79,7 +80,8 @@ def test_every_api_of_the_split_has_its_label_file_in_its_half() -> None:
     assert split["round11"]["retired"]["apis"] == split["round11"]["heldout"]
     assert split["round12"]["retired"]["apis"] == split["round12"]["heldout"]
     assert split["round13"]["retired"]["apis"] == split["round13"]["heldout"]
-    assert len(split["tuning"]) == 87 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
+    assert split["round14"]["retired"]["apis"] == split["round14"]["heldout"]
+    assert len(split["tuning"]) == 93 and len(split["heldout"]) == sample.HELDOUT_SIZE >= 6
     assert not set(split["tuning"]) & set(split["heldout"])
     held_providers = {sample.provider(split["specs"][a]) for a in split["heldout"]}
     assert len(held_providers) == sample.HELDOUT_SIZE, "one held-out API per provider"
