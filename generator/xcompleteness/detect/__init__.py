@@ -23,6 +23,7 @@ from xcompleteness.detect._words import (
     SHAPING_PARAMS,
     SIZE_PARAMS,
     fold,
+    role_keys,
 )
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "SchemaWalker",
     "Signal",
     "fold",
+    "role_keys",
     "jsonpath",
     "operation_ids",
     "patch_action",

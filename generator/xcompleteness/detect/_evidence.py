@@ -166,9 +166,16 @@ def item_id(
     same = next(t for t in tiers if chosen in t)
     # Another field that names itself an identifier as strongly makes the choice a question:
     # the same rank, an exact id name of any rank, or a description saying it is unique.
-    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or the
-    # ``<resource>Id`` asks: it is the identifier unless the item names itself otherwise)
+    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or a field naming
+    # the items' own resource asks: ``<Resource>Id``, or ``<qualifier><Resource>Id`` whose
+    # description calls it an identifier too while the plain key's does not call itself unique.
+    # Billbee's orders carry ``Id`` and ``BillBeeOrderId``, "The Order.Id from the Billbee
+    # database": two claims to be the order's key, so the choice is a question; a qualified field
+    # described otherwise, "The number printed on the invoice", is a number, not a claim, and
+    # beside GitHub's field ``id``, "The unique identifier of the field", ``issue_field_id``
+    # names another resource's field)
     plain = live[chosen] in _EXACT_IDS
+    claimed = qualified if plain and not _says_unique(*props[chosen], walker) else []
     others = [
         n
         for n, key in live.items()
@@ -176,16 +183,15 @@ def item_id(
         and (
             n in same
             or key in _EXACT_IDS
-            or (n in own if plain else _says_unique(*props[n], walker))
+            or (
+                _claims_own(n, own, claimed, props, walker)
+                if plain
+                else _says_unique(*props[n], walker)
+            )
         )
     ]
     if live[chosen] in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
         others += [n for n in suffixed if n not in others]
-    if _says_foreign(*props[chosen], walker):
-        # the chosen key says it is another system's ("Id of the order in the external system"):
-        # the item's own key may be a field naming its resource (Billbee's ``BillBeeOrderId``,
-        # "The Order.Id from the Billbee database"), so the choice is a question
-        others += [n for n in (*own, *qualified) if n != chosen and n not in others]
     return chosen, tuple(others)
 
 
@@ -195,6 +201,23 @@ def _names_resource(name: str, resources: set[str]) -> bool:
     return len(words) > 2 and words[-1] == "id" and sig.fold(_singular(words[-2])) in resources
 
 
+def _claims_own(
+    name: str, own: list[str], qualified: list[str], props: dict[str, Located], walker: SchemaWalker
+) -> bool:
+    """``name`` names the items' own resource: ``<Resource>Id``, or ``<qualifier><Resource>Id``
+    described as an identifier."""
+    return name in own or (name in qualified and _says_identifier(*props[name], walker))
+
+
+_IDENTIFIER = re.compile(r"\b(?:id|identifier|key)\b", re.IGNORECASE)
+
+
+def _says_identifier(node: Any, ptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.resolve(node, ptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return isinstance(text, str) and bool(_IDENTIFIER.search(text))
+
+
 _UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)
 
 
@@ -202,20 +225,6 @@ def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:
     node, _ = walker.resolve(node, ptr)
     text = node.get("description") if isinstance(node, dict) else None
     return isinstance(text, str) and bool(_UNIQUE.search(text))
-
-
-# an identifier another system assigned: "in the external system", "the marketplace's id",
-# "third-party id", "remote id", "of the source system"
-_FOREIGN = re.compile(
-    r"\b(?:external|third[- ]party|marketplace|remote|foreign|source system|upstream)\b",
-    re.IGNORECASE,
-)
-
-
-def _says_foreign(node: Any, ptr: str, walker: SchemaWalker) -> bool:
-    node, _ = walker.resolve(node, ptr)
-    text = node.get("description") if isinstance(node, dict) else None
-    return isinstance(text, str) and bool(_FOREIGN.search(text))
 
 
 # -- cursor ends --------------------------------------------------------------------------------
