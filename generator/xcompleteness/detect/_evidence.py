@@ -167,15 +167,15 @@ def item_id(
     # Another field that names itself an identifier as strongly makes the choice a question:
     # the same rank, an exact id name of any rank, or a description saying it is unique.
     # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or a field naming
-    # the items' own resource asks: ``<Resource>Id``, or ``<qualifier><Resource>Id`` whose
-    # description calls it an identifier too while the plain key's does not call itself unique.
-    # Billbee's orders carry ``Id`` and ``BillBeeOrderId``, "The Order.Id from the Billbee
-    # database": two claims to be the order's key, so the choice is a question; a qualified field
-    # described otherwise, "The number printed on the invoice", is a number, not a claim, and
-    # beside GitHub's field ``id``, "The unique identifier of the field", ``issue_field_id``
-    # names another resource's field)
+    # the items' own resource asks: ``<Resource>Id``, or ``<Api><Resource>Id``, qualified by the
+    # API's own name and described as an identifier. Billbee's orders carry ``Id`` and
+    # ``BillBeeOrderId``, "The Order.Id from the Billbee database": the API's own key for the
+    # order beside a plain one, so the choice is a question, whatever the plain one's prose says;
+    # other qualifiers name references (``parentSnapshotId``, ``invited_by_account_id``,
+    # ``issue_field_id``), and "The number printed on the invoice" is a number, not a key)
     plain = live[chosen] in _EXACT_IDS
-    claimed = qualified if plain and not _says_unique(*props[chosen], walker) else []
+    api = walker.fact("api_names", api_names)
+    claimed = [n for n in qualified if plain and _qualifier(n) in api]
     others = [
         n
         for n, key in live.items()
@@ -199,6 +199,35 @@ def _names_resource(name: str, resources: set[str]) -> bool:
     """The words of an ``*Id`` name end in one of the items' resource words before ``id``."""
     words = sig.word_list(name)
     return len(words) > 2 and words[-1] == "id" and sig.fold(_singular(words[-2])) in resources
+
+
+_NOT_A_NAME = frozenset(
+    {"api", "apis", "rest", "the", "service", "services", "www", "app", "com", "io", "net",
+     "org", "v1", "v2", "v3", "http", "https", "public", "open", "server"}
+)  # fmt: skip
+
+
+def api_names(document: Any) -> frozenset[str]:
+    """The folded names an API calls itself by: the words of ``info.title`` and the labels of
+    its servers' hosts (``Billbee API`` at ``app.billbee.io``: billbee), generic words aside."""
+    texts: list[str] = []
+    info = document.get("info") if isinstance(document, dict) else None
+    if isinstance(info, dict) and isinstance(info.get("title"), str):
+        texts.append(info["title"])
+    servers = document.get("servers") if isinstance(document, dict) else None
+    for server in servers if isinstance(servers, list) else []:
+        url = server.get("url") if isinstance(server, dict) else None
+        if isinstance(url, str):
+            texts.append(url.split("//", 1)[-1].split("/", 1)[0].replace(".", " "))
+    if isinstance(document, dict) and isinstance(document.get("host"), str):
+        texts.append(document["host"].replace(".", " "))
+    words = {w for t in texts for w in sig.word_list(t)}
+    return frozenset(words - _NOT_A_NAME)
+
+
+def _qualifier(name: str) -> str:
+    """``BillBeeOrderId`` -> ``billbee``: the words before ``<Resource>Id``, folded."""
+    return "".join(sig.word_list(name)[:-2])
 
 
 def _claims_own(
