@@ -24,12 +24,12 @@ new user's walkthrough, on cut-down shapes (specs/unseen_round15.yaml).
   header to the success response (a schema patch asking too); it was drafted ``style: none``
   (heldout14 read only declared response headers); the same request header without such a
   sentence stays no walk (control);
-* a plain ``Id`` beside ``<qualifier><Resource>Id`` described as the resource's id ("The Order.Id
-  from the observatory database") is asked whatever ``Id``'s own prose says (the rule needed
-  ``Id`` to say "external", "marketplace" ...: a word list); a qualified field described as a
-  printed number asks nothing, nor does a qualified id beside a plain ``id`` described as "The
-  unique identifier of the field" (GitHub's ``issue_field_id`` names another resource's field)
-  (controls).
+* a plain ``Id`` beside ``<Api><Resource>Id``, qualified by the API's own name and described as
+  the resource's id ("The Order.Id from the observatory database"), is asked whatever ``Id``'s
+  own prose says (the rule needed ``Id`` to say "external", "marketplace" ...: a word list); a
+  qualified field described as a printed number, a reference qualified otherwise
+  (``ParentInvoiceId``, "The id of the parent invoice"), and a qualified id beside a plain ``id``
+  (``mirror_field_id``) ask nothing (controls).
 """
 
 from __future__ import annotations
