@@ -297,8 +297,9 @@ def _scan(
         else Shape()
     )
     signals = list(shape.signals) + header_signals(headers) + keyset_signals(keyset)
-    told = None  # a next token's response header said only in prose
-    if not any(s.kind == "next_token" for s in signals):
+    told = None  # a next token's response header said only in prose, for a cursor to feed
+    sends = "cursor" in roles or any(p.location == "header" for p in ref.parameters)
+    if sends and not any(s.kind == "next_token" for s in signals):
         texts = [t for _, t in _prose_texts(ref)]
         told = described_header_token(texts, ref.parameters, headers, ref.pointer)
         signals += [told] if told is not None else []
