@@ -357,6 +357,8 @@ def _pagination(
                 "MORE_PAGES_AVAILABLE"
             )
             return None
+        if f.style_doubt:  # a keyset value said only in prose (detect/_keyset.py)
+            todos.append(f"pagination: {f.style_doubt}")
         reasons.append(_more(_more_when(f)))
         return {
             "style": "cursor",

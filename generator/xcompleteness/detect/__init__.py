@@ -23,6 +23,7 @@ from xcompleteness.detect._words import (
     SHAPING_PARAMS,
     SIZE_PARAMS,
     fold,
+    role_keys,
 )
 
 __all__ = [
@@ -40,6 +41,7 @@ __all__ = [
     "jsonpath",
     "operation_ids",
     "patch_action",
+    "role_keys",
     "scan_all",
     "scan_store",
     "shapes_response",

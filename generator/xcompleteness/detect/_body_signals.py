@@ -11,11 +11,13 @@ from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import BOOL_KINDS, Signal, body_expr
 from xcompleteness.detect._schema_walk import Located, SchemaWalker
 from xcompleteness.diagnostics import pointer_join
-from xcompleteness.document import pointer_tokens
+from xcompleteness.document import Parameter, pointer_tokens
 
 __all__ = [
     "body_signals",
+    "described_header_token",
     "header_signals",
+    "told_header_doubt",
     "settle_totals",
 ]
 
@@ -32,13 +34,55 @@ def header_signals(headers: list[tuple[str, str]]) -> list[Signal]:
 
 
 def _vendor_token(name: str) -> str | None:
-    """``next_token`` for a response header named, after a vendor prefix, like a next token
-    (DLx's ``dlx-continuation``, ``X-Acme-Next-Cursor``): the prefix is any leading words."""
+    """``next_token`` for a response header named like a next token, after a vendor prefix or
+    without one (DLx's ``dlx-continuation``, ``X-Acme-Next-Cursor``, Visma Severa's
+    ``NextPageToken``): the prefix is any leading words."""
     words = name.split("-")
-    for start in range(1, len(words)):
+    for start in range(len(words)):
         if sig.fold("".join(words[start:])) in sig.HEADER_TOKENS:
             return "next_token"
     return None
+
+
+# "returned in the `X-Acme-Next-Token` response header", "the `dlx-continuation` header of the
+# response": a header name quoted or in backticks, then ``header``, in a sentence about a response
+_NAMED_HEADER = re.compile(r"[`'\"]([A-Za-z][A-Za-z0-9-]*)[`'\"] (?:response )?header\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_RESPONSE_SIDE = re.compile(r"\brespon\w*|\breturn\w*", re.IGNORECASE)
+
+
+def described_header_token(
+    texts: list[str], params: tuple[Parameter, ...], declared: list[tuple[str, str]], pointer: str
+) -> Signal | None:
+    """A next token in a response header said only in prose: a sentence of ``texts`` (the
+    operation's summary, description and query parameters' descriptions) or of a header
+    parameter's description that names a header like a next token (:func:`_vendor_token`) and
+    speaks of the response, while no success response declares that header. The draft then
+    reads it (its schema patch adds the header and asks)."""
+    have = {name.lower() for name, _ in declared}
+    said = [p.get("description") for p in params if p.location == "header"]
+    for text in [*texts, *(t for t in said if isinstance(t, str))]:
+        if "header" not in text.lower():
+            continue  # most texts: told without splitting them into sentences
+        for sentence in _SENTENCE_END.split(text):  # raw: the quotes around a name matter
+            if not _RESPONSE_SIDE.search(sentence):
+                continue
+            for name in _NAMED_HEADER.findall(sentence):
+                named = sig.SIGNAL_HEADERS.get(sig.fold(name)) == "next_token"
+                if (named or _vendor_token(name)) and name.lower() not in have:
+                    return Signal("next_token", name, f"$response.header.{name}", pointer)
+    return None
+
+
+def told_header_doubt(told: Signal | None, style: str) -> str | None:
+    """Why a cursor walk on a next-token header said only in prose is asked (else None)."""
+    if told is None or style != "cursor":
+        return None
+    return (
+        f"no response declares the {told.name} header the next page's token is read from; only "
+        "the description says the response returns it: confirm the header's name and how the "
+        "last page shows it (the draft ends when it is missing or empty)"
+    )
 
 
 def body_signals(

@@ -166,9 +166,16 @@ def item_id(
     same = next(t for t in tiers if chosen in t)
     # Another field that names itself an identifier as strongly makes the choice a question:
     # the same rank, an exact id name of any rank, or a description saying it is unique.
-    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or the
-    # ``<resource>Id`` asks: it is the identifier unless the item names itself otherwise)
+    # (beside a plain ``id``/``uuid``/``gid``..., only another exact id name or a field naming
+    # the items' own resource asks: ``<Resource>Id``, or ``<Api><Resource>Id``, qualified by the
+    # API's own name and described as an identifier. Billbee's orders carry ``Id`` and
+    # ``BillBeeOrderId``, "The Order.Id from the Billbee database": the API's own key for the
+    # order beside a plain one, so the choice is a question, whatever the plain one's prose says;
+    # other qualifiers name references (``parentSnapshotId``, ``invited_by_account_id``,
+    # ``issue_field_id``), and "The number printed on the invoice" is a number, not a key)
     plain = live[chosen] in _EXACT_IDS
+    api = walker.fact("api_names", api_names)
+    claimed = [n for n in qualified if plain and _qualifier(n) in api]
     others = [
         n
         for n, key in live.items()
@@ -176,16 +183,15 @@ def item_id(
         and (
             n in same
             or key in _EXACT_IDS
-            or (n in own if plain else _says_unique(*props[n], walker))
+            or (
+                _claims_own(n, own, claimed, props, walker)
+                if plain
+                else _says_unique(*props[n], walker)
+            )
         )
     ]
     if live[chosen] in _WEAK_IDS:  # a weak key beside ``*Id`` fields is a question
         others += [n for n in suffixed if n not in others]
-    if _says_foreign(*props[chosen], walker):
-        # the chosen key says it is another system's ("Id of the order in the external system"):
-        # the item's own key may be a field naming its resource (Billbee's ``BillBeeOrderId``,
-        # "The Order.Id from the Billbee database"), so the choice is a question
-        others += [n for n in (*own, *qualified) if n != chosen and n not in others]
     return chosen, tuple(others)
 
 
@@ -195,6 +201,52 @@ def _names_resource(name: str, resources: set[str]) -> bool:
     return len(words) > 2 and words[-1] == "id" and sig.fold(_singular(words[-2])) in resources
 
 
+_NOT_A_NAME = frozenset(
+    {"api", "apis", "rest", "the", "service", "services", "www", "app", "com", "io", "net",
+     "org", "v1", "v2", "v3", "http", "https", "public", "open", "server"}
+)  # fmt: skip
+
+
+def api_names(document: Any) -> frozenset[str]:
+    """The folded names an API calls itself by: the words of ``info.title`` and the labels of
+    its servers' hosts (``Billbee API`` at ``app.billbee.io``: billbee), generic words aside."""
+    texts: list[str] = []
+    info = document.get("info") if isinstance(document, dict) else None
+    if isinstance(info, dict) and isinstance(info.get("title"), str):
+        texts.append(info["title"])
+    servers = document.get("servers") if isinstance(document, dict) else None
+    for server in servers if isinstance(servers, list) else []:
+        url = server.get("url") if isinstance(server, dict) else None
+        if isinstance(url, str):
+            texts.append(url.split("//", 1)[-1].split("/", 1)[0].replace(".", " "))
+    if isinstance(document, dict) and isinstance(document.get("host"), str):
+        texts.append(document["host"].replace(".", " "))
+    words = {w for t in texts for w in sig.word_list(t)}
+    return frozenset(words - _NOT_A_NAME)
+
+
+def _qualifier(name: str) -> str:
+    """``BillBeeOrderId`` -> ``billbee``: the words before ``<Resource>Id``, folded."""
+    return "".join(sig.word_list(name)[:-2])
+
+
+def _claims_own(
+    name: str, own: list[str], qualified: list[str], props: dict[str, Located], walker: SchemaWalker
+) -> bool:
+    """``name`` names the items' own resource: ``<Resource>Id``, or ``<qualifier><Resource>Id``
+    described as an identifier."""
+    return name in own or (name in qualified and _says_identifier(*props[name], walker))
+
+
+_IDENTIFIER = re.compile(r"\b(?:id|identifier|key)\b", re.IGNORECASE)
+
+
+def _says_identifier(node: Any, ptr: str, walker: SchemaWalker) -> bool:
+    node, _ = walker.resolve(node, ptr)
+    text = node.get("description") if isinstance(node, dict) else None
+    return isinstance(text, str) and bool(_IDENTIFIER.search(text))
+
+
 _UNIQUE = re.compile(r"\bunique(?:ly)?\b", re.IGNORECASE)
 
 
@@ -202,20 +254,6 @@ def _says_unique(node: Any, ptr: str, walker: SchemaWalker) -> bool:
     node, _ = walker.resolve(node, ptr)
     text = node.get("description") if isinstance(node, dict) else None
     return isinstance(text, str) and bool(_UNIQUE.search(text))
-
-
-# an identifier another system assigned: "in the external system", "the marketplace's id",
-# "third-party id", "remote id", "of the source system"
-_FOREIGN = re.compile(
-    r"\b(?:external|third[- ]party|marketplace|remote|foreign|source system|upstream)\b",
-    re.IGNORECASE,
-)
-
-
-def _says_foreign(node: Any, ptr: str, walker: SchemaWalker) -> bool:
-    node, _ = walker.resolve(node, ptr)
-    text = node.get("description") if isinstance(node, dict) else None
-    return isinstance(text, str) and bool(_FOREIGN.search(text))
 
 
 # -- cursor ends --------------------------------------------------------------------------------

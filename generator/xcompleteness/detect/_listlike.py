@@ -60,7 +60,11 @@ from xcompleteness.detect import _evidence as evidence
 from xcompleteness.detect import _pagination_imports as pagination_imports
 from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
-from xcompleteness.detect._body_signals import header_signals
+from xcompleteness.detect._body_signals import (
+    described_header_token,
+    header_signals,
+    told_header_doubt,
+)
 from xcompleteness.detect._finding import (
     PAGING_KINDS,
     STRONG_KINDS,
@@ -69,6 +73,7 @@ from xcompleteness.detect._finding import (
     Finding,
     Signal,
 )
+from xcompleteness.detect._keyset import keyset_cursor, keyset_doubt, keyset_signals
 from xcompleteness.detect._naming import (
     listing_path,
     listy_name,
@@ -77,6 +82,7 @@ from xcompleteness.detect._naming import (
     report_read,
     single_object,
 )
+from xcompleteness.detect._one_record import one_record
 from xcompleteness.detect._operation_facts import (
     DEFAULT_ONLY,
     OperationRef,
@@ -266,6 +272,9 @@ def _scan(
         return None  # no finding, whatever its parameters and response say
     roles = param_roles(ref.parameters, walker)
     status, body, headers, examples = success_response(op, walker)
+    keyset = keyset_cursor(ref.parameters, roles, body, walker)
+    if keyset is not None:  # Listen Notes' ``next_episode_pub_date``, sent back as it came
+        roles = {**roles, "cursor": keyset.param}
     positioned = any(r in roles for r in ("cursor", "offset", "page", "page_token"))
     # An operation named ``list...`` (``apps_list_instanceSizes``) says it lists: its only array
     # is the items even with one field beside it (``{discount_percent, instance_sizes}``).
@@ -287,7 +296,13 @@ def _scan(
         if body is not None
         else Shape()
     )
-    signals = list(shape.signals) + header_signals(headers)
+    signals = list(shape.signals) + header_signals(headers) + keyset_signals(keyset)
+    told = None  # a next token's response header said only in prose, for a cursor to feed
+    sends = "cursor" in roles or any(p.location == "header" for p in ref.parameters)
+    if sends and not any(s.kind == "next_token" for s in signals):
+        texts = [t for _, t in _prose_texts(ref)]
+        told = described_header_token(texts, ref.parameters, headers, ref.pointer)
+        signals += [told] if told is not None else []
     fed_header = None if "cursor" in roles else header_cursor(ref.parameters, signals)
     if fed_header is not None:  # a token returned and sent back in headers (DLx)
         roles = {**roles, "cursor": fed_header}
@@ -488,7 +503,9 @@ def _scan(
             imported is None,
             signals,
             _dropped(roles, request, walker, signals),
-        ),
+        )
+        or keyset_doubt(keyset, style)
+        or told_header_doubt(told, style),
         first_page=first_page if style == "page" else 1,
         first_page_unsaid=page_start_unsaid and style == "page",
         body_next=fed[1] if fed is not None and style == "cursor" else None,
@@ -509,6 +526,7 @@ def _scan(
         or _one_object(ref, lpath, shape, paged, bare)
         or shape.named_part
         or _parts_of_one(shape, paged)
+        or one_record(ref, kind, shape, paged, bare)
         or _named_in_request(ref, walker, shape, positioned or "size" in roles),
     )
 

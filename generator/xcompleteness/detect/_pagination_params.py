@@ -7,7 +7,7 @@ from xcompleteness.detect import _prose as prose
 from xcompleteness.detect import _words as sig
 from xcompleteness.detect._finding import Signal
 from xcompleteness.detect._schema_walk import SchemaWalker
-from xcompleteness.detect._size_words import role_keys, size_by_words
+from xcompleteness.detect._size_words import size_by_words
 from xcompleteness.document import Parameter, pointer_tokens
 
 __all__ = [
@@ -39,8 +39,9 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         if p.location != "query" or prose.reserved(p.get("description")):
             continue  # a parameter the API keeps for itself is never a position the walk sets
         name = p.name
-        # a bracketed name by its parts (JSON:API's ``page[number]``, ``page[offset]``)
-        key = next((k for k in role_keys(name) if k in sig.PAGING_PARAMS), sig.fold(name))
+        # a bracketed or dotted name by its parts (JSON:API's ``page[offset]``, Magento's
+        # ``searchCriteria[currentPage]``, ``queryOptions.pageSize``)
+        key = next((k for k in sig.role_keys(name) if k in sig.PAGING_PARAMS), sig.fold(name))
         if key in sig.CURSOR_PARAMS:
             cursors.append(name)
         elif key not in sig.PAGING_PARAMS and prose.describes_cursor(p.get("description")):
@@ -61,7 +62,7 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         elif key in sig.SIZE_PARAMS or _named_as_size(p, walker):
             sizes.append(name)
     if cursors:  # forward cursors first: ``after`` over ``before``
-        roles["cursor"] = min(cursors, key=lambda n: sig.fold(n) in sig.BACKWARD_CURSORS)
+        roles["cursor"] = min(cursors, key=_backward)
     queries = [
         (p, sig.fold(p.name))
         for p in params
@@ -73,6 +74,11 @@ def param_roles(params: tuple[Parameter, ...], walker: SchemaWalker) -> dict[str
         order = {k: i for i, k in enumerate(sig.SIZE_ORDER)}
         roles["size"] = min(sizes, key=lambda n: order.get(sig.fold(n), len(order)))
     return roles
+
+
+def _backward(name: str) -> bool:
+    """A cursor that pages backward (``before``, ``page[before]``, ``since_id``)."""
+    return any(k in sig.BACKWARD_CURSORS for k in sig.role_keys(name))
 
 
 # The words of a page-size name no list of conventional names holds (``recordsNumber``,

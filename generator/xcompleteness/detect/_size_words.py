@@ -21,8 +21,9 @@ a position (``offset``, ``skip``, ``start``, ``index``), an id, a time or a meas
 number of days to return") is not a size either. The type must admit a number (or say
 nothing): a boolean ``filter[count]`` is a switch.
 
-A bracketed name (``page[size]``, ``filter[limit]``, ``page[offset]``) is read by its parts:
-:func:`role_keys` gives the folded keys a paging role is looked up by.
+A bracketed or dotted name (``page[size]``, ``filter[limit]``, ``queryOptions.pageSize``) is read
+by its last part (``_words.name_parts``; the paging role of a name's parts is
+``_words.role_keys``').
 """
 
 from __future__ import annotations
@@ -30,11 +31,9 @@ from __future__ import annotations
 import re
 
 from xcompleteness.detect._prose import sentences
-from xcompleteness.detect._words import fold, word_list
+from xcompleteness.detect._words import fold, name_parts, word_list
 
-__all__ = ["bracket_parts", "role_keys", "size_by_words"]
-
-_BRACKETS = re.compile(r"^([^\[\]]+)((?:\[[^\[\]]*\])+)$")
+__all__ = ["size_by_words"]
 
 _HOW_MANY = frozenset(
     {"limit", "count", "size", "length", "max", "maximum", "number", "num", "top", "take"}
@@ -98,34 +97,12 @@ _A_POSITION = re.compile(
 )
 
 
-def bracket_parts(name: str) -> tuple[str, ...]:
-    """``filter[phone][eq]`` -> (filter, phone, eq); a name without brackets -> (name,)."""
-    match = _BRACKETS.match(name)
-    if match is None:
-        return (name,)
-    return (match.group(1), *re.findall(r"\[([^\[\]]*)\]", match.group(2)))
-
-
-def role_keys(name: str) -> tuple[str, ...]:
-    """The folded keys a paging role is looked up by: the name itself; for a bracketed name
-    its parts joined (``page[number]`` -> ``pagenumber``), and, in JSON:API's ``page[...]``
-    family, its last part (``page[offset]`` -> ``offset``, ``page[cursor]`` -> ``cursor``).
-    A bracket under another family (``filter[from]``) is a filter, never a position."""
-    parts = bracket_parts(name)
-    if len(parts) == 1:
-        return (fold(name),)
-    keys = [fold(name), fold("".join(parts))]
-    if fold(parts[0]) == "page" and len(parts) == 2:
-        keys.append(fold(parts[-1]))
-    return tuple(dict.fromkeys(keys))
-
-
 def size_by_words(name: str, types: set[str] | frozenset[str], description: object) -> bool:
     """The parameter ``name`` (its schema ``types``, its ``description``) is a page size by its
     words (module doc). ``filter[limit]`` is read by its last part."""
     if types and not types & {"integer", "number"}:
         return False
-    parts = bracket_parts(name)
+    parts = name_parts(name)
     words = [w for part in parts[-1:] for w in word_list(part)]
     if not words or _NOT_A_SIZE.intersection(words):
         return False

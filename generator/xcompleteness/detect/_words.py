@@ -45,6 +45,8 @@ __all__ = [
     "WINDOW_STARTS",
     "fold",
     "is_meta_array",
+    "name_parts",
+    "role_keys",
     "is_next_link_name",
     "is_search",
     "plural_word",
@@ -53,8 +55,8 @@ __all__ = [
 ]
 
 
-# Brackets fold away too: JSON:API's ``page[number]`` and ``page[size]`` (Telnyx) are
-# ``pagenumber`` and ``pagesize``, the page and page-size names every other API spells
+# Brackets fold away like any other punctuation; what the parts of a bracketed or dotted name
+# mean (which part names the role) is :func:`role_keys`' alone
 _FOLD = re.compile(r"[-_.@$\s\[\]]")
 _MEMO = 65_536
 """Names repeat across a large document's operations and schemas: fold and split each once."""
@@ -64,6 +66,41 @@ _MEMO = 65_536
 def fold(name: str) -> str:
     """The comparison key of a parameter, property or header name."""
     return _FOLD.sub("", name).lower()
+
+
+_PARTS = re.compile(r"^([^\[\].]+)((?:\[[^\[\]]*\])+|(?:\.[^\[\].]+)+)$")
+_PART = re.compile(r"\[([^\[\]]*)\]|\.([^\[\].]+)")
+
+
+@lru_cache(maxsize=_MEMO)
+def name_parts(name: str) -> tuple[str, ...]:
+    """The parts of a bracketed or dotted name: ``filter[phone][eq]`` -> (filter, phone, eq),
+    ``queryOptions.pageSize`` -> (queryOptions, pageSize); any other name -> (name,)."""
+    match = _PARTS.match(name)
+    if match is None:
+        return (name,)
+    return (match.group(1), *(a or b for a, b in _PART.findall(match.group(2))))
+
+
+@lru_cache(maxsize=_MEMO)
+def role_keys(name: str) -> tuple[str, ...]:
+    """The folded keys a parameter's paging role is looked up by, first the whole name's
+    (``page[number]`` -> ``pagenumber``; brackets and dots fold away). A bracketed or dotted
+    name also gives its last part when the family is JSON:API's ``page`` (``page[offset]`` ->
+    ``offset``, ``page[after]`` -> ``after``) or when the last part is itself a page word of
+    several words (Magento's ``searchCriteria[currentPage]`` -> ``currentpage``,
+    ``searchCriteria[pageSize]`` and ``queryOptions.pageSize`` -> ``pagesize``). A part under
+    another family that names no page (``filter[from]``, ``created[gte]``) is a filter, never a
+    position. The one place that reads what the parts of a name mean: detect's paging roles,
+    the size words and the tools' paging words all ask it."""
+    parts = name_parts(name)
+    if len(parts) == 1:
+        return (fold(name),)
+    last = word_list(parts[-1])
+    keys = [fold(name)]
+    if (fold(parts[0]) == "page" and len(parts) == 2) or (len(last) > 1 and "page" in last):
+        keys.append(fold(parts[-1]))
+    return tuple(dict.fromkeys(keys))
 
 
 def _keys(*names: str) -> frozenset[str]:
@@ -96,8 +133,6 @@ CURSOR_PARAMS = _keys(
     "before",
     "start_cursor",
     "page_cursor",
-    "page[after]",
-    "page[before]",
     "offset_token",
     "x-ms-continuation",
     "stream_position",
@@ -120,14 +155,12 @@ BACKWARD_CURSORS = _keys(
     "prev_cursor",
     "since_id",
     "min_id",
-    "page[before]",
 )
 # Query parameters carrying the search text: a listing that requires one is a search.
 QUERY_PARAMS = _keys("q", "query", "search", "term", "keyword", "keywords", "search_term")
 # ``startAt`` and its kin are offsets (Jira's ``startAt``/``maxResults``), whatever their case.
 OFFSET_PARAMS = _keys(
     "offset",
-    "page[offset]",
     "skip",
     "$skip",
     "start",
@@ -138,7 +171,9 @@ OFFSET_PARAMS = _keys(
     "start_position",
     "first_result",
 )
-PAGE_PARAMS = _keys("page", "page_number", "pageNumber", "page_no", "pageNo", "page_num", "pg")
+PAGE_PARAMS = _keys(
+    "page", "page_number", "pageNumber", "page_no", "pageNo", "page_num", "pg", "current_page"
+)
 SIZE_PARAMS = _keys(
     "per_page",
     "pagelen",
@@ -161,7 +196,6 @@ SIZE_PARAMS = _keys(
     "max",
     "batch_size",
     "items_per_page",
-    "page[limit]",
 )
 PAGING_PARAMS = (
     CURSOR_PARAMS | OFFSET_PARAMS | PAGE_PARAMS | SIZE_PARAMS | _keys("start_at", "page_size_max")

@@ -26,6 +26,7 @@ from xcompleteness.detect import (
     PAGING_PARAMS,
     SHAPING_PARAMS,
     fold,
+    role_keys,
     shapes_response,
 )
 from xcompleteness.document import deref, pointer_tokens
@@ -501,7 +502,7 @@ def _paging_word(param: Any) -> bool:
     schema = param.schema if isinstance(param.schema, Mapping) else {}
     if param.location != "query" or schema.get("format") in ("date", "date-time"):
         return False
-    return fold(param.name) in PAGING_PARAMS
+    return any(key in PAGING_PARAMS for key in role_keys(param.name))
 
 
 def host_params(op: Any, document: Mapping[str, Any]) -> set[str]:
