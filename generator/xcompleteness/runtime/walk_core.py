@@ -53,6 +53,7 @@ from .walk_results import (
     MAX_SEEN_IDS_ENV,
     MORE,
     RATE_LIMITED,
+    RESULT_LIMIT_REACHED,
     SNAPSHOT_CHANGED,
     ApiError,
     CollectResult,
@@ -133,6 +134,7 @@ class _Core(_PageReader):
         self.duplicates = 0
         self.largest_page = 0  # the most items one page of this walk held (a cap's last page)
         self.page_size = self._page_size()
+        self.trimmed: int | None = None  # the size of a request trimmed to a declared cap
         self.guard = _params_digest(plan.invalidating(self.params))
         self._start(resume)
 
@@ -274,11 +276,52 @@ class _Core(_PageReader):
 
     def _request(self) -> PageRequest:
         params = dict(self.params)
+        self.trimmed = None
         if self.plan.style == "offset" and self.plan.req_offset:
             params[self.plan.req_offset] = self.offset
+            self._trim_to_cap(params)
         elif self.plan.style == "page" and self.plan.req_page:
             params[self.plan.req_page] = self.page_no
         return PageRequest(params=params, url=self.url, timeout=self._remaining())
+
+    def _trim_to_cap(self, params: dict[str, Any]) -> None:
+        """The last page before a declared cap asks only for the items up to it: an API that
+        serves ``offset + count <= cap`` (Postmark) refuses a page that reaches past it."""
+        cap, size_name = self.plan.cap, self.plan.req_size
+        asked = params.get(size_name) if cap is not None and size_name else None
+        if asked is None or isinstance(asked, bool):
+            return
+        try:
+            size = int(str(asked))
+        except ValueError:
+            return
+        if self.offset < cap < self.offset + size:
+            params[str(size_name)] = self.trimmed = cap - self.offset
+
+    def _at_cap(self) -> bool:
+        """True (and the walk ends on the declared RESULT_LIMIT_REACHED) when the next request
+        would start at or past the declared cap: the API refuses it or answers nothing, so the
+        walk never sends it. The reason is the declaration's (its origin, details and
+        continuation: ``narrow_query`` unless it says otherwise), never an HTTP_ERROR."""
+        cap = self.plan.cap
+        if cap is None:
+            return False
+        if self.plan.style == "offset":
+            read: int | None = self.offset
+        else:
+            read = None if self.before is None else self.before + self.item_count
+        if read is None or read < cap:
+            return False
+        decl = self.plan.decl(RESULT_LIMIT_REACHED)
+        assert decl is not None  # plan.cap reads it
+        if not any(r.code == RESULT_LIMIT_REACHED for r in self.reasons.values()):
+            message = (
+                f"the API serves the first {cap} items of this listing (declared limit); the "
+                f"walk stopped at item {read} without asking for more; narrow the query"
+            )
+            self._add(_reason(RESULT_LIMIT_REACHED, decl.origin, dict(decl.details), message))
+        self.finished = True
+        return True
 
     def _remaining(self) -> float | None:
         if self.limits.deadline is None:
@@ -289,7 +332,7 @@ class _Core(_PageReader):
 
     def next_request(self) -> PageRequest | None:
         """The next request to send, or None when the walk is over (maybe by a client limit)."""
-        if self.finished:
+        if self.finished or self._at_cap():
             return None
         if self.pages:
             lim = self.limits
