@@ -110,10 +110,15 @@ def test_the_mcp_tool_reports_the_cap_and_no_http_error(pkg):
     seen: list[tuple[int, int]] = []
     with serve(make_app(seen, 12_000)) as base:
         (answer,) = call_tools(
-            PACKAGE, base, [("search_outbound_messages", {"max_pages": 40})]
+            PACKAGE,
+            base,
+            [("search_outbound_messages", {"max_pages": 40})],
+            max_answer_bytes=None,  # the whole capped listing in one answer
         )
     completeness = answer["completeness"]
     assert answer["status"] == "partial"
     codes = [(r["code"], r["origin"]) for r in completeness["reasons"]]
-    assert ("RESULT_LIMIT_REACHED", "server") in codes and ("HTTP_ERROR", "client") not in codes
+    assert codes == [("RESULT_LIMIT_REACHED", "server")]
+    assert len(answer["data"]["messages"]) == CAP
+    assert completeness["continuation"] == {"kind": "narrow_query"}
     assert all(offset + count <= CAP for offset, count in seen)
