@@ -313,14 +313,14 @@ class _Core(_PageReader):
         serves ``offset + count <= cap`` (Postmark) refuses a page that reaches past it."""
         cap, size_name = self.plan.cap, self.plan.req_size
         asked = params.get(size_name) if cap is not None and size_name else None
-        if asked is None or isinstance(asked, bool):
+        if cap is None or size_name is None or asked is None or isinstance(asked, bool):
             return
         try:
             size = int(str(asked))
         except ValueError:
             return
         if self.offset < cap < self.offset + size:
-            params[str(size_name)] = self.trimmed = cap - self.offset
+            params[size_name] = self.trimmed = cap - self.offset
 
     def _at_cap(self) -> bool:
         """True (and the walk ends on the declared RESULT_LIMIT_REACHED) when the next request
