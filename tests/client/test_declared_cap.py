@@ -37,7 +37,9 @@ def make_app(seen: list[tuple[int, int]], total: int) -> FastAPI:
             message = "Count + Offset must be at most 10000."
             return JSONResponse({"ErrorCode": 300, "Message": message}, 422)
         stop = min(offset + count, total)
-        messages = [{"MessageID": 1 + i, "Amount": 5, "Recipient": "a@b"} for i in range(offset, stop)]
+        messages = [
+            {"MessageID": 1 + i, "Amount": 5, "Recipient": "a@b"} for i in range(offset, stop)
+        ]
         return {"TotalCount": total, "Messages": messages}
 
     return app

@@ -129,8 +129,8 @@ def test_wire_details_validate() -> None:
 def test_standard_registry() -> None:
     std = standard_registry()
     assert std.client_codes == {
-        "CLIENT_ANSWER_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION",
-        "DUPLICATE_ITEMS", "DUPLICATES_UNCHECKED", "HTTP_ERROR",
+        "CLIENT_ANSWER_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT",
+        "CONTRACT_VIOLATION", "DUPLICATE_ITEMS", "DUPLICATES_UNCHECKED", "HTTP_ERROR",
     }  # fmt: skip
     assert all(i.standard for i in std.reasons.values())
     assert std.custom_codes == ()

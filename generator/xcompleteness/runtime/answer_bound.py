@@ -32,9 +32,7 @@ def _size(item: Any) -> int:
     return len(text.encode("utf-8")) + 1
 
 
-def bounded_walk(
-    stream: Any, *, max_items: int | None, max_bytes: int | None
-) -> dict[str, Any]:
+def bounded_walk(stream: Any, *, max_items: int | None, max_bytes: int | None) -> dict[str, Any]:
     """Read ``stream`` (a listing's ``iter_pages``) until it ends or one answer is full.
 
     Returns the result's fields as a mapping (``items`` as plain JSON values) for

@@ -64,9 +64,9 @@ def encode_continuation(state: Mapping[str, Any]) -> str:
     before it, the declared total seen so far and a digest of the invalidating parameters; a
     walk that stopped inside a page (a tool answer's bound) also carries ``j``, how many items
     of the page at that position were read already (the position is null for the first page of
-    a listing). The check digest catches a damaged or hand-edited continuation; it is not a signature (the
-    client has no secret), so the walk also bounds itself on whatever it is handed (see
-    docs/client.md).
+    a listing). The check digest catches a damaged or hand-edited continuation; it is not a
+    signature (the client has no secret), so the walk also bounds itself on whatever it is
+    handed (see docs/client.md).
     """
     body = json.dumps(dict(state), separators=(",", ":"), sort_keys=True).encode()
     text = base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
