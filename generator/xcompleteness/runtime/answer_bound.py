@@ -28,8 +28,11 @@ a tool's output themselves (Claude Code's default for an MCP tool answer is 25,0
 
 def _size(item: Any) -> int:
     """Bytes of one item in the answer's compact JSON, its separating comma included."""
-    text = json.dumps(item, ensure_ascii=False, separators=(",", ":"), default=str)
-    return len(text.encode("utf-8")) + 1
+    return len(_json(item).encode("utf-8")) + 1
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def bounded_walk(stream: Any, *, max_items: int | None, max_bytes: int | None) -> dict[str, Any]:
@@ -45,18 +48,29 @@ def bounded_walk(stream: Any, *, max_items: int | None, max_bytes: int | None) -
         k: v for k, v in (("max_items", max_items), ("max_bytes", max_bytes)) if v is not None
     }
     for page in stream:
-        keep = 0
-        for item in page.items:
-            data = plain(item)
-            grown = size + _size(data) if max_bytes is not None else 0
-            full = (max_items is not None and len(items) >= max_items) or (
-                max_bytes is not None and grown > max_bytes
-            )
-            if full and items:  # never an empty answer: a chain of answers must move on
-                break
-            items.append(data)
-            size, keep = grown, keep + 1
-        if keep < len(page.items) or (max_items is not None and len(items) >= max_items):
+        page_items = [plain(item) for item in page.items]
+        fits = max_items is None or len(items) + len(page_items) <= max_items
+        if fits and max_bytes is not None and page_items:
+            # One encoding of the whole page: its items and commas, less the brackets.
+            whole = len(_json(page_items).encode("utf-8")) - 1
+            fits = size + whole <= max_bytes
+            if fits:
+                size += whole
+        if fits:
+            items.extend(page_items)
+            keep = len(page_items)
+        else:
+            keep = 0
+            for data in page_items:
+                grown = size + _size(data) if max_bytes is not None else 0
+                full = (max_items is not None and len(items) >= max_items) or (
+                    max_bytes is not None and grown > max_bytes
+                )
+                if full and items:  # never an empty answer: a chain of answers must move on
+                    break
+                items.append(data)
+                size, keep = grown, keep + 1
+        if keep < len(page_items) or (max_items is not None and len(items) >= max_items):
             return _fields(stream.cut(keep, CLIENT_ANSWER_LIMIT, **details), items)
     return _fields(stream.result, items)
 
