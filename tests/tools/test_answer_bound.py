@@ -138,3 +138,29 @@ def test_a_bound_that_is_not_positive_is_refused(pkg):
     assert args.max_answer_bytes is None and args.max_answer_items is None
     with pytest.raises(SystemExit):
         server_mod.parse_args(["--base-url", "http://x", "--max-answer-items", "-3"])
+
+
+def test_a_native_listing_resumes_inside_its_signed_cursor_pages(tmp_path_factory):
+    """The native envelope (the fault server's /items: signed cursors, a frozen snapshot): the
+    cut page is read again by its own cursor and the items already handed out are skipped."""
+    from support.fault_server import FaultyCollection
+    from support.fault_server import make_app as fault_app
+
+    spec = Path(__file__).parents[1] / "client" / "specs" / "fault_api.yaml"
+    package = "tools_area_answer_bound_native"
+    generate_and_import(spec, tmp_path_factory.mktemp("answer_bound_native"), package)
+    collection = FaultyCollection(95)
+    answers, args = [], {}
+    with serve(fault_app(collection)) as base:
+        while len(answers) < 20:
+            (answer,) = call_tools(
+                package, base, [("list_items", args)], max_answer_items=30, max_answer_bytes=None
+            )
+            answers.append(answer)
+            if answer["status"] != "partial":
+                break
+            args = {"continuation": answer["completeness"]["continuation"]["cursor"]}
+    assert [a["status"] for a in answers] == ["partial"] * 3 + ["complete"]
+    ids = [i["id"] for a in answers for i in a["data"]["items"]]
+    assert len(ids) == 95 and len(set(ids)) == 95
+    assert ids == sorted(ids)
