@@ -11,6 +11,7 @@ The API is tests/tools/specs/items.yaml, generated at run time into .cache/bench
 
 from __future__ import annotations
 
+import functools
 import importlib
 import statistics
 import sys
@@ -70,36 +71,49 @@ def main() -> str:
     server = _package()
     rows = []
     for total in SIZES:
-        host = server.build_host(
-            "http://api.test", {}, secret=b"b" * 32, transport=_transport(total)
-        )
+        # No bound on one answer (every item in it, as the peer), then a byte bound that holds
+        # them all: what measuring each item's JSON costs (docs/agents.md#one-answer-is-bounded).
+        hosts = [
+            server.build_host(
+                "http://api.test",
+                {},
+                secret=b"b" * 32,
+                transport=_transport(total),
+                max_answer_bytes=bound,
+            )
+            for bound in (None, 10**9)
+        ]
         args = {"max_pages": 1000, "deadline_s": 120}
 
-        def peer(host: Any = host, total: int = total) -> None:
+        def peer(host: Any = hosts[0], total: int = total) -> None:
             result = host.client.list_items.collect(max_pages=1000, deadline=120)
             assert result.complete and len(result.items) == total
 
-        def tool(host: Any = host, args: dict = args) -> None:
+        def tool(host: Any, args: dict = args) -> None:
             envelope, is_error = host.call("list_items", args)
             assert not is_error and envelope["status"] == "complete" and envelope["evidence"]
 
-        peer_s, tool_s = [], []
+        peer_s, tool_s, bound_s = [], [], []
         for _ in range(2):  # interleave so drift hits both alike
             peer_s.append(_median(peer))
-            tool_s.append(_median(tool))
-        p, t = min(peer_s), min(tool_s)
-        rows.append(f"| {total:,} | {p * 1000:.1f} | {t * 1000:.1f} | {t / p:.2f}x |")
+            tool_s.append(_median(functools.partial(tool, hosts[0])))
+            bound_s.append(_median(functools.partial(tool, hosts[1])))
+        p, t, b = min(peer_s), min(tool_s), min(bound_s)
+        rows.append(
+            f"| {total:,} | {p * 1000:.1f} | {t * 1000:.1f} | {t / p:.2f}x "
+            f"| {b * 1000:.1f} | {b / p:.2f}x |"
+        )
     return "\n".join(
         [
             "### Agent tool layer vs the generated client (list_items, in-process transport)",
             "",
-            "| items | client.collect ms | ToolHost.call ms | ratio |",
-            "|---:|---:|---:|---:|",
+            "| items | client.collect ms | ToolHost.call ms | ratio | byte-bounded ms | ratio |",
+            "|---:|---:|---:|---:|---:|---:|",
             *rows,
             "",
             "ToolHost.call = collect + envelope + input/output validation + ToolResult check + "
-            "evidence over the id set (median of "
-            f"{ROUNDS} rounds, best of 2 interleaved series).",
+            "evidence over the id set; with a byte bound, each item's JSON is measured too "
+            f"(median of {ROUNDS} rounds, best of 2 interleaved series).",
         ]
     )
 

@@ -117,11 +117,21 @@ def test_the_declarations_check_clean() -> None:
         assert pagination["response"]["total"] == "$response.body#/total_count"
 
 
-@pytest.mark.parametrize("op", ["search_things", "search_plain", "list_things"])
+@pytest.mark.parametrize("op", ["search_plain", "list_things"])
 def test_a_walk_that_reads_the_total_is_complete(client_mod, server, op: str) -> None:
     result = _walk(client_mod, server, op, "clean")
     assert result.complete and result.pages == 4
     assert [t.id for t in result.items] == [t["id"] for t in THINGS]
+
+
+def test_a_walk_never_asks_past_its_declared_cap(client_mod, server) -> None:
+    """search_things declares that the API serves 6 (``limit: 6``): when the fake offers a next
+    link past them anyway, the walk stops at the cap with the declared reason and never sends
+    the request (tests/client/test_declared_cap.py)."""
+    result = _walk(client_mod, server, "search_things", "clean")
+    assert [r.code for r in result.reasons] == ["RESULT_LIMIT_REACHED"]
+    assert result.pages == 2 and result.continuation.kind == "narrow_query"
+    assert [t.id for t in result.items] == [t["id"] for t in THINGS[:CAP]]
 
 
 def test_a_cursor_walk_the_api_ends_short_of_its_total_is_partial(client_mod, server) -> None:

@@ -328,11 +328,16 @@ def test_an_unmapped_error_after_two_pages_keeps_them_as_a_partial_result(pkg, a
 
 @pytest.mark.parametrize("walk", sorted(WALKS))
 def test_the_same_cap_declared_is_result_limit_reached(pkg, api, walk):
-    base, _ = api
+    """The declared ``limit: 4`` is the number of items the API serves: the walk asks for the
+    one item left below it on the second page and stops there, never sending the request the
+    API answers 400 (tests/client/test_declared_cap.py)."""
+    base, fake = api
+    fake.reset()
     result = WALKS[walk](pkg, base, "list_users_capped", maxResults=3)
-    assert result.complete is False and len(result.items) == 6
+    assert result.complete is False and len(result.items) == 4
     assert result.codes == ["RESULT_LIMIT_REACHED"] and result.reasons[0].details == {"limit": 4}
     assert result.continuation.kind == "narrow_query"
+    assert [q for _, q in fake.log] == ["maxResults=3&startAt=0", "maxResults=1&startAt=3"]
 
 
 def test_an_unmapped_error_through_the_mcp_tool_is_partial_data(pkg, api):

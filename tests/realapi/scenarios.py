@@ -247,28 +247,47 @@ def k8s_snapshot_walk(gen: Generated) -> None:
     assert len(first.items) + len(rest.items) == 21  # 64 config maps, every third in "shop"
 
 
+def _tool_chain(gen: Generated, base: str, tool: str, **given: Any) -> list[dict[str, Any]]:
+    """Call a listing tool and follow its continuations while one answer cannot hold it all
+    (CLIENT_ANSWER_LIMIT: at most 100,000 bytes of items per answer, docs/agents.md)."""
+    answers = [call_tool(gen, base, tool, **given)]
+    while answers[-1]["status"] == "partial" and len(answers) < 10:
+        reasons = answers[-1]["completeness"]["reasons"]
+        assert [r["code"] for r in reasons] == ["CLIENT_ANSWER_LIMIT"], reasons
+        cursor = answers[-1]["completeness"]["continuation"]["cursor"]
+        answers.append(call_tool(gen, base, tool, **given, continuation=cursor))
+    return answers
+
+
+def _chained_items(answers: list[dict[str, Any]]) -> list[Any]:
+    return [i for a in answers for (page,) in [a["data"].values()] for i in page]
+
+
 def k8s_mcp_walk(gen: Generated) -> None:
     fake = k8s_fake.KubernetesFake()
     with served(k8s_fake.make_app(fake)) as base:
         sc = call_tool(gen, base, "list_core_v1_namespace")
-        pods = call_tool(gen, base, "list_core_v1_pod_for_all_namespaces", label_selector="app=web")
+        # Pods are ~1.7 KB of JSON each: they come in several answers, every pod once.
+        pods = _tool_chain(
+            gen, base, "list_core_v1_pod_for_all_namespaces", label_selector="app=web"
+        )
         # a required path parameter (namespace) reaches the operation
-        system = call_tool(gen, base, "list_core_v1_namespaced_pod", namespace="kube-system")
+        system = _tool_chain(gen, base, "list_core_v1_namespaced_pod", namespace="kube-system")
     assert sc["status"] == "complete", (sc["status"], sc.get("error"), sc["completeness"])
     (listed,) = sc["data"].values()
     assert sorted(i["metadata"]["uid"] for i in listed) == sorted(
         r["metadata"]["uid"] for r in fake.data["namespaces"]
     )
-    assert pods["status"] == "complete", (pods["status"], pods.get("error"))
-    (listed,) = pods["data"].values()
-    assert len(listed) == sum(
-        1 for r in fake.data["pods"] if r["metadata"]["labels"]["app"] == "web"
+    assert pods[-1]["status"] == "complete", (pods[-1]["status"], pods[-1].get("error"))
+    assert len(pods) > 1  # more than one answer holds
+    web = [r for r in fake.data["pods"] if r["metadata"]["labels"]["app"] == "web"]
+    assert sorted(i["metadata"]["uid"] for i in _chained_items(pods)) == sorted(
+        r["metadata"]["uid"] for r in web
     )
     assert any("labelSelector=app%3Dweb" in q for _, q in fake.requests)
-    assert system["status"] == "complete", (system["status"], system.get("error"))
-    (listed,) = system["data"].values()
+    assert system[-1]["status"] == "complete", (system[-1]["status"], system[-1].get("error"))
     rows = [r for r in fake.data["pods"] if r["metadata"]["namespace"] == "kube-system"]
-    assert sorted(i["metadata"]["uid"] for i in listed) == sorted(
+    assert sorted(i["metadata"]["uid"] for i in _chained_items(system)) == sorted(
         r["metadata"]["uid"] for r in rows
     )
 

@@ -102,7 +102,7 @@ def test_the_client_codes_models_are_imported_on_first_lookup() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "False",
-        "15 8 True False ITEM_SCHEMA_MISMATCH False",
+        "16 8 True False ITEM_SCHEMA_MISMATCH False",
         "MORE_PAGES_AVAILABLE False",
         "ClientPageLimit True True",
         "True True None",

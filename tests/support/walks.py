@@ -45,12 +45,14 @@ def call_tools(
     *,
     secret: bytes = b"s" * 32,
     headers: dict[str, str] | None = None,
+    **host_options: Any,
 ) -> list[dict[str, Any]]:
     """``tools/call`` each (name, arguments) in order through ``package``'s generated MCP server
-    against ``base`` (sending ``headers``), by the official SDK client; the structured results,
-    in order. Every name called must be among the listed tools."""
+    against ``base`` (sending ``headers``; ``host_options`` go to ``build_host``, e.g.
+    ``max_answer_bytes``), by the official SDK client; the structured results, in order. Every
+    name called must be among the listed tools."""
     server_mod = importlib.import_module(f"{package}.tools.mcp_server")
-    host = server_mod.build_host(base, headers or {}, secret=secret)
+    host = server_mod.build_host(base, headers or {}, secret=secret, **host_options)
     server = server_mod.build_server(host)
     out: list[dict[str, Any]] = []
 

@@ -26,6 +26,8 @@ DESIGN_REASONS = {
     "SNAPSHOT_CHANGED": ("restart", "server", []),
     "CLIENT_PAGE_LIMIT": ("next_cursor", "client", ["max_pages"]),
     "CLIENT_ITEM_LIMIT": ("next_cursor", "client", ["max_items"]),
+    # one tool answer bounded by the MCP host (items or bytes), resumed at the next item
+    "CLIENT_ANSWER_LIMIT": ("next_cursor", "client", ["max_bytes", "max_items"]),
     "CLIENT_DEADLINE_EXCEEDED": ("retry_with_deadline", "client", ["deadline_s"]),
     "CONTRACT_VIOLATION": ("none", "client", ["what"]),
     # issue 19: an unmapped HTTP error after pages were read; duplicates under a frozen snapshot
@@ -127,8 +129,8 @@ def test_wire_details_validate() -> None:
 def test_standard_registry() -> None:
     std = standard_registry()
     assert std.client_codes == {
-        "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT", "CONTRACT_VIOLATION",
-        "DUPLICATE_ITEMS", "DUPLICATES_UNCHECKED", "HTTP_ERROR",
+        "CLIENT_ANSWER_LIMIT", "CLIENT_DEADLINE_EXCEEDED", "CLIENT_ITEM_LIMIT", "CLIENT_PAGE_LIMIT",
+        "CONTRACT_VIOLATION", "DUPLICATE_ITEMS", "DUPLICATES_UNCHECKED", "HTTP_ERROR",
     }  # fmt: skip
     assert all(i.standard for i in std.reasons.values())
     assert std.custom_codes == ()

@@ -30,6 +30,7 @@ from xcompleteness.ir._datamodels import (
     start_models,
     sub_document_for,
 )
+from xcompleteness.ir._json_numbers import NUMBER_TYPE
 from xcompleteness.ir._naming import (
     NameRegistry,
     argument_name,
@@ -53,6 +54,7 @@ __all__ = [
     "ModelStore",
     "ModelsPending",
     "ModelsRefused",
+    "NUMBER_TYPE",
     "NameRegistry",
     "OperationIR",
     "PatternStore",

@@ -113,7 +113,8 @@ def _field_reserved() -> frozenset[str]:
 
 MODEL_RESERVED = (
     "Annotated Any BaseModel ConfigDict Field Literal Optional Union Enum RootModel Envelope "
-    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel"
+    "Reason Warning Scope Page Work Continuation ToolResult AwareDatetime Decimal UUID XcBaseModel "
+    "JsonNumber"
 ).split()
 
 

@@ -55,6 +55,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from xcompleteness.diagnostics import exception_text
+from xcompleteness.ir import _json_numbers
+from xcompleteness.ir._json_numbers import keep_json_numbers
 from xcompleteness.reuse import StoreSlot, ValueStore, file_sha256, installed_version, keep, recall
 
 __all__ = [
@@ -167,6 +169,7 @@ def models_key(document: Mapping[str, Any]) -> str | None:
         f"datamodel-code-generator {version}".encode(),
         f"python {sys.version_info[0]}.{sys.version_info[1]}".encode(),
         Path(__file__).read_bytes(),
+        Path(_json_numbers.__file__).read_bytes(),
         text.encode("utf-8", "surrogatepass"),
     ):
         h.update(b"%d:" % len(part) + part)
@@ -231,6 +234,7 @@ def _model_items(schemas: Mapping[str, Any], openapi: str) -> ItemModels:
                 raise ModelsRefused(message) from None
         if not isinstance(out, str):
             raise ModelsRefused("datamodel-code-generator returned several modules")
+        out = keep_json_numbers(out, BASE_MODULE)  # 1001 stays 1001 (ir/_json_numbers.py)
         try:
             metadata = json.loads(meta_path.read_text("utf-8"))
         except (OSError, ValueError):

@@ -84,6 +84,7 @@ STANDARD_REASON_CLASSES = {
     "HTTP_ERROR": "HttpError",
     "DUPLICATE_ITEMS": "DuplicateItems",
     "DUPLICATES_UNCHECKED": "DuplicatesUnchecked",
+    "CLIENT_ANSWER_LIMIT": "ClientAnswerLimit",
 }
 STANDARD_WARNING_CLASSES = {
     "STALE_INDEX": "StaleIndex",

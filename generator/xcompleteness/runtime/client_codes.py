@@ -20,6 +20,7 @@ from pydantic import Field
 from .envelope import _Typed, _TypedWarning
 
 __all__ = [
+    "ClientAnswerLimit",
     "ClientDeadlineExceeded",
     "ClientItemLimit",
     "ClientPageLimit",
@@ -45,6 +46,17 @@ class ClientItemLimit(_Typed):
     code: Literal["CLIENT_ITEM_LIMIT"] = "CLIENT_ITEM_LIMIT"
     origin: Literal["client"] = "client"
     max_items: int = Field(ge=0)
+
+
+class ClientAnswerLimit(_Typed):
+    code: Literal["CLIENT_ANSWER_LIMIT"] = "CLIENT_ANSWER_LIMIT"
+    origin: Literal["client"] = "client"
+    max_items: int | None = Field(
+        default=None, ge=1, description="the most items one answer holds (None: no item bound)"
+    )
+    max_bytes: int | None = Field(
+        default=None, ge=1, description="the most bytes of compact JSON one answer's items hold"
+    )
 
 
 class ClientDeadlineExceeded(_Typed):

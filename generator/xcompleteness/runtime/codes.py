@@ -49,6 +49,7 @@ REASON_CODES: Final[Mapping[str, tuple[str, str]]] = MappingProxyType(
         "HTTP_ERROR": ("client", "next_cursor"),
         "DUPLICATE_ITEMS": ("client", "restart"),
         "DUPLICATES_UNCHECKED": ("client", "narrow_query"),
+        "CLIENT_ANSWER_LIMIT": ("client", "next_cursor"),
     }
 )
 STANDARD_CONTINUATIONS: Final[Mapping[str, str]] = MappingProxyType(

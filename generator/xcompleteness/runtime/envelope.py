@@ -49,6 +49,7 @@ from .contract import Registry
 from .plain import escape_token
 
 __all__ = [
+    "ClientAnswerLimit",
     "ClientDeadlineExceeded",
     "ClientItemLimit",
     "ClientPageLimit",
@@ -205,6 +206,7 @@ _CLIENT_REASONS: Mapping[str, str] = {
     "HTTP_ERROR": "HttpError",
     "DUPLICATE_ITEMS": "DuplicateItems",
     "DUPLICATES_UNCHECKED": "DuplicatesUnchecked",
+    "CLIENT_ANSWER_LIMIT": "ClientAnswerLimit",
 }
 _CLIENT_WARNINGS: Mapping[str, str] = {
     "ITEM_SCHEMA_MISMATCH": "ItemSchemaMismatch",
@@ -768,6 +770,7 @@ def _number(value: Any) -> float | None:
 
 if TYPE_CHECKING:  # re-exported lazily at run time (below): both import this module
     from .client_codes import (
+        ClientAnswerLimit,
         ClientDeadlineExceeded,
         ClientItemLimit,
         ClientPageLimit,

@@ -20,6 +20,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .answer_bound import DEFAULT_MAX_ANSWER_BYTES, bounded_walk
 from .approval import refusal
 from .codes import LISTING_KINDS
 from .contract import Contract
@@ -97,6 +98,8 @@ class ToolHost:
         max_deadline_s: float = 300.0,
         only: Collection[str] | None = None,
         body_credentials: Mapping[str, str] | None = None,
+        max_answer_items: int | None = None,
+        max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
     ) -> None:
         everything = [_tool(t) for t in tools]
         self.tools = {t.name: t for t in everything if only is None or t.operation in only}
@@ -109,6 +112,13 @@ class ToolHost:
         whose ``_meta["x-completeness/host_body"]`` names them; never a model's argument."""
         self.redactor = Redactor.of(client, self.body_credentials.values())
         """Masks the host's credentials in every answer; re-binds continuations."""
+        bounds = (("max_answer_items", max_answer_items), ("max_answer_bytes", max_answer_bytes))
+        for name, bound in bounds:
+            if bound is not None and (isinstance(bound, bool) or int(bound) < 1):
+                raise ValueError(f"{name} must be a positive integer or None, got {bound!r}")
+        self.max_answer_items = max_answer_items
+        self.max_answer_bytes = max_answer_bytes
+        """The bound on one listing answer (:mod:`.answer_bound`): items, bytes of their JSON."""
         self.default_max_pages = default_max_pages
         self.default_deadline_s = default_deadline_s
         self.max_deadline_s = max_deadline_s
@@ -181,12 +191,15 @@ class ToolHost:
         deadline = self.default_deadline_s if deadline is None else float(deadline)
         op = getattr(self.client, tool.client_attr)
         keywords, rest = op.split_arguments(sent)  # required path parameters are keywords
-        result = op.collect(
+        stream = op.iter_pages(
             max_pages=int(max_pages),
             deadline=min(deadline, self.max_deadline_s),
             continuation=resumed,
             params=rest,
             **keywords,
+        )
+        result = bounded_walk(
+            stream, max_items=self.max_answer_items, max_bytes=self.max_answer_bytes
         )
         scope = contract.scope.declared() if contract.scope else {}
         key = _resource_key(scope.get("resource"))

@@ -61,10 +61,12 @@ def encode_continuation(state: Mapping[str, Any]) -> str:
     It carries what the walk needs to resume and to know where the listing ends: the operation,
     the position (cursor, next URL, offset or page number; a numeric cursor sent in the JSON
     request body as a JSON integer, so it goes back as the number), how many items were read
-    before it, the declared total seen so far and a digest of the invalidating parameters. The
-    check digest catches a damaged or hand-edited continuation; it is not a signature (the
-    client has no secret), so the walk also bounds itself on whatever it is handed (see
-    docs/client.md).
+    before it, the declared total seen so far and a digest of the invalidating parameters; a
+    walk that stopped inside a page (a tool answer's bound) also carries ``j``, how many items
+    of the page at that position were read already (the position is null for the first page of
+    a listing). The check digest catches a damaged or hand-edited continuation; it is not a
+    signature (the client has no secret), so the walk also bounds itself on whatever it is
+    handed (see docs/client.md).
     """
     body = json.dumps(dict(state), separators=(",", ":"), sort_keys=True).encode()
     text = base64.urlsafe_b64encode(body).rstrip(b"=").decode("ascii")
@@ -90,10 +92,14 @@ def decode_continuation(text: str) -> dict[str, Any] | None:
         ) from None
     before = state.get("n") if isinstance(state, dict) else None
     position = state.get("c") if isinstance(state, dict) else None
+    skip = state.get("j", 0) if isinstance(state, dict) else 0
     if (
         not isinstance(state, dict)
+        or isinstance(skip, bool)
+        or not isinstance(skip, int)
+        or skip < 0
         or isinstance(position, bool)
-        or not isinstance(position, (str, int))
+        or not (isinstance(position, (str, int)) or (position is None and skip > 0))
         or isinstance(before, bool)
         or not isinstance(before, int)
         or before < 0

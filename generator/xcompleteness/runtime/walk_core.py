@@ -20,6 +20,7 @@ from typing import Any
 
 from .envelope import (
     CONTINUATION_PRIORITY,
+    ITEM_SCHEMA_MISMATCH,
     Continuation,
     ContinuationKind,
     Reason,
@@ -53,6 +54,7 @@ from .walk_results import (
     MAX_SEEN_IDS_ENV,
     MORE,
     RATE_LIMITED,
+    RESULT_LIMIT_REACHED,
     SNAPSHOT_CHANGED,
     ApiError,
     CollectResult,
@@ -127,14 +129,27 @@ class _Core(_PageReader):
         # resumes); None when unknown (a bare page number), then estimated from the first page.
         self.before: int | None = 0
         self.inferred_end: str | None = None  # set by the page reader (pagination.end)
+        # A walk resumed inside a page (``j`` of a continuation): how many of the first page's
+        # items an earlier answer already holds; they are read again and not handed out.
+        self.skip = 0
+        self.page_start: tuple[Cursor | None, int | None, int, int] | None = None
+        """The last page read: its position, the items before it, how many of its items were
+        skipped, how many it handed out (what :meth:`cut` resumes from)."""
         self.ids_seen: set[Any] = set()  # ids of the items read (a declared ``id``)
         self.max_seen_ids = max_seen_ids() if plan.id_pointer is not None else 0
         self.duplicate_ids: list[str] = []
         self.duplicates = 0
         self.largest_page = 0  # the most items one page of this walk held (a cap's last page)
         self.page_size = self._page_size()
+        self.trimmed: int | None = None  # the size of a request trimmed to a declared cap
         self.guard = _params_digest(plan.invalidating(self.params))
         self._start(resume)
+        if self.skip:
+            # ``before + item_count`` stays the listing position: the first page's raw items
+            # count from its start; the skipped ones are never handed out (see _accept).
+            self.item_count = -self.skip
+            if self.before is not None:
+                self.before += self.skip
 
     def _page_size(self) -> int:
         """The page size a ``short-page`` end, or the cap of an unpaged listing
@@ -215,6 +230,7 @@ class _Core(_PageReader):
         # ``"k": 0``: a token of a walk that counts its total but itself resumed from a bare
         # URL or cursor (how many items came before is unknown, so the total is not compared).
         self.before = None if state.get("k") == 0 else int(state["n"])
+        self.skip = int(state.get("j", 0))
         if state.get("t") is not None:
             self.total = state["t"]
         return state["c"]  # text, or the integer a numeric body cursor was (checked on decode)
@@ -235,9 +251,16 @@ class _Core(_PageReader):
         sends ``{"cursor": 3}`` again; in a query or header it is its decimal text.
         """
         position = self._position()
-        if position is None:
+        pending = self.skip if not self.pages else 0  # stopped before the resumed page was read
+        if position is None and not pending:
             return None
-        if not isinstance(position, str) and not self.plan.body_cursor:
+        read = (self.before or 0) + self.item_count
+        return self._token(position, read, pending)
+
+    def _token(self, position: Cursor | None, read: int, skip: int = 0) -> str:
+        """The continuation of ``position`` after ``read`` items of the listing, ``skip`` of
+        them on the page at ``position`` (see :meth:`continuation_text`)."""
+        if position is not None and not isinstance(position, str) and not self.plan.body_cursor:
             position = str(position)  # a query or header carries the number as text anyway
         numbered = self.plan.style in ("offset", "page")
         guarded = (self.plan.mode == "adapter" or numbered) and bool(
@@ -247,14 +270,17 @@ class _Core(_PageReader):
         # resumed walk can still compare the items read with the total at the end (a bare
         # cursor or URL would lose it).
         counted = self.plan.counts_total and self.before is not None
-        if not numbered and not guarded and not counted and isinstance(position, str):
+        plain = not numbered and not guarded and not counted and not skip
+        if plain and isinstance(position, str):
             return position
         state: dict[str, Any] = {
             "o": self.plan.operation_id,
             "s": self.plan.style,
             "c": position,
-            "n": (self.before or 0) + self.item_count,
+            "n": read,
         }
+        if skip:
+            state["j"] = skip
         if self.total is not None:
             state["t"] = self.total
         if self.plan.counts_total and self.before is None:
@@ -274,11 +300,52 @@ class _Core(_PageReader):
 
     def _request(self) -> PageRequest:
         params = dict(self.params)
+        self.trimmed = None
         if self.plan.style == "offset" and self.plan.req_offset:
             params[self.plan.req_offset] = self.offset
+            self._trim_to_cap(params)
         elif self.plan.style == "page" and self.plan.req_page:
             params[self.plan.req_page] = self.page_no
         return PageRequest(params=params, url=self.url, timeout=self._remaining())
+
+    def _trim_to_cap(self, params: dict[str, Any]) -> None:
+        """The last page before a declared cap asks only for the items up to it: an API that
+        serves ``offset + count <= cap`` (Postmark) refuses a page that reaches past it."""
+        cap, size_name = self.plan.cap, self.plan.req_size
+        asked = params.get(size_name) if cap is not None and size_name else None
+        if cap is None or size_name is None or asked is None or isinstance(asked, bool):
+            return
+        try:
+            size = int(str(asked))
+        except ValueError:
+            return
+        if self.offset < cap < self.offset + size:
+            params[size_name] = self.trimmed = cap - self.offset
+
+    def _at_cap(self) -> bool:
+        """True (and the walk ends on the declared RESULT_LIMIT_REACHED) when the next request
+        would start at or past the declared cap: the API refuses it or answers nothing, so the
+        walk never sends it. The reason is the declaration's (its origin, details and
+        continuation: ``narrow_query`` unless it says otherwise), never an HTTP_ERROR."""
+        cap = self.plan.cap
+        if cap is None:
+            return False
+        if self.plan.style == "offset":
+            read: int | None = self.offset
+        else:
+            read = None if self.before is None else self.before + self.item_count
+        if read is None or read < cap:
+            return False
+        decl = self.plan.decl(RESULT_LIMIT_REACHED)
+        assert decl is not None  # plan.cap reads it
+        if not any(r.code == RESULT_LIMIT_REACHED for r in self.reasons.values()):
+            message = (
+                f"the API serves the first {cap} items of this listing (declared limit); the "
+                f"walk stopped at item {read} without asking for more; narrow the query"
+            )
+            self._add(_reason(RESULT_LIMIT_REACHED, decl.origin, dict(decl.details), message))
+        self.finished = True
+        return True
 
     def _remaining(self) -> float | None:
         if self.limits.deadline is None:
@@ -289,7 +356,7 @@ class _Core(_PageReader):
 
     def next_request(self) -> PageRequest | None:
         """The next request to send, or None when the walk is over (maybe by a client limit)."""
-        if self.finished:
+        if self.finished or self._at_cap():
             return None
         if self.pages:
             lim = self.limits
@@ -325,7 +392,7 @@ class _Core(_PageReader):
         remaining = self._remaining()
         if remaining is None or remaining > 0:
             return False
-        if self._position() is not None:
+        if self.continuation_text() is not None:
             self._client_stop(CLIENT_DEADLINE_EXCEEDED, deadline_s=self.limits.deadline)
             return True
         # Nothing to resume from yet (the first page timed out): retry with more time.
@@ -344,6 +411,32 @@ class _Core(_PageReader):
         self.stop_continuation = Continuation(kind="next_cursor", cursor=self.continuation_text())
         self.finished = True
         return None
+
+    def cut(self, keep: int, code: str, **details: Any) -> None:
+        """End the walk after the first ``keep`` items the last page handed out (a tool
+        answer's bound): the reason ``code`` (origin client) and a continuation that resumes
+        at the next item, exactly: an offset walk at ``offset + keep``, any other at the last
+        page's position with ``j`` items of it already read. ``keep`` at least what the page
+        handed out is a plain client stop before the next page (none when the walk is over)."""
+        if self.page_start is None:
+            return
+        position, start, skip, handed = self.page_start
+        if keep >= handed:
+            if not self.finished:
+                self._client_stop(code, **details)
+            return
+        self.item_count -= handed - keep
+        self.warnings = {k: w for k, w in self.warnings.items() if not _past(w, self.item_count)}
+        read = (start if start is not None else 0) + skip + keep
+        inside = skip + keep
+        if self.plan.style == "offset":
+            token = self._token(str(int(str(position)) + inside), read)
+        else:
+            token = self._token(position, read - inside, inside)
+        self._add(_reason(code, "client", details))
+        self.stop_continuation = Continuation(kind="next_cursor", cursor=token)
+        self.evidence = None
+        self.finished = True
 
     def _violation(self, what: str, kind: ViolationKind = "broken_page") -> None:
         self._add(_reason(CONTRACT_VIOLATION, "client", {"what": what}))
@@ -459,9 +552,24 @@ class _Core(_PageReader):
             return None
         if not self.snapshot_seen:
             self.snapshot, self.snapshot_seen = snapshot, True
+        skip, self.skip = (self.skip, 0) if not self.pages else (0, 0)
+        if skip:
+            if len(items) <= skip:
+                # The page the continuation resumes inside is shorter than it was: the listing
+                # moved, and where the next unread item is cannot be known.
+                self._restart(
+                    SNAPSHOT_CHANGED,
+                    "client",
+                    f"the page resumed at item {skip} holds {len(items)} items now",
+                )
+                return None
+            warnings = [w for w in warnings if not _before_start(w)]
+        start = None if self.before is None else self.before + self.item_count
+        self.page_start = (self._position(), start, skip, len(items) - skip)
         self.pages += 1
         self.item_count += len(items)
         self.largest_page = max(self.largest_page, len(items))
+        items = items[skip:] if skip else items
         for r in reasons:
             if r.code != MORE:
                 self._add(r)
@@ -641,3 +749,15 @@ def _as_cursor(value: Any) -> Cursor:
     if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool)):
         return value
     return str(value)
+
+
+def _before_start(warning: Warning) -> bool:
+    """An ITEM_SCHEMA_MISMATCH of an item a resumed walk skipped (its index is negative)."""
+    index = warning.details.get("index") if warning.code == ITEM_SCHEMA_MISMATCH else None
+    return isinstance(index, int) and index < 0
+
+
+def _past(warning: Warning, count: int) -> bool:
+    """An ITEM_SCHEMA_MISMATCH of an item a cut left out of the answer (index >= ``count``)."""
+    index = warning.details.get("index") if warning.code == ITEM_SCHEMA_MISMATCH else None
+    return isinstance(index, int) and index >= count

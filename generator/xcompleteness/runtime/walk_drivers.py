@@ -296,6 +296,14 @@ class PageStream(_StreamBase):
     def __iter__(self) -> PageStream:
         return self
 
+    def cut(self, keep: int, code: str, **details: Any) -> StreamResult:
+        """End the walk after the first ``keep`` items of the page yielded last, with the client
+        reason ``code`` (``details``) and a continuation that resumes at the next item; the
+        result is ready at once (the MCP host bounds one tool answer with it)."""
+        self._core.cut(keep, code, **details)
+        self._result = self._core.result(None)
+        return self._result
+
     def __next__(self) -> Page:
         try:
             return next(self._it)
@@ -340,6 +348,12 @@ class AsyncPageStream(_StreamBase):
 
     def __aiter__(self) -> AsyncPageStream:
         return self
+
+    def cut(self, keep: int, code: str, **details: Any) -> StreamResult:
+        """See :meth:`PageStream.cut`."""
+        self._core.cut(keep, code, **details)
+        self._result = self._core.result(None)
+        return self._result
 
     async def __anext__(self) -> Page:
         try:

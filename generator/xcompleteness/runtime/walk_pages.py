@@ -129,6 +129,7 @@ class _PageReader:
         page_size: int
         largest_page: int
         cursor: Cursor | None
+        trimmed: int | None
         inferred_end: str | None
         violation: ViolationKind | None
         reasons: dict[tuple[str, str], Reason]
@@ -462,7 +463,8 @@ class _PageReader:
         ):
             if not self._signal_more(view, returned):
                 return False
-        short = returned == 0 if plan.end == "empty-page" else returned < self.page_size
+        size = self.page_size if self.trimmed is None else min(self.page_size, self.trimmed)
+        short = returned == 0 if plan.end == "empty-page" else returned < size
         if short:
             self.inferred_end = plan.end
             return False

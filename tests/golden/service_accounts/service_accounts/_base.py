@@ -2,10 +2,32 @@
 
 ``defer_build``: a model's validator is built on first use, not at import, so a package with
 hundreds of models (GitHub's description reaches about 550) imports fast.
+
+``JsonNumber``: a schema ``type: number`` keeps the JSON value the API sent. An integer stays
+that ``int`` (``1001``, never ``1001.0``); anything else is validated as ``float``, as before.
 """
 
+from typing import Annotated, Any
+
 from pydantic import BaseModel, ConfigDict
+from pydantic_core import core_schema
 
 
 class XcBaseModel(BaseModel):
     model_config = ConfigDict(defer_build=True)
+
+
+class _KeepsJsonNumber:
+    """One core schema: an exact integer stays an ``int``, else pydantic's ``float``."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        return core_schema.union_schema(
+            [core_schema.int_schema(strict=True), core_schema.float_schema()],
+            custom_error_type="float_type",
+        )
+
+    def __get_pydantic_json_schema__(self, schema: Any, handler: Any) -> dict[str, Any]:
+        return {"type": "number"}
+
+
+JsonNumber = Annotated[int | float, _KeepsJsonNumber()]

@@ -2,13 +2,17 @@
 
 Run it with ``python -m service_accounts.tools.mcp_server --base-url URL [--header 'K: V']...
 [--query K=V]... [--query-env K=ENVVAR]... [--body-field K=V]... [--body-field-env K=ENVVAR]...
-[--http HOST:PORT] [--tools SELECTOR]...
-[--toolset static|dynamic]`` (stdio unless ``--http``; HTTP binds loopback only). ``--tools``
+[--http HOST:PORT] [--tools SELECTOR]... [--toolset static|dynamic]
+[--max-answer-bytes N] [--max-answer-items N]`` (stdio unless ``--http``; HTTP binds loopback
+only). ``--tools``
 serves a subset (operationId, tool name, OpenAPI tag or glob; mutations and the listings whose
 evidence they need come together); ``--toolset dynamic`` lists three meta-tools
 (``search_tools``, ``describe_tools``, ``call_tool``) instead of every tool, with the same
 answers, evidence gate and refusals. Every tool answer is the completeness envelope of
 ``mcp.json``'s ``outputSchema``, as ``structuredContent`` and as the same JSON in a text block.
+One listing answer holds at most ``--max-answer-bytes`` of item JSON (default 100,000; 0: no
+bound) and ``--max-answer-items`` items (default: no bound); a listing with more ends the answer
+``partial`` with ``CLIENT_ANSWER_LIMIT`` and a continuation that resumes at the next item.
 
 Credentials are the host's: headers (``--header``) and query parameters (``--query``, or
 ``--query-env`` to read the value from an environment variable) go with every API call, body
@@ -37,6 +41,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .._runtime.answer_bound import DEFAULT_MAX_ANSWER_BYTES
 from .._runtime.evidence import EvidenceKeeper, principal_of
 from .._runtime.store import StoreError, TokenStore, open_store
 from .._runtime.tooling import ToolHost
@@ -79,13 +84,16 @@ def build_host(
     store: TokenStore | str | None = None,
     tools: Sequence[str] = (),
     toolset: str = "static",
+    max_answer_items: int | None = None,
+    max_answer_bytes: int | None = DEFAULT_MAX_ANSWER_BYTES,
     **client_options: Any,
 ) -> ToolHost | DynamicHost:
     """A :class:`ToolHost` over a generated Client for ``base_url`` (``tools``: selectors of a
     subset; raises :class:`SelectionError` for one that matches nothing), wrapped in a
     :class:`DynamicHost` for ``toolset="dynamic"``. ``headers`` and ``query`` go with every API
     call, ``body`` with every request body that has the field (the credentials); all three name
-    the evidence principal."""
+    the evidence principal. ``max_answer_items`` and ``max_answer_bytes`` bound one listing
+    answer (None: no bound)."""
     if toolset not in TOOLSETS:
         raise ValueError(f"toolset must be one of {TOOLSETS}")
     headers = dict(headers or {})
@@ -105,7 +113,16 @@ def build_host(
     listed = definitions["tools"]
     only = select(tools, _entries(listed), CONTRACTS) if tools else None
     client = Client(base_url, headers=headers, params=query, **client_options)
-    host = ToolHost(listed, CONTRACTS, client, keeper, only=only, body_credentials=body)
+    host = ToolHost(
+        listed,
+        CONTRACTS,
+        client,
+        keeper,
+        only=only,
+        body_credentials=body,
+        max_answer_items=max_answer_items,
+        max_answer_bytes=max_answer_bytes,
+    )
     if toolset == "dynamic":
         return DynamicHost(host, definitions["dynamic"])
     return host
@@ -193,6 +210,12 @@ def _query_env(text: str) -> tuple[str, str]:
     return name.strip(), value
 
 
+def _bound(text: str) -> int | None:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number (0: no bound), got {text!r}")
+    return int(text) or None
+
+
 def _address(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
@@ -278,6 +301,20 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         ),
     )
     parser.add_argument(
+        "--max-answer-bytes",
+        type=_bound,
+        default=DEFAULT_MAX_ANSWER_BYTES,
+        metavar="N",
+        help="most bytes of item JSON in one listing answer (default %(default)s; 0: no bound)",
+    )
+    parser.add_argument(
+        "--max-answer-items",
+        type=_bound,
+        default=None,
+        metavar="N",
+        help="most items in one listing answer (default: no bound)",
+    )
+    parser.add_argument(
         "--toolset",
         choices=TOOLSETS,
         default="static",
@@ -304,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             store=args.store,
             tools=args.tools,
             toolset=args.toolset,
+            max_answer_items=args.max_answer_items,
+            max_answer_bytes=args.max_answer_bytes,
         )
     except (StoreError, SelectionError) as exc:
         print(f"error: {exc}", file=sys.stderr)
