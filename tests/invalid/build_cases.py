@@ -586,6 +586,28 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 0, "diagnostics": [["XC153", SEARCH + "/reasons/0"]]},
     ),
+    # a paged walk stops at a numeric limit and reports the reason there: nothing to warn
+    "ok_paged_cap_without_when_is_reported_at_its_limit": (
+        lambda d: _xc(d, "/search").__setitem__(
+            "reasons",
+            [
+                {"code": "MORE_PAGES_AVAILABLE", "when": {"present": "$response.link.next"}},
+                {"code": "RESULT_LIMIT_REACHED", "limit": 1000},
+            ],
+        ),
+        {"exit": 0, "diagnostics": []},
+    ),
+    # ... but without a limit it has nothing to stop at: never reported
+    "rule_XC153_paged_cap_without_when_or_limit": (
+        lambda d: _xc(d, "/search").__setitem__(
+            "reasons",
+            [
+                {"code": "MORE_PAGES_AVAILABLE", "when": {"present": "$response.link.next"}},
+                "RESULT_LIMIT_REACHED",
+            ],
+        ),
+        {"exit": 0, "diagnostics": [["XC153", SEARCH + "/reasons/1"]]},
+    ),
     # a max-page-size above what the size parameter's schema admits, where the walk sends it
     "rule_XC152_capped_above_the_parameter_maximum": (
         lambda d: (_size_schema(d, maximum=50), _capped_search(d, **{"max-page-size": 100})),

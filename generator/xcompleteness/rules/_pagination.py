@@ -138,7 +138,9 @@ class PaginationRules(RuleContext):
     def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
         """XC153: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
         (the client computes every adapter reason from a signal), unless a size parameter caps
-        an unpaged answer (``style: none`` with ``request.size``): a full answer would read
+        an unpaged answer (``style: none`` with ``request.size``) or a paged walk has a numeric
+        ``limit`` to stop at (the walk then reports the reason when it reaches the limit, and
+        beside a total when the API ends there short of it): otherwise a full answer would read
         ``complete: true``."""
         decl = c.reason("RESULT_LIMIT_REACHED")
         pg = c.pagination
@@ -146,13 +148,8 @@ class PaginationRules(RuleContext):
             return
         if pg is not None and pg.capped:
             return
-        if (
-            pg is not None
-            and pg.style in ("cursor", "link-header", "next-url")
-            and pg.response.total is not None
-            and _count_limit(decl.details.get("limit"))
-        ):
-            return  # the walk reports the cap when it ends there short of the declared total
+        if pg is not None and pg.paged and _count_limit(decl.details.get("limit")):
+            return  # a paged walk stops at the declared limit and reports it (_Plan.cap)
         unpaged = pg is None or not pg.paged
         yield self.d(
             pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
