@@ -283,7 +283,9 @@ def _scan(
     # traffic ``{count, uniques, views: [...]}`` is one summary)
     by_path = ref.method == "get" and _reads_by_input(ref, lpath, walker)
     shape = (
-        body_shape(body, walker, lpath, positioned, listy, cursor_keys, examples, by_path)
+        body_shape(
+            body, walker, lpath, positioned, listy, cursor_keys, examples, by_path, reasons_only
+        )
         if body is not None
         else Shape()
     )

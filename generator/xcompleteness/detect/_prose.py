@@ -85,7 +85,7 @@ def _sentences(text: str) -> tuple[str, ...]:
         return (plain,) if plain else ()
     ends.sort()
     starts = [0] + [end + 1 for end in ends]
-    parts = [plain[a:b] for a, b in zip(starts, [*ends, len(plain)])]
+    parts = [plain[a:b] for a, b in zip(starts, [*ends, len(plain)], strict=True)]
     return tuple(part.strip() for part in parts if part.strip())
 
 
