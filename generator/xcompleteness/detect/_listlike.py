@@ -811,8 +811,12 @@ def _nouns_said_plural(ref: OperationRef, nouns: frozenset[str]) -> frozenset[st
     the plural (``config`` in "Returns all Edge Configs.")."""
     said: set[str] = set()
     for text in (ref.view.summary, ref.view.description):
-        words = sig.word_list(next(prose.sentences(text), "")) if text else []
-        said |= {n for n in nouns if n + "s" in words}
+        first = next(prose.sentences(text), "") if text else ""
+        low = first.lower()  # a word is a run of its letters lower-cased (sig.has_word)
+        named = [n for n in nouns if n + "s" in low]
+        if named:
+            words = sig.word_list(first)
+            said |= {n for n in named if n + "s" in words}
     return frozenset(said)
 
 
