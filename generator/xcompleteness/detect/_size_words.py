@@ -100,7 +100,7 @@ _A_POSITION = re.compile(
 
 def bracket_parts(name: str) -> tuple[str, ...]:
     """``filter[phone][eq]`` -> (filter, phone, eq); a name without brackets -> (name,)."""
-    match = _BRACKETS.match(name) if "[" in name else None
+    match = _BRACKETS.match(name)
     if match is None:
         return (name,)
     return (match.group(1), *re.findall(r"\[([^\[\]]*)\]", match.group(2)))
