@@ -102,9 +102,17 @@ def _deprecated(node: Any, ptr: str, walker: SchemaWalker) -> bool:
     if not isinstance(node, dict):
         return False
     text = node.get("description")
-    return node.get("deprecated") is True or (
-        isinstance(text, str) and bool(_DEPRECATED.search(text))
-    )
+    return node.get("deprecated") is True or (isinstance(text, str) and _says_deprecated(text))
+
+
+def _says_deprecated(text: str) -> bool:
+    """:data:`_DEPRECATED` found in ``text``; an ASCII text that holds neither phrase in lower
+    case is told without the search (most descriptions: a property's each time it is read)."""
+    if text.isascii():
+        low = text.lower()
+        if "deprecated" not in low and "no longer" not in low:
+            return False
+    return bool(_DEPRECATED.search(text))
 
 
 def _singular(word: str) -> str:

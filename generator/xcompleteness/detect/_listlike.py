@@ -292,7 +292,9 @@ def _scan(
     # traffic ``{count, uniques, views: [...]}`` is one summary)
     by_path = ref.method == "get" and _reads_by_input(ref, lpath, walker)
     shape = (
-        body_shape(body, walker, lpath, positioned, listy, cursor_keys, examples, by_path)
+        body_shape(
+            body, walker, lpath, positioned, listy, cursor_keys, examples, by_path, reasons_only
+        )
         if body is not None
         else Shape()
     )
@@ -827,8 +829,12 @@ def _nouns_said_plural(ref: OperationRef, nouns: frozenset[str]) -> frozenset[st
     the plural (``config`` in "Returns all Edge Configs.")."""
     said: set[str] = set()
     for text in (ref.view.summary, ref.view.description):
-        words = sig.word_list(next(prose.sentences(text), "")) if text else []
-        said |= {n for n in nouns if n + "s" in words}
+        first = next(prose.sentences(text), "") if text else ""
+        low = first.lower()  # a word is a run of its letters lower-cased (sig.has_word)
+        named = [n for n in nouns if n + "s" in low]
+        if named:
+            words = sig.word_list(first)
+            said |= {n for n in named if n + "s" in words}
     return frozenset(said)
 
 

@@ -48,8 +48,11 @@ __all__ = [
 
 
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_SPACE = re.compile(r"\s+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\[*_(])")
+# A sentence ends at ``.``, ``!`` or ``?`` followed by white space and a capital, a code mark, a
+# bracket or an emphasis mark (``(?<=[.!?])\s+(?=[A-Z`\[*_(])``). In plain text white space is
+# one space, so the ends are found by ``str.find`` of the mark and its space.
+_SENTENCE_MARKS = (". ", "! ", "? ")
+_SENTENCE_OPENERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ`[*_(")
 
 
 _PER_TEXT = 16_384
@@ -62,12 +65,28 @@ one text is answered once."""
 def _plain(text: str) -> str:
     """Markdown links reduced to their text, inline code marks dropped, whitespace collapsed.
     (Cached: a spec repeats its shared parameter descriptions in every operation.)"""
-    return _SPACE.sub(" ", _LINK.sub(r"\1", text).replace("`", "")).strip()
+    if "](" in text:  # a markdown link holds "](" (most descriptions have none)
+        text = _LINK.sub(r"\1", text)
+    # ``str.split`` cuts at the white space ``\s`` matches: runs collapse, ends drop
+    return " ".join(text.replace("`", "").split())
 
 
 @lru_cache(maxsize=_PER_TEXT)
 def _sentences(text: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in _SENTENCE.split(_plain(text)) if part.strip())
+    plain = _plain(text)
+    ends = []  # where each sentence but the last ends: after its mark, before the space
+    for mark in _SENTENCE_MARKS:
+        at = plain.find(mark)
+        while at != -1:
+            if plain[at + 2 : at + 3] in _SENTENCE_OPENERS:
+                ends.append(at + 1)
+            at = plain.find(mark, at + 2)
+    if not ends:
+        return (plain,) if plain else ()
+    ends.sort()
+    starts = [0] + [end + 1 for end in ends]
+    parts = [plain[a:b] for a, b in zip(starts, [*ends, len(plain)], strict=True)]
+    return tuple(part.strip() for part in parts if part.strip())
 
 
 def sentences(text: str) -> Iterator[str]:
@@ -145,7 +164,10 @@ def describes_cursor(description: str | None) -> bool:
 
 @lru_cache(maxsize=_PER_TEXT)
 def _describes_cursor(description: str) -> bool:
-    return bool(_CURSOR_WORDS.search(_plain(description)))
+    plain = _plain(description)
+    if plain.isascii() and not any(w in plain.lower() for w in ("cursor", "token", "marker")):
+        return False  # each way :data:`_CURSOR_WORDS` matches names one of the three
+    return bool(_CURSOR_WORDS.search(plain))
 
 
 _SHAPING_WORDS = re.compile(
@@ -194,6 +216,9 @@ def link_header_sentence(texts: Iterable[str]) -> str | None:
 
 @lru_cache(maxsize=_PER_TEXT)
 def _link_header_in(text: str) -> str | None:
+    plain = _plain(text)
+    if plain.isascii() and "link" not in plain.lower():
+        return None  # :data:`_LINK_HEADER` needs the word in every sentence it finds
     for s in sentences(text):
         if _LINK_HEADER.search(s) and _PAGING.search(s):
             return s

@@ -31,6 +31,24 @@ Located = tuple[Any, str]
 _T = TypeVar("_T")
 
 
+def _one_type(node: Any) -> str | None:
+    """The ``type`` of a schema that says one type and has nothing to follow or merge (no
+    ``$ref``, ``allOf``, ``anyOf``, ``oneOf``): its :meth:`SchemaWalker.types` told without
+    the walk (``null`` aside). None for any other node."""
+    if type(node) is not dict:
+        return None
+    declared = node.get("type")
+    if (
+        type(declared) is str
+        and "$ref" not in node
+        and "allOf" not in node
+        and "anyOf" not in node
+        and "oneOf" not in node
+    ):
+        return declared
+    return None
+
+
 class SchemaWalker:
     """Resolves local ``$ref``s in one document and answers shape questions about schemas."""
 
@@ -95,6 +113,9 @@ class SchemaWalker:
 
     def types(self, node: Any, pointer: str = "", depth: int = 0) -> set[str]:
         """Every JSON type a schema may have (combinators included), ``{}`` when it says none."""
+        declared = _one_type(node)
+        if declared is not None and depth <= _MAX_DEPTH:
+            return set() if declared == "null" else {declared}
         return set(self._kept_types(node, pointer, depth))
 
     def _kept_types(self, node: Any, pointer: str, depth: int) -> frozenset[str] | set[str]:
@@ -129,6 +150,9 @@ class SchemaWalker:
         return out
 
     def is_array(self, node: Any, pointer: str = "") -> bool:
+        declared = _one_type(node)
+        if declared is not None:
+            return declared == "array"
         return "array" in self._kept_types(node, pointer, 0)
 
     def array_items(self, node: Any, pointer: str, depth: int = 0) -> Located | None:

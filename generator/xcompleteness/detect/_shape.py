@@ -61,6 +61,7 @@ def body_shape(
     cursor_keys: set[str] | frozenset[str] = frozenset(),
     examples: list[Any] | None = None,
     by_path: bool = True,
+    lean: bool = False,
 ) -> Shape:
     """Where the items of the success body ``body`` sit, and its signals (a fresh :class:`Shape`).
 
@@ -72,21 +73,29 @@ def body_shape(
     reach a shared answer; tests compare it with the shape of the real path
     (``SchemaWalker(memo=False)``). Bodies with examples are not shared (their examples are
     parsed afresh). ``by_path``: an array may be chosen as the items only because the path's
-    plural noun names it (:func:`_named_by_path`; the caller rules out reads by id)."""
+    plural noun names it (:func:`_named_by_path`; the caller rules out reads by id).
+
+    ``lean``: only what tells whether the operation is a listing and why (the items location,
+    its reason, the signals, the containers, the aggregate flag, an example contradicting the
+    array, the named part); the item's identifier, fields and types, a rival array's doubt and
+    how the last page shows its cursor are left at their defaults. ``check``'s XC100 reads no
+    more (:func:`~xcompleteness.detect._listlike.listing_reasons`)."""
     if examples or not walker.memo:
-        return _body_shape(body, walker, path, positioned, listy, cursor_keys, examples, by_path)
+        return _body_shape(
+            body, walker, path, positioned, listy, cursor_keys, examples, by_path, lean
+        )
     schema, ptr = walker.resolve(*body)
     literal = [s for s in path.split("/") if s and "{" not in s]
     stand_in = ("/" + literal[-1] if literal else "") + (
         "/{}" if path.rstrip("/").endswith("}") else ""
     )
     keys = frozenset(cursor_keys)
-    key = ("body_shape", id(schema), ptr, stand_in, positioned, listy, keys, by_path)
+    key = ("body_shape", id(schema), ptr, stand_in, positioned, listy, keys, by_path, lean)
     shape = walker.remembered(
         key,
         schema,
         lambda: _body_shape(
-            (schema, ptr), walker, stand_in, positioned, listy, keys, None, by_path
+            (schema, ptr), walker, stand_in, positioned, listy, keys, None, by_path, lean
         ),
     )
     return _copy(shape)
@@ -109,6 +118,7 @@ def _body_shape(
     cursor_keys: set[str] | frozenset[str],
     examples: list[Any] | None,
     by_path: bool = True,
+    lean: bool = False,
 ) -> Shape:
     schema, ptr = walker.resolve(*body)
     shape = Shape()
@@ -117,7 +127,8 @@ def _body_shape(
         shape.items, shape.why = "$response.body#", "array response"
         item = walker.array_items(schema, ptr)
         shape.items_pointer = item[1] if item else None
-        _item_facts(shape, item, walker, [_last_word(path)])
+        if not lean:
+            _item_facts(shape, item, walker, [_last_word(path)])
         _check_items(shape, (schema, ptr), "", walker, examples)
         return shape
     props = walker.properties(schema, ptr)
@@ -198,11 +209,12 @@ def _body_shape(
         rel, item = found
         shape.items, shape.why = body_expr(rel), f"object wrapping an array at {rel}"
         shape.items_pointer = item[1] if item else None
-        _item_facts(shape, item, walker, [last_token(rel), _last_word(path)])
+        if not lean:
+            _item_facts(shape, item, walker, [last_token(rel), _last_word(path)])
         at = _located_at(schema, ptr, rel, walker)
         if at is not None:
             _check_items(shape, at, rel, walker, examples)
-        if shape.items_doubt is None:
+        if shape.items_doubt is None and not lean:
             shape.items_doubt = _rival_arrays(
                 schema, ptr, rel, walker, sig.fold(last_literal(path))
             )
@@ -232,7 +244,8 @@ def _body_shape(
     token = next((s for s in shape.signals if s.kind == "next_token"), None) or next(
         (s for s in shape.signals if s.kind == "next_link"), None
     )
-    if token is not None:  # a next URL may be "" on the last page as a cursor may (OData)
+    if token is not None and not lean:
+        # a next URL may be "" on the last page as a cursor may (OData)
         shape.cursor_end = _token_end(schema, ptr, token, walker, examples)
     shape.aggregate = any(sig.fold(n) in sig.AGGREGATE_FIELDS for n in props)
     return shape

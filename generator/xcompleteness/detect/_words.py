@@ -62,9 +62,16 @@ _MEMO = 65_536
 """Names repeat across a large document's operations and schemas: fold and split each once."""
 
 
+# ... the same for an ASCII name, in one table lookup per character (``\s`` of ASCII is these six
+# and the four information separators)
+_FOLD_ASCII = str.maketrans("", "", "-_.@$[] \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
 @lru_cache(maxsize=_MEMO)
 def fold(name: str) -> str:
     """The comparison key of a parameter, property or header name."""
+    if name.isascii():
+        return name.translate(_FOLD_ASCII).lower()
     return _FOLD.sub("", name).lower()
 
 
@@ -540,10 +547,13 @@ def _word_tuple(text: str) -> tuple[str, ...]:
     # one pass: the runs of ASCII letters and digits, cut where a lower-case letter or digit
     # meets an upper-case one (a property test keeps it equal to splitting on _NON_WORD, then
     # on _CAMEL, dropping empty parts)
-    return tuple(_CAMEL_OR_NON_WORD.sub(" ", text).lower().split())
+    return tuple(map(str.lower, _WORD.findall(text)))
 
 
-_CAMEL_OR_NON_WORD = re.compile(_CAMEL.pattern + "|" + _NON_WORD.pattern)
+# A word: upper-case letters then lower-case letters and digits (no upper-case letter after
+# them: that is a camel cut), or lower-case letters and digits alone. Searched by its opening
+# class, not tried at every character as a look-behind is.
+_WORD = re.compile(r"[A-Z]+[a-z0-9]*|[a-z0-9]+")
 
 
 def has_word(text: str, word: str) -> bool:
