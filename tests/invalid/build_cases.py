@@ -586,8 +586,27 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
         ),
         {"exit": 0, "diagnostics": [["XC153", SEARCH + "/reasons/0"]]},
     ),
-    # a paged walk stops at a numeric limit and reports the reason there: nothing to warn
-    "ok_paged_cap_without_when_is_reported_at_its_limit": (
+    # a paged walk stops at a numeric limit and reports it there, and its total shows an API
+    # that ends the listing at the cap: nothing to warn
+    "ok_paged_cap_without_when_beside_a_total": (
+        lambda d: _xc(d, "/search").update(
+            reasons=[
+                {"code": "MORE_PAGES_AVAILABLE", "when": {"present": "$response.link.next"}},
+                {"code": "RESULT_LIMIT_REACHED", "limit": 1000},
+            ],
+            pagination={
+                **_xc(d, "/search")["pagination"],
+                "response": {
+                    "next": "$response.link.next",
+                    "total": "$response.body#/total_count",
+                },
+            },
+        ),
+        {"exit": 0, "diagnostics": []},
+    ),
+    # without a total, an API that ends its listing at the cap (no next link after item
+    # 1,000) reads complete: still warned
+    "rule_XC153_paged_cap_with_a_limit_but_no_total": (
         lambda d: _xc(d, "/search").__setitem__(
             "reasons",
             [
@@ -595,7 +614,7 @@ CASES: dict[str, tuple[Edit, dict[str, Any]]] = {
                 {"code": "RESULT_LIMIT_REACHED", "limit": 1000},
             ],
         ),
-        {"exit": 0, "diagnostics": []},
+        {"exit": 0, "diagnostics": [["XC153", SEARCH + "/reasons/1"]]},
     ),
     # ... but without a limit it has nothing to stop at: never reported
     "rule_XC153_paged_cap_without_when_or_limit": (

@@ -138,31 +138,44 @@ class PaginationRules(RuleContext):
     def _silent_cap(self, c: Contract, at: str, native: bool) -> Iterator[Diagnostic]:
         """XC153: an adapter listing's RESULT_LIMIT_REACHED without ``when`` is never reported
         (the client computes every adapter reason from a signal), unless a size parameter caps
-        an unpaged answer (``style: none`` with ``request.size``) or a paged walk has a numeric
-        ``limit`` to stop at (the walk then reports the reason when it reaches the limit, and
-        beside a total when the API ends there short of it): otherwise a full answer would read
-        ``complete: true``."""
+        an unpaged answer (``style: none`` with ``request.size``), or a paged walk has a
+        numeric ``limit`` and a declared total: the walk stops at the limit and reports it,
+        and where the API ends its listing at the cap, the total shows the shortfall. A paged
+        ``limit`` without a total is still warned about: an API that ends its listing at the
+        cap (no next link after item 1,000) would read ``complete: true``."""
         decl = c.reason("RESULT_LIMIT_REACHED")
         pg = c.pagination
         if native or not c.is_listing or decl is None or decl.when_raw is not None:
             return
         if pg is not None and pg.capped:
             return
-        if pg is not None and pg.paged and _count_limit(decl.details.get("limit")):
-            return  # a paged walk stops at the declared limit and reports it (_Plan.cap)
+        limit = pg is not None and pg.paged and _count_limit(decl.details.get("limit"))
+        if limit and pg is not None and pg.response.total is not None:
+            return  # the walk stops at the limit, and a total shows an API that ends there
         unpaged = pg is None or not pg.paged
-        yield self.d(
-            pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
-            "XC153",
-            "RESULT_LIMIT_REACHED has no when, so an adapter walk never reports it: an answer "
-            "stopped at the cap reads complete",
-            (
+        if unpaged:
+            hint = (
                 "if a size parameter caps the one answer, declare pagination {style: none, "
                 "request: {size: NAME}, max-page-size: N}; else add a when on the signal that "
                 "shows the cap"
             )
-            if unpaged
-            else "add a when on the signal that shows the cap (e.g. a total above it)",
+        elif limit:
+            hint = "declare response.total, or a when on the signal that shows the cap"
+        else:
+            hint = "add a when on the signal that shows the cap (e.g. a total above it)"
+        message = (
+            "RESULT_LIMIT_REACHED has a limit but no when and the listing no total: the walk "
+            "reports it only when the API still offers more at the limit, so a listing the API "
+            "ends at the cap reads complete"
+            if limit
+            else "RESULT_LIMIT_REACHED has no when, so an adapter walk never reports it: an "
+            "answer stopped at the cap reads complete"
+        )
+        yield self.d(
+            pointer_join(at, "reasons", c.reason_index("RESULT_LIMIT_REACHED") or 0),
+            "XC153",
+            message,
+            hint,
         )
 
     def _size_cap(self, c: Contract, pg: Pagination, at: str) -> Iterator[Diagnostic]:
