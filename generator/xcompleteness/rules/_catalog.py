@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from xcompleteness.diagnostics import Severity
 
-__all__ = ["ENVELOPE_FIELDS", "RULES"]
+__all__ = ["ENVELOPE_FIELDS", "RULES", "TODO_KEY"]
+
+TODO_KEY = "x-todo"
+"""A declaration's list of what a draft could not infer (XC900 reports each entry)."""
 
 E, W = Severity.ERROR, Severity.WARNING
 

@@ -10,8 +10,8 @@ from collections.abc import Iterator
 
 from xcompleteness.diagnostics import Diagnostic, pointer_join
 from xcompleteness.document import Operation, overlay_target
+from xcompleteness.rules._catalog import TODO_KEY
 from xcompleteness.rules._context import RuleContext
-from xcompleteness.rules._todo import TODO_KEY
 from xcompleteness.runtime.contract import Contract
 from xcompleteness.runtime.expressions import ExpressionError, parse_condition
 

@@ -16,11 +16,11 @@ from typing import Any
 
 from xcompleteness.diagnostics import Diagnostic, Severity, pointer_join
 from xcompleteness.document import DECLARATION_KEY, operation_nodes
+from xcompleteness.rules._catalog import TODO_KEY
 
 __all__ = ["TODO_CODE", "TODO_KEY", "todo_diagnostics"]
 
 TODO_CODE = "XC900"
-TODO_KEY = "x-todo"
 # Upper-case TODO as a word: a resource named "todo" (a to-do app's listing) is not a marker.
 _TODO_TEXT = re.compile(r"\s*TODO\b")
 _HINT = "settle it and delete the entry (x-todo lists what a draft could not infer)"
