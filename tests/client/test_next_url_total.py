@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from support.fault_server import serve
-from support.gen import import_generated
+from support.gen import generate_and_import
 from xcompleteness.check._pipeline import check_spec
 
 SPEC = Path(__file__).parent / "specs" / "next_url_total.yaml"
@@ -54,12 +54,7 @@ def make_app(state: dict[str, Any]) -> FastAPI:
 
 @pytest.fixture(scope="module")
 def client_mod(tmp_path_factory):
-    from xcompleteness.emit._generate import generate
-    from xcompleteness.emit._write import write_tree
-
-    out = tmp_path_factory.mktemp("next_url_total_gen")
-    write_tree(out, generate(SPEC, (), PACKAGE).files)
-    return import_generated(out, PACKAGE).client
+    return generate_and_import(SPEC, tmp_path_factory.mktemp("next_url_total_gen"), PACKAGE).client
 
 
 @pytest.fixture(scope="module")
