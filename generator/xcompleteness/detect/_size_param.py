@@ -82,16 +82,23 @@ def size_param(
         return None
     raw = param.schema.raw if param.schema is not None else param.node
     node, pointer = walker.resolve(raw, param.pointer)
+    types = walker.types(raw, pointer)
+    return _size_param(name, node, param.get("description"), types, position_params(params, {name}))
+
+
+def _size_param(
+    name: str, node: object, text: object, types: set[str], positions: tuple[str, ...]
+) -> SizeParam:
+    """A size parameter from its resolved schema ``node`` (query parameter or body property)."""
     node = node if isinstance(node, dict) else {}
-    text = param.get("description")
     return SizeParam(
         name=name,
         maximum=_count(node.get("maximum")),
         default=_count(node.get("default")),
         description=text if isinstance(text, str) else "",
-        types=frozenset(walker.types(raw, pointer)),
+        types=frozenset(types),
         minimum=_count(node.get("minimum")),
-        positions=position_params(params, {name}),
+        positions=positions,
     )
 
 
@@ -108,26 +115,19 @@ def position_params(params: tuple[Parameter, ...], mapped: set[str]) -> tuple[st
 def _body_param(
     params: tuple[Parameter, ...], name: str, walker: SchemaWalker, op: Operation
 ) -> SizeParam | None:
-    located = _body_properties(op, walker).get(name.removeprefix(BODY_LOCATION))
+    properties = _body_properties(op, walker)
+    located = properties.get(name.removeprefix(BODY_LOCATION))
     if located is None:
         return None
     node, pointer = walker.resolve(*located)
     node = node if isinstance(node, dict) else {}
-    text = node.get("description")
-    return SizeParam(
-        name=name,
-        maximum=_count(node.get("maximum")),
-        default=_count(node.get("default")),
-        description=text if isinstance(text, str) else "",
-        types=frozenset(walker.types(node, pointer)),
-        minimum=_count(node.get("minimum")),
-        positions=position_params(params, set())
-        + tuple(
-            other
-            for other, (sub, _) in _body_properties(op, walker).items()
-            if BODY_LOCATION + other != name and _words_read_as_position(other, _said(sub))
-        ),
+    siblings = tuple(
+        other
+        for other, (sub, _) in properties.items()
+        if BODY_LOCATION + other != name and _words_read_as_position(other, _said(sub))
     )
+    types = walker.types(node, pointer)
+    return _size_param(name, node, _said(node), types, position_params(params, set()) + siblings)
 
 
 def _said(node: object) -> object:
